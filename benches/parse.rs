@@ -1,0 +1,80 @@
+//! Hot paths of the ingest: comment parsing, splitting and whole-game parsing.
+//! Run with `cargo bench`; the whole-process benchmark is scripts/bench_ingest.sh.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use evallab::comment;
+use evallab::game::{ParseOptions, Source, parse_batch};
+use evallab::split::Splitter;
+use evallab::tables::Tables;
+
+const TCEC: &str = "d=45, sd=61, pd=Nc6, mt=146610, tl=1656390, s=164179065, n=24070292811, \
+pv=f4 Nc6 Nf3 e5 fxe5 Nxe5 Nxe5 Qxe5 d4 Qe7 Bd3 d6 O-O Nf6 Nc3 O-O, tb=37272, h=42.0, \
+ph=0.0, wv=1.07, R50=50, Rd=-9, Rr=-1000, mb=+0+0+0+0+0,";
+
+fn comments(c: &mut Criterion) {
+    let mut g = c.benchmark_group("comment");
+    let mut extra = String::new();
+    for (name, text) in [
+        ("tcec", TCEC),
+        ("cutechess", "+0.35/21 1.2s"),
+        ("lichess", "[%eval 0.17] [%clk 0:00:30]"),
+    ] {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                extra.clear();
+                black_box(comment::parse(black_box(text), &mut extra));
+            })
+        });
+    }
+    g.finish();
+}
+
+/// The TCEC fixture repeated: 2 games, 11 plies per copy.
+fn sample() -> Vec<u8> {
+    let one = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/fixtures/tcec.pgn"
+    ))
+    .expect("fixture");
+    one.iter()
+        .copied()
+        .chain(b"\n".iter().copied())
+        .cycle()
+        .take((one.len() + 1) * 500)
+        .collect()
+}
+
+fn games(c: &mut Criterion) {
+    let text = sample();
+    let mut g = c.benchmark_group("game");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("split", |b| {
+        b.iter(|| {
+            let mut s = Splitter::new(&text[..]);
+            while let Some(batch) = s.next_batch(1 << 20).unwrap() {
+                black_box(batch.games.len());
+            }
+        })
+    });
+    let batch = Splitter::new(&text[..])
+        .next_batch(usize::MAX)
+        .unwrap()
+        .unwrap();
+    let src = Source {
+        name: "bench",
+        sha256: "00",
+    };
+    g.bench_function("parse_batch", |b| {
+        b.iter(|| {
+            let mut t = Tables::default();
+            black_box(parse_batch(&batch, src, ParseOptions::default(), &mut t));
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, comments, games);
+criterion_main!(benches);

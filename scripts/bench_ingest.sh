@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Whole-process ingest benchmark: evallab on the TCEC archive (zstd and plain,
+# 1 and 2 jobs, with and without PV) beside `pgn-extract -r` (Debian), which
+# parses and validates the same plain PGN, all in one run.
+#
+#   scripts/bench_ingest.sh [ARCHIVE_DIR]     (default ../shared/tcec)
+#
+# Prints a table: wall and CPU seconds, peak RSS, plies/s, plies/s per CPU
+# second (the per-core rate) and MB/s of decompressed PGN.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+archive="${1:-../shared/tcec}"
+target="${CARGO_TARGET_DIR:-target}"
+bin="$target/release/evallab"
+[ -d "$archive" ] || { echo "no archive at $archive" >&2; exit 1; }
+command -v pgn-extract >/dev/null || apt-get install -y -q pgn-extract >/dev/null
+[ -x /usr/bin/time ] || apt-get install -y -q time >/dev/null
+cargo build --release --quiet
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/plain"
+for f in "$archive"/*.pgn.zst; do
+  zstd -q -d "$f" -o "$work/plain/$(basename "${f%.zst}")"
+done
+mb=$(du -cb "$work"/plain/*.pgn | tail -1 | awk '{printf "%.1f", $1/1e6}')
+
+# One warm-up read so that every run sees the files in the page cache.
+cat "$archive"/*.zst "$work"/plain/*.pgn > /dev/null
+
+plies=""
+row() { # name, command...
+  local name=$1; shift
+  /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" > /dev/null 2> "$work/err" || { cat "$work/err"; exit 1; }
+  read -r wall user sys rss < "$work/t"
+  if [ -z "$plies" ] && [ -f "$work/ds/manifest.json" ]; then
+    plies=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(sum(i['plies'] for r in m['runs'] for i in r['inputs']))" "$work/ds/manifest.json")
+  fi
+  awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$plies" -v mb="$mb" 'BEGIN {
+    c = u + s; printf "%-34s %7.2f %7.2f %8.0f %12.0f %12.0f %8.1f\n", n, w, c, r/1024, p/w, p/c, mb/w }'
+}
+ingest() { rm -rf "$work/ds"; "$bin" ingest --quiet -o "$work/ds" "$@"; }
+
+printf "%-34s %7s %7s %8s %12s %12s %8s\n" run wall_s cpu_s rss_MB plies/s plies/cpu_s MB/s
+row "evallab zst   --jobs 1"        ingest "$archive" --jobs 1
+row "evallab zst   --jobs 2"        ingest "$archive" --jobs 2
+row "evallab plain --jobs 1"        ingest "$work/plain" --jobs 1
+row "evallab plain --jobs 2"        ingest "$work/plain" --jobs 2
+row "evallab plain --jobs 2 --no-pv" ingest "$work/plain" --jobs 2 --no-pv
+row "pgn-extract -r (plain, 1 core)" pgn-extract -r -s "$work"/plain/*.pgn
+echo "plies: $plies; decompressed PGN: $mb MB"

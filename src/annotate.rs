@@ -1,0 +1,196 @@
+//! Annotated PGN: each move gets a move NAG ($1–$6) and a position NAG
+//! ($10–$21) computed from the engines' evals, and a comment with the eval and
+//! the probabilistic result, so that any PGN viewer shows them and our own
+//! ingest reads them back (the comment is in the lichess `[%eval …]` dialect).
+//!
+//! The move symbol compares the eval after the move with the eval before it
+//! (the previous ply's eval, both in the mover's POV): without re-analysis the
+//! eval before the move stands for the best alternative of §2.5, so a drop
+//! earns ?!, ? or ?? and a gain !?, ! or !!. Mates count as ±100 pawns.
+
+use std::fmt::Write as _;
+
+use polars::prelude::*;
+
+use crate::Error;
+use crate::metrics::relevance::CLAMP_PAWNS;
+use crate::relevance_math::{
+    MoveScheme, PositionScheme, classify_move, classify_position, prob_exp, rr,
+};
+use crate::schema::col;
+
+/// Symbol schemes and x05 used to annotate.
+#[derive(Debug, Clone, Copy)]
+pub struct AnnotateOptions {
+    pub x05: f64,
+    pub position_scheme: PositionScheme,
+    pub move_scheme: MoveScheme,
+}
+
+/// `YYYY.MM.DD` from days since 1970-01-01 (inverse of `tags::parse_date`).
+///
+/// ```
+/// assert_eq!(evallab::annotate::format_date(17116), "2016.11.11");
+/// ```
+pub fn format_date(days: i32) -> String {
+    let z = i64::from(days) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn tag_value(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// White-POV eval of a move in pawns (mates at ±[`CLAMP_PAWNS`]).
+fn white_pov(kind: Option<&str>, cp: Option<i32>, mate: Option<i16>) -> Option<f64> {
+    match kind {
+        Some("cp") => cp.map(|c| (f64::from(c) / 100.0).clamp(-CLAMP_PAWNS, CLAMP_PAWNS)),
+        Some("mate") => mate.map(|m| if m >= 0 { CLAMP_PAWNS } else { -CLAMP_PAWNS }),
+        _ => None,
+    }
+}
+
+/// Writes the games (rows of the games table) with their moves as annotated PGN.
+pub fn write_pgn(
+    games: &DataFrame,
+    moves: &DataFrame,
+    opts: AnnotateOptions,
+) -> Result<String, Error> {
+    let mut out = String::new();
+    let s = |df: &DataFrame, c: &str| -> Result<StringChunked, Error> {
+        Ok(df.column(c)?.str()?.clone())
+    };
+    let gid = games.column(col::GAME_ID)?.i64()?.clone();
+    let (event, site, round, white, black, result) = (
+        s(games, col::EVENT)?,
+        s(games, col::SITE)?,
+        s(games, col::ROUND)?,
+        s(games, col::WHITE)?,
+        s(games, col::BLACK)?,
+        s(games, col::RESULT)?,
+    );
+    let (fen, variant) = (s(games, col::START_FEN)?, s(games, col::VARIANT)?);
+    let date = games.column(col::DATE)?.cast(&DataType::Int32)?;
+    let date = date.i32()?.clone();
+    let m_gid = moves.column(col::GAME_ID)?.i64()?.clone();
+    let m_num = moves.column(col::MOVE_NUMBER)?.cast(&DataType::UInt32)?;
+    let m_num = m_num.u32()?.clone();
+    let (m_side, m_san, m_kind) = (
+        s(moves, col::SIDE)?,
+        s(moves, col::SAN)?,
+        s(moves, col::EVAL_KIND)?,
+    );
+    let m_cp = moves.column(col::EVAL_CP)?.i32()?.clone();
+    let m_mate = moves.column(col::MATE)?.i16()?.clone();
+    // Moves are grouped by game in table order; index them by game id.
+    let mut by_game: std::collections::HashMap<i64, Vec<usize>> = Default::default();
+    for (i, g) in m_gid.iter().enumerate() {
+        if let Some(g) = g {
+            by_game.entry(g).or_default().push(i);
+        }
+    }
+    for gi in 0..games.height() {
+        let id = gid.get(gi).unwrap_or_default();
+        let opt = |c: &StringChunked| c.get(gi).unwrap_or("?").to_string();
+        let mut tags = vec![
+            ("Event", opt(&event)),
+            ("Site", opt(&site)),
+            (
+                "Date",
+                date.get(gi).map_or("????.??.??".into(), format_date),
+            ),
+            ("Round", opt(&round)),
+            ("White", opt(&white)),
+            ("Black", opt(&black)),
+            ("Result", opt(&result)),
+        ];
+        if let Some(f) = fen.get(gi) {
+            tags.push(("SetUp", "1".into()));
+            tags.push(("FEN", f.to_string()));
+        }
+        if variant.get(gi) == Some("chess960") {
+            tags.push(("Variant", "chess960".into()));
+        }
+        tags.push((
+            "Annotator",
+            format!(
+                "evallab {} (x05 {}, {}, {})",
+                env!("CARGO_PKG_VERSION"),
+                opts.x05,
+                opts.position_scheme.name(),
+                opts.move_scheme.name()
+            ),
+        ));
+        for (k, v) in &tags {
+            let _ = writeln!(out, "[{k} \"{}\"]", tag_value(v));
+        }
+        out.push('\n');
+        let mut line = String::new();
+        let mut prev: Option<f64> = None;
+        let mut first = true;
+        for &i in by_game.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
+            let is_white = m_side.get(i) == Some("w");
+            let mut tok = String::new();
+            let num = m_num.get(i).unwrap_or(1);
+            if is_white {
+                let _ = write!(tok, "{num}. ");
+            } else if first {
+                let _ = write!(tok, "{num}... ");
+            }
+            first = false;
+            tok.push_str(m_san.get(i).unwrap_or("?"));
+            let x = white_pov(m_kind.get(i), m_cp.get(i), m_mate.get(i));
+            if let (Some(a), Some(b)) = (prev, x) {
+                let sign = if is_white { 1.0 } else { -1.0 };
+                let d = rr(sign * a, sign * b, opts.x05);
+                if let Some(sym) = classify_move(d, opts.move_scheme, opts.x05) {
+                    let _ = write!(tok, " ${}", sym.nag());
+                }
+            }
+            if let Some(x) = x {
+                let pos = classify_position(x, opts.position_scheme, opts.x05);
+                let _ = write!(tok, " ${}", pos.nag());
+                let eval = match (m_kind.get(i), m_mate.get(i)) {
+                    (Some("mate"), Some(m)) => format!("#{m}"),
+                    _ => format!("{x:.2}"),
+                };
+                let _ = write!(
+                    tok,
+                    " {{[%eval {eval}] P(White)={:.3}}}",
+                    prob_exp(x, opts.x05)
+                );
+                prev = Some(x);
+            }
+            // Keep lines short for old viewers.
+            if line.len() + tok.len() > 79 && !line.is_empty() {
+                let _ = writeln!(out, "{}", line.trim_end());
+                line.clear();
+            }
+            line.push_str(&tok);
+            line.push(' ');
+        }
+        line.push_str(&opt(&result));
+        let _ = writeln!(out, "{}\n", line.trim_end());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_round_trip() {
+        for d in [-1, 0, 1, 17116, 18690, 20000, 59] {
+            assert_eq!(crate::tags::parse_date(&format_date(d)), Some(d));
+        }
+    }
+}

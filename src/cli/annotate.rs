@@ -1,0 +1,88 @@
+//! `evallab annotate <DATASET> [--game ID | --event REGEX] -o out.pgn`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::ensure;
+use evallab::annotate::{AnnotateOptions, write_pgn};
+use evallab::dataset::Dataset;
+use evallab::relevance_math::{MoveScheme, PositionScheme};
+use evallab::schema::{GAMES, MOVES, col};
+use polars::prelude::*;
+
+/// Write games as PGN with computed move NAGs ($1–$6), position NAGs ($10–$21)
+/// and a `{[%eval x] P(White)=p}` comment on every move with an eval.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["game", "event"])))]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// One game, by games.game_id (repeatable).
+    #[arg(long, value_name = "ID", allow_negative_numbers = true)]
+    game: Vec<i64>,
+    /// Every game of the events matching this regex.
+    #[arg(long, value_name = "REGEX")]
+    event: Option<String>,
+    /// x_0_5 in pawns.
+    #[arg(long, default_value_t = 0.62)]
+    x05: f64,
+    /// Position symbols: nine-wdb, nine-equal, seven-equal.
+    #[arg(long, default_value = "nine-wdb")]
+    position_scheme: PositionScheme,
+    /// Move symbols: econ7, econ8, gen20, gen12.
+    #[arg(long, default_value = "econ8")]
+    move_scheme: MoveScheme,
+    /// Output PGN file.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    ensure!(
+        a.x05 > 0.0 && a.x05.is_finite(),
+        "--x05 must be a positive number of pawns"
+    );
+    let ds = Dataset::open(&a.dataset)?;
+    let filter = match &a.event {
+        Some(re) => col(col::EVENT).str().contains(lit(re.as_str()), true),
+        None => col(col::GAME_ID).is_in(
+            lit(Series::new("ids".into(), a.game.clone())).implode(false),
+            false,
+        ),
+    };
+    let games = ds
+        .scan(&GAMES)?
+        .filter(filter)
+        .sort([col::GAME_ID], SortMultipleOptions::default())
+        .collect()?;
+    ensure!(games.height() > 0, "no game matches");
+    let ids = games.column(col::GAME_ID)?.as_materialized_series().clone();
+    let moves = ds
+        .scan(&MOVES)?
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::MOVE_NUMBER),
+            col(col::SIDE),
+            col(col::SAN),
+            col(col::EVAL_KIND),
+            col(col::EVAL_CP),
+            col(col::MATE),
+        ])
+        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+        .collect()?;
+    let opts = AnnotateOptions {
+        x05: a.x05,
+        position_scheme: a.position_scheme,
+        move_scheme: a.move_scheme,
+    };
+    let pgn = write_pgn(&games, &moves, opts)?;
+    evallab::output::write_text(&a.output, &pgn)?;
+    eprintln!(
+        "{} games annotated into {}",
+        games.height(),
+        a.output.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

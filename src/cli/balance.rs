@@ -1,0 +1,38 @@
+//! `evallab balance <DATASET>`: the win-draw balance per engine (and event).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use evallab::dataset::Dataset;
+use evallab::metrics::balance::{BalanceOptions, balance, game_facts};
+use evallab::schema::{GAMES, MOVES};
+
+use super::{By, FilterArgs, OutputArgs};
+
+/// Win-draw balance (x_0_5) per engine and event: the W-th largest of the
+/// engine's maximum own evals over its non-won games, where W is its number of
+/// wins that are not hollow (see README, "Win-draw balance").
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// Group by engine only, or by event and engine.
+    #[arg(long, value_enum, default_value_t = By::EventEngine)]
+    by: By,
+    #[command(flatten)]
+    filter: FilterArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let ds = Dataset::open(&args.dataset)?;
+    let opts = BalanceOptions {
+        by_event: args.by == By::EventEngine,
+        ..args.filter.options()?
+    };
+    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
+    let mut df = balance(facts, &opts)?.collect()?;
+    args.out.write(&mut df)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,135 @@
+//! `evallab calc`: the relevance math of metrics.md §2 at the command line, for
+//! quick checks: scheme boundaries, rr between two evals, P(x), the inverse.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use evallab::relevance_math::{
+    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, cumulative, inverse,
+    move_thresholds, position_boundaries, prob_exp, prob_sigmoid, relevance, rr, total_area,
+};
+
+/// Relevance-reduction calculator: boundaries of every NAG scheme (--limits),
+/// the relevance-reduced difference between two evals (--from/--to), P(x) and
+/// the position symbols of one eval (--eval), or the eval that earns a move
+/// symbol against an alternative (--inverse X_OLD SYMBOL --scheme S).
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["limits", "from", "eval", "inverse"])))]
+pub struct Args {
+    /// x_0_5 in pawns (> 0).
+    #[arg(long, default_value_t = 0.62)]
+    x05: f64,
+    /// Print every scheme's position boundaries and move thresholds.
+    #[arg(long)]
+    limits: bool,
+    /// Eval before (pawns, mover POV), with --to.
+    #[arg(long, requires = "to", allow_negative_numbers = true)]
+    from: Option<f64>,
+    /// Eval after (pawns, mover POV), with --from.
+    #[arg(long, requires = "from", allow_negative_numbers = true)]
+    to: Option<f64>,
+    /// One eval (pawns, White POV): relevance, C, P and the position symbols.
+    #[arg(long, allow_negative_numbers = true)]
+    eval: Option<f64>,
+    /// X_OLD SYMBOL: the eval that earns SYMBOL (!?, !, !!, ?!, ?, ??) against X_OLD.
+    #[arg(long, num_args = 2, value_names = ["X_OLD", "SYMBOL"], allow_negative_numbers = true, requires = "scheme")]
+    inverse: Option<Vec<String>>,
+    /// Move-symbol scheme for --inverse: econ7, econ8, gen20, gen12.
+    #[arg(long)]
+    scheme: Option<String>,
+}
+
+fn symbol(s: &str) -> anyhow::Result<MoveSymbol> {
+    MoveSymbol::ALL
+        .into_iter()
+        .find(|m| m.glyph() == s)
+        .with_context(|| format!("unknown move symbol `{s}`: use !?, !, !!, ?!, ?, ??"))
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let x05 = a.x05;
+    if !(x05 > 0.0 && x05.is_finite()) {
+        bail!("--x05 must be a positive number of pawns");
+    }
+    println!(
+        "x05 = {x05} pawns; total area 2·x05/ln 2 = {:.6}",
+        total_area(x05)
+    );
+    if a.limits {
+        println!(
+            "\nposition boundaries (White POV; Black's are the negatives; a value on a boundary takes the outer symbol):"
+        );
+        for s in PositionScheme::ALL {
+            let b: Vec<String> = position_boundaries(s, x05)
+                .into_iter()
+                .map(|(x, sym)| format!("{} from {x:.4}", sym.glyph()))
+                .collect();
+            println!("  {:<12} = below the first | {}", s.name(), b.join(" | "));
+        }
+        println!(
+            "\nmove thresholds on |rr| (pawns), and the eval earning the symbol against 0.00:"
+        );
+        println!(
+            "  {:<7} {:>9} {:>9} {:>9}   {:>9} {:>9} {:>9}",
+            "scheme", "!? ?!", "! ?", "!! ??", "x(!?)", "x(!)", "x(!!)"
+        );
+        for s in MoveScheme::ALL {
+            let t = move_thresholds(s, x05);
+            let inv = |m| inverse(0.0, m, s, x05).map_or("-".into(), |v| format!("{v:.4}"));
+            println!(
+                "  {:<7} {:>9.4} {:>9.4} {:>9.4}   {:>9} {:>9} {:>9}",
+                s.name(),
+                t[0],
+                t[1],
+                t[2],
+                inv(MoveSymbol::Speculative),
+                inv(MoveSymbol::Good),
+                inv(MoveSymbol::Brilliant)
+            );
+        }
+    }
+    if let (Some(from), Some(to)) = (a.from, a.to) {
+        let d = rr(from, to, x05);
+        println!(
+            "\nrr({from}, {to}) = {d:.6} (raw difference {:.6})",
+            to - from
+        );
+        for s in MoveScheme::ALL {
+            let sym = classify_move(d, s, x05).map_or("(none)", |m| m.glyph());
+            println!("  {:<7} {sym}", s.name());
+        }
+    }
+    if let Some(x) = a.eval {
+        println!(
+            "\nf({x}) = {:.6}  C({x}) = {:.6}  P({x}) = {:.6}  P_sigmoid({x}) = {:.6}",
+            relevance(x, x05),
+            cumulative(x, x05),
+            prob_exp(x, x05),
+            prob_sigmoid(x, x05)
+        );
+        for s in PositionScheme::ALL {
+            let p = classify_position(x, s, x05);
+            println!("  {:<12} {} (${})", s.name(), p.glyph(), p.nag());
+        }
+    }
+    if let Some(v) = &a.inverse {
+        let x_old: f64 = v[0]
+            .parse()
+            .with_context(|| format!("X_OLD `{}` is not a number", v[0]))?;
+        let sym = symbol(&v[1])?;
+        let scheme: MoveScheme = a.scheme.as_deref().unwrap_or_default().parse()?;
+        match inverse(x_old, sym, scheme, x05) {
+            Some(x) => println!(
+                "\n{} against {x_old} in {}: x_new = {x:.6}",
+                sym.glyph(),
+                scheme.name()
+            ),
+            None => println!(
+                "\n{} against {x_old} in {}: no eval earns it",
+                sym.glyph(),
+                scheme.name()
+            ),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,124 @@
+//! Command-line interface: one module per subcommand.
+
+mod annotate;
+mod balance;
+mod calc;
+mod calibrate;
+mod ingest;
+mod inspect;
+mod relevance;
+mod schema;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+use evallab::metrics::Families;
+use evallab::metrics::balance::BalanceOptions;
+use evallab::output::{self, Format};
+
+/// Chess engine game archives (PGN with eval comments) to Parquet tables and
+/// statistics.
+#[derive(Debug, Parser)]
+#[command(name = "evallab", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Ingest(ingest::Args),
+    Balance(balance::Args),
+    Calibrate(calibrate::Args),
+    Relevance(relevance::Args),
+    Annotate(annotate::Args),
+    Calc(calc::Args),
+    Schema(schema::Args),
+    Inspect(inspect::Args),
+}
+
+/// Exit codes: 0 success, 1 error, 2 usage (clap), 3 rejected games under --strict.
+pub const EXIT_REJECTS: u8 = 3;
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Ingest(a) => ingest::run(a),
+        Command::Balance(a) => balance::run(a),
+        Command::Calibrate(a) => calibrate::run(a),
+        Command::Relevance(a) => relevance::run(a),
+        Command::Annotate(a) => annotate::run(a),
+        Command::Calc(a) => calc::run(a),
+        Command::Schema(a) => schema::run(a),
+        Command::Inspect(a) => inspect::run(a),
+    }
+}
+
+/// Grouping of per-engine statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    /// One row per engine over all events.
+    Engine,
+    /// One row per event and engine.
+    #[value(name = "event,engine")]
+    EventEngine,
+}
+
+/// Engine and event selection shared by the statistics commands.
+#[derive(Debug, clap::Args)]
+pub struct FilterArgs {
+    /// Keep engines whose name (after --family merging) matches this regex.
+    #[arg(long, value_name = "REGEX")]
+    engine: Option<String>,
+    /// Keep events matching this regex.
+    #[arg(long, value_name = "REGEX")]
+    event: Option<String>,
+    /// Merge player names matching REGEX into NAME, e.g.
+    /// `--family '^Stockfish=Stockfish'` (repeatable; first match wins).
+    #[arg(long, value_name = "REGEX=NAME")]
+    family: Vec<String>,
+}
+
+impl FilterArgs {
+    pub fn options(&self) -> anyhow::Result<BalanceOptions> {
+        for re in self.engine.iter().chain(&self.event) {
+            regex::Regex::new(re).with_context(|| format!("bad regex `{re}`"))?;
+        }
+        let families = self
+            .family
+            .iter()
+            .map(|f| {
+                let (re, name) = f
+                    .split_once('=')
+                    .with_context(|| format!("--family {f}: expected REGEX=NAME"))?;
+                regex::Regex::new(re).with_context(|| format!("--family: bad regex `{re}`"))?;
+                Ok((re.to_string(), name.to_string()))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(BalanceOptions {
+            engine: self.engine.clone(),
+            event: self.event.clone(),
+            families: Families(families),
+            by_event: true,
+        })
+    }
+}
+
+/// Output format and destination shared by the statistics commands.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// table, csv, json, ndjson or parquet.
+    #[arg(long, default_value = "table")]
+    format: Format,
+    /// Write to FILE instead of stdout (required for parquet).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    pub fn write(&self, df: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
+        output::write(df, self.format, self.output.as_deref())?;
+        Ok(())
+    }
+}

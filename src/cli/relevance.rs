@@ -1,0 +1,117 @@
+//! `evallab relevance <DATASET>`: relevance-reduced eval differences per move
+//! (written as Parquet) and a per-engine summary.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use evallab::dataset::Dataset;
+use evallab::metrics::relevance::{X05, per_move, summary};
+use evallab::output::{self, Format};
+use evallab::schema::{GAMES, MOVES, metric};
+use polars::prelude::{IntoLazy, col, lit};
+
+use super::{By, FilterArgs, OutputArgs};
+
+/// Relevance-reduced swings (own eval vs own previous eval) and disagreements
+/// (own eval vs the opponent's preceding eval) for every engine move, the
+/// probabilistic result and the position symbols; summarised per engine.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// x_0_5 in pawns for every engine.
+    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from")]
+    x05: f64,
+    /// Per-engine x05 from `evallab calibrate --toml FILE` (its [x05] table;
+    /// engines missing there use 0.62).
+    #[arg(long, value_name = "FILE")]
+    x05_from: Option<PathBuf>,
+    /// Group the summary by engine (default) or by event and engine.
+    #[arg(long, value_enum, default_value_t = By::Engine)]
+    by: By,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Where to write the per-move table [default: DATASET/derived/relevance_moves.parquet].
+    #[arg(long, value_name = "FILE")]
+    moves_out: Option<PathBuf>,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// Reads the `[x05]` table written by `calibrate --toml` (by engine only).
+pub fn read_x05(path: &PathBuf, default: f64) -> anyhow::Result<X05> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+    let doc: toml::Table = text
+        .parse()
+        .with_context(|| format!("{}: not TOML", path.display()))?;
+    let table = doc
+        .get("x05")
+        .and_then(|v| v.as_table())
+        .with_context(|| format!("{}: no [x05] table", path.display()))?;
+    let mut per_engine = Vec::new();
+    for (engine, v) in table {
+        let x = v
+            .as_float()
+            .or_else(|| v.as_integer().map(|i| i as f64))
+            .with_context(|| {
+                format!(
+                    "{}: [x05] {engine:?} is not a number (written by `calibrate --by engine`?)",
+                    path.display()
+                )
+            })?;
+        anyhow::ensure!(
+            x > 0.0,
+            "{}: [x05] {engine:?} = {x} is not positive",
+            path.display()
+        );
+        per_engine.push((engine.clone(), x));
+    }
+    Ok(X05 {
+        default,
+        per_engine,
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        args.x05 > 0.0 && args.x05.is_finite(),
+        "--x05 must be a positive number of pawns"
+    );
+    let ds = Dataset::open(&args.dataset)?;
+    let x05 = match &args.x05_from {
+        Some(p) => read_x05(p, args.x05)?,
+        None => X05 {
+            default: args.x05,
+            per_engine: Vec::new(),
+        },
+    };
+    let opts = args.filter.options()?;
+    let mut lf = per_move(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts.families, &x05)?;
+    if let Some(re) = &opts.engine {
+        lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
+    }
+    if let Some(re) = &opts.event {
+        lf = lf.filter(
+            col(evallab::schema::col::EVENT)
+                .str()
+                .contains(lit(re.as_str()), true),
+        );
+    }
+    let mut moves = lf.collect()?;
+    let path = args
+        .moves_out
+        .unwrap_or_else(|| args.dataset.join("derived").join("relevance_moves.parquet"));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    }
+    output::write(&mut moves, Format::Parquet, Some(&path))?;
+    eprintln!(
+        "per-move table: {} rows in {}",
+        moves.height(),
+        path.display()
+    );
+    let mut df = summary(moves.lazy(), args.by == By::EventEngine).collect()?;
+    args.out.write(&mut df)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,36 @@
+//! `evallab schema [TABLE]`: the table schemas, from `evallab::schema`.
+
+use std::process::ExitCode;
+
+use anyhow::bail;
+use evallab::schema::{self, TABLES};
+
+/// Print the column schemas of the dataset tables.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only this table (games, moves, rejects).
+    table: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let tables: Vec<_> = match &args.table {
+        Some(name) => match schema::table(name) {
+            Some(t) => vec![t],
+            None => {
+                let names: Vec<_> = TABLES.iter().map(|t| t.name).collect();
+                bail!("unknown table `{name}`; tables: {}", names.join(", "))
+            }
+        },
+        None => TABLES.to_vec(),
+    };
+    println!("schema version {}", schema::SCHEMA_VERSION);
+    for t in tables {
+        println!("\n{}: {}", t.name, t.doc);
+        let width = t.columns.iter().map(|c| c.name.len()).max().unwrap_or(0);
+        for c in t.columns {
+            let null = if c.nullable { "?" } else { " " };
+            println!("  {:width$}  {:>4}{null}  {}", c.name, c.ty.name(), c.doc);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

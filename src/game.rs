@@ -1,0 +1,803 @@
+//! Parsing and validating one game: pgn-reader tokenises the movetext, shakmaty
+//! checks every move, the comment parser reads each move's eval, and the rows
+//! go straight into the table builders (or one row into `rejects`).
+//!
+//! pgn-reader is given only the movetext, with its default 255-byte token
+//! buffer: long comments arrive in pieces through `partial_comment` and are
+//! reassembled here. A large buffer would make pgn-reader shift the remaining
+//! bytes on every token near the end of the input, which is quadratic for
+//! per-game slices.
+
+use std::ops::ControlFlow;
+
+use pgn_reader::{Nag, Outcome, RawComment, Reader, SanPlus, Skip, Visitor};
+use sha2::{Digest, Sha256};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanError, Suffix};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
+
+use crate::comment::{self, Dialect, EvalKind, MoveComment};
+use crate::split::{Batch, GameSpan};
+use crate::tables::Tables;
+use crate::tags::{self, decode, parse_tags};
+
+/// What the ingest keeps of each game.
+#[derive(Debug, Clone, Copy)]
+pub struct ParseOptions {
+    /// Keep the `pv` column (the largest one).
+    pub keep_pv: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { keep_pv: true }
+    }
+}
+
+/// Identifies the input a batch came from.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    pub name: &'a str,
+    pub sha256: &'a str,
+}
+
+/// Stable game id: the first 63 bits of sha256(input sha256 ‖ game number).
+///
+/// It depends only on the input's content and the game's position in it, so it
+/// is the same whatever `--jobs`, path or dataset.
+pub fn game_id(sha256_hex: &str, number: u32) -> i64 {
+    let mut h = Sha256::new();
+    h.update(sha256_hex.as_bytes());
+    h.update(number.to_le_bytes());
+    let d = h.finalize();
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&d[..8]);
+    (u64::from_be_bytes(b) >> 1) as i64
+}
+
+/// Counts from one batch, for progress and the manifest.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub games: u64,
+    pub rejects: u64,
+    pub plies: u64,
+    pub unparsed_comments: u64,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.games += o.games;
+        self.rejects += o.rejects;
+        self.plies += o.plies;
+        self.unparsed_comments += o.unparsed_comments;
+    }
+}
+
+/// Parses every game of a batch into `out`.
+pub fn parse_batch(batch: &Batch, src: Source, opts: ParseOptions, out: &mut Tables) -> Counts {
+    let mut st = GameState::new(opts);
+    let mut counts = Counts::default();
+    for g in &batch.games {
+        let id = game_id(src.sha256, g.number);
+        let tags = parse_tags(batch.header(g));
+        match st.run(batch, g, &tags) {
+            Ok(()) => {
+                counts.games += 1;
+                counts.plies += st.moves.len() as u64;
+                counts.unparsed_comments += u64::from(st.unparsed);
+                st.write_moves(id, out);
+                st.write_game(id, src, g, &tags, out);
+            }
+            Err(fail) => {
+                counts.rejects += 1;
+                let line = batch.line_at(g, fail.pos_in_game);
+                write_reject(id, src, g, line, &tags, st.moves.len(), &fail.reason, out);
+            }
+        }
+    }
+    counts
+}
+
+fn tag<'t>(tags: &'t [(String, String)], name: &str) -> Option<&'t str> {
+    tags.iter()
+        .rev()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_reject(
+    id: i64,
+    src: Source,
+    g: &GameSpan,
+    line: u32,
+    tags: &[(String, String)],
+    plies: usize,
+    reason: &str,
+    out: &mut Tables,
+) {
+    let r = &mut out.rejects;
+    r.game_id.append_value(id);
+    r.source_file.append_value(src.name);
+    r.source_sha256.append_value(src.sha256);
+    r.game_number.append_value(g.number);
+    r.line.append_value(line);
+    r.byte_offset.append_value(g.offset as i64);
+    r.event.append_option(tag(tags, "Event"));
+    r.round.append_option(tag(tags, "Round"));
+    r.white.append_option(tag(tags, "White"));
+    r.black.append_option(tag(tags, "Black"));
+    r.ply_reached
+        .append_value(plies.min(u16::MAX as usize) as u16);
+    r.reason.append_value(reason);
+}
+
+/// Why a game was rejected, and where (byte position inside the game).
+#[derive(Debug)]
+struct Failure {
+    reason: String,
+    pos_in_game: usize,
+}
+
+/// A byte range in [`GameState::arena`].
+#[derive(Debug, Clone, Copy)]
+struct Span(u32, u32);
+
+/// One validated ply, with text fields kept in the game's arena until the game
+/// is known to be good.
+#[derive(Debug, Clone, Copy)]
+struct MoveRec {
+    move_number: u16,
+    white: bool,
+    san: Span,
+    uci: Span,
+    capture: bool,
+    check: bool,
+    mate: bool,
+    promotion: Option<Role>,
+    book: bool,
+    dialect: Option<Dialect>,
+    eval_kind: Option<EvalKind>,
+    eval_cp: Option<i32>,
+    mate_in: Option<i16>,
+    eval_raw: Option<Span>,
+    depth: Option<i16>,
+    seldepth: Option<i16>,
+    nodes: Option<i64>,
+    nps: Option<i64>,
+    time_ms: Option<i64>,
+    time_left_ms: Option<i64>,
+    tb_hits: Option<i64>,
+    hash_full: Option<f32>,
+    ponder_hit: Option<f32>,
+    expected_reply: Option<Span>,
+    pv: Option<Span>,
+    r50: Option<i16>,
+    rd: Option<i16>,
+    rr: Option<i16>,
+    mb: Option<Span>,
+    wdl: Option<Span>,
+    extra: Option<Span>,
+    material: [[u8; 5]; 2],
+    halfmoves: u16,
+    repetition: u8,
+    dead: bool,
+}
+
+/// Per-game parse state, reused across the games of a batch.
+struct GameState {
+    opts: ParseOptions,
+    pos: Chess,
+    mode: CastlingMode,
+    variant_name: &'static str,
+    start_fen: Option<String>,
+    /// Zobrist hashes since the last irreversible move (for repetition counts).
+    history: Vec<u64>,
+    hash: u64,
+    moves: Vec<MoveRec>,
+    arena: String,
+    /// A comment arriving in pieces.
+    partial: Vec<u8>,
+    extra: String,
+    pregame: Option<String>,
+    variations: u16,
+    unparsed: u16,
+    error: Option<String>,
+    /// Plies validated when `error` was set.
+    plies_at_error: usize,
+}
+
+impl GameState {
+    fn new(opts: ParseOptions) -> Self {
+        GameState {
+            opts,
+            pos: Chess::default(),
+            mode: CastlingMode::Standard,
+            variant_name: "standard",
+            start_fen: None,
+            history: Vec::with_capacity(128),
+            hash: 0,
+            moves: Vec::with_capacity(256),
+            arena: String::with_capacity(1 << 16),
+            partial: Vec::new(),
+            extra: String::new(),
+            pregame: None,
+            variations: 0,
+            unparsed: 0,
+            error: None,
+            plies_at_error: 0,
+        }
+    }
+
+    fn reset(&mut self, tags: &[(String, String)]) -> Result<(), String> {
+        self.moves.clear();
+        self.arena.clear();
+        self.partial.clear();
+        self.pregame = None;
+        self.variations = 0;
+        self.unparsed = 0;
+        self.error = None;
+        self.history.clear();
+        let variant = tag(tags, "Variant")
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        (self.mode, self.variant_name) = match variant.as_str() {
+            "" | "standard" | "normal" | "from position" => (CastlingMode::Standard, "standard"),
+            "chess960" | "fischerandom" | "fischer random" | "frc" | "960" => {
+                (CastlingMode::Chess960, "chess960")
+            }
+            other => return Err(format!("unsupported variant \"{other}\"")),
+        };
+        self.start_fen = tag(tags, "FEN").map(|f| f.trim().to_string());
+        self.pos = match &self.start_fen {
+            None if self.mode == CastlingMode::Chess960 => {
+                return Err("Chess960 game without a FEN tag".into());
+            }
+            None => Chess::default(),
+            Some(fen) => {
+                let parsed: Fen = fen
+                    .parse()
+                    .map_err(|e| format!("invalid FEN \"{fen}\": {e}"))?;
+                parsed
+                    .into_position(self.mode)
+                    .map_err(|e| format!("illegal FEN position \"{fen}\": {e}"))?
+            }
+        };
+        self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        self.history.push(self.hash);
+        Ok(())
+    }
+
+    fn run(
+        &mut self,
+        batch: &Batch,
+        g: &GameSpan,
+        tags: &[(String, String)],
+    ) -> Result<(), Failure> {
+        let at_start = |reason| Failure {
+            reason,
+            pos_in_game: 0,
+        };
+        self.reset(tags).map_err(at_start)?;
+        let movetext = batch.movetext(g);
+        let header_len = g.movetext - g.start;
+        if movetext.iter().all(u8::is_ascii_whitespace) && tag(tags, "Result") == Some("?") {
+            return Err(at_start(
+                "header-only stub: no movetext and Result \"?\"".into(),
+            ));
+        }
+        let mut reader = Reader::new(movetext);
+        // pgn-reader ends a game at a blank line; the splitter already found the
+        // real end, so keep reading segments into the same game.
+        loop {
+            match reader.read_game(self) {
+                Ok(Some(())) => {}
+                Ok(None) => break,
+                Err(e) => {
+                    return Err(Failure {
+                        reason: e.to_string(),
+                        pos_in_game: header_len,
+                    });
+                }
+            }
+            if let Some(reason) = self.error.take() {
+                let ply = self.plies_at_error;
+                return Err(Failure {
+                    reason,
+                    pos_in_game: header_len + locate_ply(movetext, ply),
+                });
+            }
+        }
+        if tags.is_empty() && self.moves.is_empty() {
+            return Err(at_start("no tags and no moves: not a PGN game".into()));
+        }
+        Ok(())
+    }
+
+    fn put(&mut self, s: &str) -> Span {
+        let start = self.arena.len() as u32;
+        self.arena.push_str(s);
+        Span(start, self.arena.len() as u32)
+    }
+
+    fn put_fmt(&mut self, args: std::fmt::Arguments) -> Span {
+        use std::fmt::Write;
+        let start = self.arena.len() as u32;
+        let _ = self.arena.write_fmt(args);
+        Span(start, self.arena.len() as u32)
+    }
+
+    fn put_opt(&mut self, s: Option<&str>) -> Option<Span> {
+        s.map(|s| self.put(s))
+    }
+
+    fn get(&self, s: Span) -> &str {
+        &self.arena[s.0 as usize..s.1 as usize]
+    }
+
+    fn play(&mut self, san_plus: SanPlus) -> Result<(), String> {
+        let mover = self.pos.turn();
+        let move_number = self.pos.fullmoves().get();
+        let m = san_plus.san.to_move(&self.pos).map_err(|e| {
+            let dots = if mover == Color::White { "." } else { "..." };
+            let what = match e {
+                SanError::AmbiguousSan => "ambiguous move",
+                SanError::IllegalSan => "illegal move",
+            };
+            format!("{what} {move_number}{dots}{san_plus}")
+        })?;
+        let next_hash = self.pos.update_zobrist_hash::<Zobrist64>(
+            Zobrist64(self.hash),
+            m,
+            EnPassantMode::Legal,
+        );
+        // A move found without disambiguation is already canonical SAN; only
+        // disambiguated piece moves (possibly over-specified) are rebuilt.
+        let san = match san_plus.san {
+            San::Normal {
+                role, file, rank, ..
+            } if role != Role::Pawn && (file.is_some() || rank.is_some()) => {
+                San::from_move(&self.pos, m)
+            }
+            San::Normal { .. } | San::Castle(_) => san_plus.san,
+            _ => San::from_move(&self.pos, m),
+        };
+        self.pos.play_unchecked(m);
+        // Cheaper than Suffix::from_position, which generates every legal move.
+        let suffix = if self.pos.is_check() {
+            Some(if self.pos.is_checkmate() {
+                Suffix::Checkmate
+            } else {
+                Suffix::Check
+            })
+        } else {
+            None
+        };
+        self.hash = match next_hash {
+            Some(h) => h.0,
+            None => self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+        };
+        let halfmoves = self.pos.halfmoves();
+        if halfmoves == 0 {
+            self.history.clear();
+        }
+        self.history.push(self.hash);
+        let repetition = self.history.iter().filter(|&&h| h == self.hash).count();
+        let board = self.pos.board();
+        let side = |c: Color| {
+            let m = board.material_side(c);
+            [m.pawn, m.knight, m.bishop, m.rook, m.queen]
+        };
+        let material = [side(Color::White), side(Color::Black)];
+        let minors_only = board.occupied().count() <= 3
+            && (board.pawns() | board.rooks() | board.queens()).is_empty()
+            && (board.knights() | board.bishops()).count() <= 1;
+        let san_span = self.put_fmt(format_args!("{}", SanPlus { san, suffix }));
+        let uci_span = self.put_fmt(format_args!("{}", m.to_uci(self.mode)));
+        self.moves.push(MoveRec {
+            move_number: move_number.min(u32::from(u16::MAX)) as u16,
+            white: mover == Color::White,
+            san: san_span,
+            uci: uci_span,
+            capture: m.is_capture(),
+            check: suffix.is_some(),
+            mate: suffix == Some(Suffix::Checkmate),
+            promotion: m.promotion(),
+            book: false,
+            dialect: None,
+            eval_kind: None,
+            eval_cp: None,
+            mate_in: None,
+            eval_raw: None,
+            depth: None,
+            seldepth: None,
+            nodes: None,
+            nps: None,
+            time_ms: None,
+            time_left_ms: None,
+            tb_hits: None,
+            hash_full: None,
+            ponder_hit: None,
+            expected_reply: None,
+            pv: None,
+            r50: None,
+            rd: None,
+            rr: None,
+            mb: None,
+            wdl: None,
+            extra: None,
+            material,
+            halfmoves: halfmoves.min(u32::from(u16::MAX)) as u16,
+            repetition: repetition.min(255) as u8,
+            dead: minors_only,
+        });
+        Ok(())
+    }
+
+    fn on_comment(&mut self, bytes: &[u8]) {
+        let text = decode(bytes);
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            let text = text.trim();
+            if !text.is_empty() {
+                match &mut self.pregame {
+                    Some(p) => {
+                        p.push(' ');
+                        p.push_str(text);
+                    }
+                    None => self.pregame = Some(text.to_string()),
+                }
+            }
+            return;
+        };
+        let mut extra = std::mem::take(&mut self.extra);
+        extra.clear();
+        if self.moves[last].dialect.is_some() || self.moves[last].book {
+            // A second comment on the same move: keep its text, do not re-read it.
+            extra.push_str(text.trim());
+        } else {
+            let c = comment::parse(&text, &mut extra);
+            if c.dialect.is_none() && !c.book && !extra.is_empty() {
+                self.unparsed += 1;
+            }
+            self.apply(last, &c);
+        }
+        if !extra.is_empty() {
+            let joined = match self.moves[last].extra {
+                Some(prev) => format!("{} {}", self.get(prev), extra),
+                None => extra.clone(),
+            };
+            let span = self.put(&joined);
+            self.moves[last].extra = Some(span);
+        }
+        self.extra = extra;
+    }
+
+    fn apply(&mut self, i: usize, c: &MoveComment) {
+        let eval = c.eval.map(|e| e.normalize(self.moves[i].white, c.depth));
+        let eval_raw = self.put_opt(c.eval_raw);
+        let expected_reply = self.put_opt(c.expected_reply);
+        let pv = if self.opts.keep_pv {
+            self.put_opt(c.pv)
+        } else {
+            None
+        };
+        let mb = self.put_opt(c.mb);
+        let wdl = self.put_opt(c.wdl);
+        let r = &mut self.moves[i];
+        r.book = c.book;
+        r.dialect = c.dialect;
+        r.eval_kind = eval.map(|e| e.kind);
+        r.eval_cp = eval.and_then(|e| e.cp);
+        r.mate_in = eval.and_then(|e| e.mate);
+        r.eval_raw = eval_raw;
+        r.depth = c.depth;
+        r.seldepth = c.seldepth;
+        r.nodes = c.nodes;
+        r.nps = c.nps;
+        r.time_ms = c.time_ms;
+        r.time_left_ms = c.time_left_ms;
+        r.tb_hits = c.tb_hits;
+        r.hash_full = c.hash_full;
+        r.ponder_hit = c.ponder_hit;
+        r.expected_reply = expected_reply;
+        r.pv = pv;
+        r.r50 = c.r50;
+        r.rd = c.rd;
+        r.rr = c.rr;
+        r.mb = mb;
+        r.wdl = wdl;
+    }
+
+    fn write_moves(&self, id: i64, out: &mut Tables) {
+        let b = &mut out.moves;
+        let s = |sp: Option<Span>| sp.map(|sp| self.get(sp));
+        for (i, r) in self.moves.iter().enumerate() {
+            b.game_id.append_value(id);
+            b.ply.append_value((i + 1).min(u16::MAX as usize) as u16);
+            b.move_number.append_value(r.move_number);
+            b.side.append_value(if r.white { "w" } else { "b" });
+            b.san.append_value(self.get(r.san));
+            b.uci.append_value(self.get(r.uci));
+            b.is_capture.append_value(r.capture);
+            b.is_check.append_value(r.check);
+            b.is_mate.append_value(r.mate);
+            b.promotion
+                .append_option(r.promotion.map(|p| p.char().to_string()));
+            b.is_book.append_value(r.book);
+            b.eval_kind.append_option(r.eval_kind.map(EvalKind::name));
+            b.eval_cp.append_option(r.eval_cp);
+            b.mate.append_option(r.mate_in);
+            b.eval_raw.append_option(s(r.eval_raw));
+            b.depth.append_option(r.depth);
+            b.seldepth.append_option(r.seldepth);
+            b.nodes.append_option(r.nodes);
+            b.nps.append_option(r.nps);
+            b.time_ms.append_option(r.time_ms);
+            b.time_left_ms.append_option(r.time_left_ms);
+            b.tb_hits.append_option(r.tb_hits);
+            b.hash_full.append_option(r.hash_full);
+            b.ponder_hit.append_option(r.ponder_hit);
+            b.expected_reply.append_option(s(r.expected_reply));
+            b.pv.append_option(s(r.pv));
+            b.r50.append_option(r.r50);
+            b.rd.append_option(r.rd);
+            b.rr.append_option(r.rr);
+            b.mb.append_option(s(r.mb));
+            b.wdl.append_option(s(r.wdl));
+            b.comment_extra.append_option(s(r.extra));
+            let mut balance = 0i16;
+            for (side, sign) in [(0, 1i16), (1, -1)] {
+                for (k, &n) in r.material[side].iter().enumerate() {
+                    b.material[side][k].append_value(n);
+                    balance += sign * i16::from(n) * PIECE_VALUES[k];
+                }
+            }
+            b.material_balance.append_value(balance);
+            b.halfmove_clock.append_value(r.halfmoves);
+            b.repetition.append_value(r.repetition);
+            b.dead_material.append_value(r.dead);
+        }
+    }
+
+    fn write_game(
+        &self,
+        id: i64,
+        src: Source,
+        g: &GameSpan,
+        tags: &[(String, String)],
+        out: &mut Tables,
+    ) {
+        let b = &mut out.games;
+        let t = |name| tag(tags, name);
+        b.game_id.append_value(id);
+        b.source_file.append_value(src.name);
+        b.source_sha256.append_value(src.sha256);
+        b.game_number.append_value(g.number);
+        b.byte_offset.append_value(g.offset as i64);
+        b.line.append_value(g.line);
+        b.event.append_option(t("Event"));
+        b.site.append_option(t("Site"));
+        b.date.append_option(t("Date").and_then(tags::parse_date));
+        b.round.append_option(t("Round"));
+        b.white.append_option(t("White"));
+        b.black.append_option(t("Black"));
+        b.result.append_option(t("Result"));
+        b.white_elo
+            .append_option(t("WhiteElo").and_then(|v| v.trim().parse().ok()));
+        b.black_elo
+            .append_option(t("BlackElo").and_then(|v| v.trim().parse().ok()));
+        b.time_control.append_option(t("TimeControl"));
+        let tc = t("TimeControl").and_then(tags::parse_time_control);
+        b.tc_base_s.append_option(tc.map(|t| t.0));
+        b.tc_increment_s.append_option(tc.map(|t| t.1));
+        b.eco.append_option(t("ECO"));
+        b.opening.append_option(t("Opening"));
+        b.termination.append_option(t("Termination"));
+        b.termination_details.append_option(t("TerminationDetails"));
+        b.ply_count_tag
+            .append_option(t("PlyCount").and_then(|v| v.trim().parse().ok()));
+        b.start_fen.append_option(self.start_fen.as_deref());
+        b.variant.append_value(self.variant_name);
+        b.engine_options.append_option(self.pregame.as_deref());
+        b.plies
+            .append_value(self.moves.len().min(u16::MAX as usize) as u16);
+        b.variations_skipped.append_value(self.variations);
+        let mut per_dialect = [0u32; Dialect::ALL.len()];
+        let mut evals = 0u16;
+        for r in &self.moves {
+            if let Some(d) = r.dialect {
+                per_dialect[d as usize] += 1;
+            }
+            if matches!(r.eval_kind, Some(EvalKind::Cp | EvalKind::Mate)) {
+                evals += 1;
+            }
+        }
+        let dominant = (0..per_dialect.len())
+            .filter(|&i| per_dialect[i] > 0)
+            .max_by_key(|&i| (per_dialect[i], std::cmp::Reverse(i)));
+        b.dialect
+            .append_option(dominant.map(|i| Dialect::ALL[i].name()));
+        b.evals.append_value(evals);
+        b.unparsed_comments.append_value(self.unparsed);
+        let others: Vec<(&str, &str)> = tags
+            .iter()
+            .filter(|(k, _)| !KNOWN_TAGS.contains(&k.as_str()))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        b.other_tags
+            .append_option((!others.is_empty()).then(|| tags::json_object(&others)));
+    }
+}
+
+/// Pawn-unit values of P N B R Q.
+pub const PIECE_VALUES: [i16; 5] = [1, 3, 3, 5, 9];
+
+/// Tags stored in their own columns (or consumed: SetUp, Variant).
+const KNOWN_TAGS: [&str; 18] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "WhiteElo",
+    "BlackElo",
+    "TimeControl",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TerminationDetails",
+    "PlyCount",
+    "FEN",
+    "SetUp",
+    "Variant",
+];
+
+impl Visitor for GameState {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
+        match self.play(san_plus) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(reason) => {
+                self.plies_at_error = self.moves.len();
+                self.error = Some(reason);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn nag(&mut self, _: &mut (), _: Nag) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(&mut self, _: &mut (), c: RawComment<'_>) -> ControlFlow<()> {
+        self.partial.extend_from_slice(c.as_bytes());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, _: &mut (), c: RawComment<'_>) -> ControlFlow<()> {
+        if self.partial.is_empty() {
+            self.on_comment(c.as_bytes());
+        } else {
+            let mut whole = std::mem::take(&mut self.partial);
+            whole.extend_from_slice(c.as_bytes());
+            self.on_comment(&whole);
+            whole.clear();
+            self.partial = whole;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
+        self.variations = self.variations.saturating_add(1);
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, _: &mut (), _: Outcome) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: ()) {}
+}
+
+/// Byte position of the `ply`-th (0-based) move token in a movetext, skipping
+/// comments, variations, move numbers, NAGs and results; used only to name
+/// the line of a rejected move.
+fn locate_ply(movetext: &[u8], ply: usize) -> usize {
+    let mut i = 0;
+    let mut seen = 0;
+    let mut depth = 0usize;
+    while i < movetext.len() {
+        let c = movetext[i];
+        match c {
+            b'{' => {
+                i += memchr::memchr(b'}', &movetext[i..]).unwrap_or(movetext.len() - i) + 1;
+                continue;
+            }
+            b';' => {
+                i += memchr::memchr(b'\n', &movetext[i..]).unwrap_or(movetext.len() - i);
+                continue;
+            }
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ if c.is_ascii_whitespace() || c == b'.' => {}
+            // A move number, possibly glued to its move (`2.Nf3`).
+            _ if c.is_ascii_digit()
+                && movetext[i..]
+                    .iter()
+                    .find(|b| !b.is_ascii_digit())
+                    .is_some_and(|&b| b == b'.') =>
+            {
+                while i < movetext.len() && (movetext[i].is_ascii_digit() || movetext[i] == b'.') {
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {
+                // A token is at least one byte (a stray `}` included).
+                let end = movetext[i + 1..]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace() || b"{}();".contains(b))
+                    .map_or(movetext.len(), |n| i + 1 + n);
+                let tok = &movetext[i..end];
+                let is_number = tok.iter().all(|b| b.is_ascii_digit() || *b == b'.');
+                let is_other = tok[0] == b'$'
+                    || tok.starts_with(b"1-")
+                    || tok.starts_with(b"0-1")
+                    || tok.starts_with(b"1/2")
+                    || tok == b"*"
+                    || tok.iter().all(|b| b"!?".contains(b));
+                if depth == 0 && !is_number && !is_other {
+                    if seen == ply {
+                        return i;
+                    }
+                    seen += 1;
+                }
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    movetext.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_ply_skips_noise() {
+        let mt = b"{pre} 1. e4 {c} e5 (1... c5 2. Nf3) 2.Nf3 $1 Nc6! 3. Bb5 1-0";
+        let at = |p| &mt[locate_ply(mt, p)..][..2];
+        assert_eq!(at(0), b"e4");
+        assert_eq!(at(1), b"e5");
+        assert_eq!(at(2), b"Nf");
+        assert_eq!(at(3), b"Nc");
+        assert_eq!(at(4), b"Bb");
+        assert_eq!(locate_ply(mt, 9), mt.len());
+    }
+
+    #[test]
+    fn game_ids_are_stable_and_distinct() {
+        let a = game_id("ab", 1);
+        assert_eq!(a, game_id("ab", 1));
+        assert_ne!(a, game_id("ab", 2));
+        assert_ne!(a, game_id("ac", 1));
+        assert!(a >= 0);
+    }
+}

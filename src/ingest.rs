@@ -1,0 +1,353 @@
+//! `ingest`: inputs → batches of games → parallel parse → Parquet parts.
+//!
+//! Three stages run at once: a reader thread decompresses and splits the inputs
+//! (in order) into batches, a rayon pool parses groups of batches, and a writer
+//! thread encodes the rows with the arrow + parquet crates. Batches are written
+//! in input order, so the output is identical whatever `jobs` is. Memory is
+//! bounded by the number of batches in flight, not by the input size.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use arrow::record_batch::RecordBatch;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use rayon::prelude::*;
+
+use crate::Error;
+use crate::dataset::{Dataset, InputRecord, Run, part_path};
+use crate::game::{Counts, ParseOptions, Source, parse_batch};
+use crate::input::{self, Input};
+use crate::schema::{self, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TOOL_VERSION_KEY, Table};
+use crate::split::{Batch, Splitter};
+use crate::tables::Tables;
+
+/// Options of an ingest run.
+#[derive(Debug, Clone, Copy)]
+pub struct IngestOptions {
+    /// Parser threads.
+    pub jobs: usize,
+    pub parse: ParseOptions,
+    /// Target size of a batch of PGN text handed to one parser thread.
+    pub batch_bytes: usize,
+    /// Start the dataset afresh instead of adding to it.
+    pub overwrite: bool,
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        IngestOptions {
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            parse: ParseOptions::default(),
+            batch_bytes: 4 << 20,
+            overwrite: false,
+        }
+    }
+}
+
+/// Progress, reported after every group of batches.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Progress {
+    pub inputs_total: usize,
+    /// Inputs whose every batch has been parsed.
+    pub inputs_done: usize,
+    /// Compressed bytes of the inputs done.
+    pub bytes_done: u64,
+    pub bytes_total: u64,
+    pub counts: Counts,
+}
+
+/// What an ingest run did.
+#[derive(Debug, Clone, Default)]
+pub struct IngestReport {
+    /// The part written (`None` when every input was already in the dataset).
+    pub part: Option<u32>,
+    pub inputs: Vec<InputRecord>,
+    /// Inputs skipped because their sha256 is already in the dataset (name, sha256).
+    pub skipped: Vec<(String, String)>,
+    pub counts: Counts,
+    /// Decompressed bytes read.
+    pub pgn_bytes: u64,
+    pub seconds: f64,
+    /// Leftovers of an interrupted earlier run that were removed.
+    pub removed: Vec<PathBuf>,
+}
+
+/// Ingests `inputs` (files, directories, globs or `-`) into the dataset at `root`.
+pub fn ingest(
+    root: &Path,
+    inputs: &[String],
+    opts: IngestOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<IngestReport, Error> {
+    let started = Instant::now();
+    let mut ds = Dataset::open_or_create(root)?;
+    // Part numbers only grow (also across --overwrite), so that a manifest can
+    // never name a file written after it.
+    let part = ds.next_part();
+    if opts.overwrite {
+        ds.manifest.runs.clear();
+    }
+    let mut report = IngestReport {
+        removed: ds.remove_orphans()?,
+        ..IngestReport::default()
+    };
+    let mut todo: Vec<Input> = Vec::new();
+    for (name, path) in input::expand(inputs)? {
+        let inp = input::resolve(name, path, root)?;
+        if ds.manifest.has_input(&inp.sha256) || todo.iter().any(|t| t.sha256 == inp.sha256) {
+            report.skipped.push((inp.name.clone(), inp.sha256.clone()));
+            cleanup_spool(&inp);
+        } else {
+            todo.push(inp);
+        }
+    }
+    if todo.is_empty() {
+        if opts.overwrite {
+            ds.save_manifest()?;
+        }
+        report.seconds = started.elapsed().as_secs_f64();
+        return Ok(report);
+    }
+    let result = run(&ds, part, &todo, opts, progress);
+    todo.iter().for_each(cleanup_spool);
+    let (per_input, pgn_bytes) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            for t in schema::TABLES {
+                let _ = fs::remove_file(tmp_path(root, t, part));
+            }
+            return Err(e);
+        }
+    };
+    for t in schema::TABLES {
+        let (tmp, dst) = (tmp_path(root, t, part), part_path(root, t, part));
+        fs::rename(&tmp, &dst).map_err(|e| Error::io(&dst, e))?;
+    }
+    report.inputs = todo
+        .iter()
+        .zip(&per_input)
+        .map(|(inp, c)| {
+            report.counts += *c;
+            InputRecord {
+                path: inp.name.clone(),
+                size: inp.size,
+                sha256: inp.sha256.clone(),
+                games: c.games,
+                rejects: c.rejects,
+                plies: c.plies,
+                unparsed_comments: c.unparsed_comments,
+            }
+        })
+        .collect();
+    report.part = Some(part);
+    report.pgn_bytes = pgn_bytes;
+    report.seconds = started.elapsed().as_secs_f64();
+    ds.manifest.runs.push(Run {
+        part,
+        started_unix: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+        seconds: report.seconds,
+        options: serde_json::json!({
+            "jobs": opts.jobs,
+            "pv": opts.parse.keep_pv,
+            "batch_bytes": opts.batch_bytes,
+        }),
+        inputs: report.inputs.clone(),
+    });
+    ds.save_manifest()?;
+    // With --overwrite the old parts are now unlisted: remove them.
+    report.removed.extend(ds.remove_orphans()?);
+    Ok(report)
+}
+
+fn cleanup_spool(inp: &Input) {
+    if inp.name == "-" {
+        let _ = fs::remove_file(&inp.path);
+    }
+}
+
+fn tmp_path(root: &Path, table: &Table, part: u32) -> PathBuf {
+    root.join(table.name)
+        .join(format!(".part-{part:06}.parquet.tmp"))
+}
+
+fn writer(root: &Path, table: &Table, part: u32) -> Result<ArrowWriter<File>, Error> {
+    let dir = root.join(table.name);
+    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let path = tmp_path(root, table, part);
+    let file = File::create(&path).map_err(|e| Error::io(&path, e))?;
+    let props = WriterProperties::builder()
+        // Level 1: the PV text dominates and level 3 costs much more time for a
+        // few percent of size.
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+        .set_max_row_group_row_count(Some(128 * 1024))
+        .set_key_value_metadata(Some(vec![
+            KeyValue::new(SCHEMA_VERSION_KEY.into(), SCHEMA_VERSION.to_string()),
+            KeyValue::new(
+                TOOL_VERSION_KEY.into(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ),
+        ]))
+        .build();
+    Ok(ArrowWriter::try_new(
+        file,
+        table.arrow_schema(),
+        Some(props),
+    )?)
+}
+
+/// A batch tagged with its input, or the end of an input.
+enum Item {
+    Batch(usize, Batch),
+    InputDone(usize),
+}
+
+type Parsed = Vec<(RecordBatch, RecordBatch, RecordBatch)>;
+
+fn run(
+    ds: &Dataset,
+    part: u32,
+    inputs: &[Input],
+    opts: IngestOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(Vec<Counts>, u64), Error> {
+    let jobs = opts.jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| Error::Input(format!("cannot start {jobs} threads: {e}")))?;
+    let mut writers = [
+        writer(&ds.root, &schema::GAMES, part)?,
+        writer(&ds.root, &schema::MOVES, part)?,
+        writer(&ds.root, &schema::REJECTS, part)?,
+    ];
+    let (item_tx, item_rx) = sync_channel::<Item>(jobs * 2);
+    let (out_tx, out_rx) = sync_channel::<Parsed>(2);
+    let mut per_input = vec![Counts::default(); inputs.len()];
+    let mut prog = Progress {
+        inputs_total: inputs.len(),
+        bytes_total: inputs.iter().map(|i| i.size).sum(),
+        ..Progress::default()
+    };
+    let mut pgn_bytes = 0u64;
+    std::thread::scope(|s| -> Result<(), Error> {
+        let reader = s.spawn(|| read_inputs(inputs, opts.batch_bytes, item_tx));
+        let writer = s.spawn(move || -> Result<_, Error> {
+            for group in out_rx {
+                for (g, m, r) in group {
+                    writers[0].write(&g)?;
+                    writers[1].write(&m)?;
+                    writers[2].write(&r)?;
+                }
+            }
+            Ok(writers)
+        });
+        let parsed = parse_all(
+            &pool,
+            inputs,
+            opts,
+            item_rx,
+            &out_tx,
+            |item_counts, done| {
+                for (i, c) in item_counts {
+                    per_input[i] += c;
+                    prog.counts += c;
+                }
+                for i in done {
+                    prog.inputs_done += 1;
+                    prog.bytes_done += inputs[i].size;
+                }
+                progress(&prog);
+            },
+        );
+        drop(out_tx);
+        let read = reader.join().expect("reader thread panicked");
+        let writers = writer.join().expect("writer thread panicked");
+        // The reader's error explains a parse stop caused by a closed channel.
+        pgn_bytes = read?;
+        parsed?;
+        for w in writers? {
+            w.close()?;
+        }
+        Ok(())
+    })?;
+    Ok((per_input, pgn_bytes))
+}
+
+/// Parses groups of `jobs` batches in parallel and sends their rows, in order.
+fn parse_all(
+    pool: &rayon::ThreadPool,
+    inputs: &[Input],
+    opts: IngestOptions,
+    items: Receiver<Item>,
+    out: &SyncSender<Parsed>,
+    mut report: impl FnMut(Vec<(usize, Counts)>, Vec<usize>),
+) -> Result<(), Error> {
+    let jobs = opts.jobs.max(1);
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        let mut group = Vec::with_capacity(jobs);
+        let mut done = Vec::new();
+        while group.len() < jobs {
+            match items.next() {
+                Some(Item::Batch(i, b)) => group.push((i, b)),
+                Some(Item::InputDone(i)) => done.push(i),
+                None => break,
+            }
+        }
+        let results: Vec<_> = pool.install(|| {
+            group
+                .par_iter()
+                .map(|(i, b)| {
+                    let src = Source {
+                        name: &inputs[*i].name,
+                        sha256: &inputs[*i].sha256,
+                    };
+                    let mut t = Tables::default();
+                    let c = parse_batch(b, src, opts.parse, &mut t);
+                    (
+                        (*i, c),
+                        (t.games.finish(), t.moves.finish(), t.rejects.finish()),
+                    )
+                })
+                .collect()
+        });
+        let (counts, rows): (Vec<_>, Vec<_>) = results.into_iter().unzip();
+        if out.send(rows).is_err() {
+            // The writer stopped; its error is reported by the caller.
+            return Ok(());
+        }
+        report(counts, done);
+    }
+    Ok(())
+}
+
+/// Decompresses and splits the inputs in order. Returns the PGN bytes read.
+fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Result<u64, Error> {
+    let mut total = 0u64;
+    for (i, inp) in inputs.iter().enumerate() {
+        let reader = input::open_decoded(&inp.path).map_err(|e| Error::io(&inp.path, e))?;
+        let mut split = Splitter::new(reader);
+        loop {
+            let batch = split.next_batch(batch_bytes).map_err(|e| Error::Io {
+                path: inp.name.clone(),
+                source: e,
+            })?;
+            let Some(batch) = batch else { break };
+            total += batch.buf.len() as u64;
+            if tx.send(Item::Batch(i, batch)).is_err() {
+                return Ok(total);
+            }
+        }
+        if tx.send(Item::InputDone(i)).is_err() {
+            return Ok(total);
+        }
+    }
+    Ok(total)
+}

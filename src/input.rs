@@ -1,0 +1,229 @@
+//! Input discovery and decoding: files, directories, globs and stdin; plain,
+//! gzip, zstd, bzip2 and xz detected by magic bytes, never by file name.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::Error;
+
+/// One input file of an ingest run.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The path as the user named it (`-` for stdin).
+    pub name: String,
+    /// Where the bytes are read from (stdin is spooled to a temp file first so
+    /// that it can be hashed before its games get ids).
+    pub path: PathBuf,
+    pub size: u64,
+    pub sha256: String,
+}
+
+/// Compression of an input, from its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    None,
+    Gzip,
+    Zstd,
+    Bzip2,
+    Xz,
+}
+
+impl Compression {
+    /// Detects the compression from the first bytes of a file.
+    ///
+    /// ```
+    /// use evallab::input::Compression;
+    /// assert_eq!(Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd, 0]), Compression::Zstd);
+    /// assert_eq!(Compression::detect(b"[Event \"x\"]"), Compression::None);
+    /// ```
+    pub fn detect(head: &[u8]) -> Compression {
+        match head {
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            [0xfd, b'7', b'z', b'X', b'Z', 0, ..] => Compression::Xz,
+            _ => Compression::None,
+        }
+    }
+}
+
+fn is_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Whether a file found while walking a directory looks like PGN.
+fn looks_like_pgn(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".pgn") || name.contains(".pgn.")
+}
+
+/// Expands the command-line inputs into a sorted, de-duplicated list of paths
+/// (`-` stays `-`). A directory contributes every `*.pgn*` file below it.
+pub fn expand(args: &[String]) -> Result<Vec<(String, PathBuf)>, Error> {
+    let mut out = Vec::new();
+    for arg in args {
+        let path = PathBuf::from(arg);
+        if arg == "-" {
+            out.push((arg.clone(), path));
+        } else if path.is_dir() {
+            let mut found = Vec::new();
+            walk(&path, &mut found).map_err(|e| Error::io(&path, e))?;
+            found.sort();
+            if found.is_empty() {
+                return Err(Error::Input(format!("{arg}: no *.pgn* files in directory")));
+            }
+            out.extend(found.into_iter().map(|p| (p.display().to_string(), p)));
+        } else if path.exists() {
+            out.push((arg.clone(), path));
+        } else if is_glob(arg) {
+            let mut found: Vec<PathBuf> = glob::glob(arg)
+                .map_err(|e| Error::Input(format!("{arg}: bad glob: {e}")))?
+                .filter_map(Result::ok)
+                .filter(|p| p.is_file())
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(Error::Input(format!("{arg}: glob matches no file")));
+            }
+            out.extend(found.into_iter().map(|p| (p.display().to_string(), p)));
+        } else {
+            return Err(Error::io(&path, io::Error::from(io::ErrorKind::NotFound)));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(_, p)| seen.insert(p.clone()));
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if looks_like_pgn(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Hashes a file (sha256, hex) and returns its size.
+pub fn hash_file(path: &Path) -> io::Result<(u64, String)> {
+    let mut f = File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut size = 0u64;
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        size += n as u64;
+        h.update(&buf[..n]);
+    }
+    Ok((size, hex(&h.finalize())))
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+/// Resolves an expanded path into an [`Input`]: hashes it, spooling stdin to
+/// `spool_dir` first.
+pub fn resolve(name: String, path: PathBuf, spool_dir: &Path) -> Result<Input, Error> {
+    let path = if name == "-" {
+        let spooled = spool_dir.join(format!(".stdin-{}.tmp", std::process::id()));
+        let mut f = File::create(&spooled).map_err(|e| Error::io(&spooled, e))?;
+        io::copy(&mut io::stdin().lock(), &mut f).map_err(|e| Error::io(Path::new("-"), e))?;
+        spooled
+    } else {
+        path
+    };
+    let (size, sha256) = hash_file(&path).map_err(|e| Error::io(&path, e))?;
+    Ok(Input {
+        name,
+        path,
+        size,
+        sha256,
+    })
+}
+
+/// Opens an input and returns a reader of its decompressed bytes.
+pub fn open_decoded(path: &Path) -> io::Result<Box<dyn Read + Send>> {
+    let mut f = BufReader::with_capacity(1 << 16, File::open(path)?);
+    let head = {
+        use std::io::BufRead;
+        f.fill_buf()?.to_vec()
+    };
+    Ok(match Compression::detect(&head) {
+        Compression::None => Box::new(f),
+        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(f)),
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(f)?),
+        Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(f)),
+        Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(f)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn every_compression_round_trips() {
+        let text = b"[Event \"x\"]\n\n1. e4 e5 *\n";
+        let dir = tempfile::tempdir().unwrap();
+        let mut encoded: Vec<(&str, Vec<u8>)> = vec![("plain", text.to_vec())];
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(text).unwrap();
+        encoded.push(("gz", gz.finish().unwrap()));
+        encoded.push(("zst", zstd::encode_all(&text[..], 1).unwrap()));
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        bz.write_all(text).unwrap();
+        encoded.push(("bz2", bz.finish().unwrap()));
+        let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 1);
+        xz.write_all(text).unwrap();
+        encoded.push(("xz", xz.finish().unwrap()));
+        for (ext, bytes) in encoded {
+            // A misleading name: detection must not look at it.
+            let p = dir.path().join(format!("g.{ext}.txt"));
+            std::fs::write(&p, bytes).unwrap();
+            let mut out = Vec::new();
+            open_decoded(&p).unwrap().read_to_end(&mut out).unwrap();
+            assert_eq!(out, text, "{ext}");
+        }
+    }
+
+    #[test]
+    fn expand_dirs_and_globs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        for f in ["b.pgn", "a.pgn.zst", "sub/c.PGN", "notes.txt"] {
+            std::fs::write(dir.path().join(f), "").unwrap();
+        }
+        let d = dir.path().display().to_string();
+        let got = expand(std::slice::from_ref(&d)).unwrap();
+        let names: Vec<_> = got
+            .iter()
+            .map(|(_, p)| p.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["a.pgn.zst", "b.pgn", "sub/c.PGN"]);
+        let got = expand(&[format!("{d}/*.pgn"), format!("{d}/b.pgn")]).unwrap();
+        assert_eq!(got.len(), 1, "duplicates are dropped");
+        assert!(expand(&[format!("{d}/nothing*.pgn")]).is_err());
+        assert!(expand(&[format!("{d}/missing.pgn")]).is_err());
+    }
+}

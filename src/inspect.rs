@@ -1,0 +1,95 @@
+//! `inspect`: what a dataset holds, as lazy polars queries over its tables.
+
+use polars::prelude::*;
+
+use crate::Error;
+use crate::dataset::Dataset;
+use crate::schema::{GAMES, MOVES, REJECTS, col};
+
+/// The summaries `evallab inspect` prints.
+#[derive(Debug)]
+pub struct Inspection {
+    /// table, rows.
+    pub tables: DataFrame,
+    /// event, games, plies, evals, rejects.
+    pub events: DataFrame,
+    /// dialect, games, plies, evals, unparsed_comments.
+    pub dialects: DataFrame,
+    /// The rejects table, in input order.
+    pub rejects: DataFrame,
+}
+
+/// Builds every summary of `inspect`.
+pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
+    let games = ds.scan(&GAMES)?;
+    let moves = ds.scan(&MOVES)?;
+    let rejects = ds.scan(&REJECTS)?;
+    let n = |lf: LazyFrame| -> Result<u32, Error> {
+        let df = lf.select([len()]).collect()?;
+        Ok(df.column("len")?.u32()?.get(0).unwrap_or(0))
+    };
+    let tables = df!(
+        "table" => [GAMES.name, MOVES.name, REJECTS.name],
+        "rows" => [n(games.clone())?, n(moves)?, n(rejects.clone())?],
+    )?;
+    let per_event_rejects = rejects
+        .clone()
+        .group_by([col(col::EVENT)])
+        .agg([len().alias("rejects")]);
+    let events = games
+        .clone()
+        .group_by([col(col::EVENT)])
+        .agg([
+            len().alias("games"),
+            col(col::PLIES).cast(DataType::UInt64).sum().alias("plies"),
+            col(col::EVALS).cast(DataType::UInt64).sum().alias("evals"),
+        ])
+        .join(
+            per_event_rejects,
+            [col(col::EVENT)],
+            [col(col::EVENT)],
+            JoinArgs::new(JoinType::Full).with_coalesce(JoinCoalesce::CoalesceColumns),
+        )
+        .with_columns([
+            col("games").fill_null(lit(0)),
+            col("rejects").fill_null(lit(0)),
+        ])
+        .sort(
+            [col::EVENT],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .collect()?;
+    let dialects = games
+        .group_by([col(col::DIALECT)])
+        .agg([
+            len().alias("games"),
+            col(col::PLIES).cast(DataType::UInt64).sum().alias("plies"),
+            col(col::EVALS).cast(DataType::UInt64).sum().alias("evals"),
+            col(col::UNPARSED_COMMENTS)
+                .cast(DataType::UInt64)
+                .sum()
+                .alias(col::UNPARSED_COMMENTS),
+        ])
+        .sort(
+            [col::DIALECT],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .collect()?;
+    let rejects = rejects
+        .select([
+            col(col::SOURCE_FILE),
+            col(col::GAME_NUMBER),
+            col(col::LINE),
+            col(col::ROUND),
+            col(col::WHITE),
+            col(col::BLACK),
+            col(col::REASON),
+        ])
+        .collect()?;
+    Ok(Inspection {
+        tables,
+        events,
+        dialects,
+        rejects,
+    })
+}

@@ -1,0 +1,27 @@
+//! evallab: chess engine game archives (PGN with eval comments) into Parquet
+//! tables, and statistics over them as lazy polars queries.
+//!
+//! The pipeline: [`input`] finds and decompresses files, [`split`] cuts them
+//! into batches of whole games, [`game`] validates every move and reads every
+//! eval comment ([`comment`]), [`ingest`] writes the [`schema`] tables through
+//! [`dataset`], and the metrics read them back with polars.
+
+pub mod annotate;
+pub mod comment;
+pub mod dataset;
+pub mod eas_rules;
+pub mod error;
+pub mod game;
+pub mod ingest;
+pub mod input;
+pub mod inspect;
+pub mod metrics;
+pub mod output;
+pub mod plot;
+pub mod relevance_math;
+pub mod schema;
+pub mod split;
+pub mod tables;
+pub mod tags;
+
+pub use error::Error;

@@ -1,0 +1,398 @@
+//! Recalibrating x_0_5 from the data (`metrics.md` §1, last paragraph): three
+//! estimates per engine (or event and engine), each with a bootstrap confidence
+//! interval over games.
+//!
+//! - **rank**: the win-draw balance of [`super::balance`].
+//! - **threshold**: the lowest maximum own eval x at which P(win | the engine's
+//!   maximum own eval in the game ≥ x) is at least 0.5.
+//! - **ml**: the x05 maximising the likelihood of the game outcomes (1, ½, 0, own
+//!   POV) of every position with an own eval under the probabilistic-result curve
+//!   P(x) of §2.3, each position a Bernoulli trial with a fractional outcome.
+//!
+//! Hollow wins count as non-wins in rank and threshold, and as draws in ml:
+//! they are the positions a tablebase adjudication called won that were not
+//! winnable. Mates are kept in rank and threshold (above every cp value) and
+//! left out of ml (P is 0 or 1 there and carries no information on x05).
+
+use std::collections::BTreeMap;
+
+use polars::prelude::*;
+
+use super::balance::BalanceOptions;
+use super::{MATE_CP, own_evals};
+use crate::relevance_math::prob_exp;
+use crate::schema::{col, metric};
+
+/// One game from one engine's side.
+#[derive(Debug, Clone, Default)]
+pub struct GameObs {
+    pub won: bool,
+    /// Own POV result, hollow wins as ½.
+    pub result: f64,
+    /// Maximum own eval (own-eval scale, cp), if any.
+    pub max_own: Option<i64>,
+    /// Own evals in cp (mates left out).
+    pub evals: Vec<i32>,
+}
+
+/// An estimate with its bootstrap interval (pawns).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Estimate {
+    pub value: Option<f64>,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+}
+
+/// W-th largest maximum over non-won games (the rank method), own-eval scale.
+pub fn rank_x05(games: &[&GameObs]) -> Option<i64> {
+    let w = games.iter().filter(|g| g.won).count();
+    let mut maxima: Vec<i64> = games
+        .iter()
+        .filter(|g| !g.won)
+        .filter_map(|g| g.max_own)
+        .collect();
+    if w == 0 || maxima.len() < w {
+        return None;
+    }
+    maxima.sort_unstable_by(|a, b| b.cmp(a));
+    Some(maxima[w - 1])
+}
+
+/// Lowest x among the games' maxima with P(win | max ≥ x) ≥ 0.5.
+///
+/// ```
+/// use evallab::metrics::calibrate::{threshold_x05, GameObs};
+/// let g = |won, m| GameObs { won, max_own: Some(m), ..Default::default() };
+/// // Maxima (won?): 300 W, 175 -, 100 W, 62 W, 62 -, 40 -.
+/// // P(≥300)=1, P(≥175)=1/2, P(≥100)=2/3, P(≥62)=3/5, P(≥40)=3/6=1/2 → 40.
+/// let games = [g(true, 300), g(false, 175), g(true, 100), g(true, 62), g(false, 62), g(false, 40)];
+/// let refs: Vec<_> = games.iter().collect();
+/// assert_eq!(threshold_x05(&refs), Some(40));
+/// // One more non-won game at 10: P(≥10) = 3/7 < 0.5, so 40 stays the answer.
+/// let more = [&games[..], &[g(false, 10)]].concat();
+/// let refs: Vec<_> = more.iter().collect();
+/// assert_eq!(threshold_x05(&refs), Some(40));
+/// ```
+pub fn threshold_x05(games: &[&GameObs]) -> Option<i64> {
+    let mut obs: Vec<(i64, bool)> = games
+        .iter()
+        .filter_map(|g| g.max_own.map(|m| (m, g.won)))
+        .collect();
+    obs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    let (mut wins, mut n, mut best) = (0usize, 0usize, None);
+    let mut i = 0;
+    while i < obs.len() {
+        let x = obs[i].0;
+        while i < obs.len() && obs[i].0 == x {
+            wins += usize::from(obs[i].1);
+            n += 1;
+            i += 1;
+        }
+        if 2 * wins >= n {
+            best = Some(x);
+        }
+    }
+    best
+}
+
+/// Maximum-likelihood x05 (pawns) of P(x) for positions with own evals.
+///
+/// Returns `None` without positions or when the likelihood has no interior
+/// maximum in [0.02, 50] pawns (e.g. every position of won games only).
+pub fn ml_x05(games: &[&GameObs]) -> Option<f64> {
+    // Binned by centipawn: (count, sum of outcomes).
+    let mut bins: BTreeMap<i32, (f64, f64)> = BTreeMap::new();
+    for g in games {
+        for &cp in &g.evals {
+            let b = bins.entry(cp).or_default();
+            b.0 += 1.0;
+            b.1 += g.result;
+        }
+    }
+    if bins.is_empty() {
+        return None;
+    }
+    let bins: Vec<(f64, f64, f64)> = bins
+        .into_iter()
+        .map(|(cp, (n, s))| (f64::from(cp) / 100.0, n, s))
+        .collect();
+    let loglik = |lx: f64| -> f64 {
+        let x05 = lx.exp();
+        bins.iter()
+            .map(|&(x, n, s)| {
+                let p = prob_exp(x, x05).clamp(1e-12, 1.0 - 1e-12);
+                s * p.ln() + (n - s) * (1.0 - p).ln()
+            })
+            .sum()
+    };
+    let (lo, hi) = (0.02f64.ln(), 50f64.ln());
+    let x = golden_max(loglik, lo, hi, 1e-7);
+    // A maximum on the edge of the search range is not an estimate.
+    (x > lo + 1e-3 && x < hi - 1e-3).then(|| x.exp())
+}
+
+/// Golden-section search for the maximum of a unimodal function on [a, b].
+fn golden_max(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, tol: f64) -> f64 {
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let mut c = b - r * (b - a);
+    let mut d = a + r * (b - a);
+    let (mut fc, mut fd) = (f(c), f(d));
+    while b - a > tol {
+        if fc > fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - r * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + r * (b - a);
+            fd = f(d);
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// SplitMix64: a tiny, well-mixed, reproducible generator for the bootstrap.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform index below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// The three estimates of one group.
+#[derive(Debug, Clone, Default)]
+pub struct Calibration {
+    pub games: usize,
+    pub positions: usize,
+    pub rank: Estimate,
+    pub threshold: Estimate,
+    pub ml: Estimate,
+}
+
+fn pawns(cp: i64) -> f64 {
+    cp as f64 / 100.0
+}
+
+/// Estimates and bootstrap intervals (2.5 % and 97.5 % percentiles over
+/// `bootstrap` resamples of the games; none when `bootstrap` is 0).
+pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibration {
+    let all: Vec<&GameObs> = games.iter().collect();
+    let estimate = |gs: &[&GameObs]| {
+        [
+            rank_x05(gs).map(pawns),
+            threshold_x05(gs).map(pawns),
+            ml_x05(gs),
+        ]
+    };
+    let point = estimate(&all);
+    let mut samples: [Vec<f64>; 3] = Default::default();
+    let mut rng = SplitMix64(seed);
+    let mut pick: Vec<&GameObs> = Vec::with_capacity(all.len());
+    for _ in 0..bootstrap {
+        if all.is_empty() {
+            break;
+        }
+        pick.clear();
+        pick.extend((0..all.len()).map(|_| all[rng.below(all.len())]));
+        for (s, v) in samples.iter_mut().zip(estimate(&pick)) {
+            s.extend(v);
+        }
+    }
+    let mut est = |i: usize| {
+        let s = &mut samples[i];
+        s.sort_unstable_by(f64::total_cmp);
+        let q = |p: f64| (!s.is_empty()).then(|| s[((s.len() - 1) as f64 * p).round() as usize]);
+        Estimate {
+            value: point[i],
+            lo: q(0.025),
+            hi: q(0.975),
+        }
+    };
+    Calibration {
+        games: games.len(),
+        positions: games.iter().map(|g| g.evals.len()).sum(),
+        rank: est(0),
+        threshold: est(1),
+        ml: est(2),
+    }
+}
+
+/// Collects per-game observations for every group of `opts` from the game
+/// facts of [`super::balance::game_facts`] and the moves table.
+pub fn observations(
+    facts: LazyFrame,
+    moves: LazyFrame,
+    opts: &BalanceOptions,
+) -> Result<BTreeMap<Vec<String>, Vec<GameObs>>, PolarsError> {
+    let keys = opts.keys();
+    let mut sel: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
+    sel.extend([
+        col(col::GAME_ID),
+        col(col::SIDE),
+        col(metric::WON),
+        col(metric::SCORE),
+        col(metric::HOLLOW),
+        col(metric::MAX_OWN_CP),
+    ]);
+    let facts = facts.select(sel).collect()?;
+    let evals = own_evals(moves)
+        .filter(col(metric::OWN_CP).abs().lt(lit(MATE_CP / 2)))
+        .join(
+            facts
+                .clone()
+                .lazy()
+                .select([col(col::GAME_ID), col(col::SIDE)]),
+            [col(col::GAME_ID), col(col::SIDE)],
+            [col(col::GAME_ID), col(col::SIDE)],
+            JoinArgs::new(JoinType::Semi),
+        )
+        .select([col(col::GAME_ID), col(col::SIDE), col(metric::OWN_CP)])
+        .collect()?;
+    let mut per_game: BTreeMap<(i64, bool), Vec<i32>> = BTreeMap::new();
+    let (gid, side, own) = (
+        evals.column(col::GAME_ID)?.i64()?,
+        evals.column(col::SIDE)?.str()?,
+        evals.column(metric::OWN_CP)?.i64()?,
+    );
+    for ((g, s), o) in gid.iter().zip(side.iter()).zip(own.iter()) {
+        if let (Some(g), Some(s), Some(o)) = (g, s, o) {
+            per_game.entry((g, s == "w")).or_default().push(o as i32);
+        }
+    }
+    let key_cols: Vec<_> = keys
+        .iter()
+        .map(|k| facts.column(k).and_then(|c| c.str().cloned()))
+        .collect::<Result<_, _>>()?;
+    let gid = facts.column(col::GAME_ID)?.i64()?;
+    let side = facts.column(col::SIDE)?.str()?;
+    let won = facts.column(metric::WON)?.bool()?;
+    let score = facts.column(metric::SCORE)?.f64()?;
+    let hollow = facts.column(metric::HOLLOW)?.bool()?;
+    let max_own = facts.column(metric::MAX_OWN_CP)?.i64()?;
+    let mut out: BTreeMap<Vec<String>, Vec<GameObs>> = BTreeMap::new();
+    for i in 0..facts.height() {
+        let key: Vec<String> = key_cols
+            .iter()
+            .map(|c| c.get(i).unwrap_or("").to_string())
+            .collect();
+        let g = gid.get(i).unwrap_or_default();
+        let white = side.get(i) == Some("w");
+        let result = if hollow.get(i) == Some(true) {
+            0.5
+        } else {
+            score.get(i).unwrap_or(0.5)
+        };
+        out.entry(key).or_default().push(GameObs {
+            won: won.get(i) == Some(true),
+            result,
+            max_own: max_own.get(i),
+            evals: per_game.remove(&(g, white)).unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(won: bool, result: f64, max: Option<i64>, evals: &[i32]) -> GameObs {
+        GameObs {
+            won,
+            result,
+            max_own: max,
+            evals: evals.to_vec(),
+        }
+    }
+
+    #[test]
+    fn rank_matches_the_spec_rule() {
+        let games = [
+            g(true, 1.0, Some(300), &[]),
+            g(false, 0.5, Some(175), &[]),
+            g(false, 0.5, Some(62), &[]),
+            g(false, 0.0, Some(40), &[]),
+            g(true, 1.0, Some(100), &[]),
+        ];
+        let refs: Vec<_> = games.iter().collect();
+        // W = 2, non-won maxima 175, 62, 40 → 62.
+        assert_eq!(rank_x05(&refs), Some(62));
+        assert_eq!(rank_x05(&refs[..2]), Some(175));
+        assert_eq!(rank_x05(&refs[1..4]), None);
+    }
+
+    /// Positions drawn exactly from P(x; 0.8): the likelihood is maximal at the
+    /// true x05 when outcomes are the expected fractions.
+    #[test]
+    fn ml_recovers_x05_from_expected_outcomes() {
+        let games: Vec<GameObs> = (-300..=300)
+            .step_by(5)
+            .map(|cp| g(false, prob_exp(f64::from(cp) / 100.0, 0.8), None, &[cp]))
+            .collect();
+        let refs: Vec<_> = games.iter().collect();
+        let x = ml_x05(&refs).unwrap();
+        assert!((x - 0.8).abs() < 1e-4, "{x}");
+        // Draws at 0.00 carry no information (P(0) = 0.5 for every x05): the
+        // likelihood is flat, the search ends on an edge, and there is no estimate.
+        let flat = [g(false, 0.5, None, &[0, 0])];
+        assert_eq!(ml_x05(&flat.iter().collect::<Vec<_>>()), None);
+    }
+
+    #[test]
+    fn bootstrap_is_reproducible_and_brackets_the_estimate() {
+        let games: Vec<GameObs> = (0..60)
+            .map(|i| {
+                let won = i % 3 == 0;
+                let m = 20 + (i * 7) % 150;
+                g(
+                    won,
+                    if won { 1.0 } else { 0.5 },
+                    Some(m),
+                    &[m as i32, (m / 2) as i32],
+                )
+            })
+            .collect();
+        let a = calibrate_group(&games, 200, 7);
+        let b = calibrate_group(&games, 200, 7);
+        assert_eq!(a.rank, b.rank);
+        assert_eq!(a.ml, b.ml);
+        for e in [a.rank, a.threshold] {
+            let (v, lo, hi) = (e.value.unwrap(), e.lo.unwrap(), e.hi.unwrap());
+            assert!(lo <= v && v <= hi, "{lo} {v} {hi}");
+        }
+        let c = calibrate_group(&games, 200, 8);
+        assert_ne!(
+            (a.rank.lo, a.rank.hi, a.ml.lo),
+            (c.rank.lo, c.rank.hi, c.ml.lo)
+        );
+        assert_eq!(calibrate_group(&games, 0, 1).rank.lo, None);
+    }
+
+    #[test]
+    fn splitmix_is_uniform_enough() {
+        let mut r = SplitMix64(1);
+        let mut counts = [0usize; 4];
+        for _ in 0..40_000 {
+            counts[r.below(4)] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (9_500..10_500).contains(&c)),
+            "{counts:?}"
+        );
+    }
+}

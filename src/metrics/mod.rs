@@ -1,0 +1,107 @@
+//! Statistics over the tables, each a pure function from LazyFrame(s) to a
+//! LazyFrame, so that they can be tested on tiny in-memory frames and composed.
+//!
+//! Shared building blocks live here: the per-engine view of games and the
+//! engine's own evals.
+
+pub mod balance;
+pub mod calibrate;
+pub mod relevance;
+
+use polars::prelude::*;
+
+use crate::schema::{col, metric};
+
+/// Mate scores on the own-eval scale: mate in n for the engine is
+/// `MATE_CP - n`, so any mate ranks above any centipawn value, and shorter
+/// mates above longer ones. In pawns this prints as 9999.95 for mate in 5.
+pub const MATE_CP: i64 = 1_000_000;
+
+/// Own evals at or beyond 100 pawns are TCEC's tablebase plateaus (±150, ±199.xx,
+/// ±250, ±300, 999.99) or overflow garbage: they are not engine opinions about
+/// winning chances and are left out of statistics (mates are kept).
+pub const PLATEAU_CP: i32 = 10_000;
+
+/// Merges player names into families: the first matching regex gives the name.
+#[derive(Debug, Clone, Default)]
+pub struct Families(pub Vec<(String, String)>);
+
+impl Families {
+    /// Applies the mapping to a name column.
+    pub fn apply(&self, name: Expr) -> Expr {
+        let mut out = name.clone();
+        for (pat, fam) in self.0.iter().rev() {
+            out = when(name.clone().str().contains(lit(pat.as_str()), true))
+                .then(lit(fam.as_str()))
+                .otherwise(out);
+        }
+        out
+    }
+}
+
+/// One row per (game, side): the game from the point of view of the engine that
+/// played that side. `score` is 1, 0.5 or 0 for the engine (null for `*`).
+///
+/// Columns: game_id, event, round, engine, opponent, side, score.
+pub fn engine_games(games: LazyFrame, families: &Families) -> Result<LazyFrame, PolarsError> {
+    let view = |side: &str, me: &str, other: &str, win: &str, loss: &str| {
+        games.clone().select([
+            col(col::GAME_ID),
+            col(col::EVENT),
+            col(col::ROUND),
+            families.apply(col(me)).alias(metric::ENGINE),
+            families.apply(col(other)).alias(metric::OPPONENT),
+            lit(side).alias(col::SIDE),
+            when(col(col::RESULT).eq(lit(win)))
+                .then(lit(1.0))
+                .when(col(col::RESULT).eq(lit(loss)))
+                .then(lit(0.0))
+                .when(col(col::RESULT).eq(lit("1/2-1/2")))
+                .then(lit(0.5))
+                .otherwise(lit(NULL).cast(DataType::Float64))
+                .alias(metric::SCORE),
+        ])
+    };
+    concat(
+        [
+            view("w", col::WHITE, col::BLACK, "1-0", "0-1"),
+            view("b", col::BLACK, col::WHITE, "0-1", "1-0"),
+        ],
+        UnionArgs::default(),
+    )
+}
+
+/// The engines' own usable evals, one row per non-book move with a cp or mate
+/// eval, on the own-POV scale (centipawns; mates as ±([`MATE_CP`] − n)).
+/// Placeholders, absurd values and plateaus (|cp| ≥ [`PLATEAU_CP`]) are left out.
+///
+/// Columns: game_id, side, ply, own_cp.
+pub fn own_evals(moves: LazyFrame) -> LazyFrame {
+    let kind = col(col::EVAL_KIND);
+    let usable = col(col::IS_BOOK).not().and(
+        kind.clone().eq(lit("mate")).or(kind
+            .eq(lit("cp"))
+            .and(col(col::EVAL_CP).abs().lt(lit(PLATEAU_CP)))),
+    );
+    let white_pov = when(col(col::MATE).is_not_null())
+        .then(
+            when(col(col::MATE).gt_eq(lit(0)))
+                .then(lit(MATE_CP) - col(col::MATE).cast(DataType::Int64))
+                .otherwise(lit(-MATE_CP) - col(col::MATE).cast(DataType::Int64)),
+        )
+        .otherwise(col(col::EVAL_CP).cast(DataType::Int64));
+    let own = when(col(col::SIDE).eq(lit("w")))
+        .then(white_pov.clone())
+        .otherwise(-white_pov);
+    moves.filter(usable).select([
+        col(col::GAME_ID),
+        col(col::SIDE),
+        col(col::PLY),
+        own.alias(metric::OWN_CP),
+    ])
+}
+
+/// Own-eval scale to pawns (mates print as ±(10000 − n/100)).
+pub fn to_pawns(e: Expr) -> Expr {
+    e.cast(DataType::Float64) / lit(100.0)
+}

@@ -1,0 +1,405 @@
+//! Relevance-reduced eval differences per move and per engine (`metrics.md` §2),
+//! as polars expressions built from [`crate::relevance_math`] (the single
+//! implementation of the math: boundaries and thresholds come from there).
+//!
+//! Evals are pawns in the mover's (own) POV. Mates count as ±[`CLAMP_PAWNS`],
+//! and every eval is clamped to that range: at 100 pawns the relevance f is
+//! below 1e-30 for any x05 up to 3, so C has reached its limit and the clamp
+//! changes nothing but keeps the values finite.
+
+use polars::prelude::*;
+
+use super::{Families, engine_games, own_evals};
+use crate::relevance_math::{
+    MoveScheme, MoveSymbol, PositionScheme, PositionSymbol, move_thresholds, position_boundaries,
+};
+use crate::schema::{col, metric};
+
+/// Mates and plateaus count as this many pawns (see the module docs).
+pub const CLAMP_PAWNS: f64 = 100.0;
+
+/// Column names of the relevance tables.
+pub mod cols {
+    pub const OWN_EVAL: &str = "own_eval";
+    pub const OWN_PREV_EVAL: &str = "own_prev_eval";
+    pub const OPP_PREV_EVAL: &str = "opp_prev_eval";
+    pub const SWING_RAW: &str = "swing_raw";
+    pub const SWING_RR: &str = "swing_rr";
+    pub const DISAGREEMENT_RAW: &str = "disagreement_raw";
+    pub const DISAGREEMENT_RR: &str = "disagreement_rr";
+    pub const P_RESULT: &str = "p_result";
+    pub const X05: &str = "x05";
+    pub const MOVES: &str = "moves";
+    pub const LOSS_RR_TOTAL: &str = "loss_rr_total";
+    pub const LOSS_RR_MEAN: &str = "loss_rr_mean";
+    pub const LOSS_RAW_TOTAL: &str = "loss_raw_total";
+    pub const LOSS_RAW_MEAN: &str = "loss_raw_mean";
+}
+
+/// `pos_<scheme>`: the position symbol column of a scheme.
+pub fn position_col(s: PositionScheme) -> String {
+    format!("pos_{}", s.name().replace('-', "_"))
+}
+
+/// C(x) as an expression (x in pawns), `metrics.md` §2.
+pub fn cumulative_expr(x: Expr, x05: Expr) -> Expr {
+    let k = x05.clone() / lit(std::f64::consts::LN_2);
+    when(x.clone().lt_eq(lit(0.0)))
+        .then(k.clone() * lit(2.0).pow(x.clone() / x05.clone()))
+        .otherwise(lit(2.0) * k.clone() - k * lit(2.0).pow(-x / x05))
+}
+
+/// rr(a, b) = C(b) − C(a).
+pub fn rr_expr(a: Expr, b: Expr, x05: Expr) -> Expr {
+    cumulative_expr(b, x05.clone()) - cumulative_expr(a, x05)
+}
+
+/// P(x) = C(x) / (2·x05/ln 2).
+pub fn prob_expr(x: Expr, x05: Expr) -> Expr {
+    cumulative_expr(x, x05.clone()) / (lit(2.0) * x05 / lit(std::f64::consts::LN_2))
+}
+
+/// The position symbol (glyph) of a White-POV eval, boundaries from
+/// [`position_boundaries`]; a value on a boundary takes the outer symbol.
+/// `x05` is a per-row column, so the boundaries scale: b = x05 · (b at x05 = 1).
+pub fn position_expr(white_pov: Expr, x05: Expr, scheme: PositionScheme) -> Expr {
+    let unit = position_boundaries(scheme, 1.0);
+    let mut e: Expr = lit("=");
+    // Innermost first, so outer ranges override.
+    for (b, sym) in unit {
+        let bound = x05.clone() * lit(b);
+        e = when(white_pov.clone().gt_eq(bound.clone()))
+            .then(lit(sym.glyph()))
+            .when(white_pov.clone().lt_eq(-bound))
+            .then(lit(sym.mirror().glyph()))
+            .otherwise(e);
+    }
+    e
+}
+
+/// Per-engine x05: a fixed default and per-engine overrides.
+#[derive(Debug, Clone)]
+pub struct X05 {
+    pub default: f64,
+    pub per_engine: Vec<(String, f64)>,
+}
+
+impl X05 {
+    fn expr(&self) -> Expr {
+        let mut e = lit(self.default);
+        for (engine, v) in &self.per_engine {
+            e = when(col(metric::ENGINE).eq(lit(engine.as_str())))
+                .then(lit(*v))
+                .otherwise(e);
+        }
+        e
+    }
+}
+
+/// One row per engine move with an own eval.
+///
+/// Columns: game_id, event, engine, opponent, side, ply, x05, own_eval,
+/// own_prev_eval, opp_prev_eval, swing_raw, swing_rr, disagreement_raw,
+/// disagreement_rr, p_result, pos_nine_wdb, pos_nine_equal, pos_seven_equal,
+/// time_ms.
+pub fn per_move(
+    games: LazyFrame,
+    moves: LazyFrame,
+    families: &Families,
+    x05: &X05,
+) -> Result<LazyFrame, PolarsError> {
+    let eg = engine_games(games, families)?.select([
+        col(col::GAME_ID),
+        col(col::EVENT),
+        col(metric::ENGINE),
+        col(metric::OPPONENT),
+        col(col::SIDE),
+    ]);
+    let pawns = (col(metric::OWN_CP).cast(DataType::Float64) / lit(100.0))
+        .clip(lit(-CLAMP_PAWNS), lit(CLAMP_PAWNS));
+    let evals = own_evals(moves.clone())
+        .join(
+            moves.select([col(col::GAME_ID), col(col::PLY), col(col::TIME_MS)]),
+            [col(col::GAME_ID), col(col::PLY)],
+            [col(col::GAME_ID), col(col::PLY)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .with_column(pawns.alias(cols::OWN_EVAL))
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default());
+    // The opponent's eval on the ply just before, turned to this side's POV.
+    let opp = evals.clone().select([
+        col(col::GAME_ID),
+        (col(col::PLY) + lit(1u16)).alias(col::PLY),
+        (-col(cols::OWN_EVAL)).alias(cols::OPP_PREV_EVAL),
+    ]);
+    let x = col(cols::OWN_EVAL);
+    let x05e = col(cols::X05);
+    let mut with_symbols = vec![
+        (x.clone() - col(cols::OWN_PREV_EVAL)).alias(cols::SWING_RAW),
+        rr_expr(col(cols::OWN_PREV_EVAL), x.clone(), x05e.clone()).alias(cols::SWING_RR),
+        (x.clone() - col(cols::OPP_PREV_EVAL)).alias(cols::DISAGREEMENT_RAW),
+        rr_expr(col(cols::OPP_PREV_EVAL), x.clone(), x05e.clone()).alias(cols::DISAGREEMENT_RR),
+        prob_expr(x.clone(), x05e.clone()).alias(cols::P_RESULT),
+    ];
+    let white_pov = when(col(col::SIDE).eq(lit("w")))
+        .then(x.clone())
+        .otherwise(-x);
+    for s in PositionScheme::ALL {
+        with_symbols.push(position_expr(white_pov.clone(), x05e.clone(), s).alias(position_col(s)));
+    }
+    Ok(evals
+        .with_column(
+            col(cols::OWN_EVAL)
+                .shift(lit(1))
+                .over([col(col::GAME_ID), col(col::SIDE)])?
+                .alias(cols::OWN_PREV_EVAL),
+        )
+        .join(
+            opp,
+            [col(col::GAME_ID), col(col::PLY)],
+            [col(col::GAME_ID), col(col::PLY)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .join(
+            eg,
+            [col(col::GAME_ID), col(col::SIDE)],
+            [col(col::GAME_ID), col(col::SIDE)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .with_column(x05.expr().alias(cols::X05))
+        .with_columns(with_symbols)
+        .select([
+            col(col::GAME_ID),
+            col(col::EVENT),
+            col(metric::ENGINE),
+            col(metric::OPPONENT),
+            col(col::SIDE),
+            col(col::PLY),
+            col(cols::X05),
+            col(cols::OWN_EVAL),
+            col(cols::OWN_PREV_EVAL),
+            col(cols::OPP_PREV_EVAL),
+            col(cols::SWING_RAW),
+            col(cols::SWING_RR),
+            col(cols::DISAGREEMENT_RAW),
+            col(cols::DISAGREEMENT_RR),
+            col(cols::P_RESULT),
+            col(&position_col(PositionScheme::NineWdb)),
+            col(&position_col(PositionScheme::NineEqual)),
+            col(&position_col(PositionScheme::SevenEqual)),
+            col(col::TIME_MS),
+        ])
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default()))
+}
+
+/// `<scheme>_<symbol name>`: count of swings earning a move symbol.
+pub fn symbol_col(scheme: MoveScheme, sym: MoveSymbol) -> String {
+    let name = match sym {
+        MoveSymbol::Speculative => "speculative",
+        MoveSymbol::Good => "good",
+        MoveSymbol::Brilliant => "brilliant",
+        MoveSymbol::Dubious => "dubious",
+        MoveSymbol::Mistake => "mistake",
+        MoveSymbol::Blunder => "blunder",
+    };
+    format!("{}_{name}", scheme.name())
+}
+
+/// Per-engine summary of [`per_move`]: moves, total and mean loss (the drop of
+/// the engine's own eval from its previous one, relevance-reduced and raw), the
+/// number of swings crossing each move-symbol threshold of each scheme (a drop
+/// of at least t: ?!, ?, ??; a gain: !?, !, !!; a swing counts once, at its
+/// highest symbol), and the time spent (seconds) per nine-wdb position class of
+/// the engine's own eval (`ahead`/`behind` from its POV).
+pub fn summary(per_move: LazyFrame, by_event: bool) -> LazyFrame {
+    let keys: Vec<Expr> = if by_event {
+        vec![col(col::EVENT), col(metric::ENGINE)]
+    } else {
+        vec![col(metric::ENGINE)]
+    };
+    let swing = col(cols::SWING_RR);
+    let loss_rr = when(swing.clone().lt(lit(0.0)))
+        .then(-swing.clone())
+        .otherwise(lit(0.0));
+    let raw = col(cols::SWING_RAW);
+    let loss_raw = when(raw.clone().lt(lit(0.0)))
+        .then(-raw)
+        .otherwise(lit(0.0));
+    let mut aggs = vec![
+        len().alias(cols::MOVES),
+        loss_rr.clone().sum().alias(cols::LOSS_RR_TOTAL),
+        loss_rr.mean().alias(cols::LOSS_RR_MEAN),
+        loss_raw.clone().sum().alias(cols::LOSS_RAW_TOTAL),
+        loss_raw.mean().alias(cols::LOSS_RAW_MEAN),
+    ];
+    for scheme in MoveScheme::ALL {
+        // Thresholds scale with x05: t = x05 · t(x05 = 1).
+        let t = move_thresholds(scheme, 1.0);
+        let band = |k: usize| {
+            let lo = col(cols::X05) * lit(t[k]);
+            let d = swing.clone().abs();
+            let above = d.clone().gt_eq(lo);
+            match t.get(k + 1) {
+                Some(&next) => above.and(d.lt(col(cols::X05) * lit(next))),
+                None => above,
+            }
+        };
+        let syms = [
+            (MoveSymbol::Dubious, MoveSymbol::Speculative),
+            (MoveSymbol::Mistake, MoveSymbol::Good),
+            (MoveSymbol::Blunder, MoveSymbol::Brilliant),
+        ];
+        for (k, (bad, good)) in syms.into_iter().enumerate() {
+            aggs.push(
+                band(k)
+                    .and(swing.clone().lt(lit(0.0)))
+                    .cast(DataType::UInt32)
+                    .sum()
+                    .alias(symbol_col(scheme, bad)),
+            );
+            aggs.push(
+                band(k)
+                    .and(swing.clone().gt(lit(0.0)))
+                    .cast(DataType::UInt32)
+                    .sum()
+                    .alias(symbol_col(scheme, good)),
+            );
+        }
+    }
+    let own_class = position_expr(col(cols::OWN_EVAL), col(cols::X05), PositionScheme::NineWdb);
+    for sym in PositionSymbol::ALL {
+        let name = match sym {
+            PositionSymbol::Equal => "equal",
+            PositionSymbol::WhiteSlight => "slight_ahead",
+            PositionSymbol::BlackSlight => "slight_behind",
+            PositionSymbol::WhiteModerate => "moderate_ahead",
+            PositionSymbol::BlackModerate => "moderate_behind",
+            PositionSymbol::WhiteDecisive => "decisive_ahead",
+            PositionSymbol::BlackDecisive => "decisive_behind",
+            PositionSymbol::WhiteCrushing => "crushing_ahead",
+            PositionSymbol::BlackCrushing => "crushing_behind",
+        };
+        aggs.push(
+            (when(own_class.clone().eq(lit(sym.glyph())))
+                .then(col(col::TIME_MS).cast(DataType::Float64))
+                .otherwise(lit(0.0))
+                .sum()
+                / lit(1000.0))
+            .alias(format!("time_s_{name}")),
+        );
+    }
+    per_move.group_by(keys).agg(aggs).sort_by_exprs(
+        if by_event {
+            vec![col(col::EVENT), col(metric::ENGINE)]
+        } else {
+            vec![col(metric::ENGINE)]
+        },
+        SortMultipleOptions::default(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relevance_math::{classify_position, cumulative, prob_exp, rr};
+
+    /// The polars expressions agree with the pure functions of relevance_math.
+    #[test]
+    fn expressions_match_the_math() {
+        let xs = [
+            -12.0, -2.0, -0.62, -0.1, 0.0, 0.094, 0.1, 0.62, 1.24, 3.0, 100.0,
+        ];
+        let a: Vec<f64> = xs.to_vec();
+        let b: Vec<f64> = xs.iter().rev().copied().collect();
+        let x05 = 0.62;
+        let df = df!("a" => a.clone(), "b" => b.clone()).unwrap();
+        let mut exprs = vec![
+            cumulative_expr(col("a"), lit(x05)).alias("c"),
+            rr_expr(col("a"), col("b"), lit(x05)).alias("rr"),
+            prob_expr(col("a"), lit(x05)).alias("p"),
+        ];
+        for s in PositionScheme::ALL {
+            exprs.push(position_expr(col("a"), lit(x05), s).alias(s.name()));
+        }
+        let out = df.lazy().select(exprs).collect().unwrap();
+        let f = |c: &str| out.column(c).unwrap().f64().unwrap().clone();
+        for i in 0..xs.len() {
+            let close = |x: f64, y: f64| (x - y).abs() < 1e-12;
+            assert!(close(f("c").get(i).unwrap(), cumulative(a[i], x05)));
+            assert!(close(f("rr").get(i).unwrap(), rr(a[i], b[i], x05)));
+            assert!(close(f("p").get(i).unwrap(), prob_exp(a[i], x05)));
+            for s in PositionScheme::ALL {
+                let got = out
+                    .column(s.name())
+                    .unwrap()
+                    .str()
+                    .unwrap()
+                    .get(i)
+                    .unwrap()
+                    .to_string();
+                assert_eq!(
+                    got,
+                    classify_position(a[i], s, x05).glyph(),
+                    "{} {}",
+                    s.name(),
+                    a[i]
+                );
+            }
+        }
+    }
+
+    /// One game, White = A, Black = B, evals (White POV) 0.30, 0.20, -0.50, 0.40:
+    /// A's moves: ply 1 (0.30), ply 3 (-0.50): swing -0.80 raw, rr(0.30, -0.50);
+    /// opponent's preceding eval for ply 3 is B's ply 2 eval 0.20 (White POV).
+    #[test]
+    fn per_move_swings_and_disagreements() {
+        let (g, m) = crate::metrics::balance::tests::frames(
+            &[(1, "A", "B", "0-1")],
+            &[
+                (1, 1, "w", false, "cp", Some(30), None),
+                (1, 2, "b", false, "cp", Some(20), None),
+                (1, 3, "w", false, "cp", Some(-50), None),
+                (1, 4, "b", false, "cp", Some(40), None),
+            ],
+        );
+        let m = m.with_column(lit(1000i64).alias(col::TIME_MS));
+        let x05 = X05 {
+            default: 0.62,
+            per_engine: vec![("B".into(), 1.0)],
+        };
+        let df = per_move(g, m, &Families::default(), &x05)
+            .unwrap()
+            .collect()
+            .unwrap();
+        assert_eq!(df.height(), 4);
+        let f = |c: &str, i: usize| df.column(c).unwrap().f64().unwrap().get(i);
+        // Ply 3 (A): own -0.50, previous own 0.30, opponent's preceding 0.20 → own POV 0.20.
+        assert_eq!(f(cols::OWN_EVAL, 2), Some(-0.5));
+        assert_eq!(f(cols::OWN_PREV_EVAL, 2), Some(0.3));
+        assert!((f(cols::SWING_RAW, 2).unwrap() + 0.8).abs() < 1e-12);
+        assert!((f(cols::SWING_RR, 2).unwrap() - rr(0.3, -0.5, 0.62)).abs() < 1e-12);
+        assert!((f(cols::DISAGREEMENT_RR, 2).unwrap() - rr(0.2, -0.5, 0.62)).abs() < 1e-12);
+        // Ply 4 (B, x05 1.0): own POV -0.40, previous own -0.20, opponent's -0.50 → +0.50.
+        assert_eq!(f(cols::X05, 3), Some(1.0));
+        assert_eq!(f(cols::OPP_PREV_EVAL, 3), Some(0.5));
+        assert!((f(cols::SWING_RR, 3).unwrap() - rr(-0.2, -0.4, 1.0)).abs() < 1e-12);
+        assert_eq!(f(cols::OWN_PREV_EVAL, 0), None);
+        let s = summary(df.lazy(), false).collect().unwrap();
+        let moves = s
+            .column(cols::MOVES)
+            .unwrap()
+            .cast(&DataType::UInt32)
+            .unwrap();
+        assert_eq!(moves.u32().unwrap().get(0), Some(2));
+        // A's only drop: rr(0.30, -0.50) = -0.8.. pawns-equivalent; it is a
+        // mistake or worse in econ8 (threshold 0.447 at x05 0.62 for `?`).
+        let loss = s
+            .column(cols::LOSS_RR_TOTAL)
+            .unwrap()
+            .f64()
+            .unwrap()
+            .get(0)
+            .unwrap();
+        assert!((loss + rr(0.3, -0.5, 0.62)).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,386 @@
+//! Small self-contained SVG charts (no fonts or network needed), and the
+//! calibration plot of `evallab calibrate --plot`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::Error;
+use crate::metrics::calibrate::{Calibration, GameObs};
+
+/// One line or point series of a chart.
+#[derive(Debug, Clone)]
+pub struct Series {
+    pub label: String,
+    pub color: &'static str,
+    /// Dashed line.
+    pub dashed: bool,
+    /// (x, y, point radius): a radius > 0 draws points, 0 draws a line.
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// A chart panel: axes with ranges and labels, and its series.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+    pub series: Vec<Series>,
+}
+
+/// Colours that stay distinct for colour-blind readers (Okabe-Ito).
+pub const PALETTE: [&str; 7] = [
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+];
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Nice tick step for a range.
+fn step(span: f64) -> f64 {
+    let raw = span / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
+}
+
+/// Draws one chart into `svg` at (ox, oy) with size (w, h).
+pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
+    let (l, r, t, b) = (56.0, 12.0, 28.0, 44.0);
+    let (pw, ph) = (w - l - r, h - t - b);
+    let sx = |x: f64| ox + l + (x - c.x_range.0) / (c.x_range.1 - c.x_range.0) * pw;
+    let sy = |y: f64| oy + t + ph - (y - c.y_range.0) / (c.y_range.1 - c.y_range.0) * ph;
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" font-size="14" font-weight="bold">{}</text>"#,
+        ox + l,
+        oy + 18.0,
+        esc(&c.title)
+    );
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{:.1}" y="{:.1}" width="{pw:.1}" height="{ph:.1}" fill="none" stroke="#444"/>"##,
+        ox + l,
+        oy + t
+    );
+    for (axis, (lo, hi)) in [(0, c.x_range), (1, c.y_range)] {
+        let st = step(hi - lo);
+        let mut v = (lo / st).ceil() * st;
+        while v <= hi + 1e-9 {
+            let label = if st < 1.0 {
+                format!("{v:.2}")
+            } else {
+                format!("{v:.0}")
+            };
+            if axis == 0 {
+                let x = sx(v);
+                let _ = writeln!(
+                    svg,
+                    r##"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" font-size="11" text-anchor="middle">{label}</text>"##,
+                    oy + t,
+                    oy + t + ph,
+                    oy + t + ph + 15.0
+                );
+            } else {
+                let y = sy(v);
+                let _ = writeln!(
+                    svg,
+                    r##"<line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end">{label}</text>"##,
+                    ox + l,
+                    ox + l + pw,
+                    ox + l - 5.0,
+                    y + 4.0
+                );
+            }
+            v += st;
+        }
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"#,
+        ox + l + pw / 2.0,
+        oy + h - 8.0,
+        esc(&c.x_label)
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text transform="translate({:.1},{:.1}) rotate(-90)" font-size="12" text-anchor="middle">{}</text>"#,
+        ox + 14.0,
+        oy + t + ph / 2.0,
+        esc(&c.y_label)
+    );
+    let inside = |x: f64, y: f64| {
+        (c.x_range.0..=c.x_range.1).contains(&x) && (c.y_range.0..=c.y_range.1).contains(&y)
+    };
+    for s in &c.series {
+        if s.points.iter().any(|p| p.2 > 0.0) {
+            for &(x, y, rad) in s.points.iter().filter(|p| inside(p.0, p.1)) {
+                let _ = writeln!(
+                    svg,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="{rad:.1}" fill="{}" fill-opacity="0.55"/>"#,
+                    sx(x),
+                    sy(y),
+                    s.color
+                );
+            }
+        } else {
+            let path: Vec<String> = s
+                .points
+                .iter()
+                .filter(|p| inside(p.0, p.1))
+                .map(|&(x, y, _)| format!("{:.1},{:.1}", sx(x), sy(y)))
+                .collect();
+            let dash = if s.dashed {
+                r#" stroke-dasharray="6 4""#
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                svg,
+                r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="2"{dash}/>"#,
+                path.join(" "),
+                s.color
+            );
+        }
+    }
+    // Legend, top left inside the plot area.
+    for (i, s) in c.series.iter().enumerate() {
+        let y = oy + t + 14.0 + 15.0 * i as f64;
+        let x = ox + l + 8.0;
+        let mark = if s.points.iter().any(|p| p.2 > 0.0) {
+            format!(
+                r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{}"/>"#,
+                x + 8.0,
+                y - 4.0,
+                s.color
+            )
+        } else {
+            let dash = if s.dashed {
+                r#" stroke-dasharray="6 4""#
+            } else {
+                ""
+            };
+            format!(
+                r#"<line x1="{x:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="2"{dash}/>"#,
+                y - 4.0,
+                x + 16.0,
+                y - 4.0,
+                s.color
+            )
+        };
+        let _ = writeln!(
+            svg,
+            r#"{mark}<text x="{:.1}" y="{y:.1}" font-size="11">{}</text>"#,
+            x + 22.0,
+            esc(&s.label)
+        );
+    }
+}
+
+/// Lays charts out in a grid and returns the SVG document.
+pub fn grid(charts: &[Chart], columns: usize, w: f64, h: f64) -> String {
+    let cols = columns.max(1).min(charts.len().max(1));
+    let rows = charts.len().div_ceil(cols).max(1);
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" font-family="DejaVu Sans, Arial, sans-serif">"#,
+        w * cols as f64,
+        h * rows as f64
+    );
+    svg.push_str("\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+    for (i, c) in charts.iter().enumerate() {
+        draw(
+            &mut svg,
+            c,
+            (i % cols) as f64 * w,
+            (i / cols) as f64 * h,
+            w,
+            h,
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// One engine's data for the calibration plot.
+#[derive(Debug)]
+pub struct CalibrationPanel<'a> {
+    pub title: String,
+    pub games: &'a [GameObs],
+    pub calibration: &'a Calibration,
+}
+
+/// Win probability at own eval x ≥ 0 when x05 is where it reaches 50 %: the
+/// win part of §2.3's P(x) (for x > 0, P = W + D/2 with no losses, W = 2P − 1).
+fn win_curve(x05: f64) -> impl Fn(f64) -> f64 {
+    move |x| 1.0 - 2f64.powf(-x / x05)
+}
+
+/// TCEC's published win% = 200·e^(0.575517x)/(e^(0.575517x)+1) − 100, as a fraction.
+fn tcec_curve(x: f64) -> f64 {
+    let e = (0.575517 * x).exp();
+    2.0 * e / (e + 1.0) - 1.0
+}
+
+fn sample(f: impl Fn(f64) -> f64) -> Vec<(f64, f64, f64)> {
+    (0..=80)
+        .map(|i| f64::from(i) * 0.05)
+        .map(|x| (x, f(x), 0.0))
+        .collect()
+}
+
+/// Builds the calibration chart of one engine: empirical win rate of positions
+/// by own eval (0.2-pawn bins, point area ∝ positions), the curves of each
+/// estimate, TCEC's formula and the Stockfish convention.
+pub fn calibration_chart(p: &CalibrationPanel) -> Chart {
+    let mut bins = [(0u32, 0u32); 20];
+    for g in p.games {
+        for &cp in &g.evals {
+            if (0..400).contains(&cp) {
+                let b = &mut bins[(cp / 20) as usize];
+                b.0 += 1;
+                b.1 += u32::from(g.won);
+            }
+        }
+    }
+    let max_n = bins.iter().map(|b| b.0).max().unwrap_or(1).max(1) as f64;
+    let empirical = bins
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.0 > 0)
+        .map(|(i, b)| {
+            let r = 2.0 + 6.0 * (f64::from(b.0) / max_n).sqrt();
+            (0.1 + 0.2 * i as f64, f64::from(b.1) / f64::from(b.0), r)
+        })
+        .collect();
+    let mut series = vec![Series {
+        label: "positions: win rate by own eval".into(),
+        color: PALETTE[6],
+        dashed: false,
+        points: empirical,
+    }];
+    let c = p.calibration;
+    for (i, (name, v)) in [
+        ("rank", c.rank.value),
+        ("threshold", c.threshold.value),
+        ("ml fit", c.ml.value),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if let Some(x05) = v.filter(|v| *v > 0.0 && *v < 100.0) {
+            series.push(Series {
+                label: format!("{name}: x05 = {x05:.2}"),
+                color: PALETTE[i],
+                dashed: false,
+                points: sample(win_curve(x05)),
+            });
+        }
+    }
+    series.push(Series {
+        label: "TCEC formula (50% at 1.91)".into(),
+        color: PALETTE[3],
+        dashed: true,
+        points: sample(tcec_curve),
+    });
+    series.push(Series {
+        label: "Stockfish convention (+1.00 = 50%)".into(),
+        color: PALETTE[4],
+        dashed: true,
+        points: sample(win_curve(1.0)),
+    });
+    Chart {
+        title: format!("{} ({} games)", p.title, p.games.len()),
+        x_label: "own eval (pawns)".into(),
+        y_label: "P(win)".into(),
+        x_range: (0.0, 4.0),
+        y_range: (0.0, 1.0),
+        series,
+    }
+}
+
+/// Writes the calibration plot: SVG, or PNG rendered from the SVG.
+pub fn calibration(panels: &[CalibrationPanel], path: &Path) -> Result<(), Error> {
+    let charts: Vec<Chart> = panels.iter().map(calibration_chart).collect();
+    let svg = grid(&charts, 2, 560.0, 380.0);
+    save(&svg, path)
+}
+
+/// Saves an SVG document as `.svg`, or as `.png` via resvg.
+pub fn save(svg: &str, path: &Path) -> Result<(), Error> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("svg") => crate::output::write_text(path, svg),
+        Some("png") => {
+            let png = render_png(svg)?;
+            let tmp = crate::output::tmp_name(path);
+            std::fs::write(&tmp, png).map_err(|e| Error::io(&tmp, e))?;
+            std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+        }
+        _ => Err(Error::Input(format!(
+            "{}: plots are written as .svg or .png",
+            path.display()
+        ))),
+    }
+}
+
+fn render_png(svg: &str) -> Result<Vec<u8>, Error> {
+    let mut opt = resvg::usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree =
+        resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| Error::Input(format!("svg: {e}")))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| Error::Input("empty plot".into()))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| Error::Input(format!("png: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curves_cross_half_where_they_should() {
+        assert!((win_curve(0.62)(0.62) - 0.5).abs() < 1e-12);
+        assert!((tcec_curve(1.91) - 0.5).abs() < 0.001);
+        assert_eq!(step(4.0), 1.0);
+        assert_eq!(step(1.0), 0.2);
+    }
+
+    #[test]
+    fn svg_has_every_series() {
+        let c = Chart {
+            title: "t <&>".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            x_range: (0.0, 1.0),
+            y_range: (0.0, 1.0),
+            series: vec![Series {
+                label: "a".into(),
+                color: PALETTE[0],
+                dashed: true,
+                points: vec![(0.0, 0.0, 0.0), (1.0, 1.0, 0.0)],
+            }],
+        };
+        let svg = grid(&[c], 2, 400.0, 300.0);
+        assert!(svg.contains("t &lt;&amp;&gt;"));
+        assert!(svg.contains("stroke-dasharray"));
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert!(!render_png(&svg).unwrap().is_empty());
+    }
+}

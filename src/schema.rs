@@ -1,0 +1,630 @@
+//! The single source of truth for table and column names and types.
+//!
+//! The Parquet files of a dataset are the contract with Python users and with the
+//! metrics (which read them through polars), so every name used anywhere in the
+//! crate comes from here. [`SCHEMA_VERSION`] is written into each Parquet file's
+//! key-value metadata under [`SCHEMA_VERSION_KEY`]; bump it on any change to a table.
+
+use std::sync::Arc;
+
+use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+
+/// Version of the table layout written by this build.
+pub const SCHEMA_VERSION: &str = "1";
+/// Parquet key-value metadata key holding [`SCHEMA_VERSION`].
+pub const SCHEMA_VERSION_KEY: &str = "evallab.schema_version";
+/// Parquet key-value metadata key holding the crate version that wrote the file.
+pub const TOOL_VERSION_KEY: &str = "evallab.tool_version";
+
+/// Column type of a table column (a small subset of Arrow's types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColType {
+    Bool,
+    UInt8,
+    UInt16,
+    UInt32,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Utf8,
+    /// Days since 1970-01-01.
+    Date,
+}
+
+impl ColType {
+    fn arrow(self) -> DataType {
+        match self {
+            ColType::Bool => DataType::Boolean,
+            ColType::UInt8 => DataType::UInt8,
+            ColType::UInt16 => DataType::UInt16,
+            ColType::UInt32 => DataType::UInt32,
+            ColType::Int16 => DataType::Int16,
+            ColType::Int32 => DataType::Int32,
+            ColType::Int64 => DataType::Int64,
+            ColType::Float32 => DataType::Float32,
+            ColType::Float64 => DataType::Float64,
+            ColType::Utf8 => DataType::Utf8,
+            ColType::Date => DataType::Date32,
+        }
+    }
+
+    /// Short type name as printed by `evallab schema`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColType::Bool => "bool",
+            ColType::UInt8 => "u8",
+            ColType::UInt16 => "u16",
+            ColType::UInt32 => "u32",
+            ColType::Int16 => "i16",
+            ColType::Int32 => "i32",
+            ColType::Int64 => "i64",
+            ColType::Float32 => "f32",
+            ColType::Float64 => "f64",
+            ColType::Utf8 => "str",
+            ColType::Date => "date",
+        }
+    }
+}
+
+/// One column of a table.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub name: &'static str,
+    pub ty: ColType,
+    pub nullable: bool,
+    pub doc: &'static str,
+}
+
+const fn c(name: &'static str, ty: ColType, nullable: bool, doc: &'static str) -> Column {
+    Column {
+        name,
+        ty,
+        nullable,
+        doc,
+    }
+}
+
+/// A table of a dataset: its name (also its folder in the dataset) and columns.
+#[derive(Debug, Clone, Copy)]
+pub struct Table {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub columns: &'static [Column],
+}
+
+impl Table {
+    /// The Arrow schema of the table, with the schema version in its metadata.
+    pub fn arrow_schema(&self) -> SchemaRef {
+        let fields: Vec<Field> = self
+            .columns
+            .iter()
+            .map(|col| Field::new(col.name, col.ty.arrow(), col.nullable))
+            .collect();
+        let meta = [(SCHEMA_VERSION_KEY.to_string(), SCHEMA_VERSION.to_string())];
+        let meta: std::collections::HashMap<String, String> = meta.into_iter().collect();
+        Arc::new(Schema::new_with_metadata(fields, meta))
+    }
+
+    /// Looks up a column by name.
+    pub fn column(&self, name: &str) -> Option<&'static Column> {
+        self.columns.iter().find(|col| col.name == name)
+    }
+}
+
+/// Column names, shared by the writer, the metrics and the docs.
+pub mod col {
+    // Shared by several tables.
+    pub const GAME_ID: &str = "game_id";
+    pub const SOURCE_FILE: &str = "source_file";
+    pub const SOURCE_SHA256: &str = "source_sha256";
+    pub const GAME_NUMBER: &str = "game_number";
+    pub const LINE: &str = "line";
+    pub const BYTE_OFFSET: &str = "byte_offset";
+    pub const EVENT: &str = "event";
+    pub const ROUND: &str = "round";
+    pub const WHITE: &str = "white";
+    pub const BLACK: &str = "black";
+
+    // games
+    pub const SITE: &str = "site";
+    pub const DATE: &str = "date";
+    pub const RESULT: &str = "result";
+    pub const WHITE_ELO: &str = "white_elo";
+    pub const BLACK_ELO: &str = "black_elo";
+    pub const TIME_CONTROL: &str = "time_control";
+    pub const TC_BASE_S: &str = "tc_base_s";
+    pub const TC_INCREMENT_S: &str = "tc_increment_s";
+    pub const ECO: &str = "eco";
+    pub const OPENING: &str = "opening";
+    pub const TERMINATION: &str = "termination";
+    pub const TERMINATION_DETAILS: &str = "termination_details";
+    pub const PLY_COUNT_TAG: &str = "ply_count_tag";
+    pub const START_FEN: &str = "start_fen";
+    pub const VARIANT: &str = "variant";
+    pub const ENGINE_OPTIONS: &str = "engine_options";
+    pub const PLIES: &str = "plies";
+    pub const VARIATIONS_SKIPPED: &str = "variations_skipped";
+    pub const DIALECT: &str = "dialect";
+    pub const EVALS: &str = "evals";
+    pub const UNPARSED_COMMENTS: &str = "unparsed_comments";
+    pub const OTHER_TAGS: &str = "other_tags";
+
+    // moves
+    pub const PLY: &str = "ply";
+    pub const MOVE_NUMBER: &str = "move_number";
+    pub const SIDE: &str = "side";
+    pub const SAN: &str = "san";
+    pub const UCI: &str = "uci";
+    pub const IS_CAPTURE: &str = "is_capture";
+    pub const IS_CHECK: &str = "is_check";
+    pub const IS_MATE: &str = "is_mate";
+    pub const PROMOTION: &str = "promotion";
+    pub const IS_BOOK: &str = "is_book";
+    pub const EVAL_KIND: &str = "eval_kind";
+    pub const EVAL_CP: &str = "eval_cp";
+    pub const MATE: &str = "mate";
+    pub const EVAL_RAW: &str = "eval_raw";
+    pub const DEPTH: &str = "depth";
+    pub const SELDEPTH: &str = "seldepth";
+    pub const NODES: &str = "nodes";
+    pub const NPS: &str = "nps";
+    pub const TIME_MS: &str = "time_ms";
+    pub const TIME_LEFT_MS: &str = "time_left_ms";
+    pub const TB_HITS: &str = "tb_hits";
+    pub const HASH_FULL: &str = "hash_full";
+    pub const PONDER_HIT: &str = "ponder_hit";
+    pub const EXPECTED_REPLY: &str = "expected_reply";
+    pub const PV: &str = "pv";
+    pub const R50: &str = "r50";
+    pub const RD: &str = "rd";
+    pub const RR: &str = "rr";
+    pub const MB: &str = "mb";
+    pub const WDL: &str = "wdl";
+    pub const COMMENT_EXTRA: &str = "comment_extra";
+    pub const WHITE_PAWNS: &str = "white_pawns";
+    pub const WHITE_KNIGHTS: &str = "white_knights";
+    pub const WHITE_BISHOPS: &str = "white_bishops";
+    pub const WHITE_ROOKS: &str = "white_rooks";
+    pub const WHITE_QUEENS: &str = "white_queens";
+    pub const BLACK_PAWNS: &str = "black_pawns";
+    pub const BLACK_KNIGHTS: &str = "black_knights";
+    pub const BLACK_BISHOPS: &str = "black_bishops";
+    pub const BLACK_ROOKS: &str = "black_rooks";
+    pub const BLACK_QUEENS: &str = "black_queens";
+    pub const MATERIAL_BALANCE: &str = "material_balance";
+    pub const HALFMOVE_CLOCK: &str = "halfmove_clock";
+    pub const REPETITION: &str = "repetition";
+    pub const DEAD_MATERIAL: &str = "dead_material";
+
+    // rejects
+    pub const PLY_REACHED: &str = "ply_reached";
+    pub const REASON: &str = "reason";
+}
+
+use ColType::*;
+
+/// One row per game that was ingested.
+pub const GAMES: Table = Table {
+    name: "games",
+    doc: "one row per ingested game",
+    columns: &[
+        c(
+            col::GAME_ID,
+            Int64,
+            false,
+            "stable id: hash of the input file's sha256 and the game number (identical whatever --jobs)",
+        ),
+        c(
+            col::SOURCE_FILE,
+            Utf8,
+            false,
+            "input path as given on the command line (`-` for stdin)",
+        ),
+        c(
+            col::SOURCE_SHA256,
+            Utf8,
+            false,
+            "sha256 of the input file as stored (compressed bytes)",
+        ),
+        c(
+            col::GAME_NUMBER,
+            UInt32,
+            false,
+            "1-based position of the game in its input file",
+        ),
+        c(
+            col::BYTE_OFFSET,
+            Int64,
+            false,
+            "offset of the game's first byte in the decompressed input",
+        ),
+        c(
+            col::LINE,
+            UInt32,
+            false,
+            "1-based line of the game's first tag in the decompressed input",
+        ),
+        c(col::EVENT, Utf8, true, "Event tag"),
+        c(col::SITE, Utf8, true, "Site tag"),
+        c(
+            col::DATE,
+            Date,
+            true,
+            "Date tag (null when unknown or partial)",
+        ),
+        c(col::ROUND, Utf8, true, "Round tag"),
+        c(col::WHITE, Utf8, true, "White tag"),
+        c(col::BLACK, Utf8, true, "Black tag"),
+        c(
+            col::RESULT,
+            Utf8,
+            true,
+            "Result tag: 1-0, 0-1, 1/2-1/2 or *",
+        ),
+        c(col::WHITE_ELO, Int32, true, "WhiteElo tag"),
+        c(col::BLACK_ELO, Int32, true, "BlackElo tag"),
+        c(col::TIME_CONTROL, Utf8, true, "TimeControl tag as written"),
+        c(
+            col::TC_BASE_S,
+            Float64,
+            true,
+            "base time of the first time-control period, seconds",
+        ),
+        c(
+            col::TC_INCREMENT_S,
+            Float64,
+            true,
+            "increment of the first period, seconds",
+        ),
+        c(col::ECO, Utf8, true, "ECO tag"),
+        c(col::OPENING, Utf8, true, "Opening tag"),
+        c(col::TERMINATION, Utf8, true, "Termination tag"),
+        c(
+            col::TERMINATION_DETAILS,
+            Utf8,
+            true,
+            "TerminationDetails tag (TCEC)",
+        ),
+        c(col::PLY_COUNT_TAG, Int32, true, "PlyCount tag"),
+        c(
+            col::START_FEN,
+            Utf8,
+            true,
+            "FEN tag of a set-up start position (null: standard start)",
+        ),
+        c(col::VARIANT, Utf8, false, "`standard` or `chess960`"),
+        c(
+            col::ENGINE_OPTIONS,
+            Utf8,
+            true,
+            "comment before the first move (engine options or hardware)",
+        ),
+        c(col::PLIES, UInt16, false, "plies parsed and validated"),
+        c(
+            col::VARIATIONS_SKIPPED,
+            UInt16,
+            false,
+            "variations `( … )` skipped",
+        ),
+        c(
+            col::DIALECT,
+            Utf8,
+            true,
+            "dominant eval-comment dialect: tcec, cutechess, lichess, chessbase",
+        ),
+        c(
+            col::EVALS,
+            UInt16,
+            false,
+            "moves with a usable eval (cp or mate)",
+        ),
+        c(
+            col::UNPARSED_COMMENTS,
+            UInt16,
+            false,
+            "move comments no dialect could read (kept in comment_extra)",
+        ),
+        c(
+            col::OTHER_TAGS,
+            Utf8,
+            true,
+            "every other tag, as a JSON object",
+        ),
+    ],
+};
+
+/// One row per ply of an ingested game.
+pub const MOVES: Table = Table {
+    name: "moves",
+    doc: "one row per ply of an ingested game",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "games.game_id"),
+        c(col::PLY, UInt16, false, "1-based ply index in the game"),
+        c(
+            col::MOVE_NUMBER,
+            UInt16,
+            false,
+            "full move number as printed in PGN (continues a FEN's move number)",
+        ),
+        c(col::SIDE, Utf8, false, "`w` or `b`: the side that moved"),
+        c(
+            col::SAN,
+            Utf8,
+            false,
+            "move in SAN as reconstructed from the position",
+        ),
+        c(
+            col::UCI,
+            Utf8,
+            false,
+            "move in UCI (Chess960 castling as king-takes-rook)",
+        ),
+        c(col::IS_CAPTURE, Bool, false, "the move captures"),
+        c(col::IS_CHECK, Bool, false, "the move gives check"),
+        c(col::IS_MATE, Bool, false, "the move gives mate"),
+        c(
+            col::PROMOTION,
+            Utf8,
+            true,
+            "promotion piece letter (q, r, b, n)",
+        ),
+        c(
+            col::IS_BOOK,
+            Bool,
+            false,
+            "opening-book move (`book` comment)",
+        ),
+        c(
+            col::EVAL_KIND,
+            Utf8,
+            true,
+            "cp, mate, placeholder (d=1 with 0.00: no eval) or absurd (|eval| > 1000 pawns)",
+        ),
+        c(
+            col::EVAL_CP,
+            Int32,
+            true,
+            "eval in centipawns, White POV (null for mates, placeholders, absurd values)",
+        ),
+        c(
+            col::MATE,
+            Int16,
+            true,
+            "signed full moves to mate, White POV (positive: White mates)",
+        ),
+        c(col::EVAL_RAW, Utf8, true, "the eval token as written"),
+        c(col::DEPTH, Int16, true, "search depth"),
+        c(col::SELDEPTH, Int16, true, "selective depth"),
+        c(col::NODES, Int64, true, "nodes searched"),
+        c(col::NPS, Int64, true, "nodes per second"),
+        c(
+            col::TIME_MS,
+            Int64,
+            true,
+            "time spent on the move, ms (TCEC mt, cutechess time, lichess %emt)",
+        ),
+        c(
+            col::TIME_LEFT_MS,
+            Int64,
+            true,
+            "clock after the move, ms (TCEC tl, lichess %clk)",
+        ),
+        c(col::TB_HITS, Int64, true, "tablebase hits"),
+        c(col::HASH_FULL, Float32, true, "hash usage, percent"),
+        c(col::PONDER_HIT, Float32, true, "ponder hit, percent"),
+        c(col::EXPECTED_REPLY, Utf8, true, "expected reply (TCEC pd)"),
+        c(
+            col::PV,
+            Utf8,
+            true,
+            "principal variation as written (dropped with --no-pv)",
+        ),
+        c(
+            col::R50,
+            Int16,
+            true,
+            "TCEC R50: full moves left before the 50-move rule",
+        ),
+        c(
+            col::RD,
+            Int16,
+            true,
+            "TCEC Rd: plies left before draw adjudication",
+        ),
+        c(
+            col::RR,
+            Int16,
+            true,
+            "TCEC Rr: plies left before win adjudication",
+        ),
+        c(
+            col::MB,
+            Utf8,
+            true,
+            "TCEC mb: material after the move, White minus Black, P N B R Q",
+        ),
+        c(col::WDL, Utf8, true, "TCEC wdl field as written"),
+        c(
+            col::COMMENT_EXTRA,
+            Utf8,
+            true,
+            "comment text no dialect field took (game-end text, unknown keys, unreadable comments)",
+        ),
+        c(col::WHITE_PAWNS, UInt8, false, "White pawns after the move"),
+        c(
+            col::WHITE_KNIGHTS,
+            UInt8,
+            false,
+            "White knights after the move",
+        ),
+        c(
+            col::WHITE_BISHOPS,
+            UInt8,
+            false,
+            "White bishops after the move",
+        ),
+        c(col::WHITE_ROOKS, UInt8, false, "White rooks after the move"),
+        c(
+            col::WHITE_QUEENS,
+            UInt8,
+            false,
+            "White queens after the move",
+        ),
+        c(col::BLACK_PAWNS, UInt8, false, "Black pawns after the move"),
+        c(
+            col::BLACK_KNIGHTS,
+            UInt8,
+            false,
+            "Black knights after the move",
+        ),
+        c(
+            col::BLACK_BISHOPS,
+            UInt8,
+            false,
+            "Black bishops after the move",
+        ),
+        c(col::BLACK_ROOKS, UInt8, false, "Black rooks after the move"),
+        c(
+            col::BLACK_QUEENS,
+            UInt8,
+            false,
+            "Black queens after the move",
+        ),
+        c(
+            col::MATERIAL_BALANCE,
+            Int16,
+            false,
+            "material White minus Black in pawns (1/3/3/5/9)",
+        ),
+        c(
+            col::HALFMOVE_CLOCK,
+            UInt16,
+            false,
+            "halfmove clock after the move",
+        ),
+        c(
+            col::REPETITION,
+            UInt8,
+            false,
+            "how often the position after the move has occurred (1 = first time)",
+        ),
+        c(
+            col::DEAD_MATERIAL,
+            Bool,
+            false,
+            "only K v K, KB v K or KN v K left",
+        ),
+    ],
+};
+
+/// One row per game that could not be ingested.
+pub const REJECTS: Table = Table {
+    name: "rejects",
+    doc: "one row per game that could not be ingested, with the reason",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "the id the game would have had"),
+        c(col::SOURCE_FILE, Utf8, false, "input path as given"),
+        c(col::SOURCE_SHA256, Utf8, false, "sha256 of the input file"),
+        c(
+            col::GAME_NUMBER,
+            UInt32,
+            false,
+            "1-based position of the game in its input file",
+        ),
+        c(
+            col::LINE,
+            UInt32,
+            false,
+            "1-based line of the problem (the game's first line if unknown)",
+        ),
+        c(
+            col::BYTE_OFFSET,
+            Int64,
+            false,
+            "offset of the game's first byte in the decompressed input",
+        ),
+        c(col::EVENT, Utf8, true, "Event tag, if known"),
+        c(col::ROUND, Utf8, true, "Round tag, if known"),
+        c(col::WHITE, Utf8, true, "White tag, if known"),
+        c(col::BLACK, Utf8, true, "Black tag, if known"),
+        c(
+            col::PLY_REACHED,
+            UInt16,
+            false,
+            "plies validated before the problem",
+        ),
+        c(
+            col::REASON,
+            Utf8,
+            false,
+            "why the game was rejected, e.g. `illegal move 34...Nf3`",
+        ),
+    ],
+};
+
+/// Every table of a dataset, in the order they are documented.
+pub const TABLES: [&Table; 3] = [&GAMES, &MOVES, &REJECTS];
+
+/// Looks up a table by name.
+pub fn table(name: &str) -> Option<&'static Table> {
+    TABLES.into_iter().find(|t| t.name == name)
+}
+
+/// Column names of derived tables (metric outputs), shared by the library, the
+/// CLI output and the notebooks.
+pub mod metric {
+    pub const ENGINE: &str = "engine";
+    pub const OPPONENT: &str = "opponent";
+    pub const SCORE: &str = "score";
+    pub const OWN_CP: &str = "own_cp";
+    pub const MAX_OWN_CP: &str = "max_own_cp";
+    pub const LAST_OWN_CP: &str = "last_own_cp";
+    pub const HOLLOW: &str = "hollow";
+    pub const WON: &str = "won";
+    pub const GAMES: &str = "games";
+    pub const OFFICIAL_WINS: &str = "official_wins";
+    pub const HOLLOW_WINS: &str = "hollow_wins";
+    pub const WINS: &str = "wins";
+    pub const DRAWS: &str = "draws";
+    pub const LOSSES: &str = "losses";
+    pub const NON_WON_WITH_EVAL: &str = "non_won_with_eval";
+    pub const HIGHEST_EVAL_WITHOUT_WIN: &str = "highest_eval_without_win";
+    pub const HIGHEST_GAME_ID: &str = "highest_game_id";
+    pub const HIGHEST_ROUND: &str = "highest_round";
+    pub const BALANCE: &str = "balance";
+    pub const BALANCE_GAME_ID: &str = "balance_game_id";
+    pub const BALANCE_ROUND: &str = "balance_round";
+    pub const REACHING_BALANCE: &str = "non_won_reaching_balance";
+    pub const REASON: &str = "reason";
+    pub const RANK: &str = "rank";
+}
+
+/// Name of the dataset manifest file.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_names_are_unique_per_table() {
+        for t in TABLES {
+            let mut names: Vec<_> = t.columns.iter().map(|c| c.name).collect();
+            names.sort_unstable();
+            let n = names.len();
+            names.dedup();
+            assert_eq!(n, names.len(), "duplicate column in {}", t.name);
+        }
+    }
+
+    #[test]
+    fn arrow_schema_carries_version() {
+        let s = MOVES.arrow_schema();
+        assert_eq!(s.metadata()[SCHEMA_VERSION_KEY], SCHEMA_VERSION);
+        assert_eq!(s.field(0).name(), col::GAME_ID);
+        assert!(table("rejects").is_some());
+        assert!(table("nope").is_none());
+    }
+}

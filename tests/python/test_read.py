@@ -1,0 +1,71 @@
+"""The Parquet tables of a dataset read in Python with polars, pyarrow and DuckDB.
+
+Run with EVALLAB_DATASET pointing at a dataset written by `evallab ingest`
+(`.ci/run` ingests data/demo and data/fixtures for it).
+"""
+
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+DATASET = Path(os.environ.get("EVALLAB_DATASET", "target/ci-dataset"))
+TABLES = ("games", "moves", "rejects")
+
+
+@pytest.fixture(scope="module")
+def manifest():
+    if not (DATASET / "manifest.json").exists():
+        pytest.fail(f"no dataset at {DATASET}; set EVALLAB_DATASET")
+    return json.loads((DATASET / "manifest.json").read_text())
+
+
+def parts(manifest, table):
+    return [str(DATASET / table / f"part-{r['part']:06d}.parquet") for r in manifest["runs"]]
+
+
+def test_counts_agree_across_readers(manifest):
+    games = sum(i["games"] for r in manifest["runs"] for i in r["inputs"])
+    plies = sum(i["plies"] for r in manifest["runs"] for i in r["inputs"])
+    rejects = sum(i["rejects"] for r in manifest["runs"] for i in r["inputs"])
+    expected = {"games": games, "moves": plies, "rejects": rejects}
+    for table in TABLES:
+        files = parts(manifest, table)
+        n_polars = pl.scan_parquet(files).select(pl.len()).collect().item()
+        n_arrow = sum(pq.read_metadata(f).num_rows for f in files)
+        n_duck = duckdb.sql(f"select count(*) from read_parquet({files!r})").fetchone()[0]
+        assert n_polars == n_arrow == n_duck == expected[table], table
+
+
+def test_schema_version_and_types(manifest):
+    for table in TABLES:
+        for f in parts(manifest, table):
+            meta = pq.read_metadata(f).metadata
+            assert meta[b"evallab.schema_version"] == manifest["schema_version"].encode()
+    moves = pl.scan_parquet(parts(manifest, "moves")).collect_schema()
+    assert moves["game_id"] == pl.Int64
+    assert moves["eval_cp"] == pl.Int32
+    assert moves["mate"] == pl.Int16
+    assert moves["san"] == pl.String
+    games = pl.scan_parquet(parts(manifest, "games")).collect_schema()
+    assert games["date"] == pl.Date
+
+
+def test_join_games_and_moves(manifest):
+    games = pl.scan_parquet(parts(manifest, "games"))
+    moves = pl.scan_parquet(parts(manifest, "moves"))
+    per_game = moves.group_by("game_id").agg(pl.len().alias("n"))
+    joined = games.join(per_game, on="game_id", how="left").collect()
+    assert (joined["n"].fill_null(0) == joined["plies"].cast(pl.UInt32)).all()
+    # The same join in DuckDB.
+    g, m = parts(manifest, "games"), parts(manifest, "moves")
+    bad = duckdb.sql(
+        f"""select count(*) from read_parquet({g!r}) g
+            left join (select game_id, count(*) n from read_parquet({m!r}) group by 1) m
+            using (game_id) where coalesce(m.n, 0) <> g.plies"""
+    ).fetchone()[0]
+    assert bad == 0

@@ -1,0 +1,274 @@
+//! Integration tests on the TCEC archive in `../shared/tcec` (282 files, 13,905
+//! games). Skipped, with a message, when the archive is not there.
+//!
+//! The whole archive is ingested once per test binary and shared by the tests.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use evallab::dataset::Dataset;
+use evallab::ingest::{IngestOptions, IngestReport, ingest};
+use evallab::schema::{GAMES, MOVES, REJECTS, col};
+use polars::prelude::*;
+
+/// Games whose PlyCount tag is itself wrong. Evidence: in each, the movetext
+/// replays legally to the recorded result with the number of plies we count,
+/// and python-chess 1.11 counts the same:
+/// - TCEC_Season_15_-_Division_4b round 7.2 (AllieStein–chess22k, 1-0, SyzygyTB):
+///   `PlyCount "96"`, 161 plies.
+/// - TCEC_Season_4_-_Stage_2a round 6.3 (Houdini 3–Rybka 4.1, 0-1): `PlyCount
+///   "116"`, 167 plies.
+/// - TCEC_Season_4_-_Stage_2a round 14.2 (Junior 13.3–Houdini 3, 0-1, GUI
+///   adjudication): `PlyCount "172"`, 173 plies.
+const WRONG_PLYCOUNT: &[(&str, &str)] = &[
+    ("TCEC_Season_15_-_Division_4b.pgn.zst", "7.2"),
+    ("TCEC_Season_4_-_Stage_2a.pgn.zst", "6.3"),
+    ("TCEC_Season_4_-_Stage_2a.pgn.zst", "14.2"),
+];
+
+fn archive() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tcec");
+    if dir.join("MANIFEST.tsv").exists() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED: ../shared/tcec not found; the TCEC integration tests need the archive");
+        None
+    }
+}
+
+struct Corpus {
+    _dir: tempfile::TempDir,
+    ds: Dataset,
+    report: IngestReport,
+    /// file name -> games, from MANIFEST.tsv.
+    manifest: BTreeMap<String, u64>,
+}
+
+fn corpus() -> Option<&'static Corpus> {
+    static CORPUS: OnceLock<Option<Corpus>> = OnceLock::new();
+    CORPUS
+        .get_or_init(|| {
+            let dir = archive()?;
+            let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+            let manifest = text
+                .lines()
+                .skip(1)
+                .map(|l| {
+                    let f: Vec<&str> = l.split('\t').collect();
+                    (f[0].to_string(), f[3].parse().unwrap())
+                })
+                .collect();
+            let out = tempfile::tempdir().unwrap();
+            let report = ingest(
+                out.path(),
+                &[dir.display().to_string()],
+                IngestOptions::default(),
+                &mut |_| {},
+            )
+            .unwrap();
+            let ds = Dataset::open(out.path()).unwrap();
+            Some(Corpus {
+                _dir: out,
+                ds,
+                report,
+                manifest,
+            })
+        })
+        .as_ref()
+}
+
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn every_game_is_ingested_or_rejected_per_file() {
+    let Some(c) = corpus() else { return };
+    let total: u64 = c.manifest.values().sum();
+    assert_eq!(total, 13_905);
+    assert_eq!(c.report.counts.games + c.report.counts.rejects, total);
+    assert_eq!(c.report.inputs.len(), c.manifest.len());
+    for input in &c.report.inputs {
+        let name = file_name(&input.path);
+        assert_eq!(
+            Some(&(input.games + input.rejects)),
+            c.manifest.get(&name),
+            "{name}"
+        );
+    }
+    // The tables agree with the counts.
+    let games = c.ds.scan(&GAMES).unwrap().collect().unwrap();
+    let moves =
+        c.ds.scan(&MOVES)
+            .unwrap()
+            .select([len()])
+            .collect()
+            .unwrap();
+    assert_eq!(games.height() as u64, c.report.counts.games);
+    let n_moves = moves.column("len").unwrap().u32().unwrap().get(0).unwrap();
+    assert_eq!(u64::from(n_moves), c.report.counts.plies);
+}
+
+#[test]
+fn every_reject_has_a_specific_reason() {
+    let Some(c) = corpus() else { return };
+    let rejects = c.ds.scan(&REJECTS).unwrap().collect().unwrap();
+    eprintln!("rejects:\n{rejects}");
+    let reasons = rejects.column(col::REASON).unwrap().str().unwrap().clone();
+    for r in reasons.iter() {
+        let r = r.unwrap();
+        assert!(
+            r.starts_with("header-only stub")
+                || r.starts_with("illegal move ")
+                || r.starts_with("ambiguous move ")
+                || r.starts_with("invalid FEN")
+                || r.starts_with("illegal FEN"),
+            "vague reason: {r}"
+        );
+    }
+    assert_eq!(rejects.height() as u64, c.report.counts.rejects);
+}
+
+#[test]
+fn plies_equal_the_plycount_tag() {
+    let Some(c) = corpus() else { return };
+    let bad =
+        c.ds.scan(&GAMES)
+            .unwrap()
+            .filter(
+                col(col::PLY_COUNT_TAG)
+                    .is_not_null()
+                    .and(col(col::PLY_COUNT_TAG).neq(col(col::PLIES).cast(DataType::Int32))),
+            )
+            .select([
+                col(col::SOURCE_FILE),
+                col(col::ROUND),
+                col(col::PLIES),
+                col(col::PLY_COUNT_TAG),
+            ])
+            .collect()
+            .unwrap();
+    eprintln!("PlyCount mismatches:\n{bad}");
+    let files = bad.column(col::SOURCE_FILE).unwrap().str().unwrap().clone();
+    let rounds = bad.column(col::ROUND).unwrap().str().unwrap().clone();
+    let found: Vec<(String, String)> = files
+        .iter()
+        .zip(rounds.iter())
+        .map(|(f, r)| (file_name(f.unwrap()), r.unwrap().to_string()))
+        .collect();
+    let expected: Vec<(String, String)> = WRONG_PLYCOUNT
+        .iter()
+        .map(|(f, r)| (f.to_string(), r.to_string()))
+        .collect();
+    assert_eq!(found, expected);
+    let checked =
+        c.ds.scan(&GAMES)
+            .unwrap()
+            .filter(col(col::PLY_COUNT_TAG).is_not_null())
+            .select([len()])
+            .collect()
+            .unwrap();
+    eprintln!("games with a PlyCount tag: {checked}");
+}
+
+#[test]
+fn material_equals_tcec_mb_on_every_ply() {
+    let Some(c) = corpus() else { return };
+    let diff = |w: &str, b: &str| col(w).cast(DataType::Int32) - col(b).cast(DataType::Int32);
+    let pieces = [
+        (col::WHITE_PAWNS, col::BLACK_PAWNS),
+        (col::WHITE_KNIGHTS, col::BLACK_KNIGHTS),
+        (col::WHITE_BISHOPS, col::BLACK_BISHOPS),
+        (col::WHITE_ROOKS, col::BLACK_ROOKS),
+        (col::WHITE_QUEENS, col::BLACK_QUEENS),
+    ];
+    let pat = r"^([+-]\d+)([+-]\d+)([+-]\d+)([+-]\d+)([+-]\d+)$";
+    let mut mismatch = lit(false);
+    for (i, (w, b)) in pieces.iter().enumerate() {
+        let mb_i = col(col::MB)
+            .str()
+            .extract(lit(pat), i + 1)
+            .str()
+            .replace(lit("+"), lit(""), true)
+            .cast(DataType::Int32);
+        mismatch = mismatch.or(mb_i.neq_missing(diff(w, b)));
+    }
+    let out =
+        c.ds.scan(&MOVES)
+            .unwrap()
+            .filter(col(col::MB).is_not_null())
+            .select([
+                len().alias("plies_with_mb"),
+                mismatch.cast(DataType::UInt32).sum().alias("mismatches"),
+            ])
+            .collect()
+            .unwrap();
+    eprintln!("{out}");
+    let n = out
+        .column("plies_with_mb")
+        .unwrap()
+        .u32()
+        .unwrap()
+        .get(0)
+        .unwrap();
+    let bad = out
+        .column("mismatches")
+        .unwrap()
+        .u32()
+        .unwrap()
+        .get(0)
+        .unwrap();
+    assert!(n > 1_000_000, "expected most plies to carry mb, got {n}");
+    assert_eq!(bad, 0);
+}
+
+/// metrics.md §1 worked example: TCEC Season 9 Superfinal, Stockfish: 17
+/// official wins, one hollow, W = 16 over 84 non-won games, balance 0.62, and
+/// the hollow game's maximum 1.75 is the highest eval without win.
+#[test]
+fn season9_superfinal_balance_matches_the_spec() {
+    use evallab::metrics::balance::{BalanceOptions, balance, game_facts};
+    use evallab::schema::metric;
+    let Some(c) = corpus() else { return };
+    let opts = BalanceOptions {
+        by_event: true,
+        event: Some("^TCEC Season 9 - Superfinal$".into()),
+        engine: Some("^Stockfish".into()),
+        ..BalanceOptions::default()
+    };
+    let facts = game_facts(
+        c.ds.scan(&GAMES).unwrap(),
+        c.ds.scan(&MOVES).unwrap(),
+        &opts,
+    )
+    .unwrap();
+    let df = balance(facts, &opts).unwrap().collect().unwrap();
+    eprintln!("{df}");
+    assert_eq!(df.height(), 1);
+    let get = |name: &str| {
+        df.column(name)
+            .unwrap()
+            .cast(&DataType::Float64)
+            .unwrap()
+            .f64()
+            .unwrap()
+            .get(0)
+            .unwrap()
+    };
+    assert_eq!(get(metric::GAMES), 100.0);
+    assert_eq!(get(metric::OFFICIAL_WINS), 17.0);
+    assert_eq!(get(metric::HOLLOW_WINS), 1.0);
+    assert_eq!(get(metric::WINS), 16.0);
+    assert_eq!(
+        get(metric::DRAWS) + get(metric::LOSSES) + get(metric::HOLLOW_WINS),
+        84.0
+    );
+    assert_eq!(get(metric::BALANCE), 0.62);
+    assert_eq!(get(metric::HIGHEST_EVAL_WITHOUT_WIN), 1.75);
+    assert!(get(metric::REACHING_BALANCE) >= 16.0);
+}

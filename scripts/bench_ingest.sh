@@ -11,11 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 archive="${1:-../shared/tcec}"
 target="${CARGO_TARGET_DIR:-target}"
-bin="$target/release/evallab"
+bin="${EVALLAB:-$target/release/evallab}"
 [ -d "$archive" ] || { echo "no archive at $archive" >&2; exit 1; }
 command -v pgn-extract >/dev/null || apt-get install -y -q pgn-extract >/dev/null
 [ -x /usr/bin/time ] || apt-get install -y -q time >/dev/null
-cargo build --release --quiet
+[ -x "$bin" ] || cargo build --release --quiet
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -335,7 +335,7 @@ pub fn parse_duration_ms(v: &str) -> Option<i64> {
     let mut ms = 0f64;
     for part in v.split(':') {
         let x: f64 = part.parse().ok()?;
-        if !(x >= 0.0) {
+        if x.is_nan() || x < 0.0 {
             return None;
         }
         ms = ms * 60.0 + x;

@@ -17,7 +17,7 @@ fn main() -> ExitCode {
         ("POLARS_TABLE_WIDTH", "10000"),
         ("POLARS_FMT_TABLE_FORMATTING", "ASCII_MARKDOWN"),
         ("POLARS_FMT_TABLE_HIDE_COLUMN_DATA_TYPES", "1"),
-        ("POLARS_FMT_TABLE_HIDE_DATAFRAME_SHAPE", "1"),
+        ("POLARS_FMT_TABLE_HIDE_DATAFRAME_SHAPE_INFORMATION", "1"),
     ] {
         if std::env::var_os(k).is_none() {
             // SAFETY: single-threaded at this point.

@@ -150,10 +150,26 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
             );
         }
     }
-    // Legend, top left inside the plot area.
+    // Legend, bottom right inside the plot area (curves rising from the origin
+    // leave it free), on a translucent box.
+    let n = c.series.len() as f64;
+    let lw = 8.0
+        + 6.5
+            * c.series
+                .iter()
+                .map(|s| s.label.chars().count())
+                .max()
+                .unwrap_or(0) as f64
+        + 30.0;
+    let (lx, ly) = (ox + l + pw - lw - 6.0, oy + t + ph - 15.0 * n - 12.0);
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{lx:.1}" y="{ly:.1}" width="{lw:.1}" height="{:.1}" fill="white" fill-opacity="0.85" stroke="#bbb"/>"##,
+        15.0 * n + 6.0
+    );
     for (i, s) in c.series.iter().enumerate() {
-        let y = oy + t + 14.0 + 15.0 * i as f64;
-        let x = ox + l + 8.0;
+        let y = ly + 15.0 + 15.0 * i as f64;
+        let x = lx + 6.0;
         let mark = if s.points.iter().any(|p| p.2 > 0.0) {
             format!(
                 r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{}"/>"#,

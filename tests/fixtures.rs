@@ -130,8 +130,8 @@ fn tcec_current_and_early_cutechess_eras() {
     assert_eq!(strs(&moves, col::EVAL_RAW)[8], s("21474836.48"));
     assert_eq!(strs(&moves, col::SAN)[6], s("Qxf7#"));
     assert_eq!(strs(&moves, col::UCI)[6], s("h5f7"));
-    assert_eq!(bools(&moves, col::IS_MATE)[6], true);
-    assert_eq!(bools(&moves, col::IS_CAPTURE)[6], true);
+    assert!(bools(&moves, col::IS_MATE)[6]);
+    assert!(bools(&moves, col::IS_CAPTURE)[6]);
     assert_eq!(ints(&moves, col::MATERIAL_BALANCE)[6], Some(1));
     assert_eq!(ints(&moves, col::BLACK_PAWNS)[6], Some(7));
     assert_eq!(strs(&moves, col::MB)[6], s("+1+0+0+0+0"));

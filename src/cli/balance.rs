@@ -21,6 +21,9 @@ pub struct Args {
     by: By,
     #[command(flatten)]
     filter: FilterArgs,
+    /// Print the optimised polars query plan to stderr first.
+    #[arg(long)]
+    explain: bool,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -32,7 +35,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..args.filter.options()?
     };
     let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
-    let mut df = balance(facts, &opts)?.collect()?;
+    let lf = balance(facts, &opts)?;
+    if args.explain {
+        eprintln!("{}", lf.describe_optimized_plan()?);
+    }
+    let mut df = lf.collect()?;
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -44,7 +44,19 @@ pub fn game_facts(
     moves: LazyFrame,
     opts: &BalanceOptions,
 ) -> Result<LazyFrame, PolarsError> {
+    let mut games = games;
+    if let Some(re) = &opts.event {
+        // Aggregate only the moves of the selected events.
+        games = games.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
+    }
+    let selected = games.clone().select([col(col::GAME_ID)]);
     let per_game = own_evals(moves)
+        .join(
+            selected,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        )
         .group_by([col(col::GAME_ID), col(col::SIDE)])
         .agg([
             col(metric::OWN_CP).max().alias(metric::MAX_OWN_CP),
@@ -63,9 +75,6 @@ pub fn game_facts(
         );
     if let Some(re) = &opts.engine {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
-    }
-    if let Some(re) = &opts.event {
-        lf = lf.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
     }
     let hollow = col(metric::SCORE)
         .eq(lit(1.0))
@@ -86,6 +95,9 @@ pub fn game_facts(
 /// highest_round, balance, balance_game_id, balance_round,
 /// non_won_reaching_balance, reason. Evals are in pawns, own POV.
 pub fn balance(facts: LazyFrame, opts: &BalanceOptions) -> Result<LazyFrame, PolarsError> {
+    // The facts feed four branches (stats, highest, balance, reaching): cache
+    // them so that the moves are scanned and aggregated once, not four times.
+    let facts = facts.cache();
     let keys = opts.keys();
     let kcols: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
     let count_if = |e: Expr, name: &str| e.cast(DataType::UInt32).sum().alias(name);
@@ -113,7 +125,8 @@ pub fn balance(facts: LazyFrame, opts: &BalanceOptions) -> Result<LazyFrame, Pol
                 .cum_count(false)
                 .over(kcols.clone())?
                 .alias(metric::RANK),
-        );
+        )
+        .cache();
     let pick = |rank: Expr, value: &str, game: &str, round: &str| {
         let mut sel = kcols.clone();
         sel.extend([
@@ -196,11 +209,13 @@ pub fn balance(facts: LazyFrame, opts: &BalanceOptions) -> Result<LazyFrame, Pol
 pub(crate) mod tests {
     use super::*;
 
-    /// Tiny games and moves frames: (game_id, white, black, result) and
-    /// (game_id, ply, side, book, kind, cp, mate).
+    /// A move of the tiny test frames: (game_id, ply, side, book, kind, cp, mate).
+    pub(crate) type Move<'a> = (i64, u16, &'a str, bool, &'a str, Option<i32>, Option<i16>);
+
+    /// Tiny games and moves frames: (game_id, white, black, result) and moves.
     pub(crate) fn frames(
         games: &[(i64, &str, &str, &str)],
-        moves: &[(i64, u16, &str, bool, &str, Option<i32>, Option<i16>)],
+        moves: &[Move],
     ) -> (LazyFrame, LazyFrame) {
         let g = df!(
             col::GAME_ID => games.iter().map(|g| g.0).collect::<Vec<_>>(),
@@ -224,10 +239,7 @@ pub(crate) mod tests {
         (g.lazy(), m.lazy())
     }
 
-    fn run(
-        games: &[(i64, &str, &str, &str)],
-        moves: &[(i64, u16, &str, bool, &str, Option<i32>, Option<i16>)],
-    ) -> DataFrame {
+    fn run(games: &[(i64, &str, &str, &str)], moves: &[Move]) -> DataFrame {
         let (g, m) = frames(games, moves);
         let opts = BalanceOptions::default();
         balance(game_facts(g, m, &opts).unwrap(), &opts)

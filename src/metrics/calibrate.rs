@@ -78,7 +78,7 @@ pub fn threshold_x05(games: &[&GameObs]) -> Option<i64> {
         .iter()
         .filter_map(|g| g.max_own.map(|m| (m, g.won)))
         .collect();
-    obs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    obs.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
     let (mut wins, mut n, mut best) = (0usize, 0usize, None);
     let mut i = 0;
     while i < obs.len() {

@@ -184,9 +184,9 @@ pub fn per_move(
             col(cols::DISAGREEMENT_RAW),
             col(cols::DISAGREEMENT_RR),
             col(cols::P_RESULT),
-            col(&position_col(PositionScheme::NineWdb)),
-            col(&position_col(PositionScheme::NineEqual)),
-            col(&position_col(PositionScheme::SevenEqual)),
+            col(position_col(PositionScheme::NineWdb)),
+            col(position_col(PositionScheme::NineEqual)),
+            col(position_col(PositionScheme::SevenEqual)),
             col(col::TIME_MS),
         ])
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default()))

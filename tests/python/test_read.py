@@ -37,7 +37,7 @@ def test_counts_agree_across_readers(manifest):
         files = parts(manifest, table)
         n_polars = pl.scan_parquet(files).select(pl.len()).collect().item()
         n_arrow = sum(pq.read_metadata(f).num_rows for f in files)
-        n_duck = duckdb.sql(f"select count(*) from read_parquet({files!r})").fetchone()[0]
+        n_duck = duckdb.sql(f"select count(*) from read_parquet({files!r})").fetchall()[0][0]
         assert n_polars == n_arrow == n_duck == expected[table], table
 
 
@@ -67,5 +67,5 @@ def test_join_games_and_moves(manifest):
         f"""select count(*) from read_parquet({g!r}) g
             left join (select game_id, count(*) n from read_parquet({m!r}) group by 1) m
             using (game_id) where coalesce(m.n, 0) <> g.plies"""
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert bad == 0

@@ -13,6 +13,7 @@ archive="${1:-../shared/tcec}"
 target="${CARGO_TARGET_DIR:-target}"
 bin="${EVALLAB:-$target/release/evallab}"
 [ -d "$archive" ] || { echo "no archive at $archive" >&2; exit 1; }
+export PATH="$PATH:/usr/games"  # Debian installs pgn-extract there
 command -v pgn-extract >/dev/null || apt-get install -y -q pgn-extract >/dev/null
 [ -x /usr/bin/time ] || apt-get install -y -q time >/dev/null
 [ -x "$bin" ] || cargo build --release --quiet
@@ -39,13 +40,16 @@ row() { # name, command...
   awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$plies" -v mb="$mb" 'BEGIN {
     c = u + s; printf "%-34s %7.2f %7.2f %8.0f %12.0f %12.0f %8.1f\n", n, w, c, r/1024, p/w, p/c, mb/w }'
 }
-ingest() { rm -rf "$work/ds"; "$bin" ingest --quiet -o "$work/ds" "$@"; }
+ev() { echo "$bin" ingest --quiet --overwrite -o "$work/ds"; }
 
 printf "%-34s %7s %7s %8s %12s %12s %8s\n" run wall_s cpu_s rss_MB plies/s plies/cpu_s MB/s
-row "evallab zst   --jobs 1"        ingest "$archive" --jobs 1
-row "evallab zst   --jobs 2"        ingest "$archive" --jobs 2
-row "evallab plain --jobs 1"        ingest "$work/plain" --jobs 1
-row "evallab plain --jobs 2"        ingest "$work/plain" --jobs 2
-row "evallab plain --jobs 2 --no-pv" ingest "$work/plain" --jobs 2 --no-pv
+# One core for the whole process (reader, parser and writer threads share it):
+# the baseline for the 1 -> 2 core speed-up.
+row "evallab zst   --jobs 1, 1 core"  taskset -c 0 $(ev) "$archive" --jobs 1
+row "evallab zst   --jobs 1"         $(ev) "$archive" --jobs 1
+row "evallab zst   --jobs 2"         $(ev) "$archive" --jobs 2
+row "evallab plain --jobs 1"         $(ev) "$work/plain" --jobs 1
+row "evallab plain --jobs 2"         $(ev) "$work/plain" --jobs 2
+row "evallab plain --jobs 2 --no-pv" $(ev) "$work/plain" --jobs 2 --no-pv
 row "pgn-extract -r (plain, 1 core)" pgn-extract -r -s "$work"/plain/*.pgn
 echo "plies: $plies; decompressed PGN: $mb MB"

@@ -8,8 +8,8 @@ use anyhow::Context;
 use evallab::dataset::Dataset;
 use evallab::metrics::relevance::{X05, per_move, summary};
 use evallab::output::{self, Format};
-use evallab::schema::{GAMES, MOVES, metric};
-use polars::prelude::{IntoLazy, col, lit};
+use evallab::schema::{GAMES, MOVES, col as gcol, metric};
+use polars::prelude::{IntoLazy, JoinArgs, JoinType, col, lit};
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -87,31 +87,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     let opts = args.filter.options()?;
-    let mut lf = per_move(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts.families, &x05)?;
+    let (mut games, mut moves) = (ds.scan(&GAMES)?, ds.scan(&MOVES)?);
+    if let Some(re) = &opts.event {
+        // Select the events first, so only their moves are read and computed.
+        games = games.filter(col(gcol::EVENT).str().contains(lit(re.as_str()), true));
+        moves = moves.join(
+            games.clone().select([col(gcol::GAME_ID)]),
+            [col(gcol::GAME_ID)],
+            [col(gcol::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        );
+    }
+    let mut lf = per_move(games, moves, &opts.families, &x05)?;
     if let Some(re) = &opts.engine {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
     }
-    if let Some(re) = &opts.event {
-        lf = lf.filter(
-            col(evallab::schema::col::EVENT)
-                .str()
-                .contains(lit(re.as_str()), true),
-        );
-    }
-    let mut moves = lf.collect()?;
+    let mut per_move_df = lf.collect()?;
     let path = args
         .moves_out
         .unwrap_or_else(|| args.dataset.join("derived").join("relevance_moves.parquet"));
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
     }
-    output::write(&mut moves, Format::Parquet, Some(&path))?;
+    output::write(&mut per_move_df, Format::Parquet, Some(&path))?;
     eprintln!(
         "per-move table: {} rows in {}",
-        moves.height(),
+        per_move_df.height(),
         path.display()
     );
-    let mut df = summary(moves.lazy(), args.by == By::EventEngine).collect()?;
+    let mut df = summary(per_move_df.lazy(), args.by == By::EventEngine).collect()?;
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

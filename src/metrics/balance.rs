@@ -50,7 +50,7 @@ pub fn game_facts(
         games = games.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
     }
     let selected = games.clone().select([col(col::GAME_ID)]);
-    let per_game = own_evals(moves)
+    let per_game = own_evals(moves, &[])
         .join(
             selected,
             [col(col::GAME_ID)],

@@ -250,7 +250,7 @@ pub fn observations(
         col(metric::MAX_OWN_CP),
     ]);
     let facts = facts.select(sel).collect()?;
-    let evals = own_evals(moves)
+    let evals = own_evals(moves, &[])
         .filter(col(metric::OWN_CP).abs().lt(lit(MATE_CP / 2)))
         .join(
             facts

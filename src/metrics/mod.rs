@@ -75,8 +75,8 @@ pub fn engine_games(games: LazyFrame, families: &Families) -> Result<LazyFrame, 
 /// eval, on the own-POV scale (centipawns; mates as ±([`MATE_CP`] − n)).
 /// Placeholders, absurd values and plateaus (|cp| ≥ [`PLATEAU_CP`]) are left out.
 ///
-/// Columns: game_id, side, ply, own_cp.
-pub fn own_evals(moves: LazyFrame) -> LazyFrame {
+/// Columns: game_id, side, ply, own_cp, then `extra` columns of the moves table.
+pub fn own_evals(moves: LazyFrame, extra: &[&str]) -> LazyFrame {
     let kind = col(col::EVAL_KIND);
     let usable = col(col::IS_BOOK).not().and(
         kind.clone().eq(lit("mate")).or(kind
@@ -93,12 +93,14 @@ pub fn own_evals(moves: LazyFrame) -> LazyFrame {
     let own = when(col(col::SIDE).eq(lit("w")))
         .then(white_pov.clone())
         .otherwise(-white_pov);
-    moves.filter(usable).select([
+    let mut cols = vec![
         col(col::GAME_ID),
         col(col::SIDE),
         col(col::PLY),
         own.alias(metric::OWN_CP),
-    ])
+    ];
+    cols.extend(extra.iter().map(|c| col(*c)));
+    moves.filter(usable).select(cols)
 }
 
 /// Own-eval scale to pawns (mates print as ±(10000 − n/100)).

@@ -117,21 +117,13 @@ pub fn per_move(
     ]);
     let pawns = (col(metric::OWN_CP).cast(DataType::Float64) / lit(100.0))
         .clip(lit(-CLAMP_PAWNS), lit(CLAMP_PAWNS));
-    let evals = own_evals(moves.clone())
-        .join(
-            moves.select([col(col::GAME_ID), col(col::PLY), col(col::TIME_MS)]),
-            [col(col::GAME_ID), col(col::PLY)],
-            [col(col::GAME_ID), col(col::PLY)],
-            JoinArgs::new(JoinType::Left),
-        )
+    // Rows in (game, ply) order: the previous row of the game is the opponent's
+    // eval on the ply just before when its ply is ours − 1 (book moves and moves
+    // without an eval leave gaps, and then there is no preceding eval).
+    let prev_in_game = |e: Expr| e.shift(lit(1)).over([col(col::GAME_ID)]);
+    let evals = own_evals(moves, &[col::TIME_MS])
         .with_column(pawns.alias(cols::OWN_EVAL))
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default());
-    // The opponent's eval on the ply just before, turned to this side's POV.
-    let opp = evals.clone().select([
-        col(col::GAME_ID),
-        (col(col::PLY) + lit(1u16)).alias(col::PLY),
-        (-col(cols::OWN_EVAL)).alias(cols::OPP_PREV_EVAL),
-    ]);
     let x = col(cols::OWN_EVAL);
     let x05e = col(cols::X05);
     let mut with_symbols = vec![
@@ -147,24 +139,25 @@ pub fn per_move(
     for s in PositionScheme::ALL {
         with_symbols.push(position_expr(white_pov.clone(), x05e.clone(), s).alias(position_col(s)));
     }
+    let opp_prev = when(prev_in_game(col(col::PLY))?.eq(col(col::PLY) - lit(1u16)))
+        .then(-prev_in_game(col(cols::OWN_EVAL))?)
+        .otherwise(lit(NULL).cast(DataType::Float64));
     Ok(evals
-        .with_column(
+        .with_columns([
             col(cols::OWN_EVAL)
                 .shift(lit(1))
                 .over([col(col::GAME_ID), col(col::SIDE)])?
                 .alias(cols::OWN_PREV_EVAL),
-        )
-        .join(
-            opp,
-            [col(col::GAME_ID), col(col::PLY)],
-            [col(col::GAME_ID), col(col::PLY)],
-            JoinArgs::new(JoinType::Left),
-        )
+            opp_prev.alias(cols::OPP_PREV_EVAL),
+        ])
         .join(
             eg,
             [col(col::GAME_ID), col(col::SIDE)],
             [col(col::GAME_ID), col(col::SIDE)],
-            JoinArgs::new(JoinType::Inner),
+            JoinArgs {
+                maintain_order: MaintainOrderJoin::Left,
+                ..JoinArgs::new(JoinType::Inner)
+            },
         )
         .with_column(x05.expr().alias(cols::X05))
         .with_columns(with_symbols)
@@ -188,8 +181,7 @@ pub fn per_move(
             col(position_col(PositionScheme::NineEqual)),
             col(position_col(PositionScheme::SevenEqual)),
             col(col::TIME_MS),
-        ])
-        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default()))
+        ]))
 }
 
 /// `<scheme>_<symbol name>`: count of swings earning a move symbol.

@@ -279,7 +279,11 @@ pub fn pct100(base: i32, count: i32) -> i32 {
         return 0;
     }
     // Truncating divisions on non-negative values, as in the reference.
-    let t = i64::from(1_000_000_000 / base) * i64::from(count);
+    pct_digits(i64::from(1_000_000_000 / base) * i64::from(count))
+}
+
+/// The digit rounding of [`pct100`] on t = (10⁹ / base) · count.
+fn pct_digits(t: i64) -> i32 {
     let mut p = t / 10_000_000;
     let mut d1 = (t / 1_000_000) % 10;
     let mut d2 = (t / 100_000) % 10;
@@ -937,26 +941,9 @@ mod tests {
             return 0;
         }
         let t = (1_000_000_000 / base).wrapping_mul(count);
-        let mut p = t / 10_000_000;
-        let mut d1 = (t / 1_000_000) % 10;
-        let mut d2 = (t / 100_000) % 10;
-        let d3 = (t / 10_000) % 10;
-        if d3 >= 5 {
-            d2 += 1;
-            if d2 == 10 {
-                d2 = 0;
-                d1 += 1;
-                if d1 == 10 {
-                    d1 = 0;
-                    p += 1;
-                }
-            }
-        }
-        if p > 99 {
-            10000
-        } else {
-            p * 100 + d1 * 10 + d2
-        }
+        // Negative wrapped products print as garbage in the reference; report
+        // them as 0 like the 64-bit version's count ≤ 0 case.
+        if t < 0 { 0 } else { pct_digits(i64::from(t)) }
     }
 
     /// The reference's 32-bit version of avg_moves (wrapping).

@@ -211,11 +211,13 @@ fn push_extra(extra: &mut String, s: &str) {
     }
 }
 
-/// `d=`, `wv=`, `ev=` …: an ASCII key directly followed by `=`.
+/// `d=`, `wv=`, `ev=` …, or Arena's verbose `Eval = 0.00`: an ASCII key, then
+/// `=` (spaces allowed between).
 fn starts_with_key(t: &str) -> bool {
     let b = t.as_bytes();
     let n = b.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
-    n > 0 && b[0].is_ascii_alphabetic() && b.get(n) == Some(&b'=')
+    let spaces = b[n..].iter().take_while(|&&c| c == b' ').count();
+    n > 0 && b[0].is_ascii_alphabetic() && b.get(n + spaces) == Some(&b'=')
 }
 
 fn parse_tcec<'a>(t: &'a str, c: &mut MoveComment<'a>, extra: &mut String) {
@@ -246,16 +248,17 @@ fn parse_tcec<'a>(t: &'a str, c: &mut MoveComment<'a>, extra: &mut String) {
         );
         let ok = match key.as_bytes() {
             b"wv" => set_eval(c, v, Pov::White),
-            b"ev" => {
+            // Arena's verbose keys (TCEC Match 4) are aliases of the short ones.
+            b"ev" | b"Eval" => {
                 ev = Some(v);
                 true
             }
-            b"d" => set(&mut c.depth, v.parse().ok()),
+            b"d" | b"Depth" => set(&mut c.depth, v.parse().ok()),
             b"sd" => set(&mut c.seldepth, v.parse().ok()),
             b"n" => set(&mut c.nodes, v.parse().ok()),
-            b"s" => set(&mut c.nps, parse_nps(v)),
-            b"mt" => set(&mut c.time_ms, parse_duration_ms(v)),
-            b"tl" => set(&mut c.time_left_ms, parse_duration_ms(v)),
+            b"s" | b"Speed" => set(&mut c.nps, parse_nps(v)),
+            b"mt" | b"MoveTime" => set(&mut c.time_ms, parse_duration_ms(v)),
+            b"tl" | b"TimeLeft" => set(&mut c.time_left_ms, parse_duration_ms(v)),
             b"tb" => v == "null" || set(&mut c.tb_hits, v.parse().ok()),
             b"h" => set(&mut c.hash_full, v.parse().ok()),
             b"ph" => set(&mut c.ponder_hit, v.parse().ok()),
@@ -404,13 +407,15 @@ fn parse_slash_eval<'a>(t: &'a str, c: &mut MoveComment<'a>, extra: &mut String)
     } else {
         head.into()
     };
-    // Evals are always printed with decimals or as mates; this keeps `1/2` out.
-    if !compact.contains(['.', 'M', '#']) {
-        return false;
-    }
     let (rest, tail) = rest.split_once(',').unwrap_or((rest, ""));
     let mut words = rest.split_whitespace();
     let time = words.next();
+    // Evals are printed with decimals or as mates, except ChessBase's whole
+    // pawns (`-24/27 31`), which always have a time; this keeps `1/2` out.
+    let whole_pawns = time.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+    if !compact.contains(['.', 'M', '#']) && !whole_pawns {
+        return false;
+    }
     let (cutechess, secs) = match time {
         Some(w) => match w.strip_suffix('s') {
             Some(num) => (true, num.parse::<f64>().ok()),
@@ -511,6 +516,19 @@ mod tests {
     }
 
     #[test]
+    fn arena_verbose_keys() {
+        let (c, extra) = p(
+            "  Eval = 0.00,  Depth = 1,  MoveTime = 00:00:00,  TimeLeft = 02:00:00,  FEN = 8/8/8/8/8/8/8/K6k w - - 0 1 ",
+        );
+        assert_eq!(c.dialect, Some(Dialect::Tcec));
+        assert_eq!(norm(&c, true).kind, EvalKind::Placeholder);
+        assert_eq!((c.time_ms, c.time_left_ms), (Some(0), Some(7_200_000)));
+        assert_eq!(extra, "FEN = 8/8/8/8/8/8/8/K6k w - - 0 1");
+        let (c, _) = p("Eval = -0.35, Depth = 18, TimeLeft = 01:00:00");
+        assert_eq!((norm(&c, false).cp, c.depth), (Some(-35), Some(18)));
+    }
+
+    #[test]
     fn tcec_era_c_prefers_wv_and_hash_mates() {
         // ev is mover POV in season 5; wv must win.
         let (c, _) = p("ev=0.40, d=20, wv=-0.40,");
@@ -591,6 +609,13 @@ mod tests {
         assert_eq!((norm(&c, true).cp, c.depth), (Some(61), Some(20)));
         let (c, _) = p("#43/26 55");
         assert_eq!(norm(&c, false).mate, Some(43));
+        // Whole pawns (TCEC Tournament 1), only with a time.
+        let (c, extra) = p("-24/27 31 (g4)");
+        assert_eq!(
+            (norm(&c, true).cp, c.depth, extra.as_str()),
+            (Some(-2400), Some(27), "")
+        );
+        assert_eq!(p("02/24").0.dialect, None);
         assert!(p("B 0").0.book);
     }
 

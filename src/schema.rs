@@ -577,6 +577,7 @@ pub fn table(name: &str) -> Option<&'static Table> {
 pub mod metric {
     pub const ENGINE: &str = "engine";
     pub const OPPONENT: &str = "opponent";
+    pub const SEASON: &str = "season";
     pub const SCORE: &str = "score";
     pub const OWN_CP: &str = "own_cp";
     pub const MAX_OWN_CP: &str = "max_own_cp";

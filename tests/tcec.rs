@@ -232,11 +232,11 @@ fn material_equals_tcec_mb_on_every_ply() {
 /// the hollow game's maximum 1.75 is the highest eval without win.
 #[test]
 fn season9_superfinal_balance_matches_the_spec() {
-    use evallab::metrics::balance::{BalanceOptions, balance, game_facts};
+    use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts};
     use evallab::schema::metric;
     let Some(c) = corpus() else { return };
     let opts = BalanceOptions {
-        by_event: true,
+        group: Group::EventEngine,
         event: Some("^TCEC Season 9 - Superfinal$".into()),
         engine: Some("^Stockfish".into()),
         ..BalanceOptions::default()

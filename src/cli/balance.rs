@@ -16,7 +16,7 @@ use super::{By, FilterArgs, OutputArgs};
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
-    /// Group by engine only, or by event and engine.
+    /// Group by engine only, by event and engine, or by season and engine.
     #[arg(long, value_enum, default_value_t = By::EventEngine)]
     by: By,
     #[command(flatten)]
@@ -31,7 +31,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)?;
     let opts = BalanceOptions {
-        by_event: args.by == By::EventEngine,
+        group: args.by.group(),
         ..args.filter.options()?
     };
     let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;

@@ -21,7 +21,7 @@ use super::{By, FilterArgs, OutputArgs};
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
-    /// Group by engine (default) or by event and engine.
+    /// Group by engine (default), by event and engine, or by season and engine.
     #[arg(long, value_enum, default_value_t = By::Engine)]
     by: By,
     #[command(flatten)]
@@ -45,7 +45,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)?;
     let opts = BalanceOptions {
-        by_event: args.by == By::EventEngine,
+        group: args.by.group(),
         ..args.filter.options()?
     };
     let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;

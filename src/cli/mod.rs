@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use evallab::metrics::Families;
-use evallab::metrics::balance::BalanceOptions;
+use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::output::{self, Format};
 
 /// Chess engine game archives (PGN with eval comments) to Parquet tables and
@@ -63,6 +63,19 @@ pub enum By {
     /// One row per event and engine.
     #[value(name = "event,engine")]
     EventEngine,
+    /// One row per TCEC season ("Season N" in the event) and engine.
+    #[value(name = "season,engine")]
+    SeasonEngine,
+}
+
+impl By {
+    pub fn group(self) -> Group {
+        match self {
+            By::Engine => Group::Engine,
+            By::EventEngine => Group::EventEngine,
+            By::SeasonEngine => Group::SeasonEngine,
+        }
+    }
 }
 
 /// Engine and event selection shared by the statistics commands.
@@ -100,7 +113,7 @@ impl FilterArgs {
             engine: self.engine.clone(),
             event: self.event.clone(),
             families: Families(families),
-            by_event: true,
+            group: Group::EventEngine,
         })
     }
 }

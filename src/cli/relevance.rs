@@ -115,6 +115,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         per_move_df.height(),
         path.display()
     );
+    anyhow::ensure!(
+        args.by != By::SeasonEngine,
+        "relevance groups by engine or by event,engine"
+    );
     let mut df = summary(per_move_df.lazy(), args.by == By::EventEngine).collect()?;
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)

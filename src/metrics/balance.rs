@@ -11,11 +11,22 @@ use polars::prelude::*;
 use super::{Families, engine_games, own_evals, to_pawns};
 use crate::schema::{col, metric};
 
+/// What the per-engine statistics are grouped by besides the engine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Group {
+    /// All events together.
+    #[default]
+    Engine,
+    /// Each event (match, tournament stage) separately.
+    EventEngine,
+    /// Each TCEC season (`Season N` in the event name; other events alone).
+    SeasonEngine,
+}
+
 /// How `balance` groups and filters.
 #[derive(Debug, Clone, Default)]
 pub struct BalanceOptions {
-    /// Group by event as well as engine.
-    pub by_event: bool,
+    pub group: Group,
     /// Keep only engines (after family merging) matching this regex.
     pub engine: Option<String>,
     /// Keep only events matching this regex.
@@ -26,10 +37,10 @@ pub struct BalanceOptions {
 impl BalanceOptions {
     /// The grouping columns.
     pub fn keys(&self) -> Vec<&'static str> {
-        if self.by_event {
-            vec![col::EVENT, metric::ENGINE]
-        } else {
-            vec![metric::ENGINE]
+        match self.group {
+            Group::Engine => vec![metric::ENGINE],
+            Group::EventEngine => vec![col::EVENT, metric::ENGINE],
+            Group::SeasonEngine => vec![metric::SEASON, metric::ENGINE],
         }
     }
 }
@@ -38,7 +49,7 @@ impl BalanceOptions {
 /// maximum and final own eval, hollow and won flags.
 ///
 /// Columns: game_id, event, round, engine, opponent, side, score, max_own_cp,
-/// last_own_cp, hollow, won.
+/// last_own_cp, season, hollow, won.
 pub fn game_facts(
     games: LazyFrame,
     moves: LazyFrame,
@@ -80,17 +91,24 @@ pub fn game_facts(
         .eq(lit(1.0))
         .and(col(metric::LAST_OWN_CP).eq(lit(0i64)))
         .fill_null(lit(false));
-    Ok(lf.with_column(hollow.alias(metric::HOLLOW)).with_column(
-        col(metric::SCORE)
-            .eq(lit(1.0))
-            .and(col(metric::HOLLOW).not())
-            .alias(metric::WON),
-    ))
+    let season = col(col::EVENT)
+        .str()
+        .extract(lit(r"Season (\d+)"), 1)
+        .fill_null(col(col::EVENT));
+    Ok(lf
+        .with_column(season.alias(metric::SEASON))
+        .with_column(hollow.alias(metric::HOLLOW))
+        .with_column(
+            col(metric::SCORE)
+                .eq(lit(1.0))
+                .and(col(metric::HOLLOW).not())
+                .alias(metric::WON),
+        ))
 }
 
 /// The balance table, one row per group, sorted by the group keys.
 ///
-/// Columns: [event,] engine, games, official_wins, hollow_wins, wins, draws,
+/// Columns: the group keys (engine; event or season first when grouped so), games, official_wins, hollow_wins, wins, draws,
 /// losses, non_won_with_eval, highest_eval_without_win, highest_game_id,
 /// highest_round, balance, balance_game_id, balance_round,
 /// non_won_reaching_balance, reason. Evals are in pawns, own POV.

@@ -27,6 +27,17 @@ pub struct AnnotateOptions {
     pub move_scheme: MoveScheme,
 }
 
+impl Default for AnnotateOptions {
+    /// x05 = 0.62 (TCEC's), `nine-wdb` and `econ8`, as the CLI defaults.
+    fn default() -> Self {
+        AnnotateOptions {
+            x05: 0.62,
+            position_scheme: PositionScheme::NineWdb,
+            move_scheme: MoveScheme::Econ8,
+        }
+    }
+}
+
 /// `YYYY.MM.DD` from days since 1970-01-01 (inverse of `tags::parse_date`).
 ///
 /// ```

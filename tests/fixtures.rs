@@ -424,3 +424,56 @@ fn annotated_pgn_round_trips() {
     assert_eq!(ints(&moves, col::EVAL_CP), ints(&m2, col::EVAL_CP));
     assert_eq!(ints(&moves, col::MATE), ints(&m2, col::MATE));
 }
+
+/// EAS labels from real games: a FEN start counts its plies from the FEN move
+/// number, a K+P v K game reached an endgame, a forfeit is irregular, and the
+/// second copy of a game is a duplicate.
+#[test]
+fn eas_labels_on_fixtures() {
+    use evallab::metrics::eas::{cols, labels};
+    let dir = tempfile::tempdir().unwrap();
+    let twice = dir.path().join("twice.pgn");
+    let one = std::fs::read_to_string(fixture("cutechess.pgn")).unwrap();
+    std::fs::write(&twice, format!("{one}\n{one}")).unwrap();
+    let inputs = [
+        fixture("chess960.pgn"),
+        fixture("quirks_latin1.pgn"),
+        twice.display().to_string(),
+    ];
+    let out = dir.path().join("ds");
+    ingest(&out, &inputs, opts(1, 1 << 20), &mut |_| {}).unwrap();
+    let ds = Dataset::open(&out).unwrap();
+    let lab = labels(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap()).unwrap();
+    let rounds = strs(&lab, col::ROUND);
+    let at = |round: &str| {
+        rounds
+            .iter()
+            .position(|r| r.as_deref() == Some(round))
+            .unwrap()
+    };
+    // "40... Kd7 41. e4 Kc6": 2·39 + 1 (Black to move) + 3 plies = 82.
+    assert_eq!(ints(&lab, cols::PLIES_FEN)[at("2")], Some(82));
+    assert!(bools(&lab, cols::ENDGAME)[at("2")]);
+    assert!(!bools(&lab, cols::ENDGAME)[at("1.1")]);
+    // The forfeit (round 2 of the quirks file, zero moves, 1-0) is irregular.
+    let forfeit = rounds
+        .iter()
+        .rposition(|r| r.as_deref() == Some("2"))
+        .unwrap();
+    assert!(bools(&lab, cols::IRREGULAR)[forfeit]);
+    assert_eq!(strs(&lab, cols::WINNER)[forfeit], s("w"));
+    // The cutechess game twice: the second copy is the duplicate.
+    let events = strs(&lab, col::EVENT);
+    let copies: Vec<usize> = (0..events.len())
+        .filter(|&i| events[i].as_deref() == Some("Fixture cutechess"))
+        .collect();
+    assert_eq!(copies.len(), 2);
+    let dup = bools(&lab, cols::DUPLICATE);
+    assert_eq!((dup[copies[0]], dup[copies[1]]), (false, true));
+    assert_eq!(
+        ints(&lab, cols::DUP_KEY)[copies[0]],
+        ints(&lab, cols::DUP_KEY)[copies[1]]
+    );
+    // No material was ever given up in these short games.
+    assert!(ints(&lab, cols::SAC_LEVEL[0]).iter().all(|l| *l == Some(0)));
+}

@@ -50,6 +50,24 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             false,
         ),
     };
+    let opts = AnnotateOptions {
+        x05: a.x05,
+        position_scheme: a.position_scheme,
+        move_scheme: a.move_scheme,
+    };
+    let n = write_games(&ds, filter, opts, &a.output)?;
+    eprintln!("{n} games annotated into {}", a.output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the games matching `filter` (with their moves) as annotated PGN;
+/// returns how many.
+pub fn write_games(
+    ds: &Dataset,
+    filter: Expr,
+    opts: AnnotateOptions,
+    path: &std::path::Path,
+) -> anyhow::Result<usize> {
     let games = ds
         .scan(&GAMES)?
         .filter(filter)
@@ -72,17 +90,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
         .collect()?;
-    let opts = AnnotateOptions {
-        x05: a.x05,
-        position_scheme: a.position_scheme,
-        move_scheme: a.move_scheme,
-    };
     let pgn = write_pgn(&games, &moves, opts)?;
-    evallab::output::write_text(&a.output, &pgn)?;
-    eprintln!(
-        "{} games annotated into {}",
-        games.height(),
-        a.output.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    evallab::output::write_text(path, &pgn)?;
+    Ok(games.height())
 }

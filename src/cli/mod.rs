@@ -4,6 +4,7 @@ mod annotate;
 mod balance;
 mod calc;
 mod calibrate;
+mod eas;
 mod ingest;
 mod inspect;
 mod relevance;
@@ -33,6 +34,7 @@ enum Command {
     Balance(balance::Args),
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
+    Eas(eas::Args),
     Annotate(annotate::Args),
     Calc(calc::Args),
     Schema(schema::Args),
@@ -48,6 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Relevance(a) => relevance::run(a),
+        Command::Eas(a) => eas::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),
         Command::Schema(a) => schema::run(a),

@@ -6,6 +6,7 @@
 
 pub mod balance;
 pub mod calibrate;
+pub mod eas;
 pub mod relevance;
 
 use polars::prelude::*;

@@ -1,0 +1,198 @@
+//! `evallab eas <DATASET>`: the EAS aggressiveness score per engine.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::ValueEnum;
+use evallab::annotate::AnnotateOptions;
+use evallab::dataset::Dataset;
+use evallab::metrics::eas::{EasOptions, Rules, cols, labels, score};
+use evallab::output::{self, Format};
+use evallab::schema::{GAMES, MOVES, col as gcol};
+use polars::prelude::*;
+
+use super::OutputArgs;
+
+/// Rule set of the reference tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RuleSet {
+    /// V6.0 (2025), the current reference.
+    V6,
+    /// V5.2–5.8.
+    V5,
+}
+
+/// Games behind a number, for `--games`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Kind {
+    Sac1,
+    Sac2,
+    Sac3,
+    Sac4,
+    Sac5,
+    #[value(name = "sacq")]
+    SacQ,
+    /// Wins of at most L moves (the short-win limit).
+    Short,
+    BadDraws,
+}
+
+/// EAS (Engine Aggressiveness Statistics) per engine, ranked: sacrifices in
+/// wins, early sacrifices and short wins, bad draws (see README, "EAS").
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// Rule set: v6 (current reference) or v5 (V5.2–5.8).
+    #[arg(long, value_enum, default_value_t = RuleSet::V6)]
+    rules: RuleSet,
+    /// Fix the all-games average length (moves) instead of computing it.
+    #[arg(long, value_name = "N")]
+    hard_avg: Option<i32>,
+    /// Keep engines matching this regex (the population stays the input).
+    #[arg(long, value_name = "REGEX")]
+    engine: Option<String>,
+    /// Use only the games of events matching this regex as the input.
+    #[arg(long, value_name = "REGEX")]
+    event: Option<String>,
+    /// List the games behind a number of the --engine engines instead.
+    #[arg(long, value_enum)]
+    games: Option<Kind>,
+    /// With --games: also write those games as PGN (annotated, see `annotate`).
+    #[arg(long, value_name = "FILE", requires = "games")]
+    pgn: Option<PathBuf>,
+    /// Recompute the per-game labels even if stored ones are current.
+    #[arg(long)]
+    relabel: bool,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// The stored labels, recomputed when the dataset's parts changed.
+fn stored_labels(ds: &Dataset, force: bool) -> anyhow::Result<DataFrame> {
+    let dir = ds.root.join("derived");
+    let path = dir.join("eas_labels.parquet");
+    let stamp = dir.join("eas_labels.parts");
+    let parts: Vec<String> = ds
+        .manifest
+        .runs
+        .iter()
+        .map(|r| r.part.to_string())
+        .collect();
+    let current = parts.join(",");
+    if !force
+        && path.exists()
+        && std::fs::read_to_string(&stamp).ok().as_deref() == Some(current.as_str())
+    {
+        return Ok(LazyFrame::scan_parquet(
+            PlRefPath::new(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .collect()?);
+    }
+    let t = Instant::now();
+    let mut df = labels(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?;
+    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
+    output::write(&mut df, Format::Parquet, Some(&path))?;
+    output::write_text(&stamp, &current)?;
+    eprintln!(
+        "eas labels: {} games in {:.2}s, stored in {}",
+        df.height(),
+        t.elapsed().as_secs_f64(),
+        path.display()
+    );
+    Ok(df)
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let ds = Dataset::open(&a.dataset)?;
+    let engine = a
+        .engine
+        .as_deref()
+        .map(|re| regex::Regex::new(re).with_context(|| format!("bad regex `{re}`")))
+        .transpose()?;
+    let mut lab = stored_labels(&ds, a.relabel)?;
+    if let Some(re) = &a.event {
+        regex::Regex::new(re).with_context(|| format!("bad regex `{re}`"))?;
+        lab = lab
+            .lazy()
+            .filter(col(gcol::EVENT).str().contains(lit(re.as_str()), true))
+            .collect()?;
+    }
+    let opts = EasOptions {
+        rules: match a.rules {
+            RuleSet::V6 => Rules::V6,
+            RuleSet::V5 => Rules::V5,
+        },
+        hard_avg: a.hard_avg,
+        engine: engine.clone(),
+    };
+    let (mut table, g) = score(&lab, &opts)?;
+    if let Some(kind) = a.games {
+        let Some(re) = &a.engine else {
+            bail!("--games needs --engine REGEX");
+        };
+        let mut df = games_behind(&lab, kind, re, g.short_limit)?;
+        if let Some(path) = &a.pgn {
+            let ids = df.column(gcol::GAME_ID)?.as_materialized_series().clone();
+            let filter = col(gcol::GAME_ID).is_in(lit(ids).implode(false), false);
+            let n = super::annotate::write_games(&ds, filter, AnnotateOptions::default(), path)?;
+            eprintln!("{n} games written to {}", path.display());
+        }
+        a.out.write(&mut df)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!(
+        "avg_all = {} moves ({} decisive games), L = {}, early_limit = {} plies, rules {:?}",
+        g.avg_all, g.decisive_games, g.short_limit, g.early_limit, opts.rules
+    );
+    a.out.write(&mut table)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The games of the matching engines behind one number of the table.
+fn games_behind(lab: &DataFrame, kind: Kind, re: &str, l: i32) -> anyhow::Result<DataFrame> {
+    let side = |s: usize, name: &str, color: &str| -> LazyFrame {
+        let mut f = lab
+            .clone()
+            .lazy()
+            .filter(col(name).str().contains(lit(re), true));
+        let won = col(cols::WINNER)
+            .eq(lit(color))
+            .and(col(cols::DUPLICATE).not())
+            .and(col(cols::IRREGULAR).not());
+        let level = col(cols::SAC_LEVEL[s]);
+        let queen = col(cols::QUEEN_SAC[s]);
+        f = f.filter(match kind {
+            Kind::SacQ => won.and(queen),
+            Kind::Short => won.and(col(cols::PLIES_FEN).lt_eq(lit(2 * l))),
+            Kind::BadDraws => col(gcol::RESULT)
+                .eq(lit("1/2-1/2"))
+                .and(col(cols::BAD_DRAW[s])),
+            k => {
+                let n = k as u8 + 1;
+                won.and(queen.not()).and(level.eq(lit(n)))
+            }
+        });
+        f.select([
+            col(gcol::GAME_ID),
+            col(gcol::EVENT),
+            col(gcol::ROUND),
+            col(gcol::WHITE),
+            col(gcol::BLACK),
+            col(gcol::RESULT),
+            col(cols::PLIES_FEN),
+            col(cols::SAC_LEVEL[s]).alias("sac_level"),
+            col(cols::LEVEL1_PLY[s]).alias("level1_ply"),
+        ])
+    };
+    let df = concat(
+        [side(0, gcol::WHITE, "w"), side(1, gcol::BLACK, "b")],
+        UnionArgs::default(),
+    )?
+    .sort([gcol::GAME_ID], SortMultipleOptions::default())
+    .collect()?;
+    Ok(df)
+}

@@ -1,0 +1,555 @@
+//! EAS (Engine Aggressiveness Statistics, `eas.md`): per-game labels from the
+//! moves' material columns, then the per-engine score with the reference's
+//! integer arithmetic ([`crate::eas_rules`]).
+//!
+//! The labels are computed once per dataset (they only depend on the games) and
+//! stored as `DATASET/derived/eas_labels.parquet`; the score is a cheap pass
+//! over them. Both steps walk rows in Rust rather than in polars expressions:
+//! the rules are sequential (runs of 8 or 12 plies) and the reference's
+//! truncating integer helpers decide the numbers.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use polars::prelude::*;
+use regex::Regex;
+use shakmaty::fen::Fen;
+
+use crate::eas_rules::{
+    self as rules, Material, avg_moves, bad_draw_gd, early_limit, game_plies_from_fen, pct100,
+};
+use crate::schema::col;
+
+/// Column names of the labels table (one row per game).
+pub mod cols {
+    pub const WINNER: &str = "winner";
+    pub const PLIES_FEN: &str = "plies_from_fen";
+    pub const ENDGAME: &str = "endgame";
+    pub const DUP_KEY: &str = "dup_key";
+    pub const DUPLICATE: &str = "duplicate";
+    pub const IRREGULAR: &str = "irregular";
+    /// `{w,b}_sac_level`: highest level 0..=5 of that side.
+    pub const SAC_LEVEL: [&str; 2] = ["w_sac_level", "b_sac_level"];
+    pub const QUEEN_SAC: [&str; 2] = ["w_queen_sac", "b_queen_sac"];
+    /// First ply of the level-1 condition (also the early-sacrifice ply).
+    pub const LEVEL1_PLY: [&str; 2] = ["w_level1_ply", "b_level1_ply"];
+    /// First ply at which each level (1..=5, then the queen condition) holds.
+    pub const LEVEL_PLY: [[&str; 6]; 2] = [
+        [
+            "w_ply_l1", "w_ply_l2", "w_ply_l3", "w_ply_l4", "w_ply_l5", "w_ply_q",
+        ],
+        [
+            "b_ply_l1", "b_ply_l2", "b_ply_l3", "b_ply_l4", "b_ply_l5", "b_ply_q",
+        ],
+    ];
+    /// The draw would be bad for that side (meaningful for draws only).
+    pub const BAD_DRAW: [&str; 2] = ["w_bad_draw", "b_bad_draw"];
+}
+
+/// Start position material of a game (`None`: standard start).
+fn start_material(fen: Option<&str>) -> Result<(Material, u32, bool), String> {
+    let Some(fen) = fen else {
+        return Ok((Material::START, 1, false));
+    };
+    let f: Fen = fen.parse().map_err(|e| format!("invalid FEN {fen}: {e}"))?;
+    let setup = f.as_setup();
+    let m = setup.board.material();
+    let side = |c: &shakmaty::ByRole<u8>| [c.pawn, c.knight, c.bishop, c.rook, c.queen];
+    Ok((
+        Material {
+            white: side(&m.white),
+            black: side(&m.black),
+        },
+        setup.fullmoves.get(),
+        setup.turn == shakmaty::Color::Black,
+    ))
+}
+
+/// FNV-1a over the UCI moves and the start FEN: the duplicate key.
+fn fnv(parts: impl Iterator<Item = impl AsRef<[u8]>>) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for &b in p.as_ref().iter().chain(b" ") {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    (h >> 1) as i64
+}
+
+/// Computes the per-game labels from the games and moves tables.
+pub fn labels(games: LazyFrame, moves: LazyFrame) -> PolarsResult<DataFrame> {
+    let g = games
+        .select([
+            col(col::GAME_ID),
+            col(col::EVENT),
+            col(col::ROUND),
+            col(col::WHITE),
+            col(col::BLACK),
+            col(col::RESULT),
+            col(col::TERMINATION),
+            col(col::START_FEN),
+        ])
+        .collect()?;
+    let material_cols = [
+        col::WHITE_PAWNS,
+        col::WHITE_KNIGHTS,
+        col::WHITE_BISHOPS,
+        col::WHITE_ROOKS,
+        col::WHITE_QUEENS,
+        col::BLACK_PAWNS,
+        col::BLACK_KNIGHTS,
+        col::BLACK_BISHOPS,
+        col::BLACK_ROOKS,
+        col::BLACK_QUEENS,
+    ];
+    let mut sel = vec![col(col::GAME_ID), col(col::UCI)];
+    sel.extend(material_cols.iter().map(|c| col(*c)));
+    let m = moves.select(sel).collect()?;
+    let m_gid = m.column(col::GAME_ID)?.i64()?;
+    let m_uci = m.column(col::UCI)?.str()?;
+    let mat: Vec<&UInt8Chunked> = material_cols
+        .iter()
+        .map(|c| m.column(c).and_then(|c| c.u8()))
+        .collect::<PolarsResult<_>>()?;
+    // Moves of a game are contiguous (written game by game).
+    let mut ranges: HashMap<i64, (usize, usize)> = HashMap::new();
+    for (i, id) in m_gid.iter().enumerate() {
+        let id = id.unwrap_or_default();
+        ranges
+            .entry(id)
+            .and_modify(|r| r.1 = i + 1)
+            .or_insert((i, i + 1));
+    }
+    let gid = g.column(col::GAME_ID)?.i64()?;
+    let result = g.column(col::RESULT)?.str()?;
+    let term = g.column(col::TERMINATION)?.str()?;
+    let fen = g.column(col::START_FEN)?.str()?;
+    let n = g.height();
+    let mut winner: Vec<Option<&str>> = Vec::with_capacity(n);
+    let mut plies_fen = Vec::with_capacity(n);
+    let (mut endgame, mut dup_key, mut duplicate, mut irregular) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let mut level = [Vec::with_capacity(n), Vec::with_capacity(n)];
+    let mut queen = [Vec::with_capacity(n), Vec::with_capacity(n)];
+    let mut level1 = [Vec::with_capacity(n), Vec::with_capacity(n)];
+    let mut level_ply: [[Vec<Option<u32>>; 6]; 2] = Default::default();
+    let mut bad = [Vec::with_capacity(n), Vec::with_capacity(n)];
+    let mut seen = HashSet::new();
+    let mut seq: Vec<Material> = Vec::with_capacity(512);
+    for i in 0..n {
+        let id = gid.get(i).unwrap_or_default();
+        let (start, fullmove, black_first) =
+            start_material(fen.get(i)).map_err(|e| polars_err!(ComputeError: "{e}"))?;
+        let (a, b) = ranges.get(&id).copied().unwrap_or((0, 0));
+        seq.clear();
+        seq.push(start);
+        for r in a..b {
+            let v = |k: usize| mat[k].get(r).unwrap_or(0);
+            seq.push(Material {
+                white: [v(0), v(1), v(2), v(3), v(4)],
+                black: [v(5), v(6), v(7), v(8), v(9)],
+            });
+        }
+        winner.push(match result.get(i) {
+            Some("1-0") => Some("w"),
+            Some("0-1") => Some("b"),
+            _ => None,
+        });
+        plies_fen.push(game_plies_from_fen(fullmove, black_first, (b - a) as u32));
+        endgame.push(rules::reached_endgame(&seq));
+        let key = fnv(std::iter::once(fen.get(i).unwrap_or("").as_bytes())
+            .chain((a..b).map(|r| m_uci.get(r).unwrap_or("").as_bytes())));
+        dup_key.push(key);
+        duplicate.push(!seen.insert(key));
+        irregular.push(term.get(i).is_some_and(rules::is_irregular_termination));
+        for (s, white) in [(0, true), (1, false)] {
+            let info = rules::sacrifice_level(&seq, white);
+            level[s].push(info.level);
+            queen[s].push(info.queen_sac);
+            level1[s].push(rules::level1_condition_ever(&seq, white));
+            for (col, ply) in level_ply[s].iter_mut().zip(info.first_ply) {
+                col.push(ply);
+            }
+            bad[s].push(rules::is_bad_draw(&seq, white));
+        }
+    }
+    let mut out = g.select([
+        col::GAME_ID,
+        col::EVENT,
+        col::ROUND,
+        col::WHITE,
+        col::BLACK,
+        col::RESULT,
+    ])?;
+    let mut add = |c: Column| out.with_column(c).map(|_| ());
+    add(Column::new(cols::WINNER.into(), winner))?;
+    add(Column::new(cols::PLIES_FEN.into(), plies_fen))?;
+    add(Column::new(cols::ENDGAME.into(), endgame))?;
+    add(Column::new(cols::DUP_KEY.into(), dup_key))?;
+    add(Column::new(cols::DUPLICATE.into(), duplicate))?;
+    add(Column::new(cols::IRREGULAR.into(), irregular))?;
+    for s in 0..2 {
+        add(Column::new(
+            cols::SAC_LEVEL[s].into(),
+            std::mem::take(&mut level[s]),
+        ))?;
+        add(Column::new(
+            cols::QUEEN_SAC[s].into(),
+            std::mem::take(&mut queen[s]),
+        ))?;
+        add(Column::new(
+            cols::LEVEL1_PLY[s].into(),
+            std::mem::take(&mut level1[s]),
+        ))?;
+        for (name, values) in cols::LEVEL_PLY[s].iter().zip(&mut level_ply[s]) {
+            add(Column::new((*name).into(), std::mem::take(values)))?;
+        }
+        add(Column::new(
+            cols::BAD_DRAW[s].into(),
+            std::mem::take(&mut bad[s]),
+        ))?;
+    }
+    Ok(out)
+}
+
+/// Which rule set to score with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rules {
+    /// V6.0 (2025), the current reference.
+    #[default]
+    V6,
+    /// V5.2–5.8.
+    V5,
+}
+
+/// Options of the EAS score.
+#[derive(Debug, Clone, Default)]
+pub struct EasOptions {
+    pub rules: Rules,
+    /// Fix avg_all instead of computing it from the decisive games.
+    pub hard_avg: Option<i32>,
+    /// Keep only engines matching.
+    pub engine: Option<Regex>,
+}
+
+/// The input-wide numbers every engine's score depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Globals {
+    pub avg_all: i32,
+    pub short_limit: i32,
+    pub early_limit: i32,
+    pub decisive_games: i32,
+}
+
+/// One game from one engine's side, as the score needs it.
+#[derive(Debug, Clone, Copy)]
+struct Side {
+    drew: bool,
+    /// Counted among the wins (not a duplicate, regular termination).
+    scoring_win: bool,
+    category: Option<usize>,
+    level1_ply: Option<u32>,
+    plies: i32,
+    bad_draw: bool,
+}
+
+/// The per-engine EAS table (ranked by total) and the globals.
+pub fn score(labels: &DataFrame, opts: &EasOptions) -> PolarsResult<(DataFrame, Globals)> {
+    let s = |c: &str| labels.column(c).and_then(|c| c.str().cloned());
+    let (white, black, winner, result) = (
+        s(col::WHITE)?,
+        s(col::BLACK)?,
+        s(cols::WINNER)?,
+        s(col::RESULT)?,
+    );
+    let plies = labels.column(cols::PLIES_FEN)?.i32()?.clone();
+    let b = |c: &str| labels.column(c).and_then(|c| c.bool().cloned());
+    let (duplicate, irregular) = (b(cols::DUPLICATE)?, b(cols::IRREGULAR)?);
+    let mut per_engine: BTreeMap<String, Vec<Side>> = BTreeMap::new();
+    let (mut decisive_plies, mut decisive) = (0i64, 0i32);
+    for i in 0..labels.height() {
+        let w = winner.get(i);
+        if w.is_some() {
+            decisive += 1;
+            decisive_plies += i64::from(plies.get(i).unwrap_or(0));
+        }
+        let drew = result.get(i) == Some("1/2-1/2");
+        for (k, (name, tag)) in [(white.get(i), "w"), (black.get(i), "b")]
+            .into_iter()
+            .enumerate()
+        {
+            let Some(name) = name else { continue };
+            let level = labels.column(cols::SAC_LEVEL[k])?.u8()?.get(i).unwrap_or(0);
+            let info = rules::SacrificeInfo {
+                level,
+                queen_sac: labels.column(cols::QUEEN_SAC[k])?.bool()?.get(i) == Some(true),
+                ..Default::default()
+            };
+            let won = w == Some(tag);
+            per_engine.entry(name.to_string()).or_default().push(Side {
+                drew,
+                scoring_win: won
+                    && duplicate.get(i) != Some(true)
+                    && irregular.get(i) != Some(true),
+                category: info.category(),
+                level1_ply: labels.column(cols::LEVEL1_PLY[k])?.u32()?.get(i),
+                plies: plies.get(i).unwrap_or(0),
+                bad_draw: labels.column(cols::BAD_DRAW[k])?.bool()?.get(i) == Some(true),
+            });
+        }
+    }
+    let total_plies = i32::try_from(decisive_plies).unwrap_or(i32::MAX);
+    let avg_all = opts
+        .hard_avg
+        .unwrap_or_else(|| avg_moves(total_plies, decisive));
+    let g = Globals {
+        avg_all,
+        short_limit: match opts.rules {
+            Rules::V6 => rules::short_limit_v6(avg_all),
+            Rules::V5 => rules::short_limit_v5(avg_all),
+        },
+        early_limit: early_limit(avg_all),
+        decisive_games: decisive,
+    };
+    let mut rows: Vec<Row> = per_engine
+        .into_iter()
+        .filter(|(name, _)| opts.engine.as_ref().is_none_or(|re| re.is_match(name)))
+        .map(|(name, sides)| engine_row(name, &sides, &g, opts.rules))
+        .collect();
+    rows.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.engine.cmp(&b.engine)));
+    Ok((frame(&rows)?, g))
+}
+
+/// One engine's numbers.
+#[derive(Debug, Clone, Default)]
+struct Row {
+    engine: String,
+    games: i32,
+    wins: i32,
+    draws: i32,
+    sacs: [i32; 6],
+    sac_pct: [i32; 6],
+    early_pct: i32,
+    short_pct: i32,
+    bad_draw_pct: i32,
+    avg_win_moves: i32,
+    parts: [i64; 4],
+    total: i64,
+    warning: bool,
+}
+
+fn engine_row(engine: String, sides: &[Side], g: &Globals, rules_: Rules) -> Row {
+    let wins: Vec<&Side> = sides.iter().filter(|s| s.scoring_win).collect();
+    let n_wins = wins.len() as i32;
+    let draws: Vec<&Side> = sides.iter().filter(|s| s.drew).collect();
+    let n_draws = draws.len() as i32;
+    let mut sacs = [0i32; 6];
+    let (mut sac_games, mut early, mut buckets, mut win_plies) = (0, 0, [0i32; 5], 0i32);
+    for w in &wins {
+        if let Some(c) = w.category {
+            sacs[c] += 1;
+            sac_games += 1;
+            early += i32::from(rules::is_early(w.level1_ply, g.early_limit));
+        }
+        if let Some(k) = rules::short_bucket(w.plies, g.short_limit) {
+            buckets[k] += 1;
+        }
+        win_plies = win_plies.saturating_add(w.plies);
+    }
+    let avg_eng = avg_moves(win_plies, n_wins);
+    let bad = draws.iter().filter(|d| d.bad_draw).count() as i32;
+    let gd = bad_draw_gd(n_draws, bad);
+    let parts = match rules_ {
+        Rules::V6 => [
+            rules::sac_part_v6(n_wins, sacs),
+            rules::early_part_v6(sac_games, early, g.avg_all, avg_eng),
+            rules::short_part_v6(n_wins, buckets),
+            if n_draws > 0 {
+                rules::draw_part_v6(gd)
+            } else {
+                0
+            },
+        ],
+        Rules::V5 => [
+            rules::sac_part_v5(n_wins, sacs),
+            0,
+            rules::short_part_v5(n_wins, buckets, g.avg_all, avg_eng),
+            if n_draws > 0 {
+                rules::draw_part_v5(gd)
+            } else {
+                0
+            },
+        ],
+    };
+    Row {
+        engine,
+        games: sides.len() as i32,
+        wins: n_wins,
+        draws: n_draws,
+        sacs,
+        sac_pct: sacs.map(|c| pct100(n_wins, c)),
+        early_pct: pct100(sac_games, early),
+        short_pct: pct100(n_wins, buckets.iter().sum()),
+        bad_draw_pct: pct100(n_draws, bad),
+        avg_win_moves: avg_eng,
+        total: parts.iter().sum(),
+        parts,
+        warning: n_wins < 50 || n_draws < 30,
+    }
+}
+
+/// Percent with two decimals from pct100's integer.
+fn pct(v: i32) -> f64 {
+    f64::from(v) / 100.0
+}
+
+fn frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+    let i32s = |name: &str, f: &dyn Fn(&Row) -> i32| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+    };
+    let f64s = |name: &str, f: &dyn Fn(&Row) -> f64| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+    };
+    let i64s = |name: &str, f: &dyn Fn(&Row) -> i64| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+    };
+    let mut c = vec![
+        Column::new("rank".into(), (1..=rows.len() as u32).collect::<Vec<_>>()),
+        Column::new(
+            "engine".into(),
+            rows.iter().map(|r| r.engine.as_str()).collect::<Vec<_>>(),
+        ),
+        i32s("games", &|r| r.games),
+        i32s("wins", &|r| r.wins),
+        i32s("draws", &|r| r.draws),
+    ];
+    let names = ["1", "2", "3", "4", "5", "q"];
+    for (k, n) in names.iter().enumerate() {
+        c.push(i32s(&format!("sac{n}"), &move |r| r.sacs[k]));
+        c.push(f64s(&format!("sac{n}_pct"), &move |r| pct(r.sac_pct[k])));
+    }
+    c.extend([
+        f64s("early_sac_pct", &|r| pct(r.early_pct)),
+        f64s("short_win_pct", &|r| pct(r.short_pct)),
+        f64s("bad_draw_pct", &|r| pct(r.bad_draw_pct)),
+        i32s("avg_win_moves", &|r| r.avg_win_moves),
+        i64s("part_sac", &|r| r.parts[0]),
+        i64s("part_early", &|r| r.parts[1]),
+        i64s("part_short", &|r| r.parts[2]),
+        i64s("part_draw", &|r| r.parts[3]),
+        i64s("eas", &|r| r.total),
+        Column::new(
+            "warning".into(),
+            rows.iter()
+                .map(|r| r.warning.then_some("few wins or draws"))
+                .collect::<Vec<_>>(),
+        ),
+    ]);
+    DataFrame::new_infer_height(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hand-built labels, A (White) against B (Black):
+    /// 1. 1-0, 60 plies, A level-2 sacrifice, level-1 condition from ply 10.
+    /// 2. 1-0, 100 plies, no sacrifice.
+    /// 3. 1-0, 60 plies, a duplicate of an earlier game (not a win for EAS).
+    /// 4. ½, 120 plies, bad for A.   5. ½, 120 plies, bad for B.
+    /// 6. 0-1, 80 plies, B level-1 sacrifice from ply 50.
+    /// 7. 0-1, 40 plies, irregular termination (not a win for EAS).
+    fn hand_labels() -> DataFrame {
+        df!(
+            col::WHITE => ["A"; 7],
+            col::BLACK => ["B"; 7],
+            col::RESULT => ["1-0", "1-0", "1-0", "1/2-1/2", "1/2-1/2", "0-1", "0-1"],
+            cols::WINNER => [Some("w"), Some("w"), Some("w"), None, None, Some("b"), Some("b")],
+            cols::PLIES_FEN => [60i32, 100, 60, 120, 120, 80, 40],
+            cols::DUPLICATE => [false, false, true, false, false, false, false],
+            cols::IRREGULAR => [false, false, false, false, false, false, true],
+            cols::SAC_LEVEL[0] => [2u8, 0, 2, 0, 0, 0, 0],
+            cols::SAC_LEVEL[1] => [0u8, 0, 0, 0, 0, 1, 0],
+            cols::QUEEN_SAC[0] => [false; 7],
+            cols::QUEEN_SAC[1] => [false; 7],
+            cols::LEVEL1_PLY[0] => [Some(10u32), None, Some(10), None, None, None, None],
+            cols::LEVEL1_PLY[1] => [None, None, None, None, None, Some(50u32), None],
+            cols::BAD_DRAW[0] => [false, false, false, true, false, false, false],
+            cols::BAD_DRAW[1] => [false, false, false, false, true, false, false],
+        )
+        .unwrap()
+    }
+
+    fn totals(df: &DataFrame) -> Vec<(String, i64)> {
+        let e = df.column("engine").unwrap().str().unwrap().clone();
+        let t = df.column("eas").unwrap().i64().unwrap().clone();
+        e.iter()
+            .zip(t.iter())
+            .map(|(e, t)| (e.unwrap().to_string(), t.unwrap()))
+            .collect()
+    }
+
+    /// By hand. Decisive games 1, 2, 3, 6, 7 (duplicates and irregular ones
+    /// count here): 340 plies → avg_moves: r = (68000 + 5) / 10 = 6800 → 68 → 34.
+    /// V6: L = clamp(34 − 15, 30, 95) = 30; early_limit = max(10, 17) = 17.
+    /// A: wins 1, 2 (avg_moves(160, 2) = 40); level 2 in game 1 → 50·pct100(2, 1)
+    ///    = 250,000; early (ply 10 ≤ 17): e = 10000 → (10000/18)² = 555² =
+    ///    308,025 (34 < 40: no length bonus); game 1 is 30 moves, in (25, 30]:
+    ///    18·5000 = 90,000; draws 4, 5 with one bad: gd = 50 → (125000/3000)² =
+    ///    41² = 1,681. Total 649,706.
+    /// B: win 6 only (7 is irregular); level 1 → 10·10000 = 100,000; not early
+    ///    (50 > 17); 40 moves is not short; gd 50 → 1,681. Total 101,681.
+    /// V5: L = 30 − 15 = 15, no early part, draw part (125000/2500)² = 2,500.
+    /// A: 15·5000 = 75,000; no short win and 6 moves longer than avg_all:
+    ///    −6000 → 0; total 77,500. B: 5·10000 = 50,000 + 2,500 = 52,500.
+    #[test]
+    fn score_by_hand() {
+        let lab = hand_labels();
+        let (df, g) = score(&lab, &EasOptions::default()).unwrap();
+        assert_eq!(
+            (g.avg_all, g.short_limit, g.early_limit, g.decisive_games),
+            (34, 30, 17, 5)
+        );
+        assert_eq!(
+            totals(&df),
+            [("A".to_string(), 649_706), ("B".to_string(), 101_681)]
+        );
+        let v5 = EasOptions {
+            rules: Rules::V5,
+            ..EasOptions::default()
+        };
+        let (df, g) = score(&lab, &v5).unwrap();
+        assert_eq!(g.short_limit, 15);
+        assert_eq!(
+            totals(&df),
+            [("A".to_string(), 77_500), ("B".to_string(), 52_500)]
+        );
+        // --hard-avg replaces avg_all: 60 → L = clamp(45, 30, 95), early limit 30.
+        let hard = EasOptions {
+            hard_avg: Some(60),
+            ..EasOptions::default()
+        };
+        let (_, g) = score(&lab, &hard).unwrap();
+        assert_eq!((g.avg_all, g.short_limit, g.early_limit), (60, 45, 30));
+    }
+
+    #[test]
+    fn fnv_is_order_sensitive() {
+        assert_ne!(fnv(["e2e4", "e7e5"].iter()), fnv(["e7e5", "e2e4"].iter()));
+        assert_eq!(fnv(["a"].iter()), fnv(["a"].iter()));
+    }
+
+    #[test]
+    fn start_material_from_fen() {
+        let (m, fm, black) = start_material(Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 40")).unwrap();
+        assert_eq!(
+            (m.white, m.black, fm, black),
+            ([1, 0, 0, 0, 0], [0; 5], 40, true)
+        );
+        assert_eq!(start_material(None).unwrap().0, Material::START);
+    }
+}

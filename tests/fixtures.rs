@@ -311,7 +311,7 @@ fn output_is_identical_whatever_jobs_and_batches() {
     let run = |o: IngestOptions| -> (tempfile::TempDir, Vec<DataFrame>) {
         let dir = tempfile::tempdir().unwrap();
         let rep = ingest(dir.path(), &files, o, &mut |_| {}).unwrap();
-        assert_eq!((rep.counts.games, rep.counts.rejects), (13, 6));
+        assert_eq!((rep.counts.games, rep.counts.rejects), (28, 6));
         let ds = Dataset::open(dir.path()).unwrap();
         let frames = [&GAMES, &MOVES, &REJECTS].map(|t| frame(&ds, t)).to_vec();
         (dir, frames)
@@ -476,4 +476,79 @@ fn eas_labels_on_fixtures() {
     );
     // No material was ever given up in these short games.
     assert!(ints(&lab, cols::SAC_LEVEL[0]).iter().all(|l| *l == Some(0)));
+}
+
+fn eas_labels_of(file: &str) -> (tempfile::TempDir, DataFrame) {
+    let (dir, ds) = load(&[file]);
+    let lab =
+        evallab::metrics::eas::labels(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap()).unwrap();
+    (dir, lab)
+}
+
+/// `eas_rules.pgn` (data/fixtures/make_eas.py): each game hits one rule.
+#[test]
+fn eas_rules_on_hand_built_games() {
+    use evallab::metrics::eas::cols;
+    let (_d, lab) = eas_labels_of("eas_rules.pgn");
+    let rounds = strs(&lab, col::ROUND);
+    let row = |r: &str| rounds.iter().position(|x| x.as_deref() == Some(r)).unwrap();
+    let level = ints(&lab, cols::SAC_LEVEL[0]);
+    let queen = bools(&lab, cols::QUEEN_SAC[0]);
+    // A pure one-pawn deficit without the full opening set: 12 positions count,
+    // 11 do not.
+    assert_eq!(level[row("pawn-12")], Some(1));
+    assert_eq!(level[row("pawn-11")], Some(0));
+    assert_eq!(level[row("level-3")], Some(3));
+    assert_eq!(level[row("level-4")], Some(4));
+    assert_eq!(
+        (level[row("level-5")], queen[row("level-5")]),
+        (Some(5), false)
+    );
+    // Rook down with the queen (level 5), then the queen given: a queen
+    // sacrifice. 8 shuffle plies, 9. Qd7+, 10. Kxd7: the queen condition first
+    // holds after ply 10.
+    assert_eq!((level[row("queen")], queen[row("queen")]), (Some(5), true));
+    assert_eq!(ints(&lab, cols::LEVEL_PLY[0][5])[row("queen")], Some(10));
+    let endgame = bools(&lab, cols::ENDGAME);
+    let bad = [
+        bools(&lab, cols::BAD_DRAW[0]),
+        bools(&lab, cols::BAD_DRAW[1]),
+    ];
+    let e = row("endgame-draw");
+    assert!(endgame[e] && !bad[0][e] && !bad[1][e]);
+    let m = row("middlegame-draw");
+    assert!(!endgame[m] && bad[0][m] && bad[1][m]);
+}
+
+/// `eas_score.pgn`: the full V6 and V5 scores of a two-engine fixture, by hand
+/// (the arithmetic is in `metrics::eas::tests::score_by_hand`, which states the
+/// same seven games as labels): A 649,706 and B 101,681 (V6), 77,500 and
+/// 52,500 (V5). Round 3 repeats round 1 (a duplicate), round 7 ends on time
+/// (irregular), rounds 4 and 5 are draws where one side is down material (a
+/// saved draw for it, a bad draw for the other), round 6 is B's level-1
+/// sacrifice from ply 19 (not early: early_limit is 17).
+#[test]
+fn eas_score_of_hand_built_games() {
+    use evallab::metrics::eas::{EasOptions, Rules, score};
+    let (_d, lab) = eas_labels_of("eas_score.pgn");
+    let totals = |o: &EasOptions| {
+        let (df, g) = score(&lab, o).unwrap();
+        let t: Vec<(Option<String>, Option<i64>)> = strs(&df, "engine")
+            .into_iter()
+            .zip(ints(&df, "eas"))
+            .collect();
+        (
+            t,
+            (g.avg_all, g.short_limit, g.early_limit, g.decisive_games),
+        )
+    };
+    let (t, g) = totals(&EasOptions::default());
+    assert_eq!(g, (34, 30, 17, 5));
+    assert_eq!(t, [(s("A"), Some(649_706)), (s("B"), Some(101_681))]);
+    let v5 = EasOptions {
+        rules: Rules::V5,
+        ..EasOptions::default()
+    };
+    let (t, _) = totals(&v5);
+    assert_eq!(t, [(s("A"), Some(77_500)), (s("B"), Some(52_500))]);
 }

@@ -537,6 +537,39 @@ mod tests {
         assert_eq!((g.avg_all, g.short_limit, g.early_limit), (60, 45, 30));
     }
 
+    /// One game, C (White) lost to D in 50 plies: avg_all = avg_moves(50, 1) =
+    /// 25, L = clamp(10, 30, 95) = 30, early_limit = max(10, 12) = 12.
+    /// C, no wins and no draws: only the length bonus, 5000·(25 − 0) = 125,000.
+    /// D, no draws: 25 moves falls in (20, 25]: 27·pct100(1, 1) = 270,000; no
+    /// length bonus (25 − 25 = 0); the draw part of an engine without draws is 0.
+    #[test]
+    fn engines_without_wins_or_draws() {
+        let lab = df!(
+            col::WHITE => ["C"],
+            col::BLACK => ["D"],
+            col::RESULT => ["0-1"],
+            cols::WINNER => [Some("b")],
+            cols::PLIES_FEN => [50i32],
+            cols::DUPLICATE => [false],
+            cols::IRREGULAR => [false],
+            cols::SAC_LEVEL[0] => [0u8],
+            cols::SAC_LEVEL[1] => [0u8],
+            cols::QUEEN_SAC[0] => [false],
+            cols::QUEEN_SAC[1] => [false],
+            cols::LEVEL1_PLY[0] => [None::<u32>],
+            cols::LEVEL1_PLY[1] => [None::<u32>],
+            cols::BAD_DRAW[0] => [false],
+            cols::BAD_DRAW[1] => [false],
+        )
+        .unwrap();
+        let (df, g) = score(&lab, &EasOptions::default()).unwrap();
+        assert_eq!((g.avg_all, g.short_limit, g.early_limit), (25, 30, 12));
+        assert_eq!(
+            totals(&df),
+            [("D".to_string(), 270_000), ("C".to_string(), 125_000)]
+        );
+    }
+
     #[test]
     fn fnv_is_order_sensitive() {
         assert_ne!(fnv(["e2e4", "e7e5"].iter()), fnv(["e7e5", "e2e4"].iter()));

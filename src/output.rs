@@ -55,6 +55,7 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
             out.flush().map_err(|e| Error::io(Path::new("<stdout>"), e))
         }
         Some(path) => {
+            ensure_parent(path)?;
             let tmp = tmp_name(path);
             let mut f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
             write_to(df, format, &mut f)?;
@@ -66,9 +67,20 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
 
 /// Writes a text file atomically (temp name, then rename).
 pub fn write_text(path: &Path, text: &str) -> Result<(), Error> {
+    ensure_parent(path)?;
     let tmp = tmp_name(path);
     std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+}
+
+/// Creates the folder a file goes into.
+pub fn ensure_parent(path: &Path) -> Result<(), Error> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A hidden temp name beside `path`.

@@ -337,6 +337,7 @@ pub fn save(svg: &str, path: &Path) -> Result<(), Error> {
         Some("svg") => crate::output::write_text(path, svg),
         Some("png") => {
             let png = render_png(svg)?;
+            crate::output::ensure_parent(path)?;
             let tmp = crate::output::tmp_name(path);
             std::fs::write(&tmp, png).map_err(|e| Error::io(&tmp, e))?;
             std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))

@@ -134,6 +134,10 @@ fn toml(results: &[(Vec<String>, Calibration)]) -> String {
                 let _ = writeln!(section, "{table}\t{} = {v:.4}", toml_str(engine));
             }
         }
+        // An empty table still says "no estimate" to `relevance --x05-from`.
+        if section.is_empty() {
+            let _ = writeln!(s, "\n[{name}]");
+        }
         let mut current = String::new();
         for line in section.lines() {
             let (table, kv) = line.split_once('\t').expect("tab separated");

@@ -8,6 +8,7 @@ mod eas;
 mod ingest;
 mod inspect;
 mod relevance;
+mod run;
 mod schema;
 
 use std::path::PathBuf;
@@ -31,6 +32,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Ingest(ingest::Args),
+    Run(run::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
@@ -47,6 +49,7 @@ pub const EXIT_REJECTS: u8 = 3;
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Ingest(a) => ingest::run(a),
+        Command::Run(a) => run::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Relevance(a) => relevance::run(a),

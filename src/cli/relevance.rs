@@ -106,9 +106,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args
         .moves_out
         .unwrap_or_else(|| args.dataset.join("derived").join("relevance_moves.parquet"));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
-    }
     output::write(&mut per_move_df, Format::Parquet, Some(&path))?;
     eprintln!(
         "per-move table: {} rows in {}",

@@ -15,7 +15,7 @@ use polars::prelude::*;
 use crate::Error;
 use crate::metrics::relevance::CLAMP_PAWNS;
 use crate::relevance_math::{
-    MoveScheme, PositionScheme, classify_move, classify_position, prob_exp, rr,
+    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp, rr,
 };
 use crate::schema::col;
 
@@ -60,8 +60,22 @@ fn tag_value(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// The move symbol of a move: the relevance-reduced change from the eval
+/// before it (`prev`, the previous ply's) to its own eval, in the mover's POV
+/// (both White POV pawns); `None` without both evals or below the threshold.
+pub fn move_symbol(
+    prev: Option<f64>,
+    x: Option<f64>,
+    mover_white: bool,
+    opts: AnnotateOptions,
+) -> Option<MoveSymbol> {
+    let (a, b) = (prev?, x?);
+    let sign = if mover_white { 1.0 } else { -1.0 };
+    classify_move(rr(sign * a, sign * b, opts.x05), opts.move_scheme, opts.x05)
+}
+
 /// White-POV eval of a move in pawns (mates at ±[`CLAMP_PAWNS`]).
-fn white_pov(kind: Option<&str>, cp: Option<i32>, mate: Option<i16>) -> Option<f64> {
+pub fn white_pov(kind: Option<&str>, cp: Option<i32>, mate: Option<i16>) -> Option<f64> {
     match kind {
         Some("cp") => cp.map(|c| (f64::from(c) / 100.0).clamp(-CLAMP_PAWNS, CLAMP_PAWNS)),
         Some("mate") => mate.map(|m| if m >= 0 { CLAMP_PAWNS } else { -CLAMP_PAWNS }),
@@ -159,12 +173,8 @@ pub fn write_pgn(
             first = false;
             tok.push_str(m_san.get(i).unwrap_or("?"));
             let x = white_pov(m_kind.get(i), m_cp.get(i), m_mate.get(i));
-            if let (Some(a), Some(b)) = (prev, x) {
-                let sign = if is_white { 1.0 } else { -1.0 };
-                let d = rr(sign * a, sign * b, opts.x05);
-                if let Some(sym) = classify_move(d, opts.move_scheme, opts.x05) {
-                    let _ = write!(tok, " ${}", sym.nag());
-                }
+            if let Some(sym) = move_symbol(prev, x, is_white, opts) {
+                let _ = write!(tok, " ${}", sym.nag());
             }
             if let Some(x) = x {
                 let pos = classify_position(x, opts.position_scheme, opts.x05);

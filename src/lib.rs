@@ -19,6 +19,7 @@ pub mod metrics;
 pub mod output;
 pub mod plot;
 pub mod relevance_math;
+pub mod report;
 pub mod schema;
 pub mod split;
 pub mod tables;

@@ -83,6 +83,10 @@ run = "relevance"
 x05_from = "{dataset}/out/x05.toml"
 format = "csv"
 output = "{dataset}/out/relevance.csv"
+
+[[steps]]
+run = "report"
+output = "{dataset}/out/report"
 "#,
     )
     .unwrap();
@@ -91,12 +95,18 @@ output = "{dataset}/out/relevance.csv"
     let first = evallab(&["run", &spec, "--set", &set], None);
     assert!(first.status.success(), "{}", text(&first.stderr));
     assert!(Path::new(&ds).join("out/relevance.csv").exists());
+    let html = std::fs::read_to_string(Path::new(&ds).join("out/report/index.html")).unwrap();
+    assert!(html.contains("<h3>Win-draw balance</h3>") && html.contains("<svg"));
+    // Self-contained: no scripts, no external resources (the SVG namespace URI
+    // is a name, not a fetch).
+    assert!(html.contains("Engine A 1.0"));
+    assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href=\"http"));
     let second = evallab(&["run", &spec, "--set", &set], None);
     assert_eq!(
         text(&second.stderr)
             .matches("skipped (inputs and parameters unchanged)")
             .count(),
-        3
+        4
     );
     let forced = evallab(&["run", &spec, "--set", &set, "--force"], None);
     assert!(!text(&forced.stderr).contains("unchanged"));

@@ -8,9 +8,8 @@ use anyhow::{Context, bail};
 use clap::ValueEnum;
 use evallab::annotate::AnnotateOptions;
 use evallab::dataset::Dataset;
-use evallab::metrics::eas::{EasOptions, Rules, cols, labels, score};
-use evallab::output::{self, Format};
-use evallab::schema::{GAMES, MOVES, col as gcol};
+use evallab::metrics::eas::{EasOptions, LABELS_FILE, Rules, cols, score, stored_labels};
+use evallab::schema::col as gcol;
 use polars::prelude::*;
 
 use super::OutputArgs;
@@ -70,42 +69,6 @@ pub struct Args {
     out: OutputArgs,
 }
 
-/// The stored labels, recomputed when the dataset's parts changed.
-fn stored_labels(ds: &Dataset, force: bool) -> anyhow::Result<DataFrame> {
-    let dir = ds.root.join("derived");
-    let path = dir.join("eas_labels.parquet");
-    let stamp = dir.join("eas_labels.parts");
-    let parts: Vec<String> = ds
-        .manifest
-        .runs
-        .iter()
-        .map(|r| r.part.to_string())
-        .collect();
-    let current = parts.join(",");
-    if !force
-        && path.exists()
-        && std::fs::read_to_string(&stamp).ok().as_deref() == Some(current.as_str())
-    {
-        return Ok(LazyFrame::scan_parquet(
-            PlRefPath::new(path.to_string_lossy().as_ref()),
-            ScanArgsParquet::default(),
-        )?
-        .collect()?);
-    }
-    let t = Instant::now();
-    let mut df = labels(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?;
-    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
-    output::write(&mut df, Format::Parquet, Some(&path))?;
-    output::write_text(&stamp, &current)?;
-    eprintln!(
-        "eas labels: {} games in {:.2}s, stored in {}",
-        df.height(),
-        t.elapsed().as_secs_f64(),
-        path.display()
-    );
-    Ok(df)
-}
-
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&a.dataset)?;
     let engine = a
@@ -113,7 +76,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(|re| regex::Regex::new(re).with_context(|| format!("bad regex `{re}`")))
         .transpose()?;
-    let mut lab = stored_labels(&ds, a.relabel)?;
+    let t = Instant::now();
+    let (mut lab, computed) = stored_labels(&ds, a.relabel)?;
+    if computed {
+        eprintln!(
+            "eas labels: {} games in {:.2}s, stored in {}",
+            lab.height(),
+            t.elapsed().as_secs_f64(),
+            ds.root.join(LABELS_FILE).display()
+        );
+    }
     if let Some(re) = &a.event {
         regex::Regex::new(re).with_context(|| format!("bad regex `{re}`"))?;
         lab = lab

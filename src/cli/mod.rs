@@ -8,6 +8,7 @@ mod eas;
 mod ingest;
 mod inspect;
 mod relevance;
+mod report;
 mod run;
 mod schema;
 
@@ -37,6 +38,7 @@ enum Command {
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
     Eas(eas::Args),
+    Report(report::Args),
     Annotate(annotate::Args),
     Calc(calc::Args),
     Schema(schema::Args),
@@ -54,6 +56,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Calibrate(a) => calibrate::run(a),
         Command::Relevance(a) => relevance::run(a),
         Command::Eas(a) => eas::run(a),
+        Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),
         Command::Schema(a) => schema::run(a),

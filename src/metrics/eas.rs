@@ -14,10 +14,13 @@ use polars::prelude::*;
 use regex::Regex;
 use shakmaty::fen::Fen;
 
+use crate::Error;
+use crate::dataset::Dataset;
 use crate::eas_rules::{
     self as rules, Material, avg_moves, bad_draw_gd, early_limit, game_plies_from_fen, pct100,
 };
-use crate::schema::col;
+use crate::output::{self, Format};
+use crate::schema::{GAMES, MOVES, col};
 
 /// Column names of the labels table (one row per game).
 pub mod cols {
@@ -214,6 +217,39 @@ pub fn labels(games: LazyFrame, moves: LazyFrame) -> PolarsResult<DataFrame> {
         ))?;
     }
     Ok(out)
+}
+
+/// Where the labels are stored, relative to the dataset folder.
+pub const LABELS_FILE: &str = "derived/eas_labels.parquet";
+
+/// The dataset's labels: read from [`LABELS_FILE`] when they were computed for
+/// the dataset's current parts, else computed and stored. The flag says
+/// whether they were computed.
+pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Error> {
+    let path = ds.root.join(LABELS_FILE);
+    let stamp = path.with_extension("parts");
+    let parts: Vec<String> = ds
+        .manifest
+        .runs
+        .iter()
+        .map(|r| r.part.to_string())
+        .collect();
+    let current = parts.join(",");
+    if !force
+        && path.exists()
+        && std::fs::read_to_string(&stamp).ok().as_deref() == Some(current.as_str())
+    {
+        let df = LazyFrame::scan_parquet(
+            PlRefPath::new(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .collect()?;
+        return Ok((df, false));
+    }
+    let mut df = labels(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?;
+    output::write(&mut df, Format::Parquet, Some(&path))?;
+    output::write_text(&stamp, &current)?;
+    Ok((df, true))
 }
 
 /// Which rule set to score with.

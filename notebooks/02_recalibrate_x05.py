@@ -1,0 +1,375 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,-all
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+# ---
+
+# %% [markdown]
+# # 02 · Recalibrating x_0_5 (win-draw balance) in polars
+#
+# `x_0_5` is the eval (pawns, the engine's own point of view) at which an engine's
+# games split 50/50 between wins and draws-or-losses. `evallab calibrate` estimates
+# it per engine in three ways; this notebook re-implements them in polars-python
+# from the `games` and `moves` tables and checks the numbers against
+# `results/calibrate.csv` (written by `evallab calibrate --by engine`, the default)
+# and, per event, against `results/balance.csv` (`evallab balance --by event,engine`).
+#
+# ## Definitions (README "Win-draw balance" and "Calibrating x_0_5", `metrics.md` §1)
+#
+# 1. **Own evals**: the engine's evals on its own non-book moves, in its own POV.
+#    Placeholders and absurd values are not evals. A mate outranks every centipawn
+#    value (and a shorter mate a longer one); evallab stores a mate in n for the
+#    engine as 1 000 000 − n centipawns (prints as 9999.95 for mate in 5). Evals at or
+#    beyond ±100 pawns (TCEC's tablebase plateaus, overflow values) are left out.
+# 2. **Actual wins W** = official wins − hollow wins. A **hollow win** is an official
+#    win whose winner's last own eval is exactly 0.00. A win without any own eval is
+#    not hollow.
+# 3. For every non-won game (draws, losses, hollow wins): the engine's maximum own
+#    eval in that game (games without an own eval have none).
+# 4. **Highest eval without win** = the largest of those maxima.
+# 5. **Balance** (the **rank** estimate) = the W-th largest maximum; null when W = 0
+#    or fewer non-won games have an own eval than W.
+#
+# - **threshold**: the lowest x among the games' maximum own evals such that
+#   P(win | the engine's maximum own eval in the game ≥ x) ≥ 0.5 (hollow wins are
+#   non-wins).
+# - **ml**: the x05 maximising the likelihood of the game results (1, ½, 0, own POV;
+#   hollow wins count ½) of every position with an own cp eval (mates left out) under
+#   P(x) = 1 − 2^(−x/x05 − 1) for x > 0, 2^(x/x05 − 1) for x ≤ 0 (`metrics.md` §2.3),
+#   each position a Bernoulli trial with a fractional outcome.
+#
+# The bootstrap intervals (`*_lo`, `*_hi`) are not reproduced here.
+
+# %% tags=["parameters"]
+import os
+
+DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
+
+# %%
+import math
+import tomllib
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+pl.Config.set_tbl_rows(30)
+pl.Config.set_tbl_cols(20)
+pl.Config.set_fmt_str_lengths(50)
+
+results = Path(DATASET) / "results"
+assert (results / "calibrate.csv").exists(), (
+    f"{results}/calibrate.csv is missing: run `evallab run pipelines/demo.toml` (or `evallab calibrate`)"
+)
+games = pl.scan_parquet(f"{DATASET}/games/*.parquet")
+moves = pl.scan_parquet(f"{DATASET}/moves/*.parquet")
+
+MATE_CP = 1_000_000  # own-eval scale of a mate: mate in n = ±(MATE_CP − n)
+PLATEAU_CP = 10_000  # |cp| ≥ 100 pawns: not an eval for these statistics
+
+# %% [markdown]
+# ## Each game from each engine's side
+#
+# One row per (game, side): the engine that played that side and its score
+# (1, ½, 0; `*` games are left out).
+
+# %%
+def side_view(side: str, me: str, other: str, win: str, loss: str) -> pl.LazyFrame:
+    return games.select(
+        "game_id",
+        "event",
+        "round",
+        pl.col(me).alias("engine"),
+        pl.col(other).alias("opponent"),
+        pl.lit(side).alias("side"),
+        pl.when(pl.col("result") == win)
+        .then(1.0)
+        .when(pl.col("result") == loss)
+        .then(0.0)
+        .when(pl.col("result") == "1/2-1/2")
+        .then(0.5)
+        .otherwise(None)
+        .alias("score"),
+    )
+
+
+engine_games = pl.concat(
+    [side_view("w", "white", "black", "1-0", "0-1"), side_view("b", "black", "white", "0-1", "1-0")]
+).filter(pl.col("score").is_not_null())
+
+# %% [markdown]
+# ## Own evals
+#
+# `eval_cp` and `mate` are White POV; the mover's own POV flips Black's. Mates go on
+# the own-eval scale above every centipawn value.
+
+# %%
+usable = ~pl.col("is_book") & (
+    (pl.col("eval_kind") == "mate") | ((pl.col("eval_kind") == "cp") & (pl.col("eval_cp").abs() < PLATEAU_CP))
+)
+mate = pl.col("mate").cast(pl.Int64)
+white_pov = (
+    pl.when(mate.is_not_null())
+    .then(pl.when(mate >= 0).then(MATE_CP - mate).otherwise(-MATE_CP - mate))
+    .otherwise(pl.col("eval_cp").cast(pl.Int64))
+)
+own_evals = moves.filter(usable).select(
+    "game_id",
+    "side",
+    "ply",
+    pl.when(pl.col("side") == "w").then(white_pov).otherwise(-white_pov).alias("own_cp"),
+)
+
+per_game = own_evals.group_by("game_id", "side").agg(
+    pl.col("own_cp").max().alias("max_own_cp"),
+    pl.col("own_cp").sort_by("ply").last().alias("last_own_cp"),
+)
+facts = (
+    engine_games.join(per_game, on=["game_id", "side"], how="left")
+    .with_columns(hollow=((pl.col("score") == 1.0) & (pl.col("last_own_cp") == 0)).fill_null(False))
+    .with_columns(won=(pl.col("score") == 1.0) & ~pl.col("hollow"))
+    .collect()
+)
+facts.group_by("engine").agg(
+    pl.len().alias("games"),
+    (pl.col("score") == 1.0).sum().alias("official_wins"),
+    pl.col("hollow").sum().alias("hollow_wins"),
+    pl.col("won").sum().alias("W"),
+    (~pl.col("won") & pl.col("max_own_cp").is_not_null()).sum().alias("non_won_with_eval"),
+).sort("engine")
+
+# %% [markdown]
+# ## Rank (= the win-draw balance) and threshold, per group
+
+# %%
+def rank_x05(df: pl.DataFrame) -> float | None:
+    """W-th largest maximum own eval over the non-won games (pawns)."""
+    w = int(df["won"].sum())
+    maxima = df.filter(~pl.col("won"))["max_own_cp"].drop_nulls().sort(descending=True)
+    if w == 0 or maxima.len() < w:
+        return None
+    return maxima[w - 1] / 100
+
+
+def highest_without_win(df: pl.DataFrame) -> float | None:
+    m = df.filter(~pl.col("won"))["max_own_cp"].max()
+    return None if m is None else m / 100
+
+
+def threshold_x05(df: pl.DataFrame) -> float | None:
+    """Lowest game maximum x with P(win | max ≥ x) ≥ 0.5 (pawns)."""
+    at_or_above = (
+        df.filter(pl.col("max_own_cp").is_not_null())
+        .group_by("max_own_cp")
+        .agg(pl.col("won").sum().alias("wins"), pl.len().alias("n"))
+        .sort("max_own_cp", descending=True)
+        .with_columns(pl.col("wins").cum_sum().alias("wins_ge"), pl.col("n").cum_sum().alias("n_ge"))
+        .filter(2 * pl.col("wins_ge") >= pl.col("n_ge"))
+    )
+    return None if at_or_above.is_empty() else at_or_above["max_own_cp"].min() / 100
+
+
+# %% [markdown]
+# ## ML: maximum likelihood of P(x) over positions
+#
+# evallab bins the positions by centipawn value and maximises the log-likelihood over
+# log x05 ∈ [ln 0.02, ln 50] by golden-section search; an optimum on the edge of that
+# range is no estimate. The same here, in numpy.
+
+# %%
+def prob(x, x05):
+    """P(x) of metrics.md §2.3 (White/own POV, pawns)."""
+    x = np.asarray(x, dtype=float)
+    return np.where(x <= 0, 2.0 ** (x / x05 - 1), 1 - 2.0 ** (-x / x05 - 1))
+
+
+positions = (
+    own_evals.filter(pl.col("own_cp").abs() < MATE_CP // 2)
+    .join(facts.lazy().select("game_id", "side", "engine", "score", "hollow"), on=["game_id", "side"])
+    .with_columns(pl.when(pl.col("hollow")).then(0.5).otherwise(pl.col("score")).alias("result"))
+    .collect()
+)
+
+
+def ml_x05(pos: pl.DataFrame) -> float | None:
+    bins = pos.group_by("own_cp").agg(pl.len().alias("n"), pl.col("result").sum().alias("s"))
+    if bins.is_empty():
+        return None
+    x = bins["own_cp"].to_numpy() / 100
+    n = bins["n"].to_numpy().astype(float)
+    s = bins["s"].to_numpy()
+
+    def loglik(lx: float) -> float:
+        p = np.clip(prob(x, math.exp(lx)), 1e-12, 1 - 1e-12)
+        return float((s * np.log(p) + (n - s) * np.log(1 - p)).sum())
+
+    lo, hi = math.log(0.02), math.log(50)
+    a, b, r = lo, hi, (math.sqrt(5) - 1) / 2
+    c, d = b - r * (b - a), a + r * (b - a)
+    fc, fd = loglik(c), loglik(d)
+    while b - a > 1e-7:
+        if fc > fd:
+            b, d, fd = d, c, fc
+            c = b - r * (b - a)
+            fc = loglik(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + r * (b - a)
+            fd = loglik(d)
+    best = (a + b) / 2
+    return math.exp(best) if lo + 1e-3 < best < hi - 1e-3 else None
+
+
+# %%
+rows = []
+for (engine,), df in sorted(facts.group_by("engine"), key=lambda t: t[0]):
+    pos = positions.filter(pl.col("engine") == engine)
+    rows.append(
+        {
+            "engine": engine,
+            "games": df.height,
+            "positions": pos.height,
+            "x05_rank": rank_x05(df),
+            "x05_threshold": threshold_x05(df),
+            "x05_ml": ml_x05(pos),
+        }
+    )
+ours = pl.DataFrame(rows, schema_overrides={"x05_rank": pl.Float64, "x05_threshold": pl.Float64, "x05_ml": pl.Float64})
+ours
+
+# %% [markdown]
+# ## Compare with `results/calibrate.csv`
+
+# %%
+theirs = pl.read_csv(results / "calibrate.csv")
+cmp = ours.join(theirs, on="engine", how="full", suffix="_evallab", coalesce=True).sort("engine")
+assert cmp.height == ours.height == theirs.height, "engines differ between notebook and calibrate.csv"
+cmp.select(
+    "engine",
+    "games",
+    "games_evallab",
+    "positions",
+    "positions_evallab",
+    "x05_rank",
+    "x05_rank_evallab",
+    "x05_threshold",
+    "x05_threshold_evallab",
+    "x05_ml",
+    "x05_ml_evallab",
+)
+
+# %%
+assert (cmp["games"] == cmp["games_evallab"]).all()
+assert (cmp["positions"] == cmp["positions_evallab"]).all()
+for method in ("rank", "threshold"):
+    a, b = f"x05_{method}", f"x05_{method}_evallab"
+    both = cmp.filter(pl.col(a).is_not_null() & pl.col(b).is_not_null())
+    bad = both.filter((pl.col(a) - pl.col(b)).abs() > 1e-9)
+    assert bad.is_empty(), f"{method} differs:\n{bad.select('engine', a, b)}"
+    # Null in one and not the other would be a real difference too.
+    one_null = cmp.filter(pl.col(a).is_null() != pl.col(b).is_null())
+    assert one_null.is_empty(), f"{method}: null on one side only:\n{one_null.select('engine', a, b)}"
+    print(f"{method}: {both.height} engines agree, {cmp.height - both.height} null on both sides")
+
+# ml: calibrate.csv rounds to 3 decimals, x05.toml to 4.
+x05_toml = tomllib.loads((results / "x05.toml").read_text()) if (results / "x05.toml").exists() else {}
+for r in cmp.filter(pl.col("x05_ml").is_not_null() & pl.col("x05_ml_evallab").is_not_null()).iter_rows(named=True):
+    assert abs(r["x05_ml"] - r["x05_ml_evallab"]) <= 0.0005 + 1e-12, r
+    if r["engine"] in x05_toml.get("x05_ml", {}):
+        assert abs(r["x05_ml"] - x05_toml["x05_ml"][r["engine"]]) <= 0.00005 + 1e-12, r
+print("ml agrees to the printed precision")
+
+# %% [markdown]
+# ## Per event: compare with `results/balance.csv`
+#
+# The demo pipeline writes the balance grouped by event and engine; the same
+# functions applied per (event, engine) must give the same W, hollow wins, highest
+# eval without win and balance.
+
+# %%
+if (results / "balance.csv").exists():
+    bal = pl.read_csv(results / "balance.csv")
+    per_event = pl.DataFrame(
+        [
+            {
+                "event": ev,
+                "engine": en,
+                "wins_nb": int(df["won"].sum()),
+                "hollow_nb": int(df["hollow"].sum()),
+                "highest_nb": highest_without_win(df),
+                "balance_nb": rank_x05(df),
+            }
+            for (ev, en), df in facts.group_by("event", "engine")
+        ],
+        schema_overrides={"highest_nb": pl.Float64, "balance_nb": pl.Float64},
+    )
+    chk = bal.join(per_event, on=["event", "engine"], how="full", coalesce=True).sort("event", "engine")
+    display(chk.select("event", "engine", "wins", "wins_nb", "hollow_wins", "hollow_nb",
+                       "highest_eval_without_win", "highest_nb", "balance", "balance_nb", "reason"))
+    assert chk.height == bal.height == per_event.height
+    assert (chk["wins"] == chk["wins_nb"]).all() and (chk["hollow_wins"] == chk["hollow_nb"]).all()
+    for a, b in (("highest_eval_without_win", "highest_nb"), ("balance", "balance_nb")):
+        assert (chk[a].is_null() == chk[b].is_null()).all(), a
+        assert ((chk[a] - chk[b]).abs().fill_null(0) <= 1e-9).all(), a
+    print("balance.csv reproduced per event")
+else:
+    print("no results/balance.csv in this dataset")
+
+# %% [markdown]
+# ## Empirical win rate by own eval, with the fitted curves
+#
+# Every position with an own cp eval (x > 0, mates left out) is one observation:
+# did the engine (actually) win that game? Binned by 0.25 pawns, beside the curve
+# P(win) = 1 − 2^(−x/x05) (the win part of §2.3's P for x > 0) for each estimate.
+# Only positive estimates define such a curve: a non-positive x05 (here the rank
+# and threshold estimates of the engine that beat the weakest engine most often)
+# is listed in the legend but not drawn.
+
+# %%
+BIN = 0.25
+XMAX = 6.0
+emp = (
+    positions.join(facts.select("game_id", "side", "won"), on=["game_id", "side"])
+    .with_columns(x=pl.col("own_cp") / 100)
+    .filter((pl.col("x") > 0) & (pl.col("x") < XMAX))
+    .with_columns(bin=((pl.col("x") / BIN).floor() * BIN + BIN / 2))
+    .group_by("engine", "bin")
+    .agg(pl.len().alias("n"), pl.col("won").mean().alias("win_rate"))
+    .sort("engine", "bin")
+)
+
+engines = ours["engine"].to_list()
+ncols = 2
+nrows = math.ceil(len(engines) / ncols)
+fig, axes = plt.subplots(nrows, ncols, figsize=(11, 3.8 * nrows), squeeze=False, sharey=True)
+xs = np.linspace(0.001, XMAX, 300)
+styles = {"rank": ("#0072B2", "-"), "threshold": ("#D55E00", "--"), "ml": ("#009E73", "-.")}
+for ax, engine in zip(axes.flat, engines):
+    e = emp.filter(pl.col("engine") == engine)
+    ax.scatter(e["bin"], e["win_rate"], s=np.clip(e["n"].to_numpy() / 4, 4, 120), color="grey", alpha=0.7,
+               label="positions (area ~ count)")
+    est = ours.filter(pl.col("engine") == engine).row(0, named=True)
+    for method, (colour, ls) in styles.items():
+        v = est[f"x05_{method}"]
+        if v is not None and v > 0:
+            ax.plot(xs, 1 - 2.0 ** (-xs / v), color=colour, ls=ls, label=f"{method}: x05 = {v:.2f}")
+        else:
+            ax.plot([], [], color=colour, ls=ls, label=f"{method}: {'none' if v is None else f'{v:.2f}'} (not drawn)")
+    ax.axhline(0.5, color="black", lw=0.6, ls=":")
+    ax.set_title(engine)
+    ax.set_xlim(0, XMAX)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("own eval (pawns)")
+    ax.set_ylabel("P(win)")
+    ax.legend(fontsize=7, loc="lower right")
+for ax in axes.flat[len(engines):]:
+    ax.set_visible(False)
+fig.tight_layout()
+plt.show()

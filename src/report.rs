@@ -1,0 +1,399 @@
+//! `evallab report`: one self-contained HTML page (inline CSS and SVG, no
+//! scripts, no network) with, per event, the win-draw balance, the calibration
+//! curves, the EAS components, the relevance summary and the eval trajectories
+//! of selected games with their probabilistic result and NAGs.
+
+use std::fmt::Write as _;
+
+use polars::prelude::*;
+
+use crate::Error;
+use crate::annotate::{AnnotateOptions, move_symbol, white_pov};
+use crate::dataset::Dataset;
+use crate::metrics::Families;
+use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
+use crate::metrics::calibrate::{calibrate_group, observations};
+use crate::metrics::eas::{EasOptions, score, stored_labels};
+use crate::metrics::relevance::{X05, per_move, summary};
+use crate::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
+use crate::relevance_math::{MoveSymbol, prob_exp};
+use crate::schema::{GAMES, MOVES, col, metric};
+
+/// What the report covers.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// Only events matching this regex.
+    pub event: Option<String>,
+    /// Games whose trajectories are drawn per event.
+    pub games_per_event: usize,
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn cell(v: AnyValue) -> String {
+    match v {
+        AnyValue::Null => "—".into(),
+        AnyValue::Float64(x) => format!("{}", (x * 1000.0).round() / 1000.0),
+        AnyValue::Float32(x) => format!("{}", (f64::from(x) * 1000.0).round() / 1000.0),
+        AnyValue::String(s) => esc(s),
+        AnyValue::StringOwned(s) => esc(&s),
+        other => esc(&other.to_string()),
+    }
+}
+
+/// An HTML table of some columns of a frame.
+fn table(df: &DataFrame, cols: &[&str]) -> Result<String, Error> {
+    let mut s = String::from("<table><thead><tr>");
+    for c in cols {
+        let _ = write!(s, "<th>{}</th>", esc(c));
+    }
+    s.push_str("</tr></thead><tbody>");
+    let columns: Vec<&Column> = cols
+        .iter()
+        .map(|c| df.column(c))
+        .collect::<PolarsResult<_>>()?;
+    for i in 0..df.height() {
+        s.push_str("<tr>");
+        for c in &columns {
+            let _ = write!(s, "<td>{}</td>", cell(c.get(i)?));
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+    Ok(s)
+}
+
+fn rows_of(df: &DataFrame, key: &str, value: &str) -> Result<DataFrame, Error> {
+    Ok(df
+        .clone()
+        .lazy()
+        .filter(col(key).eq(lit(value)))
+        .collect()?)
+}
+
+/// EAS parts as stacked bars in a table (one row per engine).
+fn eas_bars(df: &DataFrame) -> Result<String, Error> {
+    let engine = df.column("engine")?.str()?.clone();
+    let parts = ["part_sac", "part_early", "part_short", "part_draw"];
+    let vals: Vec<Int64Chunked> = parts
+        .iter()
+        .map(|p| df.column(p).and_then(|c| c.i64().cloned()))
+        .collect::<PolarsResult<_>>()?;
+    let total = df.column("eas")?.i64()?.clone();
+    let max = total.max().unwrap_or(1).max(1) as f64;
+    let mut s = String::from(
+        "<table class=bars><thead><tr><th>engine</th><th>EAS</th><th>sacrifices · early · short wins · bad draws</th></tr></thead><tbody>",
+    );
+    for i in 0..df.height() {
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td><div class=bar>",
+            esc(engine.get(i).unwrap_or("")),
+            total.get(i).unwrap_or(0)
+        );
+        for (k, v) in vals.iter().enumerate() {
+            let w = v.get(i).unwrap_or(0) as f64 / max * 100.0;
+            let _ = write!(
+                s,
+                "<span style=\"width:{w:.2}%;background:{}\"></span>",
+                PALETTE[k]
+            );
+        }
+        s.push_str("</div></td></tr>");
+    }
+    s.push_str("</tbody></table>");
+    Ok(s)
+}
+
+/// The eval trajectory of one game: White-POV eval (clipped to ±5), P(White),
+/// and the move symbols as points (? and ?? red, ! and !! green).
+fn trajectory(title: &str, plies: &[(bool, Option<f64>)], opts: AnnotateOptions) -> Chart {
+    let mut eval = Vec::new();
+    let mut p = Vec::new();
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
+    let mut prev = None;
+    for (i, &(white, x)) in plies.iter().enumerate() {
+        let ply = (i + 1) as f64;
+        if let Some(x) = x {
+            let y = x.clamp(-5.0, 5.0);
+            eval.push((ply, y, 0.0));
+            p.push((ply, prob_exp(x, opts.x05) * 10.0 - 5.0, 0.0));
+            match move_symbol(prev, Some(x), white, opts) {
+                Some(MoveSymbol::Mistake | MoveSymbol::Blunder) => bad.push((ply, y, 4.0)),
+                Some(MoveSymbol::Good | MoveSymbol::Brilliant) => good.push((ply, y, 4.0)),
+                _ => {}
+            }
+            prev = Some(x);
+        }
+    }
+    let n = plies.len().max(2) as f64;
+    Chart {
+        title: title.into(),
+        x_label: "ply".into(),
+        y_label: "White's eval (pawns, ±5)".into(),
+        x_range: (0.0, n),
+        y_range: (-5.0, 5.0),
+        series: vec![
+            Series {
+                label: "eval".into(),
+                color: PALETTE[0],
+                dashed: false,
+                points: eval,
+            },
+            Series {
+                label: format!("P(White) (0 at −5, 1 at +5), x05 {}", opts.x05),
+                color: PALETTE[4],
+                dashed: true,
+                points: p,
+            },
+            Series {
+                label: "? and ??".into(),
+                color: PALETTE[1],
+                dashed: false,
+                points: bad,
+            },
+            Series {
+                label: "! and !!".into(),
+                color: PALETTE[2],
+                dashed: false,
+                points: good,
+            },
+        ],
+    }
+}
+
+const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\
+h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}h3{margin-bottom:.3em}\
+table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1em}th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}\
+th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.bar{display:flex;width:420px;height:12px;background:#f6f6f6}\
+.bar span{display:block;height:12px}.note{color:#555;font-size:.85em}nav a{margin-right:.8em}svg{max-width:100%;height:auto}";
+
+/// Builds the report page.
+pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
+    let bopts = BalanceOptions {
+        group: Group::EventEngine,
+        event: opts.event.clone(),
+        ..BalanceOptions::default()
+    };
+    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts)?.cache();
+    let bal = balance(facts.clone(), &bopts)?.collect()?;
+    let obs = observations(facts, ds.scan(&MOVES)?, &bopts)?;
+    let (labels, _) = stored_labels(ds, false)?;
+    let mut games = ds.scan(&GAMES)?;
+    if let Some(re) = &opts.event {
+        games = games.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
+    }
+    let games = games
+        .select([
+            col(col::GAME_ID),
+            col(col::EVENT),
+            col(col::ROUND),
+            col(col::WHITE),
+            col(col::BLACK),
+            col(col::RESULT),
+            col(col::PLIES),
+        ])
+        .sort([col::GAME_ID], SortMultipleOptions::default())
+        .collect()?;
+    let moves = ds.scan(&MOVES)?.join(
+        games.clone().lazy().select([col(col::GAME_ID)]),
+        [col(col::GAME_ID)],
+        [col(col::GAME_ID)],
+        JoinArgs::new(JoinType::Semi),
+    );
+    let rel = summary(
+        per_move(
+            games.clone().lazy(),
+            moves,
+            &Families::default(),
+            &X05 {
+                default: 0.62,
+                per_engine: Vec::new(),
+            },
+        )?,
+        true,
+    )
+    .collect()?;
+    let events: Vec<String> = {
+        let e = bal.column(col::EVENT)?.str()?.clone();
+        let mut v: Vec<String> = e.iter().flatten().map(str::to_string).collect();
+        v.dedup();
+        v
+    };
+    let mut html = format!(
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
+<h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
+x05 = 0.62 for relevance and symbols; definitions in the README (metrics.md, eas.md).</p><nav>",
+        esc(&ds.root.display().to_string()),
+        games.height(),
+        events.len()
+    );
+    for (i, e) in events.iter().enumerate() {
+        let _ = write!(html, "<a href=\"#e{i}\">{}</a>", esc(e));
+    }
+    html.push_str("</nav>");
+    let aopts = AnnotateOptions::default();
+    for (i, event) in events.iter().enumerate() {
+        let _ = write!(html, "<section id=\"e{i}\"><h2>{}</h2>", esc(event));
+        html.push_str("<h3>Win-draw balance</h3>");
+        html.push_str(&table(
+            &rows_of(&bal, col::EVENT, event)?,
+            &[
+                metric::ENGINE,
+                metric::GAMES,
+                metric::OFFICIAL_WINS,
+                metric::HOLLOW_WINS,
+                metric::WINS,
+                metric::DRAWS,
+                metric::LOSSES,
+                metric::HIGHEST_EVAL_WITHOUT_WIN,
+                metric::BALANCE,
+                metric::BALANCE_ROUND,
+                metric::REACHING_BALANCE,
+                metric::REASON,
+            ],
+        )?);
+        html.push_str("<h3>Calibration: win rate by own eval</h3>");
+        let calibrations: Vec<_> = obs
+            .iter()
+            .filter(|(k, _)| k.first() == Some(event))
+            .map(|(k, g)| {
+                (
+                    k.last().cloned().unwrap_or_default(),
+                    g,
+                    calibrate_group(g, 0, 1),
+                )
+            })
+            .collect();
+        let charts: Vec<Chart> = calibrations
+            .iter()
+            .map(|(engine, g, c)| {
+                plot::calibration_chart(&CalibrationPanel {
+                    title: engine.clone(),
+                    games: g,
+                    calibration: c,
+                })
+            })
+            .collect();
+        if !charts.is_empty() {
+            html.push_str(&plot::grid(&charts, 2, 560.0, 360.0));
+        }
+        html.push_str("<h3>EAS components</h3>");
+        let ev_labels = rows_of(&labels, col::EVENT, event)?;
+        let (eas, g) = score(&ev_labels, &EasOptions::default())?;
+        let _ = write!(
+            html,
+            "<p class=note>V6 rules over this event's games: avg_all {} moves, L {}, early limit {} plies.</p>",
+            g.avg_all, g.short_limit, g.early_limit
+        );
+        html.push_str(&eas_bars(&eas)?);
+        html.push_str(&table(
+            &eas,
+            &[
+                "rank",
+                "engine",
+                "wins",
+                "draws",
+                "early_sac_pct",
+                "short_win_pct",
+                "bad_draw_pct",
+                "avg_win_moves",
+                "part_sac",
+                "part_early",
+                "part_short",
+                "part_draw",
+                "eas",
+                "warning",
+            ],
+        )?);
+        html.push_str("<h3>Relevance (x05 0.62)</h3>");
+        html.push_str(&table(
+            &rows_of(&rel, col::EVENT, event)?,
+            &[
+                metric::ENGINE,
+                "moves",
+                "loss_rr_mean",
+                "loss_raw_mean",
+                "econ8_dubious",
+                "econ8_mistake",
+                "econ8_blunder",
+                "econ8_speculative",
+                "econ8_good",
+                "econ8_brilliant",
+            ],
+        )?);
+        html.push_str(
+            "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>",
+        );
+        let picks = games
+            .clone()
+            .lazy()
+            .filter(
+                col(col::EVENT)
+                    .eq(lit(event.as_str()))
+                    .and(col(col::RESULT).neq(lit("1/2-1/2"))),
+            )
+            .sort(
+                [col::PLIES],
+                SortMultipleOptions::default().with_order_descending(true),
+            )
+            .limit(opts.games_per_event as IdxSize)
+            .collect()?;
+        let mut charts = Vec::new();
+        for r in 0..picks.height() {
+            let id = picks
+                .column(col::GAME_ID)?
+                .i64()?
+                .get(r)
+                .unwrap_or_default();
+            let m = ds
+                .scan(&MOVES)?
+                .filter(col(col::GAME_ID).eq(lit(id)))
+                .select([
+                    col(col::SIDE),
+                    col(col::EVAL_KIND),
+                    col(col::EVAL_CP),
+                    col(col::MATE),
+                ])
+                .collect()?;
+            let side = m.column(col::SIDE)?.str()?.clone();
+            let kind = m.column(col::EVAL_KIND)?.str()?.clone();
+            let cp = m.column(col::EVAL_CP)?.i32()?.clone();
+            let mate = m.column(col::MATE)?.i16()?.clone();
+            let plies: Vec<(bool, Option<f64>)> = (0..m.height())
+                .map(|j| {
+                    (
+                        side.get(j) == Some("w"),
+                        white_pov(kind.get(j), cp.get(j), mate.get(j)),
+                    )
+                })
+                .collect();
+            let s = |c: &str| {
+                picks
+                    .column(c)
+                    .ok()
+                    .and_then(|c| c.str().ok()?.get(r).map(str::to_string))
+                    .unwrap_or_default()
+            };
+            let title = format!(
+                "{} – {} {} (round {})",
+                s(col::WHITE),
+                s(col::BLACK),
+                s(col::RESULT),
+                s(col::ROUND)
+            );
+            charts.push(trajectory(&title, &plies, aopts));
+        }
+        if !charts.is_empty() {
+            html.push_str(&plot::grid(&charts, 1, 1100.0, 320.0));
+        }
+        html.push_str("</section>");
+    }
+    html.push_str("</body></html>\n");
+    Ok(html)
+}

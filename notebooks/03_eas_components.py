@@ -85,6 +85,14 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
+# Read small samples with care: `evallab` adds a `warning` when an engine has fewer
+# than 50 wins or 30 draws. With only a couple of draws, one good draw is a 100 %
+# good-draw share and the full draw part (110,889), whatever else the engine did.
+
+# %%
+eas.select("engine", "wins", "draws", "bad_draw_pct", "part_draw", "warning")
+
+# %% [markdown]
 # ## Labels: one row per game
 #
 # `winner` is `w`/`b` (null for draws); for each side its highest sacrifice level

@@ -8,6 +8,10 @@
 #       format_name: percent
 #       format_version: '1.3'
 #       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
 # ---
 
 # %% [markdown]
@@ -35,6 +39,7 @@ import json
 from pathlib import Path
 
 import duckdb
+from IPython.display import display
 import matplotlib.pyplot as plt
 import polars as pl
 import pyarrow.compute as pc

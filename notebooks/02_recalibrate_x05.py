@@ -8,6 +8,10 @@
 #       format_name: percent
 #       format_version: '1.3'
 #       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
 # ---
 
 # %% [markdown]
@@ -56,6 +60,7 @@ import math
 import tomllib
 from pathlib import Path
 
+from IPython.display import display
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
@@ -328,9 +333,10 @@ else:
 # Every position with an own cp eval (x > 0, mates left out) is one observation:
 # did the engine (actually) win that game? Binned by 0.25 pawns, beside the curve
 # P(win) = 1 − 2^(−x/x05) (the win part of §2.3's P for x > 0) for each estimate.
-# Only positive estimates define such a curve: a non-positive x05 (here the rank
-# and threshold estimates of the engine that beat the weakest engine most often)
-# is listed in the legend but not drawn.
+# Only positive estimates define such a curve. The rank estimate is ≤ 0 when fewer
+# than W of the engine's non-won games ever reached a positive own eval (many wins
+# against a much weaker opponent, few close games); such an estimate is listed in
+# the legend but not drawn.
 
 # %%
 BIN = 0.25
@@ -353,7 +359,8 @@ xs = np.linspace(0.001, XMAX, 300)
 styles = {"rank": ("#0072B2", "-"), "threshold": ("#D55E00", "--"), "ml": ("#009E73", "-.")}
 for ax, engine in zip(axes.flat, engines):
     e = emp.filter(pl.col("engine") == engine)
-    ax.scatter(e["bin"], e["win_rate"], s=np.clip(e["n"].to_numpy() / 4, 4, 120), color="grey", alpha=0.7,
+    n = e["n"].to_numpy()
+    ax.scatter(e["bin"], e["win_rate"], s=np.maximum(150 * n / max(n.max(), 1), 4), color="grey", alpha=0.7,
                label="positions (area ~ count)")
     est = ours.filter(pl.col("engine") == engine).row(0, named=True)
     for method, (colour, ls) in styles.items():

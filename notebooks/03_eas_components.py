@@ -8,6 +8,10 @@
 #       format_name: percent
 #       format_version: '1.3'
 #       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
 # ---
 
 # %% [markdown]
@@ -47,6 +51,7 @@ DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
 # %%
 from pathlib import Path
 
+from IPython.display import display
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl

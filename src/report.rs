@@ -26,6 +26,8 @@ pub struct ReportOptions {
     pub event: Option<String>,
     /// Games whose trajectories are drawn per event.
     pub games_per_event: usize,
+    /// x05 of the relevance summary (per engine where known).
+    pub x05: X05,
 }
 
 fn esc(s: &str) -> String {
@@ -207,15 +209,7 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
         JoinArgs::new(JoinType::Semi),
     );
     let rel = summary(
-        per_move(
-            games.clone().lazy(),
-            moves,
-            &Families::default(),
-            &X05 {
-                default: 0.62,
-                per_engine: Vec::new(),
-            },
-        )?,
+        per_move(games.clone().lazy(), moves, &Families::default(), &opts.x05)?,
         true,
     )
     .collect()?;
@@ -228,10 +222,11 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
     let mut html = format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
 <h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
-x05 = 0.62 for relevance and symbols; definitions in the README (metrics.md, eas.md).</p><nav>",
+x05 {} for relevance (per engine where given) and 0.62 for the move and position symbols; definitions in the README (metrics.md, eas.md).</p><nav>",
         esc(&ds.root.display().to_string()),
         games.height(),
-        events.len()
+        events.len(),
+        opts.x05.default,
     );
     for (i, e) in events.iter().enumerate() {
         let _ = write!(html, "<a href=\"#e{i}\">{}</a>", esc(e));
@@ -311,7 +306,7 @@ x05 = 0.62 for relevance and symbols; definitions in the README (metrics.md, eas
                 "warning",
             ],
         )?);
-        html.push_str("<h3>Relevance (x05 0.62)</h3>");
+        html.push_str("<h3>Relevance</h3>");
         html.push_str(&table(
             &rows_of(&rel, col::EVENT, event)?,
             &[

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
+use evallab::metrics::relevance::X05;
 use evallab::report::{ReportOptions, report};
 
 /// Write DIR/index.html: one self-contained page (inline SVG, no network) with,
@@ -22,18 +23,36 @@ pub struct Args {
     /// Games whose eval trajectories are drawn, per event.
     #[arg(long, default_value_t = 2)]
     games: usize,
+    /// x_0_5 (pawns) of the relevance summary.
+    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from")]
+    x05: f64,
+    /// Per-engine x05 from `evallab calibrate --toml FILE` for the relevance summary.
+    #[arg(long, value_name = "FILE")]
+    x05_from: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(re) = &a.event {
         regex::Regex::new(re)?;
     }
+    anyhow::ensure!(
+        a.x05 > 0.0 && a.x05.is_finite(),
+        "--x05 must be a positive number of pawns"
+    );
+    let x05 = match &a.x05_from {
+        Some(p) => super::relevance::read_x05(p, a.x05)?,
+        None => X05 {
+            default: a.x05,
+            per_engine: Vec::new(),
+        },
+    };
     let ds = Dataset::open(&a.dataset)?;
     let html = report(
         &ds,
         &ReportOptions {
             event: a.event.clone(),
             games_per_event: a.games,
+            x05,
         },
     )?;
     let path = a.output.join("index.html");

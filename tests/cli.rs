@@ -126,3 +126,44 @@ output = "{dataset}/out/report"
     );
     assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("x").exists());
 }
+
+/// Every output format of a statistics command, read back.
+#[test]
+fn output_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    assert!(
+        evallab(&["ingest", "data/fixtures/tcec.pgn", "-o", &ds], None)
+            .status
+            .success()
+    );
+    let json = evallab(
+        &["balance", &ds, "--by", "engine", "--format", "json"],
+        None,
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["engine"], "Engine A 1.0");
+    assert_eq!(rows[0]["official_wins"], 1);
+    let nd = evallab(
+        &["balance", &ds, "--by", "engine", "--format", "ndjson"],
+        None,
+    );
+    assert_eq!(text(&nd.stdout).lines().count(), 2);
+    let csv = evallab(&["balance", &ds, "--by", "engine", "--format", "csv"], None);
+    assert!(text(&csv.stdout).starts_with("engine,games,official_wins"));
+    let pq = dir.path().join("b.parquet").display().to_string();
+    let out = evallab(&["balance", &ds, "--format", "parquet", "-o", &pq], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let n = polars::prelude::LazyFrame::scan_parquet(pq.as_str().into(), Default::default())
+        .unwrap()
+        .collect()
+        .unwrap()
+        .height();
+    assert_eq!(n, 2);
+    // Parquet needs a file.
+    let out = evallab(&["balance", &ds, "--format", "parquet"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("needs -o FILE"));
+}

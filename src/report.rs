@@ -3,6 +3,7 @@
 //! curves, the EAS components, the relevance summary and the eval trajectories
 //! of selected games with their probabilistic result and NAGs.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use polars::prelude::*;
@@ -169,6 +170,42 @@ fn trajectory(title: &str, plies: &[(bool, Option<f64>)], opts: AnnotateOptions)
     }
 }
 
+/// White-POV evals of the given games, ply by ply, read in one scan.
+fn trajectories(
+    ds: &Dataset,
+    picks: &DataFrame,
+) -> Result<HashMap<i64, Vec<(bool, Option<f64>)>>, Error> {
+    let ids = picks.column(col::GAME_ID)?.as_materialized_series().clone();
+    let m = ds
+        .scan(&MOVES)?
+        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::SIDE),
+            col(col::EVAL_KIND),
+            col(col::EVAL_CP),
+            col(col::MATE),
+        ])
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+        .collect()?;
+    let gid = m.column(col::GAME_ID)?.i64()?.clone();
+    let side = m.column(col::SIDE)?.str()?.clone();
+    let kind = m.column(col::EVAL_KIND)?.str()?.clone();
+    let cp = m.column(col::EVAL_CP)?.i32()?.clone();
+    let mate = m.column(col::MATE)?.i16()?.clone();
+    let mut out: HashMap<i64, Vec<(bool, Option<f64>)>> = HashMap::new();
+    for j in 0..m.height() {
+        out.entry(gid.get(j).unwrap_or_default())
+            .or_default()
+            .push((
+                side.get(j) == Some("w"),
+                white_pov(kind.get(j), cp.get(j), mate.get(j)),
+            ));
+    }
+    Ok(out)
+}
+
 const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\
 h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}h3{margin-bottom:.3em}\
 table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1em}th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}\
@@ -233,6 +270,23 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
     }
     html.push_str("</nav>");
     let aopts = AnnotateOptions::default();
+    // The longest decisive games of every event, and their evals in one scan.
+    let picks = games
+        .clone()
+        .lazy()
+        .filter(col(col::RESULT).neq(lit("1/2-1/2")))
+        .sort(
+            [col::PLIES],
+            SortMultipleOptions::default().with_order_descending(true),
+        )
+        .filter(
+            col(col::GAME_ID)
+                .cum_count(false)
+                .over([col(col::EVENT)])?
+                .lt_eq(lit(opts.games_per_event as u32)),
+        )
+        .collect()?;
+    let trajectories = trajectories(ds, &picks)?;
     for (i, event) in events.iter().enumerate() {
         let _ = write!(html, "<section id=\"e{i}\"><h2>{}</h2>", esc(event));
         html.push_str("<h3>Win-draw balance</h3>");
@@ -325,20 +379,7 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
         html.push_str(
             "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>",
         );
-        let picks = games
-            .clone()
-            .lazy()
-            .filter(
-                col(col::EVENT)
-                    .eq(lit(event.as_str()))
-                    .and(col(col::RESULT).neq(lit("1/2-1/2"))),
-            )
-            .sort(
-                [col::PLIES],
-                SortMultipleOptions::default().with_order_descending(true),
-            )
-            .limit(opts.games_per_event as IdxSize)
-            .collect()?;
+        let picks = rows_of(&picks, col::EVENT, event)?;
         let mut charts = Vec::new();
         for r in 0..picks.height() {
             let id = picks
@@ -346,28 +387,7 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                 .i64()?
                 .get(r)
                 .unwrap_or_default();
-            let m = ds
-                .scan(&MOVES)?
-                .filter(col(col::GAME_ID).eq(lit(id)))
-                .select([
-                    col(col::SIDE),
-                    col(col::EVAL_KIND),
-                    col(col::EVAL_CP),
-                    col(col::MATE),
-                ])
-                .collect()?;
-            let side = m.column(col::SIDE)?.str()?.clone();
-            let kind = m.column(col::EVAL_KIND)?.str()?.clone();
-            let cp = m.column(col::EVAL_CP)?.i32()?.clone();
-            let mate = m.column(col::MATE)?.i16()?.clone();
-            let plies: Vec<(bool, Option<f64>)> = (0..m.height())
-                .map(|j| {
-                    (
-                        side.get(j) == Some("w"),
-                        white_pov(kind.get(j), cp.get(j), mate.get(j)),
-                    )
-                })
-                .collect();
+            let plies = trajectories.get(&id).map(Vec::as_slice).unwrap_or(&[]);
             let s = |c: &str| {
                 picks
                     .column(c)
@@ -382,7 +402,7 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                 s(col::RESULT),
                 s(col::ROUND)
             );
-            charts.push(trajectory(&title, &plies, aopts));
+            charts.push(trajectory(&title, plies, aopts));
         }
         if !charts.is_empty() {
             html.push_str(&plot::grid(&charts, 1, 1100.0, 320.0));

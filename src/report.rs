@@ -170,11 +170,11 @@ fn trajectory(title: &str, plies: &[(bool, Option<f64>)], opts: AnnotateOptions)
     }
 }
 
+/// Per game: (White moved, White-POV eval) for every ply.
+type Plies = HashMap<i64, Vec<(bool, Option<f64>)>>;
+
 /// White-POV evals of the given games, ply by ply, read in one scan.
-fn trajectories(
-    ds: &Dataset,
-    picks: &DataFrame,
-) -> Result<HashMap<i64, Vec<(bool, Option<f64>)>>, Error> {
+fn trajectories(ds: &Dataset, picks: &DataFrame) -> Result<Plies, Error> {
     let ids = picks.column(col::GAME_ID)?.as_materialized_series().clone();
     let m = ds
         .scan(&MOVES)?
@@ -194,7 +194,7 @@ fn trajectories(
     let kind = m.column(col::EVAL_KIND)?.str()?.clone();
     let cp = m.column(col::EVAL_CP)?.i32()?.clone();
     let mate = m.column(col::MATE)?.i16()?.clone();
-    let mut out: HashMap<i64, Vec<(bool, Option<f64>)>> = HashMap::new();
+    let mut out = Plies::new();
     for j in 0..m.height() {
         out.entry(gid.get(j).unwrap_or_default())
             .or_default()

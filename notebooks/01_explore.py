@@ -42,6 +42,8 @@ import duckdb
 from IPython.display import display
 import matplotlib.pyplot as plt
 import polars as pl
+
+from evallab import parts  # the committed files of a table (pip install ./python)
 import pyarrow.compute as pc
 import pyarrow.dataset as pads
 
@@ -59,13 +61,14 @@ for run in manifest["runs"]:
 # %% [markdown]
 # ## Load the tables
 #
-# Every part of a table is read with one glob. `scan_parquet` is lazy: nothing is
+# A table is read through the manifest (`parts` lists the committed files; a glob
+# could also read parts a failed writer left). `scan_parquet` is lazy: nothing is
 # read until `.collect()`.
 
 # %%
-games = pl.scan_parquet(f"{DATASET}/games/*.parquet")
-moves = pl.scan_parquet(f"{DATASET}/moves/*.parquet")
-rejects = pl.scan_parquet(f"{DATASET}/rejects/*.parquet")
+games = pl.scan_parquet(parts(DATASET, "games"))
+moves = pl.scan_parquet(parts(DATASET, "moves"))
+rejects = pl.scan_parquet(parts(DATASET, "rejects"))
 tables = {"games": games, "moves": moves, "rejects": rejects}
 
 # %% [markdown]
@@ -212,14 +215,14 @@ plt.show()
 # %%
 q_polars = games.group_by("event").agg(pl.len().alias("games")).sort("event", nulls_last=True).collect()
 
-# pyarrow: a dataset over the folder reads every part (hidden temp files are ignored).
-arrow_games = pads.dataset(f"{DATASET}/games", format="parquet").to_table(columns=["event"])
+# pyarrow: a dataset over the committed files.
+arrow_games = pads.dataset(parts(DATASET, "games"), format="parquet").to_table(columns=["event"])
 q_arrow = arrow_games.group_by("event").aggregate([("event", "count")]).rename_columns(["event", "games"])
 q_arrow = q_arrow.sort_by("event")
 
-# DuckDB: read_parquet with the same glob.
+# DuckDB: read_parquet with the same list.
 q_duck = duckdb.sql(
-    f"select event, count(*) as games from read_parquet('{DATASET}/games/*.parquet') group by event order by event nulls last"
+    f"select event, count(*) as games from read_parquet({parts(DATASET, 'games')!r}) group by event order by event nulls last"
 ).pl()
 
 print(q_polars)

@@ -65,6 +65,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
+from evallab import parts  # the committed files of a table (pip install ./python)
+
 pl.Config.set_tbl_rows(30)
 pl.Config.set_tbl_cols(20)
 pl.Config.set_fmt_str_lengths(50)
@@ -73,8 +75,8 @@ results = Path(DATASET) / "results"
 assert (results / "calibrate.csv").exists(), (
     f"{results}/calibrate.csv is missing: run `evallab run pipelines/demo.toml` (or `evallab calibrate`)"
 )
-games = pl.scan_parquet(f"{DATASET}/games/*.parquet")
-moves = pl.scan_parquet(f"{DATASET}/moves/*.parquet")
+games = pl.scan_parquet(parts(DATASET, "games"))
+moves = pl.scan_parquet(parts(DATASET, "moves"))
 
 MATE_CP = 1_000_000  # own-eval scale of a mate: mate in n = ±(MATE_CP − n)
 PLATEAU_CP = 10_000  # |cp| ≥ 100 pawns: not an eval for these statistics

@@ -52,6 +52,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
+from evallab import parts  # the committed files of a table (pip install ./python)
+
 pl.Config.set_tbl_rows(30)
 pl.Config.set_tbl_cols(30)
 pl.Config.set_tbl_width_chars(200)
@@ -165,7 +167,7 @@ for name, (ours, theirs) in checks.items():
 # absurd values and |cp| ≥ 10000 are not evals).
 
 # %%
-moves = pl.scan_parquet(f"{DATASET}/moves/*.parquet")
+moves = pl.scan_parquet(parts(DATASET, "moves"))
 from_moves = (
     sample.lazy()
     .select("game_id", "ply", "side", "own_eval")

@@ -15,6 +15,9 @@ pub enum Error {
     /// The inputs named on the command line cannot be used.
     #[error("{0}")]
     Input(String),
+    /// Another process is writing the dataset.
+    #[error("{path}: the dataset is being written by {holder}; wait for it to finish")]
+    Locked { path: String, holder: String },
     /// A dataset folder is missing or inconsistent.
     #[error("{0}")]
     Dataset(String),

@@ -20,7 +20,9 @@ use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use crate::Error;
-use crate::dataset::{Dataset, InputRecord, Run, part_path};
+use crate::dataset::commit::Staged;
+use crate::dataset::lock::{DatasetLock, Holder};
+use crate::dataset::{Dataset, InputRecord, Run, part_file};
 use crate::game::{Counts, ParseOptions, Source, parse_batch};
 use crate::input::{self, Input};
 use crate::schema::{self, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TOOL_VERSION_KEY, Table, col};
@@ -74,11 +76,18 @@ pub struct IngestReport {
     /// Decompressed bytes read.
     pub pgn_bytes: u64,
     pub seconds: f64,
-    /// Leftovers of an interrupted earlier run that were removed.
+    /// Leftovers of an interrupted earlier run, and parts replaced by
+    /// `--overwrite`, that were removed.
     pub removed: Vec<PathBuf>,
+    /// A writer that died holding the dataset's lock (its trace was found).
+    pub stale_lock: Option<Holder>,
 }
 
 /// Ingests `inputs` (files, directories, globs or `-`) into the dataset at `root`.
+///
+/// Holds the dataset's lock throughout. The new parts are committed first, the
+/// manifest last; only then are replaced parts (`--overwrite`) removed, so a
+/// failure or a kill at any point leaves the previous dataset readable.
 pub fn ingest(
     root: &Path,
     inputs: &[String],
@@ -86,84 +95,86 @@ pub fn ingest(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<IngestReport, Error> {
     let started = Instant::now();
-    let mut ds = Dataset::open_or_create(root)?;
+    let lock = DatasetLock::acquire(root, "ingest")?;
+    let mut ds = Dataset::open_or_create(root, opts.overwrite)?;
+    let mut report = IngestReport {
+        stale_lock: lock.stale.clone(),
+        removed: ds.collect_garbage()?,
+        ..IngestReport::default()
+    };
     // Part numbers only grow (also across --overwrite), so that a manifest can
     // never name a file written after it.
     let part = ds.next_part();
-    if opts.overwrite {
-        ds.manifest.runs.clear();
-    }
-    let mut report = IngestReport {
-        removed: ds.remove_orphans()?,
-        ..IngestReport::default()
+    let mut runs = if opts.overwrite {
+        Vec::new()
+    } else {
+        ds.manifest.runs.clone()
     };
     let mut todo: Vec<Input> = Vec::new();
-    for (name, path) in input::expand(inputs)? {
+    let mut expanded = input::expand(inputs)?.into_iter();
+    let resolved = expanded.try_for_each(|(name, path)| -> Result<(), Error> {
         let inp = input::resolve(name, path, root)?;
-        if ds.manifest.has_input(&inp.sha256) || todo.iter().any(|t| t.sha256 == inp.sha256) {
+        let known = runs
+            .iter()
+            .flat_map(|r| &r.inputs)
+            .any(|i| i.sha256 == inp.sha256);
+        if known || todo.iter().any(|t| t.sha256 == inp.sha256) {
             report.skipped.push((inp.name.clone(), inp.sha256.clone()));
             cleanup_spool(&inp);
         } else {
             todo.push(inp);
         }
+        Ok(())
+    });
+    if let Err(e) = resolved {
+        todo.iter().for_each(cleanup_spool);
+        return Err(e);
     }
-    if todo.is_empty() {
-        if opts.overwrite {
-            ds.save_manifest()?;
-        }
+    if !todo.is_empty() {
+        let result = run(&ds, part, &todo, opts, progress);
+        todo.iter().for_each(cleanup_spool);
+        let (per_input, pgn_bytes) = result?;
+        report.inputs = todo
+            .iter()
+            .zip(&per_input)
+            .map(|(inp, c)| {
+                report.counts += *c;
+                InputRecord {
+                    path: inp.name.clone(),
+                    size: inp.size,
+                    sha256: inp.sha256.clone(),
+                    games: c.games,
+                    rejects: c.rejects,
+                    plies: c.plies,
+                    unparsed_comments: c.unparsed_comments,
+                }
+            })
+            .collect();
+        report.part = Some(part);
+        report.pgn_bytes = pgn_bytes;
+        runs.push(Run {
+            part,
+            started_unix: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            seconds: started.elapsed().as_secs_f64(),
+            options: serde_json::json!({
+                "jobs": opts.jobs,
+                "pv": opts.parse.keep_pv,
+                "batch_bytes": opts.batch_bytes,
+            }),
+            inputs: report.inputs.clone(),
+            files: Run::base_files(part),
+        });
+    } else if !opts.overwrite {
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
     }
-    let result = run(&ds, part, &todo, opts, progress);
-    todo.iter().for_each(cleanup_spool);
-    let (per_input, pgn_bytes) = match result {
-        Ok(r) => r,
-        Err(e) => {
-            for t in schema::TABLES {
-                let _ = fs::remove_file(tmp_path(root, t, part));
-            }
-            return Err(e);
-        }
-    };
-    for t in schema::TABLES {
-        let (tmp, dst) = (tmp_path(root, t, part), part_path(root, t, part));
-        fs::rename(&tmp, &dst).map_err(|e| Error::io(&dst, e))?;
-    }
-    report.inputs = todo
-        .iter()
-        .zip(&per_input)
-        .map(|(inp, c)| {
-            report.counts += *c;
-            InputRecord {
-                path: inp.name.clone(),
-                size: inp.size,
-                sha256: inp.sha256.clone(),
-                games: c.games,
-                rejects: c.rejects,
-                plies: c.plies,
-                unparsed_comments: c.unparsed_comments,
-            }
-        })
-        .collect();
-    report.part = Some(part);
-    report.pgn_bytes = pgn_bytes;
-    report.seconds = started.elapsed().as_secs_f64();
-    ds.manifest.runs.push(Run {
-        part,
-        started_unix: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
-        seconds: report.seconds,
-        options: serde_json::json!({
-            "jobs": opts.jobs,
-            "pv": opts.parse.keep_pv,
-            "batch_bytes": opts.batch_bytes,
-        }),
-        inputs: report.inputs.clone(),
-    });
+    ds.manifest.runs = runs;
     ds.save_manifest()?;
-    // With --overwrite the old parts are now unlisted: remove them.
-    report.removed.extend(ds.remove_orphans()?);
+    // The commit point is passed: parts the manifest no longer lists go.
+    report.removed.extend(ds.collect_garbage()?);
+    report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
 
@@ -173,42 +184,45 @@ fn cleanup_spool(inp: &Input) {
     }
 }
 
-fn tmp_path(root: &Path, table: &Table, part: u32) -> PathBuf {
-    root.join(table.name)
-        .join(format!(".part-{part:06}.parquet.tmp"))
+/// A table's part being written: committed (renamed into place, still
+/// unlisted) when the whole run succeeded, removed otherwise.
+struct PartWriter {
+    staged: Staged,
+    arrow: ArrowWriter<File>,
 }
 
-fn writer(root: &Path, table: &Table, part: u32) -> Result<ArrowWriter<File>, Error> {
-    let dir = root.join(table.name);
-    fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let path = tmp_path(root, table, part);
-    let file = File::create(&path).map_err(|e| Error::io(&path, e))?;
-    let mut props = WriterProperties::builder()
-        // Level 1: the PV text dominates and level 3 costs much more time for a
-        // few percent of size.
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-        .set_max_row_group_row_count(Some(128 * 1024))
-        .set_key_value_metadata(Some(vec![
-            KeyValue::new(SCHEMA_VERSION_KEY.into(), SCHEMA_VERSION.to_string()),
-            KeyValue::new(
-                TOOL_VERSION_KEY.into(),
-                env!("CARGO_PKG_VERSION").to_string(),
-            ),
-        ]));
-    // Dictionaries pay only for the few columns with a handful of values; for
-    // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
-    // of the ingest's CPU time, and zstd compresses the plain pages well.
-    props = props.set_dictionary_enabled(false);
-    for c in DICTIONARY_COLUMNS {
-        if table.column(c).is_some() {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(c), true);
+impl PartWriter {
+    fn create(root: &Path, table: &Table, part: u32) -> Result<PartWriter, Error> {
+        let (staged, file) = Staged::create(&root.join(part_file(table, part)))?;
+        let mut props = WriterProperties::builder()
+            // Level 1: the PV text dominates and level 3 costs much more time for a
+            // few percent of size.
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+            .set_max_row_group_row_count(Some(128 * 1024))
+            .set_key_value_metadata(Some(vec![
+                KeyValue::new(SCHEMA_VERSION_KEY.into(), SCHEMA_VERSION.to_string()),
+                KeyValue::new(
+                    TOOL_VERSION_KEY.into(),
+                    env!("CARGO_PKG_VERSION").to_string(),
+                ),
+            ]));
+        // Dictionaries pay only for the few columns with a handful of values; for
+        // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
+        // of the ingest's CPU time, and zstd compresses the plain pages well.
+        props = props.set_dictionary_enabled(false);
+        for c in DICTIONARY_COLUMNS {
+            if table.column(c).is_some() {
+                props = props.set_column_dictionary_enabled(ColumnPath::from(c), true);
+            }
         }
+        let arrow = ArrowWriter::try_new(file, table.arrow_schema(), Some(props.build()))?;
+        Ok(PartWriter { staged, arrow })
     }
-    Ok(ArrowWriter::try_new(
-        file,
-        table.arrow_schema(),
-        Some(props.build()),
-    )?)
+
+    fn commit(self) -> Result<(), Error> {
+        let file = self.arrow.into_inner()?;
+        self.staged.commit(file)
+    }
 }
 
 /// Low-cardinality text columns, written with dictionary encoding.
@@ -246,9 +260,9 @@ fn run(
         .build()
         .map_err(|e| Error::Input(format!("cannot start {jobs} threads: {e}")))?;
     let mut writers = [
-        writer(&ds.root, &schema::GAMES, part)?,
-        writer(&ds.root, &schema::MOVES, part)?,
-        writer(&ds.root, &schema::REJECTS, part)?,
+        PartWriter::create(&ds.root, &schema::GAMES, part)?,
+        PartWriter::create(&ds.root, &schema::MOVES, part)?,
+        PartWriter::create(&ds.root, &schema::REJECTS, part)?,
     ];
     let (item_tx, item_rx) = sync_channel::<Item>(jobs * 2);
     let (out_tx, out_rx) = sync_channel::<Parsed>(2);
@@ -264,9 +278,9 @@ fn run(
         let writer = s.spawn(move || -> Result<_, Error> {
             for group in out_rx {
                 for (g, m, r) in group {
-                    writers[0].write(&g)?;
-                    writers[1].write(&m)?;
-                    writers[2].write(&r)?;
+                    writers[0].arrow.write(&g)?;
+                    writers[1].arrow.write(&m)?;
+                    writers[2].arrow.write(&r)?;
                 }
             }
             Ok(writers)
@@ -296,7 +310,7 @@ fn run(
         pgn_bytes = read?;
         parsed?;
         for w in writers? {
-            w.close()?;
+            w.commit()?;
         }
         Ok(())
     })?;

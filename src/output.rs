@@ -1,13 +1,13 @@
 //! Writing a result frame as a table, CSV, JSON, NDJSON or Parquet, to stdout
-//! or a file (files are written to a temp name and renamed into place).
+//! or a file (through the commit protocol, [`crate::dataset::commit`]).
 
-use std::fs::File;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use polars::prelude::*;
 
 use crate::Error;
+use crate::dataset::commit;
 
 /// Output format of a result frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -54,41 +54,13 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
             write_to(df, format, &mut out)?;
             out.flush().map_err(|e| Error::io(Path::new("<stdout>"), e))
         }
-        Some(path) => {
-            ensure_parent(path)?;
-            let tmp = tmp_name(path);
-            let mut f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-            write_to(df, format, &mut f)?;
-            f.sync_all().map_err(|e| Error::io(&tmp, e))?;
-            std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
-        }
+        Some(path) => commit::write_with(path, |f| write_to(df, format, f)),
     }
 }
 
-/// Writes a text file atomically (temp name, then rename).
+/// Writes a text file through the commit protocol.
 pub fn write_text(path: &Path, text: &str) -> Result<(), Error> {
-    ensure_parent(path)?;
-    let tmp = tmp_name(path);
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
-}
-
-/// Creates the folder a file goes into.
-pub fn ensure_parent(path: &Path) -> Result<(), Error> {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// A hidden temp name beside `path`.
-pub fn tmp_name(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp"))
+    commit::write_bytes(path, text.as_bytes())
 }
 
 fn write_to<W: Write>(df: &mut DataFrame, format: Format, out: &mut W) -> Result<(), Error> {

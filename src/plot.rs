@@ -335,13 +335,7 @@ pub fn save(svg: &str, path: &Path) -> Result<(), Error> {
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match ext.as_deref() {
         Some("svg") => crate::output::write_text(path, svg),
-        Some("png") => {
-            let png = render_png(svg)?;
-            crate::output::ensure_parent(path)?;
-            let tmp = crate::output::tmp_name(path);
-            std::fs::write(&tmp, png).map_err(|e| Error::io(&tmp, e))?;
-            std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
-        }
+        Some("png") => crate::dataset::commit::write_bytes(path, &render_png(svg)?),
         _ => Err(Error::Input(format!(
             "{}: plots are written as .svg or .png",
             path.display()

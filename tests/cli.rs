@@ -167,3 +167,219 @@ fn output_formats() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("needs -o FILE"));
 }
+
+fn ingest_ok(inputs: &[&str], ds: &str, extra: &[&str]) {
+    let mut args = vec!["ingest"];
+    args.extend(inputs);
+    args.extend(["-o", ds, "--quiet"]);
+    args.extend(extra);
+    let out = evallab(&args, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// (games, rejects) as `inspect` reads them through the manifest.
+fn counts(ds: &str) -> (u64, u64) {
+    let ds = evallab::dataset::Dataset::open(Path::new(ds)).unwrap();
+    let (g, r, _) = ds.manifest.totals();
+    (g, r)
+}
+
+/// Issue 9, defect 1: `--overwrite` with an input that fails must leave the
+/// old dataset whole (it used to delete the old parts before reading).
+#[test]
+fn overwrite_with_a_failing_input_keeps_the_dataset() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let before = counts(&ds);
+    assert_eq!(before, (2, 0));
+    // A missing input.
+    let out = evallab(&["ingest", "no/such.pgn", "-o", &ds, "--overwrite"], None);
+    assert!(!out.status.success());
+    assert_eq!(counts(&ds), before);
+    // A corrupt input: zstd magic, then garbage.
+    let bad = dir.path().join("bad.pgn.zst");
+    std::fs::write(&bad, b"\x28\xb5\x2f\xfdgarbage that is no zstd frame").unwrap();
+    let out = evallab(
+        &[
+            "ingest",
+            &bad.display().to_string(),
+            "-o",
+            &ds,
+            "--overwrite",
+        ],
+        None,
+    );
+    assert!(!out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("bad.pgn.zst"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(counts(&ds), before);
+    // Every part the manifest lists is still there, and nothing else.
+    let names: Vec<String> = ["games", "moves", "rejects"]
+        .iter()
+        .flat_map(|t| std::fs::read_dir(Path::new(&ds).join(t)).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["part-000001.parquet"; 3]);
+    // A successful overwrite replaces the parts, and only then removes the old.
+    ingest_ok(&["data/fixtures/cutechess.pgn"], &ds, &["--overwrite"]);
+    let ds_now = evallab::dataset::Dataset::open(Path::new(&ds)).unwrap();
+    assert_eq!(ds_now.manifest.runs.len(), 1);
+    assert_eq!(ds_now.manifest.runs[0].part, 2);
+    assert!(!Path::new(&ds).join("games/part-000001.parquet").exists());
+}
+
+/// Issue 9, defect 1: opening a dataset whose manifest lists a part that is
+/// gone says which.
+#[test]
+fn open_names_missing_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    std::fs::remove_file(Path::new(&ds).join("moves/part-000001.parquet")).unwrap();
+    let out = evallab(&["inspect", &ds], None);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("1 part(s) that are missing: moves/part-000001.parquet"),
+        "{err}"
+    );
+    // --overwrite rebuilds it.
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &["--overwrite"]);
+    assert_eq!(counts(&ds), (2, 0));
+}
+
+/// Issue 9, defect 1: a writer killed mid-run (kill -9) leaves the previous
+/// dataset readable, and the next writer removes its leftovers.
+#[test]
+fn killed_ingest_keeps_the_previous_dataset() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    // A large input, so that the kill lands while parts are being written.
+    let game = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fixtures/tcec.pgn"))
+        .unwrap();
+    let big = dir.path().join("big.pgn");
+    let mut f = std::fs::File::create(&big).unwrap();
+    for _ in 0..20_000 {
+        f.write_all(&game).unwrap();
+        f.write_all(b"\n").unwrap();
+    }
+    drop(f);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args([
+            "ingest",
+            &big.display().to_string(),
+            "-o",
+            &ds,
+            "--overwrite",
+            "--quiet",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let tmp_written = || {
+        std::fs::read_dir(Path::new(&ds).join("moves"))
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+    };
+    let t = std::time::Instant::now();
+    while !tmp_written() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ingest ended before it was killed"
+        );
+        assert!(t.elapsed().as_secs() < 60);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(counts(&ds), (2, 0));
+    let out = evallab(&["inspect", &ds], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The next writer finds the dead one's lock released and its temp files.
+    let out = evallab(&["ingest", "data/fixtures/cutechess.pgn", "-o", &ds], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("recovered the lock of a writer that died"),
+        "{err}"
+    );
+    assert!(
+        err.contains("removed leftover") && err.contains(".tmp"),
+        "{err}"
+    );
+}
+
+/// Issue 9, defect 2: a second writer is refused with the holder's name
+/// instead of sharing part numbers and deleting the first one's temp files.
+#[test]
+fn second_writer_is_refused_while_the_first_holds_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    let first = evallab::dataset::lock::DatasetLock::acquire(&ds, "ingest").unwrap();
+    let out = evallab(
+        &[
+            "ingest",
+            "data/fixtures/tcec.pgn",
+            "-o",
+            &ds.display().to_string(),
+        ],
+        None,
+    );
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("is being written by")
+            && err.contains(&format!("pid {}", std::process::id()))
+            && err.contains("`evallab ingest`"),
+        "{err}"
+    );
+    assert!(!ds.join("manifest.json").exists());
+    drop(first);
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds.display().to_string(), &[]);
+}
+
+/// Issue 9, defect 3: after an upgrade (another evallab or algorithm version
+/// in the state), `run` recomputes instead of keeping stale results.
+#[test]
+fn pipeline_reruns_after_an_evallab_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    let spec = dir.path().join("p.toml");
+    std::fs::write(
+        &spec,
+        "[vars]\ndataset = \"x\"\n[[steps]]\nrun = \"ingest\"\ninputs = [\"data/fixtures/tcec.pgn\"]\n\
+         [[steps]]\nrun = \"balance\"\nformat = \"csv\"\noutput = \"{dataset}/b.csv\"\n",
+    )
+    .unwrap();
+    let args = [
+        "run",
+        &spec.display().to_string(),
+        "--set",
+        &format!("dataset={}", ds.display()),
+    ]
+    .map(String::from);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(evallab(&args, None).status.success());
+    let unchanged = "skipped (inputs and parameters unchanged)";
+    let again = text(&evallab(&args, None).stderr);
+    assert_eq!(again.matches(unchanged).count(), 2, "{again}");
+    let state_path = ds.join("derived/pipeline-state.json");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    let version = format!("\"evallab\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    assert_eq!(state.matches(&version).count(), 2, "{state}");
+    // The results were computed by an older evallab.
+    std::fs::write(
+        &state_path,
+        state.replace(&version, "\"evallab\": \"0.0.1\""),
+    )
+    .unwrap();
+    let upgraded = text(&evallab(&args, None).stderr);
+    assert!(!upgraded.contains(unchanged), "{upgraded}");
+    assert!(upgraded.contains("last run by evallab 0.0.1"), "{upgraded}");
+}

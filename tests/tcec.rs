@@ -1,5 +1,6 @@
 //! Integration tests on the TCEC archive in `../shared/tcec` (282 files, 13,905
-//! games). Skipped, with a message, when the archive is not there.
+//! games). Skipped, with a message, when the archive is not there — except in
+//! CI (`CI` set), where that is a failure.
 //!
 //! The whole archive is ingested once per test binary and shared by the tests.
 
@@ -32,6 +33,11 @@ fn archive() -> Option<PathBuf> {
     if dir.join("MANIFEST.tsv").exists() {
         Some(dir)
     } else {
+        // In CI a missing archive is a failure, not a silent skip.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI=true but ../shared/tcec/MANIFEST.tsv is missing"
+        );
         eprintln!("SKIPPED: ../shared/tcec not found; the TCEC integration tests need the archive");
         None
     }

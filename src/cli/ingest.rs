@@ -31,7 +31,8 @@ pub struct Args {
     /// Exit with code 3 if any game is rejected (the rejects are still written).
     #[arg(long)]
     strict: bool,
-    /// Replace the dataset's contents instead of adding to them.
+    /// Replace the dataset's contents instead of adding to them (the old parts
+    /// are removed only once the new ones are committed).
     #[arg(long)]
     overwrite: bool,
     /// PGN text per parser work unit, MiB.
@@ -86,6 +87,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "skipped {name}: already in the dataset (sha256 {})",
                 &sha[..12]
             );
+        }
+        if let Some(h) = &report.stale_lock {
+            eprintln!("recovered the lock of a writer that died: {h}");
         }
         for p in &report.removed {
             eprintln!("removed leftover {}", p.display());

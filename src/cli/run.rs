@@ -35,6 +35,8 @@ use anyhow::{Context, anyhow, bail};
 use clap::Parser;
 use sha2::{Digest, Sha256};
 
+use evallab::dataset::lock::DatasetLock;
+
 use super::Cli;
 
 /// Run a pipeline spec (TOML): ingest and statistics steps with their options;
@@ -49,6 +51,48 @@ pub struct Args {
     /// Run every step, even unchanged ones.
     #[arg(long)]
     force: bool,
+}
+
+/// What each command computes from the same inputs, versioned: bump a
+/// command's number when a change alters its output, so that `run` recomputes
+/// the step after an upgrade even if the evallab version stayed the same.
+const ALGORITHM_VERSIONS: [(&str, u32); 11] = [
+    ("ingest", 1),
+    ("balance", 1),
+    ("calibrate", 1),
+    ("relevance", 1),
+    ("eas", 1),
+    ("report", 1),
+    ("annotate", 1),
+    ("calc", 1),
+    ("schema", 1),
+    ("inspect", 1),
+    ("run", 1),
+];
+
+fn algorithm_version(command: &str) -> u32 {
+    ALGORITHM_VERSIONS
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map_or(0, |(_, v)| *v)
+}
+
+/// What a step's last run depended on: its inputs' stamp and the code that ran.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct StepState {
+    stamp: String,
+    evallab: String,
+    algorithm: u32,
+}
+
+impl StepState {
+    fn current(step: &Step, dataset: &Path) -> StepState {
+        StepState {
+            stamp: stamp(step, dataset),
+            evallab: env!("CARGO_PKG_VERSION").to_string(),
+            algorithm: algorithm_version(&step.argv[1]),
+        }
+    }
 }
 
 /// Options whose values are files a step writes (skip needs them to exist).
@@ -243,16 +287,18 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>) {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let (dataset, steps) = load(&a.spec, &a.set)?;
     let state_path = dataset.join("derived").join("pipeline-state.json");
-    let mut state: BTreeMap<String, String> = std::fs::read_to_string(&state_path)
+    // A state file from another layout (or damaged) only means: run everything.
+    let mut state: BTreeMap<String, StepState> = std::fs::read_to_string(&state_path)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
     let started = Instant::now();
     for step in &steps {
         let key = step.argv[1..].join(" ");
-        let before = stamp(step, &dataset);
+        let before = StepState::current(step, &dataset);
         let outputs_exist = step.writes.iter().all(|p| p.exists());
-        if !a.force && outputs_exist && state.get(&key) == Some(&before) {
+        let last = state.get(&key);
+        if !a.force && outputs_exist && last == Some(&before) {
             eprintln!(
                 "step {}: skipped (inputs and parameters unchanged)",
                 step.name
@@ -260,6 +306,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             continue;
         }
         eprintln!("step {}: {}", step.name, step.argv[1..].join(" "));
+        if let Some(last) =
+            last.filter(|l| (&l.evallab, l.algorithm) != (&before.evallab, before.algorithm))
+        {
+            eprintln!(
+                "step {}: last run by evallab {} (algorithm {}), now {} (algorithm {}): recomputing",
+                step.name, last.evallab, last.algorithm, before.evallab, before.algorithm
+            );
+        }
         let t = Instant::now();
         let cli = Cli::try_parse_from(&step.argv)?;
         let code = super::run(cli).with_context(|| format!("step {}", step.name))?;
@@ -272,9 +326,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             t.elapsed().as_secs_f64()
         );
         // Stamp after the run: an ingest changes the dataset it then depends on.
-        state.insert(key, stamp(step, &dataset));
-        let dir = dataset.join("derived");
-        std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
+        state.insert(key, StepState::current(step, &dataset));
+        let _lock = DatasetLock::acquire(&dataset, "run")?;
         evallab::output::write_text(&state_path, &serde_json::to_string_pretty(&state)?)?;
     }
     eprintln!(
@@ -284,4 +337,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_command_has_an_algorithm_version() {
+        for c in Cli::command().get_subcommands() {
+            assert!(
+                algorithm_version(c.get_name()) > 0,
+                "{} has no entry in ALGORITHM_VERSIONS",
+                c.get_name()
+            );
+        }
+    }
 }

@@ -16,6 +16,7 @@ use shakmaty::fen::Fen;
 
 use crate::Error;
 use crate::dataset::Dataset;
+use crate::dataset::lock::DatasetLock;
 use crate::eas_rules::{
     self as rules, Material, avg_moves, bad_draw_gd, early_limit, game_plies_from_fen, pct100,
 };
@@ -246,6 +247,7 @@ pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Err
         .collect()?;
         return Ok((df, false));
     }
+    let _lock = DatasetLock::acquire(&ds.root, "eas")?;
     let mut df = labels(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?;
     output::write(&mut df, Format::Parquet, Some(&path))?;
     output::write_text(&stamp, &current)?;

@@ -6,12 +6,15 @@ Run with EVALLAB_DATASET pointing at a dataset written by `evallab ingest`
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import duckdb
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+
+import evallab
 
 DATASET = Path(os.environ.get("EVALLAB_DATASET", "target/ci-dataset"))
 TABLES = ("games", "moves", "rejects")
@@ -25,7 +28,22 @@ def manifest():
 
 
 def parts(manifest, table):
-    return [str(DATASET / table / f"part-{r['part']:06d}.parquet") for r in manifest["runs"]]
+    files = evallab.parts(DATASET, table)
+    assert len(files) == len(manifest["runs"])
+    return files
+
+
+def test_parts_skip_uncommitted_files(manifest, tmp_path):
+    """Issue 9, defect 7: a glob reads a part no manifest lists; `parts` does not."""
+    copy = tmp_path / "ds"
+    shutil.copytree(DATASET, copy)
+    committed = evallab.parts(copy, "games")
+    shutil.copy(committed[0], copy / "games" / "part-999999.parquet")  # a dead writer's part
+    n_manifest = sum(i["games"] for r in manifest["runs"] for i in r["inputs"])
+    n_parts = pl.scan_parquet(evallab.parts(copy, "games")).select(pl.len()).collect().item()
+    n_glob = pl.scan_parquet(f"{copy}/games/*.parquet").select(pl.len()).collect().item()
+    assert n_parts == n_manifest
+    assert n_glob > n_manifest
 
 
 def test_counts_agree_across_readers(manifest):

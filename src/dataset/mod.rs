@@ -1,18 +1,25 @@
-//! A dataset folder: one Parquet part per table per ingest run, and
-//! `manifest.json`, which lists the committed parts and every input ingested.
+//! A dataset folder: Parquet parts per table, and `manifest.json`, which lists
+//! the committed parts and every input ingested.
 //!
 //! ```text
 //! DATASET/manifest.json
 //! DATASET/games/part-000001.parquet
 //! DATASET/moves/part-000001.parquet
 //! DATASET/rejects/part-000001.parquet
+//! DATASET/derived/…            tables computed from the parts (EAS labels, …)
+//! DATASET/.evallab.lock        held by the one process writing the dataset
 //! ```
 //!
-//! Parts are written under hidden temporary names and renamed into place, then
-//! the manifest is replaced atomically; the manifest is the commit point, so a
-//! part it does not list (left by an interrupted run) is never read and is
-//! removed by the next ingest.
+//! Every write goes through [`commit`]: parts are committed under names the
+//! manifest does not list yet, then the manifest is committed (the commit
+//! point), then files it no longer lists are removed. A run that fails or is
+//! killed at any point leaves the previous manifest and every part it lists
+//! in place. Writers hold the dataset's [`lock`].
 
+pub mod commit;
+pub mod lock;
+
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -43,6 +50,20 @@ pub struct Run {
     pub seconds: f64,
     pub options: serde_json::Value,
     pub inputs: Vec<InputRecord>,
+    /// Table name → the part file this run committed, relative to the dataset
+    /// folder (what readers open; never a glob).
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+}
+
+impl Run {
+    /// The files of a run that wrote every base table as part `part`.
+    pub fn base_files(part: u32) -> BTreeMap<String, String> {
+        schema::TABLES
+            .iter()
+            .map(|t| (t.name.to_string(), part_file(t, part)))
+            .collect()
+    }
 }
 
 /// The dataset manifest.
@@ -91,15 +112,39 @@ pub struct Dataset {
     pub manifest: Manifest,
 }
 
-/// Path of a table's part file.
-pub fn part_path(root: &Path, table: &Table, part: u32) -> PathBuf {
-    root.join(table.name)
-        .join(format!("part-{part:06}.parquet"))
+/// A table's part file, relative to the dataset folder.
+pub fn part_file(table: &Table, part: u32) -> String {
+    format!("{}/part-{part:06}.parquet", table.name)
 }
 
 impl Dataset {
-    /// Opens a dataset written by `evallab ingest`.
+    /// Opens a dataset written by `evallab ingest`, checking that every part
+    /// its manifest lists is there.
     pub fn open(root: &Path) -> Result<Dataset, Error> {
+        let ds = Dataset::load(root)?;
+        let missing: Vec<String> = ds
+            .manifest
+            .runs
+            .iter()
+            .flat_map(|r| r.files.values())
+            .filter(|f| !root.join(f).is_file())
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::Dataset(format!(
+                "{}: the manifest lists {} part(s) that are missing: {}; the folder was changed \
+                 outside evallab (restore them, or rebuild it with `evallab ingest --overwrite`)",
+                root.display(),
+                missing.len(),
+                missing.join(", ")
+            )));
+        }
+        Ok(ds)
+    }
+
+    /// Reads the manifest without checking the parts (for a writer that is
+    /// about to replace them).
+    fn load(root: &Path) -> Result<Dataset, Error> {
         let path = root.join(MANIFEST_FILE);
         let text = fs::read_to_string(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -111,7 +156,7 @@ impl Dataset {
                 Error::io(&path, e)
             }
         })?;
-        let manifest: Manifest = serde_json::from_str(&text)
+        let mut manifest: Manifest = serde_json::from_str(&text)
             .map_err(|e| Error::Dataset(format!("{}: {e}", path.display())))?;
         if manifest.schema_version != schema::SCHEMA_VERSION {
             return Err(Error::Dataset(format!(
@@ -121,16 +166,28 @@ impl Dataset {
                 schema::SCHEMA_VERSION
             )));
         }
+        // Manifests written before runs named their files.
+        for r in &mut manifest.runs {
+            if r.files.is_empty() {
+                r.files = Run::base_files(r.part);
+            }
+        }
         Ok(Dataset {
             root: root.to_path_buf(),
             manifest,
         })
     }
 
-    /// Opens a dataset, or starts an empty one if the folder has no manifest.
-    pub fn open_or_create(root: &Path) -> Result<Dataset, Error> {
+    /// Opens a dataset for writing, or starts an empty one if the folder has
+    /// no manifest. With `replace`, missing parts are no error: the writer is
+    /// about to replace them all.
+    pub fn open_or_create(root: &Path, replace: bool) -> Result<Dataset, Error> {
         if root.join(MANIFEST_FILE).exists() {
-            return Dataset::open(root);
+            return if replace {
+                Dataset::load(root)
+            } else {
+                Dataset::open(root)
+            };
         }
         fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
         Ok(Dataset {
@@ -144,7 +201,8 @@ impl Dataset {
         self.manifest
             .runs
             .iter()
-            .map(|r| part_path(&self.root, table, r.part))
+            .filter_map(|r| r.files.get(table.name))
+            .map(|f| self.root.join(f))
             .collect()
     }
 
@@ -167,17 +225,16 @@ impl Dataset {
         )?)
     }
 
-    /// Writes the manifest atomically (temp file, then rename).
+    /// Commits the manifest: the commit point of every dataset write.
     pub fn save_manifest(&self) -> Result<(), Error> {
-        let path = self.root.join(MANIFEST_FILE);
-        let tmp = self.root.join(format!(".{MANIFEST_FILE}.tmp"));
-        let text = serde_json::to_string_pretty(&self.manifest)?;
-        fs::write(&tmp, text + "\n").map_err(|e| Error::io(&tmp, e))?;
-        fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))
+        let text = serde_json::to_string_pretty(&self.manifest)? + "\n";
+        commit::write_bytes(&self.root.join(MANIFEST_FILE), text.as_bytes())
     }
 
-    /// Removes temp files and parts no manifest entry lists (an interrupted run).
-    pub fn remove_orphans(&self) -> Result<Vec<PathBuf>, Error> {
+    /// Removes temp files and table parts the manifest does not list (left by
+    /// a run that failed or was killed, or replaced by `--overwrite`). Only
+    /// for the holder of the dataset's lock, after its manifest is committed.
+    pub fn collect_garbage(&self) -> Result<Vec<PathBuf>, Error> {
         let mut removed = Vec::new();
         let keep: Vec<PathBuf> = schema::TABLES.iter().flat_map(|t| self.parts(t)).collect();
         let mut dirs = vec![self.root.clone()];
@@ -189,9 +246,8 @@ impl Dataset {
             for entry in entries.flatten() {
                 let p = entry.path();
                 let name = entry.file_name().to_string_lossy().into_owned();
-                let stale_tmp = name.starts_with('.') && name.ends_with(".tmp");
                 let orphan = dir != self.root && name.ends_with(".parquet") && !keep.contains(&p);
-                if stale_tmp || orphan {
+                if commit::is_tmp_name(&name) || orphan {
                     fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
                     removed.push(p);
                 }

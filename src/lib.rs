@@ -6,20 +6,15 @@
 //! eval comment ([`comment`]), [`ingest`] writes the [`schema`] tables through
 //! [`dataset`], and the metrics read them back with polars.
 
-pub mod annotate;
 pub mod comment;
 pub mod dataset;
-pub mod eas_rules;
+pub mod derived;
 pub mod error;
 pub mod game;
 pub mod ingest;
 pub mod input;
-pub mod inspect;
 pub mod metrics;
-pub mod output;
-pub mod plot;
-pub mod relevance_math;
-pub mod report;
+pub mod render;
 pub mod schema;
 pub mod split;
 pub mod tables;

@@ -376,8 +376,8 @@ fn corrupt_input_fails_cleanly_without_partial_output() {
 /// (White POV, to the centipawn), and the NAGs are where the math puts them.
 #[test]
 fn annotated_pgn_round_trips() {
-    use evallab::annotate::{AnnotateOptions, write_pgn};
-    use evallab::relevance_math::{MoveScheme, PositionScheme};
+    use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
+    use evallab::render::annotate::{AnnotateOptions, write_pgn};
     let (dir, ds) = load(&["tcec.pgn", "chess960.pgn", "lichess.pgn"]);
     let games = ds
         .scan(&GAMES)

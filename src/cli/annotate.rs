@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::ensure;
-use evallab::annotate::{AnnotateOptions, write_pgn};
 use evallab::dataset::Dataset;
-use evallab::relevance_math::{MoveScheme, PositionScheme};
+use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
+use evallab::render::annotate::{AnnotateOptions, write_pgn};
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
@@ -91,6 +91,6 @@ pub fn write_games(
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
         .collect()?;
     let pgn = write_pgn(&games, &moves, opts)?;
-    evallab::output::write_text(path, &pgn)?;
+    evallab::render::format::write_text(path, &pgn)?;
     Ok(games.height())
 }

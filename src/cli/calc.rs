@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use evallab::relevance_math::{
+use evallab::metrics::relevance::math::{
     MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, cumulative, inverse,
     move_thresholds, position_boundaries, prob_exp, prob_sigmoid, relevance, rr, total_area,
 };

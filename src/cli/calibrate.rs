@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::metrics::balance::{BalanceOptions, game_facts};
 use evallab::metrics::calibrate::{Calibration, calibrate_group, observations};
-use evallab::plot;
+use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES, metric};
 use polars::prelude::*;
 
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut df = frame(&opts, &results)?;
     args.out.write(&mut df)?;
     if let Some(path) = &args.toml {
-        evallab::output::write_text(path, &toml(&results))?;
+        evallab::render::format::write_text(path, &toml(&results))?;
     }
     if let Some(path) = &args.plot {
         let panels: Vec<_> = groups

@@ -6,9 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::ValueEnum;
-use evallab::annotate::AnnotateOptions;
 use evallab::dataset::Dataset;
-use evallab::metrics::eas::{EasOptions, LABELS_FILE, Rules, cols, score, stored_labels};
+use evallab::derived::{LABELS_FILE, stored_labels};
+use evallab::metrics::eas::{EasOptions, Rules, cols, score};
+use evallab::render::annotate::AnnotateOptions;
 use evallab::schema::col as gcol;
 use polars::prelude::*;
 

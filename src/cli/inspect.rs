@@ -16,7 +16,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)?;
-    let ins = evallab::inspect::inspect(&ds)?;
+    let ins = evallab::dataset::inspect::inspect(&ds)?;
     println!("inputs: {}", ds.manifest.inputs().count());
     println!("{}", ins.tables);
     println!("per event:\n{}", ins.events);

@@ -19,7 +19,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use evallab::metrics::Families;
 use evallab::metrics::balance::{BalanceOptions, Group};
-use evallab::output::{self, Format};
+use evallab::render::format::{self, Format};
 
 /// Chess engine game archives (PGN with eval comments) to Parquet tables and
 /// statistics.
@@ -140,7 +140,7 @@ pub struct OutputArgs {
 
 impl OutputArgs {
     pub fn write(&self, df: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
-        output::write(df, self.format, self.output.as_deref())?;
+        format::write(df, self.format, self.output.as_deref())?;
         Ok(())
     }
 }

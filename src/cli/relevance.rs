@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use evallab::dataset::Dataset;
 use evallab::metrics::relevance::{X05, per_move, summary};
-use evallab::output::{self, Format};
+use evallab::render::format::{self, Format};
 use evallab::schema::{GAMES, MOVES, col as gcol, metric};
 use polars::prelude::{IntoLazy, JoinArgs, JoinType, col, lit};
 
@@ -106,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args
         .moves_out
         .unwrap_or_else(|| args.dataset.join("derived").join("relevance_moves.parquet"));
-    output::write(&mut per_move_df, Format::Parquet, Some(&path))?;
+    format::write(&mut per_move_df, Format::Parquet, Some(&path))?;
     eprintln!(
         "per-move table: {} rows in {}",
         per_move_df.height(),

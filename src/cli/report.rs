@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 use evallab::metrics::relevance::X05;
-use evallab::report::{ReportOptions, report};
+use evallab::render::report::{ReportOptions, report};
 
 /// Write DIR/index.html: one self-contained page (inline SVG, no network) with,
 /// per event, the win-draw balance, calibration curves, EAS components,
@@ -56,7 +56,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         },
     )?;
     let path = a.output.join("index.html");
-    evallab::output::write_text(&path, &html)?;
+    evallab::render::format::write_text(&path, &html)?;
     eprintln!("report: {} ({} KB)", path.display(), html.len() / 1024);
     Ok(ExitCode::SUCCESS)
 }

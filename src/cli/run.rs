@@ -328,7 +328,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         // Stamp after the run: an ingest changes the dataset it then depends on.
         state.insert(key, StepState::current(step, &dataset));
         let _lock = DatasetLock::acquire(&dataset, "run")?;
-        evallab::output::write_text(&state_path, &serde_json::to_string_pretty(&state)?)?;
+        evallab::render::format::write_text(&state_path, &serde_json::to_string_pretty(&state)?)?;
     }
     eprintln!(
         "pipeline {}: {} steps in {:.2}s",

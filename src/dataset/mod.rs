@@ -17,6 +17,7 @@
 //! in place. Writers hold the dataset's [`lock`].
 
 pub mod commit;
+pub mod inspect;
 pub mod lock;
 
 use std::collections::BTreeMap;

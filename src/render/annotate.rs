@@ -14,7 +14,7 @@ use polars::prelude::*;
 
 use crate::Error;
 use crate::metrics::relevance::CLAMP_PAWNS;
-use crate::relevance_math::{
+use crate::metrics::relevance::math::{
     MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp, rr,
 };
 use crate::schema::col;
@@ -41,7 +41,7 @@ impl Default for AnnotateOptions {
 /// `YYYY.MM.DD` from days since 1970-01-01 (inverse of `tags::parse_date`).
 ///
 /// ```
-/// assert_eq!(evallab::annotate::format_date(17116), "2016.11.11");
+/// assert_eq!(evallab::render::annotate::format_date(17116), "2016.11.11");
 /// ```
 pub fn format_date(days: i32) -> String {
     let z = i64::from(days) + 719_468;

@@ -46,7 +46,7 @@ fn unit_cumulative(x: f64, x05: f64) -> f64 {
 /// Relevance `f(x) = 0.5^(|x| / x05)` of an eval: 1 at 0.00, 0.5 at ±x05, → 0 at ±∞.
 ///
 /// ```
-/// use evallab::relevance_math::relevance;
+/// use evallab::metrics::relevance::math::relevance;
 /// assert_eq!(relevance(0.0, 0.62), 1.0);
 /// assert_eq!(relevance(0.62, 0.62), 0.5);
 /// assert_eq!(relevance(-1.24, 0.62), 0.25); // two half-lives away
@@ -64,7 +64,7 @@ pub fn relevance(x: f64, x05: f64) -> f64 {
 /// * `x > 0`: `C(x) = 2·x05 / ln 2 − (x05 / ln 2) · 2^(−x / x05)`
 ///
 /// ```
-/// use evallab::relevance_math::cumulative;
+/// use evallab::metrics::relevance::math::cumulative;
 /// use std::f64::consts::LN_2;
 /// let x05 = 0.62;
 /// // Half of the area lies left of 0.00: C(0) = x05 / ln 2 ≈ 0.894471.
@@ -82,7 +82,7 @@ pub fn cumulative(x: f64, x05: f64) -> f64 {
 /// `x05 / ln 2`.
 ///
 /// ```
-/// use evallab::relevance_math::total_area;
+/// use evallab::metrics::relevance::math::total_area;
 /// // 2 · 0.62 / 0.693147… ≈ 1.788942
 /// assert!((total_area(0.62) - 1.7889418507023147).abs() < 1e-12);
 /// ```
@@ -98,7 +98,7 @@ pub fn total_area(x05: f64) -> f64 {
 /// (`rr(a, b) + rr(b, c) = rr(a, c)`) and bounded: `|rr| ≤ 2·x05 / ln 2`.
 ///
 /// ```
-/// use evallab::relevance_math::rr;
+/// use evallab::metrics::relevance::math::rr;
 /// use std::f64::consts::LN_2;
 /// let x05 = 0.62;
 /// // From 0.00 to x05: C(x05) − C(0) = 1.5h − h = h/2 = x05 / (2 ln 2) ≈ 0.447235.
@@ -122,7 +122,7 @@ pub fn rr(a: f64, b: f64, x05: f64) -> f64 {
 /// `P(0) = 0.5`, `P(x05) = 0.75`, `P(2·x05) = 0.875`.
 ///
 /// ```
-/// use evallab::relevance_math::prob_exp;
+/// use evallab::metrics::relevance::math::prob_exp;
 /// assert_eq!(prob_exp(0.0, 0.62), 0.5);
 /// assert_eq!(prob_exp(0.62, 0.62), 0.75);   // 1 − 2^(−2)
 /// assert_eq!(prob_exp(-1.24, 0.62), 0.125); // 2^(−3)
@@ -141,7 +141,7 @@ pub fn prob_exp(x: f64, x05: f64) -> f64 {
 /// `±∞` map to 1 and 0 (the formula alone would give ∞/∞).
 ///
 /// ```
-/// use evallab::relevance_math::prob_sigmoid;
+/// use evallab::metrics::relevance::math::prob_sigmoid;
 /// let x05 = 0.62;
 /// assert_eq!(prob_sigmoid(0.0, x05), 0.5);
 /// // x = x05: x05 / (2·sqrt(4·x05²)) = 1/4
@@ -320,7 +320,7 @@ impl PositionSymbol {
     /// The PGN NAG number (`$10`, `$14` … `$21`).
     ///
     /// ```
-    /// use evallab::relevance_math::PositionSymbol;
+    /// use evallab::metrics::relevance::math::PositionSymbol;
     /// assert_eq!(PositionSymbol::WhiteDecisive.nag(), 18);
     /// ```
     #[must_use]
@@ -337,7 +337,7 @@ impl PositionSymbol {
     /// The glyph as printed in the spec (minus signs are U+2212).
     ///
     /// ```
-    /// use evallab::relevance_math::PositionSymbol;
+    /// use evallab::metrics::relevance::math::PositionSymbol;
     /// assert_eq!(PositionSymbol::BlackCrushing.glyph(), "−−+");
     /// ```
     #[must_use]
@@ -400,7 +400,7 @@ impl fmt::Display for PositionSymbol {
 /// [`PositionSymbol::mirror`]ed symbols). Below the first boundary is `=`.
 ///
 /// ```
-/// use evallab::relevance_math::{position_boundaries, PositionScheme, PositionSymbol};
+/// use evallab::metrics::relevance::math::{position_boundaries, PositionScheme, PositionSymbol};
 /// let b = position_boundaries(PositionScheme::NineWdb, 0.62);
 /// // 0.62·log2(10/9) ≈ 0.0942, 0.62·log2(10/7) ≈ 0.3190, then x05 and 2·x05 exactly.
 /// assert!((b[0].0 - 0.0942419179359310).abs() < 1e-12);
@@ -425,7 +425,7 @@ pub fn position_boundaries(scheme: PositionScheme, x05: f64) -> Vec<(f64, Positi
 /// split middle area is read (one `=` range around 0.00). NaN gives `=`.
 ///
 /// ```
-/// use evallab::relevance_math::{classify_position, PositionScheme::*, PositionSymbol::*};
+/// use evallab::metrics::relevance::math::{classify_position, PositionScheme::*, PositionSymbol::*};
 /// assert_eq!(classify_position(0.05, NineWdb, 0.62), Equal);
 /// assert_eq!(classify_position(0.62, NineWdb, 0.62), WhiteDecisive); // on the boundary
 /// assert_eq!(classify_position(-0.61, NineWdb, 0.62), BlackModerate);
@@ -497,7 +497,7 @@ impl MoveScheme {
     /// `total_area(x05) / n` for n = 7, 8, 20, 12.
     ///
     /// ```
-    /// use evallab::relevance_math::MoveScheme;
+    /// use evallab::metrics::relevance::math::MoveScheme;
     /// use std::f64::consts::LN_2;
     /// // econ8: u = x05 / (4 ln 2) ≈ 0.223618 at x05 = 0.62
     /// assert!((MoveScheme::Econ8.unit(0.62) - 0.62 / (4.0 * LN_2)).abs() < 1e-15);
@@ -562,7 +562,7 @@ impl MoveSymbol {
     /// The PGN NAG number (`$1` … `$6`).
     ///
     /// ```
-    /// use evallab::relevance_math::MoveSymbol;
+    /// use evallab::metrics::relevance::math::MoveSymbol;
     /// assert_eq!(MoveSymbol::Speculative.nag(), 5);
     /// ```
     #[must_use]
@@ -579,7 +579,7 @@ impl MoveSymbol {
     /// The glyph: `!?`, `!`, `!!`, `?!`, `?`, `??`.
     ///
     /// ```
-    /// use evallab::relevance_math::MoveSymbol;
+    /// use evallab::metrics::relevance::math::MoveSymbol;
     /// assert_eq!(MoveSymbol::Blunder.glyph(), "??");
     /// ```
     #[must_use]
@@ -621,7 +621,7 @@ impl fmt::Display for MoveSymbol {
 /// `??` (see the table at [`MoveScheme`]).
 ///
 /// ```
-/// use evallab::relevance_math::{area_fraction, MoveScheme, MoveSymbol};
+/// use evallab::metrics::relevance::math::{area_fraction, MoveScheme, MoveSymbol};
 /// assert_eq!(area_fraction(MoveSymbol::Brilliant, MoveScheme::Econ8), 3.0 / 8.0);
 /// assert_eq!(area_fraction(MoveSymbol::Blunder, MoveScheme::Econ8), -3.0 / 8.0);
 /// assert_eq!(area_fraction(MoveSymbol::Good, MoveScheme::Econ7), 3.0 / 14.0); // 1.5/7
@@ -638,7 +638,7 @@ pub fn area_fraction(symbol: MoveSymbol, scheme: MoveScheme) -> f64 {
 /// `|F| · total_area(x05)` with `F` from [`area_fraction`].
 ///
 /// ```
-/// use evallab::relevance_math::{move_thresholds, MoveScheme};
+/// use evallab::metrics::relevance::math::{move_thresholds, MoveScheme};
 /// use std::f64::consts::LN_2;
 /// let t = move_thresholds(MoveScheme::Econ8, 0.62);
 /// let u = 0.62 / (4.0 * LN_2); // ≈ 0.223618
@@ -667,7 +667,7 @@ pub fn move_thresholds(scheme: MoveScheme, x05: f64) -> [f64; 3] {
 /// 0 or NaN, the result is `None`.
 ///
 /// ```
-/// use evallab::relevance_math::{classify_move, rr, MoveScheme::Econ8, MoveSymbol::*};
+/// use evallab::metrics::relevance::math::{classify_move, rr, MoveScheme::Econ8, MoveSymbol::*};
 /// let x05 = 0.62;
 /// // econ8: from 0.00 to x05 is exactly the `!` threshold 2u.
 /// assert_eq!(classify_move(rr(0.0, x05, x05), Econ8, x05), Some(Good));
@@ -715,7 +715,7 @@ pub fn classify_move(d_signed: f64, scheme: MoveScheme, x05: f64) -> Option<Move
 /// area), and also for NaN inputs or an `x05` that is not finite and positive.
 ///
 /// ```
-/// use evallab::relevance_math::inverse_fraction;
+/// use evallab::metrics::relevance::math::inverse_fraction;
 /// // Half the area up from 0.00: T' = 1 + 1 = 2 → no finite eval.
 /// assert_eq!(inverse_fraction(0.0, 0.5, 0.62), None);
 /// // A quarter: T' = 1.5 → x_new = −x05·log2(0.5) = x05.
@@ -748,7 +748,7 @@ pub fn inverse_fraction(x_old: f64, fraction: f64, x05: f64) -> Option<f64> {
 /// is far enough away (e.g. `!!` against an alternative that is already winning).
 ///
 /// ```
-/// use evallab::relevance_math::{inverse, MoveScheme::Econ8, MoveSymbol::*};
+/// use evallab::metrics::relevance::math::{inverse, MoveScheme::Econ8, MoveSymbol::*};
 /// let x05 = 0.62;
 /// // From 0.00: T = 1, T' = 1 + 2·(3/8) = 1.75, x_new = −x05·log2(0.25) = 2·x05.
 /// assert_eq!(inverse(0.0, Brilliant, Econ8, x05), Some(1.24));

@@ -334,7 +334,7 @@ pub fn save(svg: &str, path: &Path) -> Result<(), Error> {
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match ext.as_deref() {
-        Some("svg") => crate::output::write_text(path, svg),
+        Some("svg") => crate::render::format::write_text(path, svg),
         Some("png") => crate::dataset::commit::write_bytes(path, &render_png(svg)?),
         _ => Err(Error::Input(format!(
             "{}: plots are written as .svg or .png",

@@ -9,15 +9,16 @@ use std::fmt::Write as _;
 use polars::prelude::*;
 
 use crate::Error;
-use crate::annotate::{AnnotateOptions, move_symbol, white_pov};
 use crate::dataset::Dataset;
+use crate::derived::stored_labels;
 use crate::metrics::Families;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{calibrate_group, observations};
-use crate::metrics::eas::{EasOptions, score, stored_labels};
+use crate::metrics::eas::{EasOptions, score};
+use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::metrics::relevance::{X05, per_move, summary};
-use crate::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
-use crate::relevance_math::{MoveSymbol, prob_exp};
+use crate::render::annotate::{AnnotateOptions, move_symbol, white_pov};
+use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
 use crate::schema::{GAMES, MOVES, col, metric};
 
 /// What the report covers.

@@ -1,5 +1,5 @@
 //! Relevance-reduced eval differences per move and per engine (`metrics.md` §2),
-//! as polars expressions built from [`crate::relevance_math`] (the single
+//! as polars expressions built from [`super::math`] (the single
 //! implementation of the math: boundaries and thresholds come from there).
 //!
 //! Evals are pawns in the mover's (own) POV. Mates count as ±[`CLAMP_PAWNS`],
@@ -9,10 +9,10 @@
 
 use polars::prelude::*;
 
-use super::{Families, engine_games, own_evals};
-use crate::relevance_math::{
+use super::math::{
     MoveScheme, MoveSymbol, PositionScheme, PositionSymbol, move_thresholds, position_boundaries,
 };
+use crate::metrics::{Families, engine_games, own_evals};
 use crate::schema::{col, metric};
 
 /// Mates and plateaus count as this many pawns (see the module docs).
@@ -293,9 +293,9 @@ pub fn summary(per_move: LazyFrame, by_event: bool) -> LazyFrame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relevance_math::{classify_position, cumulative, prob_exp, rr};
+    use crate::metrics::relevance::math::{classify_position, cumulative, prob_exp, rr};
 
-    /// The polars expressions agree with the pure functions of relevance_math.
+    /// The polars expressions agree with the pure functions of `math`.
     #[test]
     fn expressions_match_the_math() {
         let xs = [

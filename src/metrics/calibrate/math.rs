@@ -1,27 +1,9 @@
-//! Recalibrating x_0_5 from the data (`metrics.md` §1, last paragraph): three
-//! estimates per engine (or event and engine), each with a bootstrap confidence
-//! interval over games.
-//!
-//! - **rank**: the win-draw balance of [`super::balance`].
-//! - **threshold**: the lowest maximum own eval x at which P(win | the engine's
-//!   maximum own eval in the game ≥ x) is at least 0.5.
-//! - **ml**: the x05 maximising the likelihood of the game outcomes (1, ½, 0, own
-//!   POV) of every position with an own eval under the probabilistic-result curve
-//!   P(x) of §2.3, each position a Bernoulli trial with a fractional outcome.
-//!
-//! Hollow wins count as non-wins in rank and threshold, and as draws in ml:
-//! they are the positions a tablebase adjudication called won that were not
-//! winnable. Mates are kept in rank and threshold (above every cp value) and
-//! left out of ml (P is 0 or 1 there and carries no information on x05).
+//! The pure math of the x_0_5 recalibration: the three estimates of one group
+//! of games and their bootstrap intervals.
 
 use std::collections::BTreeMap;
 
-use polars::prelude::*;
-
-use super::balance::BalanceOptions;
-use super::{MATE_CP, own_evals};
-use crate::relevance_math::prob_exp;
-use crate::schema::{col, metric};
+use crate::metrics::relevance::math::prob_exp;
 
 /// One game from one engine's side.
 #[derive(Debug, Clone, Default)]
@@ -230,81 +212,6 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
         threshold: est(1),
         ml: est(2),
     }
-}
-
-/// Collects per-game observations for every group of `opts` from the game
-/// facts of [`super::balance::game_facts`] and the moves table.
-pub fn observations(
-    facts: LazyFrame,
-    moves: LazyFrame,
-    opts: &BalanceOptions,
-) -> Result<BTreeMap<Vec<String>, Vec<GameObs>>, PolarsError> {
-    let keys = opts.keys();
-    let mut sel: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
-    sel.extend([
-        col(col::GAME_ID),
-        col(col::SIDE),
-        col(metric::WON),
-        col(metric::SCORE),
-        col(metric::HOLLOW),
-        col(metric::MAX_OWN_CP),
-    ]);
-    let facts = facts.select(sel).collect()?;
-    let evals = own_evals(moves, &[])
-        .filter(col(metric::OWN_CP).abs().lt(lit(MATE_CP / 2)))
-        .join(
-            facts
-                .clone()
-                .lazy()
-                .select([col(col::GAME_ID), col(col::SIDE)]),
-            [col(col::GAME_ID), col(col::SIDE)],
-            [col(col::GAME_ID), col(col::SIDE)],
-            JoinArgs::new(JoinType::Semi),
-        )
-        .select([col(col::GAME_ID), col(col::SIDE), col(metric::OWN_CP)])
-        .collect()?;
-    let mut per_game: BTreeMap<(i64, bool), Vec<i32>> = BTreeMap::new();
-    let (gid, side, own) = (
-        evals.column(col::GAME_ID)?.i64()?,
-        evals.column(col::SIDE)?.str()?,
-        evals.column(metric::OWN_CP)?.i64()?,
-    );
-    for ((g, s), o) in gid.iter().zip(side.iter()).zip(own.iter()) {
-        if let (Some(g), Some(s), Some(o)) = (g, s, o) {
-            per_game.entry((g, s == "w")).or_default().push(o as i32);
-        }
-    }
-    let key_cols: Vec<_> = keys
-        .iter()
-        .map(|k| facts.column(k).and_then(|c| c.str().cloned()))
-        .collect::<Result<_, _>>()?;
-    let gid = facts.column(col::GAME_ID)?.i64()?;
-    let side = facts.column(col::SIDE)?.str()?;
-    let won = facts.column(metric::WON)?.bool()?;
-    let score = facts.column(metric::SCORE)?.f64()?;
-    let hollow = facts.column(metric::HOLLOW)?.bool()?;
-    let max_own = facts.column(metric::MAX_OWN_CP)?.i64()?;
-    let mut out: BTreeMap<Vec<String>, Vec<GameObs>> = BTreeMap::new();
-    for i in 0..facts.height() {
-        let key: Vec<String> = key_cols
-            .iter()
-            .map(|c| c.get(i).unwrap_or("").to_string())
-            .collect();
-        let g = gid.get(i).unwrap_or_default();
-        let white = side.get(i) == Some("w");
-        let result = if hollow.get(i) == Some(true) {
-            0.5
-        } else {
-            score.get(i).unwrap_or(0.5)
-        };
-        out.entry(key).or_default().push(GameObs {
-            won: won.get(i) == Some(true),
-            result,
-            max_own: max_own.get(i),
-            evals: per_game.remove(&(g, white)).unwrap_or_default(),
-        });
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 //!    [`draw_part_v5`], with [`short_limit_v5`]).
 //!
 //! ```
-//! use evallab::eas_rules::*;
+//! use evallab::metrics::eas::rules::*;
 //! // 100 % level-2 sacrifices, no early ones, wins 11 moves shorter than
 //! // average, no short wins, no bad draws (gd 100):
 //! let wins = 40;
@@ -219,7 +219,7 @@ impl Material {
     /// The counts of one side (`white == true`: White).
     ///
     /// ```
-    /// use evallab::eas_rules::Material;
+    /// use evallab::metrics::eas::rules::Material;
     /// let m = Material { white: [8, 2, 2, 2, 1], black: [7, 2, 2, 2, 0] };
     /// assert_eq!(m.side(false), [7, 2, 2, 2, 0]);
     /// ```
@@ -230,7 +230,7 @@ impl Material {
     /// Material sum of a count array in units (P = 1, N = B = 3, R = 5, Q = 9).
     ///
     /// ```
-    /// use evallab::eas_rules::Material;
+    /// use evallab::metrics::eas::rules::Material;
     /// assert_eq!(Material::units([8, 2, 2, 2, 1]), 39);
     /// ```
     pub fn units(counts: [u8; 5]) -> i32 {
@@ -244,7 +244,7 @@ impl Material {
     /// How many units the given side is behind (negative when ahead).
     ///
     /// ```
-    /// use evallab::eas_rules::Material;
+    /// use evallab::metrics::eas::rules::Material;
     /// let m = Material { white: [8, 2, 2, 1, 1], black: [8, 2, 1, 2, 1] };
     /// assert_eq!(m.deficit(true), 2); // the exchange
     /// assert_eq!(m.deficit(false), -2);
@@ -268,7 +268,7 @@ impl Material {
 /// "Readings of the spec", item 16).
 ///
 /// ```
-/// use evallab::eas_rules::pct100;
+/// use evallab::metrics::eas::rules::pct100;
 /// assert_eq!(pct100(8, 1), 1250);
 /// assert_eq!(pct100(3, 2), 6667);
 /// assert_eq!(pct100(7, 7), 10000);
@@ -313,7 +313,7 @@ fn pct_digits(t: i64) -> i32 {
 /// whole += 1; result = whole / 2. `n ≤ 0` (or a negative total) gives 0.
 ///
 /// ```
-/// use evallab::eas_rules::avg_moves;
+/// use evallab::metrics::eas::rules::avg_moves;
 /// // 3655 plies in 30 games: 121.83 plies → 122 → 61 moves.
 /// assert_eq!(avg_moves(3655, 30), 61);
 /// // 1217 plies in 10 games: 121.70 plies, dec 70 is a multiple of 10,
@@ -355,7 +355,7 @@ fn weighted_pct<const K: usize>(base: i32, counts: [i32; K], weights: [i64; K]) 
 /// [`SacrificeInfo::category`].
 ///
 /// ```
-/// use evallab::eas_rules::sac_part_v6;
+/// use evallab::metrics::eas::rules::sac_part_v6;
 /// assert_eq!(sac_part_v6(20, [0, 20, 0, 0, 0, 0]), 500_000);
 /// ```
 pub fn sac_part_v6(wins: i32, n: [i32; 6]) -> i64 {
@@ -366,7 +366,7 @@ pub fn sac_part_v6(wins: i32, n: [i32; 6]) -> i64 {
 /// same `n` layout as [`sac_part_v6`].
 ///
 /// ```
-/// use evallab::eas_rules::sac_part_v5;
+/// use evallab::metrics::eas::rules::sac_part_v5;
 /// assert_eq!(sac_part_v5(10, [0, 0, 0, 0, 0, 1]), 350 * 1000);
 /// ```
 pub fn sac_part_v5(wins: i32, n: [i32; 6]) -> i64 {
@@ -380,7 +380,7 @@ pub fn sac_part_v5(wins: i32, n: [i32; 6]) -> i64 {
 /// averages are in moves ([`avg_moves`]).
 ///
 /// ```
-/// use evallab::eas_rules::early_part_v6;
+/// use evallab::metrics::eas::rules::early_part_v6;
 /// // No early sacrifices, wins 11 moves shorter than average.
 /// assert_eq!(early_part_v6(10, 0, 80, 69), 55_000);
 /// // All sacrifices early: e = 10000, 10000 / 18 = 555, 555² = 308,025.
@@ -397,7 +397,7 @@ pub fn early_part_v6(sac_games: i32, early_games: i32, avg_all: i32, avg_eng: i3
 /// [`short_bucket`] index (0 = shortest, ≤ L − 20).
 ///
 /// ```
-/// use evallab::eas_rules::short_part_v6;
+/// use evallab::metrics::eas::rules::short_part_v6;
 /// assert_eq!(short_part_v6(4, [1, 0, 0, 0, 1]), 100 * 2500 + 18 * 2500);
 /// ```
 pub fn short_part_v6(wins: i32, buckets: [i32; 5]) -> i64 {
@@ -410,7 +410,7 @@ pub fn short_part_v6(wins: i32, buckets: [i32; 5]) -> i64 {
 /// the adjustment applies to this part only and cannot make it negative.
 ///
 /// ```
-/// use evallab::eas_rules::short_part_v5;
+/// use evallab::metrics::eas::rules::short_part_v5;
 /// assert_eq!(short_part_v5(2, [0, 0, 0, 0, 1], 70, 68), 8 * 5000 + 6000);
 /// assert_eq!(short_part_v5(2, [0, 0, 0, 0, 1], 70, 72), 8 * 5000 - 2000);
 /// assert_eq!(short_part_v5(2, [0; 5], 70, 72), 0);
@@ -429,7 +429,7 @@ pub fn short_part_v5(wins: i32, buckets: [i32; 5], avg_all: i32, avg_eng: i32) -
 /// V6 short-win limit L = clamp(avg_all − 15, 30, 95), in moves.
 ///
 /// ```
-/// use evallab::eas_rules::short_limit_v6;
+/// use evallab::metrics::eas::rules::short_limit_v6;
 /// assert_eq!(short_limit_v6(78), 63);
 /// assert_eq!(short_limit_v6(20), 30);
 /// assert_eq!(short_limit_v6(200), 95);
@@ -442,7 +442,7 @@ pub fn short_limit_v6(avg_all: i32) -> i32 {
 /// (78 → 60, 58 → 40), not clamped.
 ///
 /// ```
-/// use evallab::eas_rules::short_limit_v5;
+/// use evallab::metrics::eas::rules::short_limit_v5;
 /// assert_eq!(short_limit_v5(78), 60);
 /// assert_eq!(short_limit_v5(58), 40);
 /// ```
@@ -456,7 +456,7 @@ pub fn short_limit_v5(avg_all: i32) -> i32 {
 /// Early-sacrifice limit max(10, avg_all / 2), applied as plies.
 ///
 /// ```
-/// use evallab::eas_rules::early_limit;
+/// use evallab::metrics::eas::rules::early_limit;
 /// assert_eq!(early_limit(81), 40);
 /// assert_eq!(early_limit(15), 10);
 /// ```
@@ -470,7 +470,7 @@ pub fn early_limit(avg_all: i32) -> i32 {
 /// "≤ N moves" has plies ≤ 2N.
 ///
 /// ```
-/// use evallab::eas_rules::short_bucket;
+/// use evallab::metrics::eas::rules::short_bucket;
 /// // L = 60: ≤ 80 plies is bucket 0, 81..=90 bucket 1, …, 111..=120 bucket 4.
 /// assert_eq!(short_bucket(80, 60), Some(0));
 /// assert_eq!(short_bucket(81, 60), Some(1));
@@ -490,7 +490,7 @@ pub fn short_bucket(plies: i32, l: i32) -> Option<usize> {
 /// read as 1.
 ///
 /// ```
-/// use evallab::eas_rules::game_plies_from_fen;
+/// use evallab::metrics::eas::rules::game_plies_from_fen;
 /// assert_eq!(game_plies_from_fen(1, false, 75), 75);
 /// // Set up at move 10 with White to move, 40 plies played: the last
 /// // move is Black's 29th, so the game is 58 plies (29 moves) long.
@@ -506,7 +506,7 @@ pub fn game_plies_from_fen(fullmove: u32, black_to_move: bool, plies_played: u32
 /// percent of good draws, truncated). No draws gives 0.
 ///
 /// ```
-/// use evallab::eas_rules::bad_draw_gd;
+/// use evallab::metrics::eas::rules::bad_draw_gd;
 /// assert_eq!(bad_draw_gd(20, 3), 85);
 /// assert_eq!(bad_draw_gd(3, 1), 66); // 66.67 % → 66
 /// assert_eq!(bad_draw_gd(0, 0), 0);
@@ -527,7 +527,7 @@ fn draw_part(gd: i32, divisor: i64) -> i64 {
 /// [`bad_draw_gd`], is clamped to 0..=100).
 ///
 /// ```
-/// use evallab::eas_rules::draw_part_v6;
+/// use evallab::metrics::eas::rules::draw_part_v6;
 /// assert_eq!(draw_part_v6(100), 110_889);
 /// assert_eq!(draw_part_v6(85), 41_616);
 /// ```
@@ -539,7 +539,7 @@ pub fn draw_part_v6(gd: i32) -> i64 {
 /// 0..=100).
 ///
 /// ```
-/// use evallab::eas_rules::draw_part_v5;
+/// use evallab::metrics::eas::rules::draw_part_v5;
 /// assert_eq!(draw_part_v5(100), 160_000);
 /// ```
 pub fn draw_part_v5(gd: i32) -> i64 {
@@ -574,7 +574,7 @@ impl SacrificeInfo {
     /// This is the index into the `n` array of [`sac_part_v6`].
     ///
     /// ```
-    /// use evallab::eas_rules::SacrificeInfo;
+    /// use evallab::metrics::eas::rules::SacrificeInfo;
     /// let info = SacrificeInfo { level: 5, queen_sac: true, ..Default::default() };
     /// assert_eq!(info.category(), Some(5));
     /// assert_eq!(SacrificeInfo::default().category(), None);
@@ -674,7 +674,7 @@ fn earliest(a: Option<u32>, b: Option<u32>) -> Option<u32> {
 /// (winner's side) and bad draws (both sides).
 ///
 /// ```
-/// use evallab::eas_rules::{level1_condition_ever, Material};
+/// use evallab::metrics::eas::rules::{level1_condition_ever, Material};
 /// let down = Material { white: [6, 2, 2, 2, 1], black: [8, 2, 2, 2, 1] };
 /// let mut seq = vec![Material::START; 3];
 /// seq.extend([down; 8]);
@@ -695,7 +695,7 @@ pub fn level1_condition_ever(seq: &[Material], side_white: bool) -> Option<u32> 
 /// "Readings of the spec" for the exact rules).
 ///
 /// ```
-/// use evallab::eas_rules::{sacrifice_level, Material};
+/// use evallab::metrics::eas::rules::{sacrifice_level, Material};
 /// // White is three pawns down for 8 positions (after plies 10..=17).
 /// let down3 = Material { white: [5, 2, 2, 2, 1], black: [8, 2, 2, 2, 1] };
 /// let mut seq = vec![Material::START; 10];
@@ -735,7 +735,7 @@ pub fn sacrifice_level(seq: &[Material], winner_white: bool) -> SacrificeInfo {
 /// 8-position run ends within the first `early_limit + 8` plies (reading 11).
 ///
 /// ```
-/// use evallab::eas_rules::is_early;
+/// use evallab::metrics::eas::rules::is_early;
 /// assert!(is_early(Some(40), 40));
 /// assert!(!is_early(Some(41), 40));
 /// assert!(!is_early(None, 40));
@@ -763,7 +763,7 @@ fn light_types(c: [u8; 5]) -> [bool; 5] {
 /// e = no Q, no R, ≤ 4 minors.
 ///
 /// ```
-/// use evallab::eas_rules::is_light_pair;
+/// use evallab::metrics::eas::rules::is_light_pair;
 /// // R + B vs R + N (type a vs a), pawns ignored.
 /// assert!(is_light_pair([5, 0, 1, 1, 0], [6, 1, 0, 1, 0]));
 /// // Q + R vs Q + R + B: the second side has no light type.
@@ -781,7 +781,7 @@ pub fn is_light_pair(white: [u8; 5], black: [u8; 5]) -> bool {
 /// while the other has ≤ 3 pawns; or a light pair ([`is_light_pair`]).
 ///
 /// ```
-/// use evallab::eas_rules::{is_endgame_position, Material};
+/// use evallab::metrics::eas::rules::{is_endgame_position, Material};
 /// assert!(!is_endgame_position(&Material::START));
 /// let m = Material { white: [3, 1, 1, 2, 1], black: [3, 2, 0, 2, 1] };
 /// assert!(is_endgame_position(&m));
@@ -800,7 +800,7 @@ pub fn is_endgame_position(m: &Material) -> bool {
 /// the endgame rules ([`is_endgame_position`]). An empty sequence has not.
 ///
 /// ```
-/// use evallab::eas_rules::{reached_endgame, Material};
+/// use evallab::metrics::eas::rules::{reached_endgame, Material};
 /// let rook_ending = Material { white: [5, 0, 0, 1, 0], black: [5, 0, 0, 1, 0] };
 /// assert!(reached_endgame(&[Material::START, rook_ending]));
 /// assert!(!reached_endgame(&[Material::START]));
@@ -815,7 +815,7 @@ pub fn reached_endgame(seq: &[Material]) -> bool {
 /// level-1 condition (a draw while down material is a save).
 ///
 /// ```
-/// use evallab::eas_rules::{is_bad_draw, Material};
+/// use evallab::metrics::eas::rules::{is_bad_draw, Material};
 /// // A short draw from the start position without an endgame: bad for both.
 /// let seq = vec![Material::START; 30];
 /// assert!(is_bad_draw(&seq, true) && is_bad_draw(&seq, false));
@@ -829,7 +829,7 @@ pub fn is_bad_draw(seq: &[Material], engine_white: bool) -> bool {
 /// [`IRREGULAR_TERMINATION_WORDS`] (ASCII case-insensitive).
 ///
 /// ```
-/// use evallab::eas_rules::is_irregular_termination;
+/// use evallab::metrics::eas::rules::is_irregular_termination;
 /// assert!(is_irregular_termination("Time forfeit"));
 /// assert!(!is_irregular_termination("adjudication"));
 /// ```

@@ -1,0 +1,46 @@
+//! Derived tables: computed by the metrics from a dataset's parts and stored in
+//! `DATASET/derived/` through the commit protocol, under the dataset's lock,
+//! with a stamp of the parts they were computed from.
+
+use polars::prelude::*;
+
+use crate::Error;
+use crate::dataset::Dataset;
+use crate::dataset::lock::DatasetLock;
+use crate::metrics::eas::labels;
+use crate::render::format::{self, Format};
+use crate::schema::{GAMES, MOVES};
+
+/// Where the labels are stored, relative to the dataset folder.
+pub const LABELS_FILE: &str = "derived/eas_labels.parquet";
+
+/// The dataset's labels: read from [`LABELS_FILE`] when they were computed for
+/// the dataset's current parts, else computed and stored. The flag says
+/// whether they were computed.
+pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Error> {
+    let path = ds.root.join(LABELS_FILE);
+    let stamp = path.with_extension("parts");
+    let parts: Vec<String> = ds
+        .manifest
+        .runs
+        .iter()
+        .map(|r| r.part.to_string())
+        .collect();
+    let current = parts.join(",");
+    if !force
+        && path.exists()
+        && std::fs::read_to_string(&stamp).ok().as_deref() == Some(current.as_str())
+    {
+        let df = LazyFrame::scan_parquet(
+            PlRefPath::new(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .collect()?;
+        return Ok((df, false));
+    }
+    let _lock = DatasetLock::acquire(&ds.root, "eas")?;
+    let mut df = labels(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?;
+    format::write(&mut df, Format::Parquet, Some(&path))?;
+    format::write_text(&stamp, &current)?;
+    Ok((df, true))
+}

@@ -1,0 +1,8 @@
+//! Everything evallab shows people: result frames in a format ([`format`]),
+//! SVG/PNG plots ([`plot`]), annotated PGN ([`annotate`]) and the HTML report
+//! ([`report`]). Files are written through [`crate::dataset::commit`].
+
+pub mod annotate;
+pub mod format;
+pub mod plot;
+pub mod report;

@@ -794,6 +794,10 @@ mod tests {
 
     #[test]
     fn game_ids_are_stable_and_distinct() {
+        // Golden values from Python's hashlib: sha256(b"ab" + n as u32 LE), first
+        // 8 bytes big-endian, shifted right by one.
+        assert_eq!(game_id("ab", 1), 8_968_744_481_210_677_831);
+        assert_eq!(game_id("ab", 2), 5_410_728_381_926_771_751);
         let a = game_id("ab", 1);
         assert_eq!(a, game_id("ab", 1));
         assert_ne!(a, game_id("ab", 2));

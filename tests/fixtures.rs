@@ -66,6 +66,12 @@ fn tcec_current_and_early_cutechess_eras() {
     let games = frame(&ds, &GAMES);
     let moves = frame(&ds, &MOVES);
     assert_eq!(games.height(), 2);
+    // Golden ids from Python's hashlib over the file's sha256 (c8f13b49…) and
+    // the game numbers 1 and 2: the ids are stable across versions and machines.
+    assert_eq!(
+        ints(&games, col::GAME_ID),
+        [Some(9_705_518_575_393_683), Some(5_220_534_656_966_430_319)]
+    );
     assert_eq!(ints(&games, col::PLIES), [Some(7), Some(4)]);
     assert_eq!(ints(&games, col::PLY_COUNT_TAG), [Some(7), Some(4)]);
     assert_eq!(ints(&games, col::WHITE_ELO), [Some(3500), None]);
@@ -490,6 +496,13 @@ fn eas_labels_of(file: &str) -> (tempfile::TempDir, DataFrame) {
 fn eas_rules_on_hand_built_games() {
     use evallab::metrics::eas::cols;
     let (_d, lab) = eas_labels_of("eas_rules.pgn");
+    // Golden duplicate keys of games 1 and 2: FNV-1a 64 over the start FEN and
+    // the UCI moves, each followed by a space, shifted right by one — computed
+    // by an independent Python implementation from the `moves` table.
+    let keys = lab.column(cols::DUP_KEY).unwrap().i64().unwrap();
+    for golden in [3_641_836_685_976_359_819, 4_720_321_594_462_875_929] {
+        assert!(keys.iter().any(|k| k == Some(golden)), "{golden}");
+    }
     let rounds = strs(&lab, col::ROUND);
     let row = |r: &str| rounds.iter().position(|x| x.as_deref() == Some(r)).unwrap();
     let level = ints(&lab, cols::SAC_LEVEL[0]);

@@ -275,6 +275,12 @@ mod tests {
             })
             .collect();
         let a = calibrate_group(&games, 200, 7);
+        // Golden values from an independent Python re-implementation of the
+        // rank and threshold methods and of this resampling (SplitMix64, seed 7,
+        // 200 resamples, percentiles at round((n − 1)·p)).
+        let triple = |e: Estimate| (e.value.unwrap(), e.lo.unwrap(), e.hi.unwrap());
+        assert_eq!(triple(a.rank), (0.9, 0.34, 1.26));
+        assert_eq!(triple(a.threshold), (1.43, 0.35, 1.67));
         let b = calibrate_group(&games, 200, 7);
         assert_eq!(a.rank, b.rank);
         assert_eq!(a.ml, b.ml);
@@ -288,6 +294,21 @@ mod tests {
             (c.rank.lo, c.rank.hi, c.ml.lo)
         );
         assert_eq!(calibrate_group(&games, 0, 1).rank.lo, None);
+    }
+
+    #[test]
+    fn splitmix_matches_the_reference_sequence() {
+        // The published SplitMix64 outputs for seed 1234567.
+        let mut r = SplitMix64(1_234_567);
+        let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
+        assert_eq!(
+            first,
+            [
+                6_457_827_717_110_365_317,
+                3_203_168_211_198_807_973,
+                9_817_491_932_198_370_423
+            ]
+        );
     }
 
     #[test]

@@ -9,9 +9,9 @@ use evallab::tables::Tables;
 use proptest::prelude::*;
 
 const FIXTURES: [&str; 3] = [
-    include_str!("../data/fixtures/tcec.pgn"),
-    include_str!("../data/fixtures/malformed.pgn"),
-    include_str!("../data/fixtures/chessbase.pgn"),
+    include_str!("../../data/fixtures/tcec.pgn"),
+    include_str!("../../data/fixtures/malformed.pgn"),
+    include_str!("../../data/fixtures/chessbase.pgn"),
 ];
 
 /// Splits and parses `bytes`; checks that games + rejects = games found.

@@ -1,0 +1,12 @@
+//! The integration tests, in one binary so that polars is linked once
+//! (ripgrep's layout: `autotests = false` and one `[[test]]` in Cargo.toml).
+//!
+//! - [`cli`]: the binary end to end: exit codes, stdin, locks, crashes, pipelines;
+//! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
+//! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
+//! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
+
+mod cli;
+mod fixtures;
+mod robustness;
+mod tcec;

@@ -43,6 +43,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Every option is checked before the table, the TOML or the plot is written.
+    args.out.check()?;
+    if let Some(path) = &args.plot {
+        plot::check_path(path)?;
+    }
     let ds = Dataset::open(&args.dataset)?;
     let opts = BalanceOptions {
         group: args.by.group(),

@@ -71,6 +71,14 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    // Every option is checked before the labels are stored.
+    if a.games.is_some() && a.engine.is_none() {
+        bail!("--games needs --engine REGEX");
+    }
+    if let Some(re) = &a.event {
+        regex::Regex::new(re).with_context(|| format!("bad regex `{re}`"))?;
+    }
+    a.out.check()?;
     let ds = Dataset::open(&a.dataset)?;
     let engine = a
         .engine
@@ -88,7 +96,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(re) = &a.event {
-        regex::Regex::new(re).with_context(|| format!("bad regex `{re}`"))?;
         lab = lab
             .lazy()
             .filter(col(gcol::EVENT).str().contains(lit(re.as_str()), true))
@@ -103,10 +110,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         engine: engine.clone(),
     };
     let (mut table, g) = score(&lab, &opts)?;
-    if let Some(kind) = a.games {
-        let Some(re) = &a.engine else {
-            bail!("--games needs --engine REGEX");
-        };
+    if let (Some(kind), Some(re)) = (a.games, &a.engine) {
         let mut df = games_behind(&lab, kind, re, g.short_limit)?;
         if let Some(path) = &a.pgn {
             let ids = df.column(gcol::GAME_ID)?.as_materialized_series().clone();

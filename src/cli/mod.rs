@@ -139,6 +139,12 @@ pub struct OutputArgs {
 }
 
 impl OutputArgs {
+    /// Checks the combination before the command writes anything.
+    pub fn check(&self) -> anyhow::Result<()> {
+        format::check(self.format, self.output.as_deref())?;
+        Ok(())
+    }
+
     pub fn write(&self, df: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
         format::write(df, self.format, self.output.as_deref())?;
         Ok(())

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use evallab::dataset::Dataset;
+use evallab::dataset::lock::DatasetLock;
 use evallab::metrics::relevance::{X05, per_move, summary};
 use evallab::render::format::{self, Format};
 use evallab::schema::{GAMES, MOVES, col as gcol, metric};
@@ -74,10 +75,16 @@ pub fn read_x05(path: &PathBuf, default: f64) -> anyhow::Result<X05> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Every option is checked before the per-move table is written.
     anyhow::ensure!(
         args.x05 > 0.0 && args.x05.is_finite(),
         "--x05 must be a positive number of pawns"
     );
+    anyhow::ensure!(
+        args.by != By::SeasonEngine,
+        "relevance groups by engine or by event,engine"
+    );
+    args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
     let x05 = match &args.x05_from {
         Some(p) => read_x05(p, args.x05)?,
@@ -103,6 +110,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
     }
     let mut per_move_df = lf.collect()?;
+    // The default per-move table lives in the dataset: write it as its writer.
+    let _lock = match args.moves_out {
+        None => Some(DatasetLock::acquire(&args.dataset, "relevance")?),
+        Some(_) => None,
+    };
     let path = args
         .moves_out
         .unwrap_or_else(|| args.dataset.join("derived").join("relevance_moves.parquet"));
@@ -111,10 +123,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "per-move table: {} rows in {}",
         per_move_df.height(),
         path.display()
-    );
-    anyhow::ensure!(
-        args.by != By::SeasonEngine,
-        "relevance groups by engine or by event,engine"
     );
     let mut df = summary(per_move_df.lazy(), args.by == By::EventEngine).collect()?;
     args.out.write(&mut df)?;

@@ -42,13 +42,20 @@ impl std::str::FromStr for Format {
     }
 }
 
+/// Whether `format` can go to `path` (Parquet needs a file): commands check
+/// this before they write anything.
+pub fn check(format: Format, path: Option<&Path>) -> Result<(), Error> {
+    if format == Format::Parquet && path.is_none() {
+        return Err(Error::Input("--format parquet needs -o FILE".into()));
+    }
+    Ok(())
+}
+
 /// Writes `df` in `format` to `path`, or to stdout when `path` is `None`.
 pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<(), Error> {
+    check(format, path)?;
     match path {
         None => {
-            if format == Format::Parquet {
-                return Err(Error::Input("--format parquet needs -o FILE".into()));
-            }
             let stdout = io::stdout();
             let mut out = stdout.lock();
             write_to(df, format, &mut out)?;

@@ -328,18 +328,37 @@ pub fn calibration(panels: &[CalibrationPanel], path: &Path) -> Result<(), Error
     save(&svg, path)
 }
 
-/// Saves an SVG document as `.svg`, or as `.png` via resvg.
-pub fn save(svg: &str, path: &Path) -> Result<(), Error> {
+/// Whether a plot can be written to `path` (`.svg` or `.png`): commands
+/// check this before they write anything.
+pub fn check_path(path: &Path) -> Result<(), Error> {
+    match png_or_svg(path) {
+        Some(_) => Ok(()),
+        None => Err(Error::Input(format!(
+            "{}: plots are written as .svg or .png",
+            path.display()
+        ))),
+    }
+}
+
+/// `Some(true)` for `.png`, `Some(false)` for `.svg`.
+fn png_or_svg(path: &Path) -> Option<bool> {
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match ext.as_deref() {
-        Some("svg") => crate::render::format::write_text(path, svg),
-        Some("png") => crate::dataset::commit::write_bytes(path, &render_png(svg)?),
-        _ => Err(Error::Input(format!(
-            "{}: plots are written as .svg or .png",
-            path.display()
-        ))),
+        Some("png") => Some(true),
+        Some("svg") => Some(false),
+        _ => None,
+    }
+}
+
+/// Saves an SVG document as `.svg`, or as `.png` via resvg.
+pub fn save(svg: &str, path: &Path) -> Result<(), Error> {
+    check_path(path)?;
+    if png_or_svg(path) == Some(true) {
+        crate::dataset::commit::write_bytes(path, &render_png(svg)?)
+    } else {
+        crate::render::format::write_text(path, svg)
     }
 }
 

@@ -383,3 +383,45 @@ fn pipeline_reruns_after_an_evallab_upgrade() {
     assert!(!upgraded.contains(unchanged), "{upgraded}");
     assert!(upgraded.contains("last run by evallab 0.0.1"), "{upgraded}");
 }
+
+/// Issue 9, defect 4: every option is checked before anything is written —
+/// `relevance --by season,engine` used to write its per-move table first.
+#[test]
+fn invalid_options_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    let d = ds.display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &d, &[]);
+    let derived = ds.join("derived");
+    let plot = dir.path().join("c.jpg").display().to_string();
+    let toml = dir.path().join("x.toml");
+    for args in [
+        vec!["relevance", &d, "--by", "season,engine"],
+        vec!["relevance", &d, "--format", "parquet"],
+        vec!["eas", &d, "--games", "short"],
+        vec!["eas", &d, "--event", "("],
+        vec!["eas", &d, "--format", "parquet"],
+    ] {
+        let out = evallab(&args, None);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(!derived.exists(), "{args:?} wrote {derived:?}");
+    }
+    let out = evallab(
+        &[
+            "calibrate",
+            &d,
+            "--plot",
+            &plot,
+            "--toml",
+            &toml.display().to_string(),
+        ],
+        None,
+    );
+    assert!(text(&out.stderr).contains("plots are written as .svg or .png"));
+    assert!(!out.status.success() && !toml.exists());
+    assert_eq!(
+        text(&out.stdout),
+        "",
+        "the table was printed before the check"
+    );
+}

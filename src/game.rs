@@ -191,6 +191,8 @@ struct GameState {
     pos: Chess,
     mode: CastlingMode,
     variant_name: &'static str,
+    /// Chess960 read from the FEN's castling rights, not from a Variant tag.
+    variant_inferred: bool,
     start_fen: Option<String>,
     /// Zobrist hashes since the last irreversible move (for repetition counts).
     history: Vec<u64>,
@@ -215,6 +217,7 @@ impl GameState {
             pos: Chess::default(),
             mode: CastlingMode::Standard,
             variant_name: "standard",
+            variant_inferred: false,
             start_fen: None,
             history: Vec::with_capacity(128),
             hash: 0,
@@ -243,6 +246,7 @@ impl GameState {
             .unwrap_or("")
             .trim()
             .to_ascii_lowercase();
+        self.variant_inferred = false;
         (self.mode, self.variant_name) = match variant.as_str() {
             "" | "standard" | "normal" | "from position" => (CastlingMode::Standard, "standard"),
             "chess960" | "fischerandom" | "fischer random" | "frc" | "960" => {
@@ -260,9 +264,20 @@ impl GameState {
                 let parsed: Fen = fen
                     .parse()
                     .map_err(|e| format!("invalid FEN \"{fen}\": {e}"))?;
-                parsed
-                    .into_position(self.mode)
-                    .map_err(|e| format!("illegal FEN position \"{fen}\": {e}"))?
+                match parsed.clone().into_position(self.mode) {
+                    Ok(pos) => pos,
+                    // Archives omit the Variant tag of Chess960 games: castling
+                    // rights that name rooks off the corners are legal only there.
+                    Err(e) if self.mode == CastlingMode::Standard => {
+                        let pos = parsed
+                            .into_position(CastlingMode::Chess960)
+                            .map_err(|_| format!("illegal FEN position \"{fen}\": {e}"))?;
+                        (self.mode, self.variant_name) = (CastlingMode::Chess960, "chess960");
+                        self.variant_inferred = true;
+                        pos
+                    }
+                    Err(e) => return Err(format!("illegal FEN position \"{fen}\": {e}")),
+                }
             }
         };
         self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
@@ -600,6 +615,7 @@ impl GameState {
             .append_option(t("PlyCount").and_then(|v| v.trim().parse().ok()));
         b.start_fen.append_option(self.start_fen.as_deref());
         b.variant.append_value(self.variant_name);
+        b.variant_inferred.append_value(self.variant_inferred);
         b.engine_options.append_option(self.pregame.as_deref());
         b.plies
             .append_value(self.moves.len().min(u16::MAX as usize) as u16);

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 
 /// Version of the table layout written by this build.
-pub const SCHEMA_VERSION: &str = "1";
+pub const SCHEMA_VERSION: &str = "2";
 /// Parquet key-value metadata key holding [`SCHEMA_VERSION`].
 pub const SCHEMA_VERSION_KEY: &str = "evallab.schema_version";
 /// Parquet key-value metadata key holding the crate version that wrote the file.
@@ -143,6 +143,7 @@ pub mod col {
     pub const PLY_COUNT_TAG: &str = "ply_count_tag";
     pub const START_FEN: &str = "start_fen";
     pub const VARIANT: &str = "variant";
+    pub const VARIANT_INFERRED: &str = "variant_inferred";
     pub const ENGINE_OPTIONS: &str = "engine_options";
     pub const PLIES: &str = "plies";
     pub const VARIATIONS_SKIPPED: &str = "variations_skipped";
@@ -295,6 +296,12 @@ pub const GAMES: Table = Table {
             "FEN tag of a set-up start position (null: standard start)",
         ),
         c(col::VARIANT, Utf8, false, "`standard` or `chess960`"),
+        c(
+            col::VARIANT_INFERRED,
+            Bool,
+            false,
+            "true when no Variant tag said chess960 but the start FEN is legal only as Chess960 (castling rooks off the corners)",
+        ),
         c(
             col::ENGINE_OPTIONS,
             Utf8,

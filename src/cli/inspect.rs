@@ -21,6 +21,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!("{}", ins.tables);
     println!("per event:\n{}", ins.events);
     println!("per comment dialect:\n{}", ins.dialects);
+    println!(
+        "per variant (inferred: Chess960 read from the FEN, no Variant tag):\n{}",
+        ins.variants
+    );
     if ins.rejects.height() == 0 {
         println!("rejects: none");
     } else {

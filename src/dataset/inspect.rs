@@ -15,6 +15,8 @@ pub struct Inspection {
     pub events: DataFrame,
     /// dialect, games, plies, evals, unparsed_comments.
     pub dialects: DataFrame,
+    /// variant, games, inferred (Chess960 read from the FEN, no Variant tag).
+    pub variants: DataFrame,
     /// The rejects table, in input order.
     pub rejects: DataFrame,
 }
@@ -59,6 +61,18 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
             SortMultipleOptions::default().with_nulls_last(true),
         )
         .collect()?;
+    let variants = games
+        .clone()
+        .group_by([col(col::VARIANT)])
+        .agg([
+            len().alias("games"),
+            col(col::VARIANT_INFERRED)
+                .cast(DataType::UInt32)
+                .sum()
+                .alias("inferred"),
+        ])
+        .sort([col::VARIANT], SortMultipleOptions::default())
+        .collect()?;
     let dialects = games
         .group_by([col(col::DIALECT)])
         .agg([
@@ -90,6 +104,7 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         tables,
         events,
         dialects,
+        variants,
         rejects,
     })
 }

@@ -221,8 +221,12 @@ fn chess960_and_setup_positions() {
     let (_d, ds) = load(&["chess960.pgn"]);
     let g = frame(&ds, &GAMES);
     let m = frame(&ds, &MOVES);
-    assert_eq!(strs(&g, col::VARIANT), [s("chess960"), s("standard")]);
-    assert_eq!(ints(&g, col::PLIES), [Some(8), Some(3)]);
+    assert_eq!(
+        strs(&g, col::VARIANT),
+        [s("chess960"), s("standard"), s("chess960")]
+    );
+    assert_eq!(bools(&g, col::VARIANT_INFERRED), [false, false, true]);
+    assert_eq!(ints(&g, col::PLIES), [Some(8), Some(3), Some(4)]);
     let san = strs(&m, col::SAN);
     let uci = strs(&m, col::UCI);
     // Chess960 castling: plain O-O in SAN, king takes rook in UCI.
@@ -230,11 +234,55 @@ fn chess960_and_setup_positions() {
     assert_eq!((san[5].clone(), uci[5].clone()), (s("O-O"), s("e8f8")));
     // A FEN starting with Black to move at move 40.
     assert_eq!(
-        ints(&m, col::MOVE_NUMBER)[8..],
+        ints(&m, col::MOVE_NUMBER)[8..11],
         [Some(40), Some(41), Some(41)]
     );
-    assert_eq!(strs(&m, col::SIDE)[8..], [s("b"), s("w"), s("b")]);
-    assert_eq!(ints(&m, col::PLY)[8..], [Some(1), Some(2), Some(3)]);
+    assert_eq!(strs(&m, col::SIDE)[8..11], [s("b"), s("w"), s("b")]);
+    assert_eq!(ints(&m, col::PLY)[8..11], [Some(1), Some(2), Some(3)]);
+}
+
+/// Issue 9, defect 6: a Chess960 game without a Variant tag (castling rights
+/// name the c- and h-file rooks) is read as Chess960, not rejected; its
+/// queen-side castling is king-takes-rook in UCI.
+#[test]
+fn chess960_without_variant_tag_is_read_as_chess960() {
+    let (_d, ds) = load(&["chess960.pgn"]);
+    let m = frame(&ds, &MOVES);
+    assert_eq!(frame(&ds, &REJECTS).height(), 0);
+    let (san, uci) = (strs(&m, col::SAN), strs(&m, col::UCI));
+    assert_eq!(
+        (san[11..].to_vec(), uci[11..].to_vec()),
+        (
+            vec![s("Ne3"), s("Ne6"), s("O-O-O"), s("O-O-O")],
+            vec![s("d1e3"), s("d8e6"), s("e1c1"), s("e8c8")]
+        )
+    );
+    // King on c1, rook on d1 after White's castling.
+    assert_eq!(ints(&m, col::WHITE_ROOKS)[13], Some(2));
+    // A FEN legal in neither mode is still rejected, naming the FEN.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad960.pgn");
+    std::fs::write(
+        &bad,
+        "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w K - 0 1\"]\n\n1. Kd2 *\n",
+    )
+    .unwrap();
+    let out = dir.path().join("ds");
+    let rep = ingest(
+        &out,
+        &[bad.display().to_string()],
+        opts(1, 1 << 20),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!((rep.counts.games, rep.counts.rejects), (0, 1));
+    let r = frame(&Dataset::open(&out).unwrap(), &REJECTS);
+    assert!(
+        strs(&r, col::REASON)[0]
+            .as_deref()
+            .unwrap()
+            .starts_with("illegal FEN position \"4k3/8/8/8/8/8/8/4K3 w K - 0 1\"")
+    );
 }
 
 #[test]
@@ -317,7 +365,7 @@ fn output_is_identical_whatever_jobs_and_batches() {
     let run = |o: IngestOptions| -> (tempfile::TempDir, Vec<DataFrame>) {
         let dir = tempfile::tempdir().unwrap();
         let rep = ingest(dir.path(), &files, o, &mut |_| {}).unwrap();
-        assert_eq!((rep.counts.games, rep.counts.rejects), (28, 6));
+        assert_eq!((rep.counts.games, rep.counts.rejects), (29, 6));
         let ds = Dataset::open(dir.path()).unwrap();
         let frames = [&GAMES, &MOVES, &REJECTS].map(|t| frame(&ds, t)).to_vec();
         (dir, frames)

@@ -116,6 +116,22 @@ fn every_game_is_ingested_or_rejected_per_file() {
             .collect()
             .unwrap();
     assert_eq!(games.height() as u64, c.report.counts.games);
+    // The FRC events of this archive all carry a Variant tag: 620 Chess960
+    // games, none of them read as Chess960 from the FEN alone.
+    let chess960 = games
+        .clone()
+        .lazy()
+        .filter(col(col::VARIANT).eq(lit("chess960")))
+        .select([
+            len(),
+            col(col::VARIANT_INFERRED).cast(DataType::UInt32).sum(),
+        ])
+        .collect()
+        .unwrap();
+    assert_eq!(
+        chess960.get_row(0).unwrap().0,
+        [AnyValue::UInt32(620), AnyValue::UInt32(0)]
+    );
     let n_moves = moves.column("len").unwrap().u32().unwrap().get(0).unwrap();
     assert_eq!(u64::from(n_moves), c.report.counts.plies);
 }

@@ -1,26 +1,41 @@
-//! The library's error type; the binary maps each kind to an exit code.
+//! The library's error type; each kind has its exit code.
+//!
+//! | code | kind |
+//! |---|---|
+//! | 0 | success (also: stdout closed early, as in `evallab schema \| head`) |
+//! | 1 | any other error |
+//! | 2 | usage: a bad option, value or combination (clap's own errors too) |
+//! | 3 | games were rejected under `ingest --strict` |
+//! | 4 | input data: an input that cannot be used (no PGN found, a bad option file) |
+//! | 5 | I/O: reading or writing a named file failed |
+//! | 6 | dataset: missing, inconsistent, locked by another writer, or unreadable tables |
+//! | 7 | render: a plot or report could not be drawn |
 
 use std::path::Path;
 
 /// Everything that can stop a library call.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    /// The inputs named on the command line cannot be used.
+    /// A bad option, value or combination of options.
     #[error("{0}")]
-    Input(String),
+    Usage(String),
+    /// An input that cannot be used (no PGN where one was named, a bad file
+    /// given as an option).
+    #[error("{0}")]
+    InputData(String),
+    /// Reading or writing a file failed. (The io error is not the `source`:
+    /// it is already in the message, and a chain would print it twice.)
+    #[error("{path}: {err}")]
+    Io { path: String, err: std::io::Error },
     /// Another process is writing the dataset.
     #[error("{path}: the dataset is being written by {holder}; wait for it to finish")]
     Locked { path: String, holder: String },
     /// A dataset folder is missing or inconsistent.
     #[error("{0}")]
     Dataset(String),
+    /// A plot or report could not be drawn.
+    #[error("{0}")]
+    Render(String),
     #[error("parquet: {0}")]
     Parquet(#[from] parquet::errors::ParquetError),
     #[error("arrow: {0}")]
@@ -33,10 +48,32 @@ pub enum Error {
 
 impl Error {
     /// An I/O error about `path`.
-    pub fn io(path: &Path, source: std::io::Error) -> Error {
+    pub fn io(path: &Path, err: std::io::Error) -> Error {
         Error::Io {
             path: path.display().to_string(),
-            source,
+            err,
         }
+    }
+
+    /// The process exit code of this kind (see the module docs).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage(_) => 2,
+            Error::InputData(_) => 4,
+            Error::Io { .. } => 5,
+            Error::Locked { .. }
+            | Error::Dataset(_)
+            | Error::Parquet(_)
+            | Error::Arrow(_)
+            | Error::Polars(_)
+            | Error::Json(_) => 6,
+            Error::Render(_) => 7,
+        }
+    }
+
+    /// Whether this is a write to a closed pipe (the reader has gone: not an
+    /// error for a command-line tool).
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { err, .. } if err.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }

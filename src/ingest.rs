@@ -258,7 +258,7 @@ fn run(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
-        .map_err(|e| Error::Input(format!("cannot start {jobs} threads: {e}")))?;
+        .map_err(|e| Error::Usage(format!("--jobs {jobs}: cannot start the threads: {e}")))?;
     let mut writers = [
         PartWriter::create(&ds.root, &schema::GAMES, part)?,
         PartWriter::create(&ds.root, &schema::MOVES, part)?,
@@ -374,7 +374,7 @@ fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Re
         loop {
             let batch = split.next_batch(batch_bytes).map_err(|e| Error::Io {
                 path: inp.name.clone(),
-                source: e,
+                err: e,
             })?;
             let Some(batch) = batch else { break };
             total += batch.buf.len() as u64;

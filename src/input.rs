@@ -76,20 +76,22 @@ pub fn expand(args: &[String]) -> Result<Vec<(String, PathBuf)>, Error> {
             walk(&path, &mut found).map_err(|e| Error::io(&path, e))?;
             found.sort();
             if found.is_empty() {
-                return Err(Error::Input(format!("{arg}: no *.pgn* files in directory")));
+                return Err(Error::InputData(format!(
+                    "{arg}: no *.pgn* files in directory"
+                )));
             }
             out.extend(found.into_iter().map(|p| (p.display().to_string(), p)));
         } else if path.exists() {
             out.push((arg.clone(), path));
         } else if is_glob(arg) {
             let mut found: Vec<PathBuf> = glob::glob(arg)
-                .map_err(|e| Error::Input(format!("{arg}: bad glob: {e}")))?
+                .map_err(|e| Error::Usage(format!("{arg}: bad glob: {e}")))?
                 .filter_map(Result::ok)
                 .filter(|p| p.is_file())
                 .collect();
             found.sort();
             if found.is_empty() {
-                return Err(Error::Input(format!("{arg}: glob matches no file")));
+                return Err(Error::InputData(format!("{arg}: glob matches no file")));
             }
             out.extend(found.into_iter().map(|p| (p.display().to_string(), p)));
         } else {

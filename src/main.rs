@@ -1,5 +1,6 @@
 //! The `evallab` binary: parse the command line, run one subcommand, map the
-//! outcome to an exit code. Everything else lives in the library.
+//! outcome to an exit code (one per error kind: [`evallab::error`]).
+//! Everything else lives in the library.
 
 mod cli;
 
@@ -27,9 +28,22 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
+        // The reader of our output has gone (`evallab schema | head -1`):
+        // nothing is wrong, as ripgrep and the coreutils see it.
+        Err(err) if broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("evallab: error: {err:#}");
-            ExitCode::FAILURE
+            let kind = err.chain().find_map(|e| e.downcast_ref::<evallab::Error>());
+            ExitCode::from(kind.map_or(1, evallab::Error::exit_code))
         }
     }
+}
+
+fn broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<evallab::Error>()
+            .is_some_and(evallab::Error::is_broken_pipe)
+            || e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

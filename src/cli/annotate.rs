@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::ensure;
 use evallab::dataset::Dataset;
 use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
 use evallab::render::annotate::{AnnotateOptions, write_pgn};
@@ -24,7 +23,7 @@ pub struct Args {
     #[arg(long, value_name = "REGEX")]
     event: Option<String>,
     /// x_0_5 in pawns.
-    #[arg(long, default_value_t = 0.62)]
+    #[arg(long, default_value_t = 0.62, value_parser = super::positive_pawns)]
     x05: f64,
     /// Position symbols: nine-wdb, nine-equal, seven-equal.
     #[arg(long, default_value = "nine-wdb")]
@@ -38,10 +37,10 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    ensure!(
-        a.x05 > 0.0 && a.x05.is_finite(),
-        "--x05 must be a positive number of pawns"
-    );
+    if let Some(re) = &a.event {
+        regex::Regex::new(re)
+            .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
+    }
     let ds = Dataset::open(&a.dataset)?;
     let filter = match &a.event {
         Some(re) => col(col::EVENT).str().contains(lit(re.as_str()), true),
@@ -73,7 +72,9 @@ pub fn write_games(
         .filter(filter)
         .sort([col::GAME_ID], SortMultipleOptions::default())
         .collect()?;
-    ensure!(games.height() > 0, "no game matches");
+    if games.height() == 0 {
+        return Err(super::usage("no game matches the selection"));
+    }
     let ids = games.column(col::GAME_ID)?.as_materialized_series().clone();
     let moves = ds
         .scan(&MOVES)?

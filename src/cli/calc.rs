@@ -3,7 +3,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
 use evallab::metrics::relevance::math::{
     MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, cumulative, inverse,
     move_thresholds, position_boundaries, prob_exp, prob_sigmoid, relevance, rr, total_area,
@@ -17,7 +16,7 @@ use evallab::metrics::relevance::math::{
 #[command(group(clap::ArgGroup::new("what").required(true).args(["limits", "from", "eval", "inverse"])))]
 pub struct Args {
     /// x_0_5 in pawns (> 0).
-    #[arg(long, default_value_t = 0.62)]
+    #[arg(long, default_value_t = 0.62, value_parser = super::positive_pawns)]
     x05: f64,
     /// Print every scheme's position boundaries and move thresholds.
     #[arg(long)]
@@ -43,20 +42,21 @@ fn symbol(s: &str) -> anyhow::Result<MoveSymbol> {
     MoveSymbol::ALL
         .into_iter()
         .find(|m| m.glyph() == s)
-        .with_context(|| format!("unknown move symbol `{s}`: use !?, !, !!, ?!, ?, ??"))
+        .ok_or_else(|| {
+            super::usage(format!(
+                "unknown move symbol `{s}`: use !?, !, !!, ?!, ?, ??"
+            ))
+        })
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let x05 = a.x05;
-    if !(x05 > 0.0 && x05.is_finite()) {
-        bail!("--x05 must be a positive number of pawns");
-    }
-    println!(
+    outln!(
         "x05 = {x05} pawns; total area 2·x05/ln 2 = {:.6}",
         total_area(x05)
     );
     if a.limits {
-        println!(
+        outln!(
             "\nposition boundaries (White POV; Black's are the negatives; a value on a boundary takes the outer symbol):"
         );
         for s in PositionScheme::ALL {
@@ -64,19 +64,23 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .into_iter()
                 .map(|(x, sym)| format!("{} from {x:.4}", sym.glyph()))
                 .collect();
-            println!("  {:<12} = below the first | {}", s.name(), b.join(" | "));
+            outln!("  {:<12} = below the first | {}", s.name(), b.join(" | "));
         }
-        println!(
-            "\nmove thresholds on |rr| (pawns), and the eval earning the symbol against 0.00:"
-        );
-        println!(
+        outln!("\nmove thresholds on |rr| (pawns), and the eval earning the symbol against 0.00:");
+        outln!(
             "  {:<7} {:>9} {:>9} {:>9}   {:>9} {:>9} {:>9}",
-            "scheme", "!? ?!", "! ?", "!! ??", "x(!?)", "x(!)", "x(!!)"
+            "scheme",
+            "!? ?!",
+            "! ?",
+            "!! ??",
+            "x(!?)",
+            "x(!)",
+            "x(!!)"
         );
         for s in MoveScheme::ALL {
             let t = move_thresholds(s, x05);
             let inv = |m| inverse(0.0, m, s, x05).map_or("-".into(), |v| format!("{v:.4}"));
-            println!(
+            outln!(
                 "  {:<7} {:>9.4} {:>9.4} {:>9.4}   {:>9} {:>9} {:>9}",
                 s.name(),
                 t[0],
@@ -90,17 +94,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     if let (Some(from), Some(to)) = (a.from, a.to) {
         let d = rr(from, to, x05);
-        println!(
+        outln!(
             "\nrr({from}, {to}) = {d:.6} (raw difference {:.6})",
             to - from
         );
         for s in MoveScheme::ALL {
             let sym = classify_move(d, s, x05).map_or("(none)", |m| m.glyph());
-            println!("  {:<7} {sym}", s.name());
+            outln!("  {:<7} {sym}", s.name());
         }
     }
     if let Some(x) = a.eval {
-        println!(
+        outln!(
             "\nf({x}) = {:.6}  C({x}) = {:.6}  P({x}) = {:.6}  P_sigmoid({x}) = {:.6}",
             relevance(x, x05),
             cumulative(x, x05),
@@ -109,22 +113,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         );
         for s in PositionScheme::ALL {
             let p = classify_position(x, s, x05);
-            println!("  {:<12} {} (${})", s.name(), p.glyph(), p.nag());
+            outln!("  {:<12} {} (${})", s.name(), p.glyph(), p.nag());
         }
     }
     if let Some(v) = &a.inverse {
         let x_old: f64 = v[0]
             .parse()
-            .with_context(|| format!("X_OLD `{}` is not a number", v[0]))?;
+            .map_err(|_| super::usage(format!("X_OLD `{}` is not a number", v[0])))?;
         let sym = symbol(&v[1])?;
         let scheme: MoveScheme = a.scheme.as_deref().unwrap_or_default().parse()?;
         match inverse(x_old, sym, scheme, x05) {
-            Some(x) => println!(
+            Some(x) => outln!(
                 "\n{} against {x_old} in {}: x_new = {x:.6}",
                 sym.glyph(),
                 scheme.name()
             ),
-            None => println!(
+            None => outln!(
                 "\n{} against {x_old} in {}: no eval earns it",
                 sym.glyph(),
                 scheme.name()

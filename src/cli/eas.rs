@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
 use clap::ValueEnum;
 use evallab::dataset::Dataset;
 use evallab::derived::{LABELS_FILE, stored_labels};
@@ -73,17 +72,21 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the labels are stored.
     if a.games.is_some() && a.engine.is_none() {
-        bail!("--games needs --engine REGEX");
+        return Err(super::usage("--games needs --engine REGEX"));
     }
     if let Some(re) = &a.event {
-        regex::Regex::new(re).with_context(|| format!("bad regex `{re}`"))?;
+        regex::Regex::new(re)
+            .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
     }
     a.out.check()?;
     let ds = Dataset::open(&a.dataset)?;
     let engine = a
         .engine
         .as_deref()
-        .map(|re| regex::Regex::new(re).with_context(|| format!("bad regex `{re}`")))
+        .map(|re| {
+            regex::Regex::new(re)
+                .map_err(|e| super::usage(format!("--engine: bad regex `{re}`: {e}")))
+        })
         .transpose()?;
     let t = Instant::now();
     let (mut lab, computed) = stored_labels(&ds, a.relabel)?;

@@ -17,18 +17,18 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)?;
     let ins = evallab::dataset::inspect::inspect(&ds)?;
-    println!("inputs: {}", ds.manifest.inputs().count());
-    println!("{}", ins.tables);
-    println!("per event:\n{}", ins.events);
-    println!("per comment dialect:\n{}", ins.dialects);
-    println!(
+    outln!("inputs: {}", ds.manifest.inputs().count());
+    outln!("{}", ins.tables);
+    outln!("per event:\n{}", ins.events);
+    outln!("per comment dialect:\n{}", ins.dialects);
+    outln!(
         "per variant (inferred: Chess960 read from the FEN, no Variant tag):\n{}",
         ins.variants
     );
     if ins.rejects.height() == 0 {
-        println!("rejects: none");
+        outln!("rejects: none");
     } else {
-        println!("rejects:\n{}", ins.rejects);
+        outln!("rejects:\n{}", ins.rejects);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,14 @@
 //! Command-line interface: one module per subcommand.
 
+/// Writes lines to stdout; a closed stdout is an io error (BrokenPipe) that
+/// `main` turns into exit 0, instead of `println!`'s panic.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod annotate;
 mod balance;
 mod calc;
@@ -15,7 +24,6 @@ mod schema;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use evallab::metrics::Families;
 use evallab::metrics::balance::{BalanceOptions, Group};
@@ -64,6 +72,24 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A usage error (exit code 2): a bad option value or combination.
+pub fn usage(msg: impl Into<String>) -> anyhow::Error {
+    evallab::Error::Usage(msg.into()).into()
+}
+
+/// An input-data error (exit code 4): a file named by an option is unusable.
+pub fn input_data(msg: impl Into<String>) -> anyhow::Error {
+    evallab::Error::InputData(msg.into()).into()
+}
+
+/// clap value parser of an x_0_5 in pawns: finite and > 0.
+pub fn positive_pawns(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number of pawns")),
+    }
+}
+
 /// Grouping of per-engine statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum By {
@@ -104,8 +130,11 @@ pub struct FilterArgs {
 
 impl FilterArgs {
     pub fn options(&self) -> anyhow::Result<BalanceOptions> {
-        for re in self.engine.iter().chain(&self.event) {
-            regex::Regex::new(re).with_context(|| format!("bad regex `{re}`"))?;
+        for (opt, re) in [("--engine", &self.engine), ("--event", &self.event)] {
+            if let Some(re) = re {
+                regex::Regex::new(re)
+                    .map_err(|e| usage(format!("{opt}: bad regex `{re}`: {e}")))?;
+            }
         }
         let families = self
             .family
@@ -113,8 +142,9 @@ impl FilterArgs {
             .map(|f| {
                 let (re, name) = f
                     .split_once('=')
-                    .with_context(|| format!("--family {f}: expected REGEX=NAME"))?;
-                regex::Regex::new(re).with_context(|| format!("--family: bad regex `{re}`"))?;
+                    .ok_or_else(|| usage(format!("--family {f}: expected REGEX=NAME")))?;
+                regex::Regex::new(re)
+                    .map_err(|e| usage(format!("--family: bad regex `{re}`: {e}")))?;
                 Ok((re.to_string(), name.to_string()))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;

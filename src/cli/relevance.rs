@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use evallab::dataset::Dataset;
 use evallab::dataset::lock::DatasetLock;
 use evallab::metrics::relevance::{X05, per_move, summary};
@@ -22,7 +21,7 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// x_0_5 in pawns for every engine.
-    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from")]
+    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
     x05: f64,
     /// Per-engine x05 from `evallab calibrate --toml FILE` (its [x05] table;
     /// engines missing there use 0.62).
@@ -42,30 +41,26 @@ pub struct Args {
 
 /// Reads the `[x05]` table written by `calibrate --toml` (by engine only).
 pub fn read_x05(path: &PathBuf, default: f64) -> anyhow::Result<X05> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
-    let doc: toml::Table = text
-        .parse()
-        .with_context(|| format!("{}: not TOML", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| evallab::Error::io(path, e))?;
+    let bad = |what: String| super::input_data(format!("{}: {what}", path.display()));
+    let doc: toml::Table = text.parse().map_err(|e| bad(format!("not TOML: {e}")))?;
     let table = doc
         .get("x05")
         .and_then(|v| v.as_table())
-        .with_context(|| format!("{}: no [x05] table", path.display()))?;
+        .ok_or_else(|| bad("no [x05] table".into()))?;
     let mut per_engine = Vec::new();
     for (engine, v) in table {
         let x = v
             .as_float()
             .or_else(|| v.as_integer().map(|i| i as f64))
-            .with_context(|| {
-                format!(
-                    "{}: [x05] {engine:?} is not a number (written by `calibrate --by engine`?)",
-                    path.display()
-                )
+            .ok_or_else(|| {
+                bad(format!(
+                    "[x05] {engine:?} is not a number (written by `calibrate --by engine`?)"
+                ))
             })?;
-        anyhow::ensure!(
-            x > 0.0,
-            "{}: [x05] {engine:?} = {x} is not positive",
-            path.display()
-        );
+        if x <= 0.0 {
+            return Err(bad(format!("[x05] {engine:?} = {x} is not positive")));
+        }
         per_engine.push((engine.clone(), x));
     }
     Ok(X05 {
@@ -76,14 +71,11 @@ pub fn read_x05(path: &PathBuf, default: f64) -> anyhow::Result<X05> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the per-move table is written.
-    anyhow::ensure!(
-        args.x05 > 0.0 && args.x05.is_finite(),
-        "--x05 must be a positive number of pawns"
-    );
-    anyhow::ensure!(
-        args.by != By::SeasonEngine,
-        "relevance groups by engine or by event,engine"
-    );
+    if args.by == By::SeasonEngine {
+        return Err(super::usage(
+            "relevance groups by engine or by event,engine",
+        ));
+    }
     args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
     let x05 = match &args.x05_from {

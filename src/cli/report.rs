@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     games: usize,
     /// x_0_5 (pawns) of the relevance summary.
-    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from")]
+    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
     x05: f64,
     /// Per-engine x05 from `evallab calibrate --toml FILE` for the relevance summary.
     #[arg(long, value_name = "FILE")]
@@ -33,12 +33,9 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(re) = &a.event {
-        regex::Regex::new(re)?;
+        regex::Regex::new(re)
+            .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
     }
-    anyhow::ensure!(
-        a.x05 > 0.0 && a.x05.is_finite(),
-        "--x05 must be a positive number of pawns"
-    );
     let x05 = match &a.x05_from {
         Some(p) => super::relevance::read_x05(p, a.x05)?,
         None => X05 {

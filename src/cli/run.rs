@@ -285,7 +285,9 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>) {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let (dataset, steps) = load(&a.spec, &a.set)?;
+    // A spec that does not check out is bad input data (exit 4), whatever step.
+    let (dataset, steps) =
+        load(&a.spec, &a.set).map_err(|e| super::input_data(format!("{e:#}")))?;
     let state_path = dataset.join("derived").join("pipeline-state.json");
     // A state file from another layout (or damaged) only means: run everything.
     let mut state: BTreeMap<String, StepState> = std::fs::read_to_string(&state_path)

@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::bail;
 use evallab::schema::{self, TABLES};
 
 /// Print the column schemas of the dataset tables.
@@ -18,18 +17,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(t) => vec![t],
             None => {
                 let names: Vec<_> = TABLES.iter().map(|t| t.name).collect();
-                bail!("unknown table `{name}`; tables: {}", names.join(", "))
+                return Err(super::usage(format!(
+                    "unknown table `{name}`; tables: {}",
+                    names.join(", ")
+                )));
             }
         },
         None => TABLES.to_vec(),
     };
-    println!("schema version {}", schema::SCHEMA_VERSION);
+    outln!("schema version {}", schema::SCHEMA_VERSION);
     for t in tables {
-        println!("\n{}: {}", t.name, t.doc);
+        outln!("\n{}: {}", t.name, t.doc);
         let width = t.columns.iter().map(|c| c.name.len()).max().unwrap_or(0);
         for c in t.columns {
             let null = if c.nullable { "?" } else { " " };
-            println!("  {:width$}  {:>4}{null}  {}", c.name, c.ty.name(), c.doc);
+            outln!("  {:width$}  {:>4}{null}  {}", c.name, c.ty.name(), c.doc);
         }
     }
     Ok(ExitCode::SUCCESS)

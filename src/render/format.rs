@@ -46,7 +46,7 @@ impl std::str::FromStr for Format {
 /// this before they write anything.
 pub fn check(format: Format, path: Option<&Path>) -> Result<(), Error> {
     if format == Format::Parquet && path.is_none() {
-        return Err(Error::Input("--format parquet needs -o FILE".into()));
+        return Err(Error::Usage("--format parquet needs -o FILE".into()));
     }
     Ok(())
 }
@@ -56,10 +56,14 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
     check(format, path)?;
     match path {
         None => {
-            let stdout = io::stdout();
-            let mut out = stdout.lock();
-            write_to(df, format, &mut out)?;
-            out.flush().map_err(|e| Error::io(Path::new("<stdout>"), e))
+            // Rendered first, so that a closed stdout surfaces as one io error
+            // (BrokenPipe, exit 0) rather than inside a polars writer.
+            let mut buf = Vec::new();
+            write_to(df, format, &mut buf)?;
+            let stdout = Path::new("<stdout>");
+            let mut out = io::stdout().lock();
+            out.write_all(&buf).map_err(|e| Error::io(stdout, e))?;
+            out.flush().map_err(|e| Error::io(stdout, e))
         }
         Some(path) => commit::write_with(path, |f| write_to(df, format, f)),
     }

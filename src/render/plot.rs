@@ -333,7 +333,7 @@ pub fn calibration(panels: &[CalibrationPanel], path: &Path) -> Result<(), Error
 pub fn check_path(path: &Path) -> Result<(), Error> {
     match png_or_svg(path) {
         Some(_) => Ok(()),
-        None => Err(Error::Input(format!(
+        None => Err(Error::Usage(format!(
             "{}: plots are written as .svg or .png",
             path.display()
         ))),
@@ -366,10 +366,10 @@ fn render_png(svg: &str) -> Result<Vec<u8>, Error> {
     let mut opt = resvg::usvg::Options::default();
     opt.fontdb_mut().load_system_fonts();
     let tree =
-        resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| Error::Input(format!("svg: {e}")))?;
+        resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| Error::Render(format!("svg: {e}")))?;
     let size = tree.size().to_int_size();
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| Error::Input("empty plot".into()))?;
+        .ok_or_else(|| Error::Render("empty plot".into()))?;
     resvg::render(
         &tree,
         resvg::tiny_skia::Transform::default(),
@@ -377,7 +377,7 @@ fn render_png(svg: &str) -> Result<Vec<u8>, Error> {
     );
     pixmap
         .encode_png()
-        .map_err(|e| Error::Input(format!("png: {e}")))
+        .map_err(|e| Error::Render(format!("png: {e}")))
 }
 
 #[cfg(test)]

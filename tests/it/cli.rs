@@ -41,9 +41,9 @@ fn stdin_strict_and_errors() {
     );
     let out = evallab(&["inspect", &ds], None);
     assert!(text(&out.stdout).contains("illegal move 3...Nf3"));
-    // A missing input: exit 1 and its path.
+    // A missing input: the I/O exit code and its path.
     let out = evallab(&["ingest", "no/such.pgn", "-o", &ds], None);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(5));
     assert!(
         text(&out.stderr).contains("no/such.pgn"),
         "{}",
@@ -118,7 +118,7 @@ output = "{dataset}/out/report"
     )
     .unwrap();
     let out = evallab(&["run", &bad.display().to_string()], None);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(4));
     let err = text(&out.stderr);
     assert!(
         err.contains("bad.toml: steps[0] (balance)") && err.contains("'nope'"),
@@ -164,7 +164,7 @@ fn output_formats() {
     assert_eq!(n, 2);
     // Parquet needs a file.
     let out = evallab(&["balance", &ds, "--format", "parquet"], None);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("needs -o FILE"));
 }
 
@@ -424,4 +424,81 @@ fn invalid_options_write_nothing() {
         "",
         "the table was printed before the check"
     );
+}
+
+/// Runs evallab with its stdout a pipe whose reader has already gone.
+fn with_closed_stdout(args: &[&str]) -> std::process::ExitStatus {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .status()
+        .unwrap()
+}
+
+/// Issue 9, defect 5: a closed stdout (`evallab schema | head -1`) is a normal
+/// end, exit 0 — it used to panic (101) or fail (1).
+#[test]
+fn closed_stdout_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/demo"], &ds, &[]);
+    for args in [
+        vec!["schema"],
+        vec!["inspect", &ds],
+        vec!["calc", "--limits"],
+        vec!["balance", &ds],
+        vec!["balance", &ds, "--format", "csv"],
+    ] {
+        let status = with_closed_stdout(&args);
+        assert_eq!(status.code(), Some(0), "{args:?}");
+    }
+}
+
+/// Issue 9, defect 5: each error kind has its exit code (see `evallab::error`).
+#[test]
+fn error_kinds_have_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let empty = empty.display().to_string();
+    let not_toml = dir.path().join("x.toml");
+    std::fs::write(&not_toml, "[[[").unwrap();
+    let not_toml = not_toml.display().to_string();
+    let cases: [(&[&str], i32, &str); 7] = [
+        (&["balance", &ds, "--event", "("], 2, "--event: bad regex"),
+        (
+            &["calc", "--limits", "--x05=-1"],
+            2,
+            "not a positive number of pawns",
+        ),
+        (&["ingest", &empty, "-o", &ds], 4, "no *.pgn* files"),
+        (&["relevance", &ds, "--x05-from", &not_toml], 4, "not TOML"),
+        (&["ingest", "no/such.pgn", "-o", &ds], 5, "no/such.pgn"),
+        (&["inspect", &empty], 6, "not an evallab dataset"),
+        (
+            &["calibrate", &ds, "--plot", "x.gif"],
+            2,
+            "plots are written as .svg or .png",
+        ),
+    ];
+    for (args, code, msg) in cases {
+        let out = evallab(args, None);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(msg),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
 }

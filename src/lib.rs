@@ -14,6 +14,7 @@ pub mod game;
 pub mod ingest;
 pub mod input;
 pub mod metrics;
+pub mod pipeline;
 pub mod render;
 pub mod schema;
 pub mod split;

@@ -1,0 +1,339 @@
+//! Pipelines: a declarative batch run of evallab commands (`evallab run`).
+//!
+//! A spec names variables and a list of steps. Each step is one evallab
+//! subcommand with its options, so a step does exactly what the same command
+//! line does; the whole spec is checked (variables, commands, options) before
+//! anything runs. A step is skipped when its command line, the files it reads
+//! and the dataset are unchanged since it last ran and its outputs exist.
+//!
+//! ```toml
+//! [vars]
+//! input = "data/demo"
+//! dataset = "demo-dataset"
+//!
+//! [[steps]]
+//! run = "ingest"
+//! inputs = ["{input}"]
+//!
+//! [[steps]]
+//! run = "calibrate"
+//! toml = "{dataset}/x05.toml"      # read by the next step: x05 flows on
+//!
+//! [[steps]]
+//! run = "relevance"
+//! x05_from = "{dataset}/x05.toml"
+//! output = "{dataset}/relevance.csv"
+//! format = "csv"
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use sha2::{Digest, Sha256};
+
+use crate::Error;
+use crate::dataset::commit;
+use crate::dataset::lock::DatasetLock;
+
+/// What each command computes from the same inputs, versioned: bump a
+/// command's number when a change alters its output, so that `run` recomputes
+/// the step after an upgrade even if the evallab version stayed the same.
+pub const ALGORITHM_VERSIONS: [(&str, u32); 11] = [
+    ("ingest", 1),
+    ("balance", 1),
+    ("calibrate", 1),
+    ("relevance", 1),
+    ("eas", 1),
+    ("report", 1),
+    ("annotate", 1),
+    ("calc", 1),
+    ("schema", 1),
+    ("inspect", 1),
+    ("run", 1),
+];
+
+pub fn algorithm_version(command: &str) -> u32 {
+    ALGORITHM_VERSIONS
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map_or(0, |(_, v)| *v)
+}
+
+/// What a step's last run depended on: its inputs' stamp and the code that ran.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StepState {
+    pub stamp: String,
+    pub evallab: String,
+    pub algorithm: u32,
+}
+
+impl StepState {
+    /// The state the step would record if it ran now.
+    pub fn current(step: &Step, dataset: &Path) -> StepState {
+        StepState {
+            stamp: stamp(step, dataset),
+            evallab: env!("CARGO_PKG_VERSION").to_string(),
+            algorithm: algorithm_version(&step.argv[1]),
+        }
+    }
+}
+
+/// Options whose values are files a step writes (skip needs them to exist).
+const OUTPUT_KEYS: [&str; 5] = ["output", "toml", "plot", "moves_out", "pgn"];
+/// Options whose values are files a step reads.
+const INPUT_KEYS: [&str; 2] = ["x05_from", "inputs"];
+
+/// One step: the evallab command line it stands for, and the files it reads
+/// and writes (for the skip decision).
+#[derive(Debug)]
+pub struct Step {
+    /// `"<n>. <command>"`.
+    pub name: String,
+    /// `evallab <command> …`.
+    pub argv: Vec<String>,
+    pub reads: Vec<PathBuf>,
+    pub writes: Vec<PathBuf>,
+}
+
+impl Step {
+    /// The key of the step in the state file: its command line.
+    pub fn key(&self) -> String {
+        self.argv[1..].join(" ")
+    }
+
+    /// Whether every file the step writes exists.
+    pub fn outputs_exist(&self) -> bool {
+        self.writes.iter().all(|p| p.exists())
+    }
+}
+
+/// A checked spec.
+#[derive(Debug)]
+pub struct Spec {
+    /// The dataset folder every step uses.
+    pub dataset: PathBuf,
+    pub steps: Vec<Step>,
+}
+
+/// The state file: step key → what its last run depended on.
+pub type State = BTreeMap<String, StepState>;
+
+/// Where a dataset keeps its pipeline state.
+pub fn state_path(dataset: &Path) -> PathBuf {
+    dataset.join("derived").join("pipeline-state.json")
+}
+
+/// The recorded state; a missing, damaged or older-format file means "run
+/// everything".
+pub fn read_state(dataset: &Path) -> State {
+    std::fs::read_to_string(state_path(dataset))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Commits the state, as the dataset's writer.
+pub fn save_state(dataset: &Path, state: &State) -> Result<(), Error> {
+    let _lock = DatasetLock::acquire(dataset, "run")?;
+    commit::write_bytes(
+        &state_path(dataset),
+        serde_json::to_string_pretty(state)?.as_bytes(),
+    )
+}
+
+fn bad(msg: String) -> Error {
+    Error::InputData(msg)
+}
+
+fn substitute(s: &str, vars: &BTreeMap<String, String>, at: &str) -> Result<String, Error> {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = rest[open..]
+            .find('}')
+            .ok_or_else(|| bad(format!("{at}: unclosed `{{` in {s:?}")))?;
+        let name = &rest[open + 1..open + close];
+        let value = vars.get(name).ok_or_else(|| {
+            bad(format!(
+                "{at}: unknown variable {{{name}}} (defined: {})",
+                vars.keys().cloned().collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        out.push_str(value);
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Reads and checks a spec: every variable resolves, and `check` accepts
+/// every step's command line (the CLI parses it exactly as it would run it).
+/// Every problem is [`Error::InputData`] naming the file, the step and the key.
+pub fn load(
+    path: &Path,
+    sets: &[String],
+    check: &dyn Fn(&[String]) -> Result<(), String>,
+) -> Result<Spec, Error> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e| bad(format!("{file}: not valid TOML: {e}")))?;
+    for key in doc.keys() {
+        if key != "vars" && key != "steps" {
+            return Err(bad(format!(
+                "{file}: unknown top-level key `{key}` (expected [vars] and [[steps]])"
+            )));
+        }
+    }
+    let mut vars = BTreeMap::new();
+    if let Some(v) = doc.get("vars") {
+        let t = v
+            .as_table()
+            .ok_or_else(|| bad(format!("{file}: `vars` must be a table")))?;
+        for (k, v) in t {
+            let s = v
+                .as_str()
+                .ok_or_else(|| bad(format!("{file}: vars.{k} must be a string")))?;
+            vars.insert(k.clone(), s.to_string());
+        }
+    }
+    for s in sets {
+        let (k, v) = s
+            .split_once('=')
+            .ok_or_else(|| bad(format!("--set {s}: expected KEY=VALUE")))?;
+        if !vars.contains_key(k) {
+            return Err(bad(format!(
+                "--set {k}: {file} has no variable `{k}` (it has: {})",
+                vars.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        vars.insert(k.to_string(), v.to_string());
+    }
+    let dataset = PathBuf::from(vars.get("dataset").ok_or_else(|| {
+        bad(format!(
+            "{file}: [vars] needs `dataset`, the dataset folder every step uses"
+        ))
+    })?);
+    let steps = doc
+        .get("steps")
+        .and_then(|s| s.as_array())
+        .ok_or_else(|| bad(format!("{file}: no [[steps]]")))?;
+    let mut out = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let t = step
+            .as_table()
+            .ok_or_else(|| bad(format!("{file}: steps[{i}] must be a table")))?;
+        let cmd = t
+            .get("run")
+            .and_then(|v| v.as_str())
+            .ok_or_else(|| bad(format!("{file}: steps[{i}]: missing `run = \"<command>\"`")))?;
+        let at = format!("{file}: steps[{i}] ({cmd})");
+        if cmd == "run" {
+            return Err(bad(format!("{at}: a pipeline cannot run a pipeline")));
+        }
+        let mut argv = vec!["evallab".to_string(), cmd.to_string()];
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        if cmd == "ingest" {
+            argv.extend(["-o".to_string(), dataset.display().to_string()]);
+            writes.push(dataset.join(crate::schema::MANIFEST_FILE));
+        } else {
+            argv.push(dataset.display().to_string());
+        }
+        for (k, v) in t.iter().filter(|(k, _)| *k != "run") {
+            let values: Vec<String> = match v {
+                toml::Value::String(s) => vec![substitute(s, &vars, &format!("{at}.{k}"))?],
+                toml::Value::Integer(n) => vec![n.to_string()],
+                toml::Value::Float(x) => vec![x.to_string()],
+                toml::Value::Boolean(_) => vec![],
+                toml::Value::Array(a) => a
+                    .iter()
+                    .map(|x| {
+                        x.as_str()
+                            .ok_or_else(|| bad(format!("{at}.{k}: list items must be strings")))
+                            .and_then(|s| substitute(s, &vars, &format!("{at}.{k}")))
+                    })
+                    .collect::<Result<_, Error>>()?,
+                _ => {
+                    return Err(bad(format!(
+                        "{at}.{k}: expected a string, number, boolean or list of strings"
+                    )));
+                }
+            };
+            if INPUT_KEYS.contains(&k.as_str()) {
+                reads.extend(values.iter().map(PathBuf::from));
+            }
+            if OUTPUT_KEYS.contains(&k.as_str()) {
+                writes.extend(values.iter().map(PathBuf::from));
+            }
+            if k == "inputs" {
+                argv.extend(values);
+                continue;
+            }
+            let flag = format!("--{}", k.replace('_', "-"));
+            match v {
+                toml::Value::Boolean(true) => argv.push(flag),
+                toml::Value::Boolean(false) => {}
+                _ => {
+                    for value in values {
+                        argv.extend([flag.clone(), value]);
+                    }
+                }
+            }
+        }
+        // Check the step exactly as the command line would be checked.
+        check(&argv).map_err(|e| bad(format!("{at}: {}", e.trim())))?;
+        out.push(Step {
+            name: format!("{}. {cmd}", i + 1),
+            argv,
+            reads,
+            writes,
+        });
+    }
+    Ok(Spec {
+        dataset,
+        steps: out,
+    })
+}
+
+/// What a step depends on: its command line, the files it reads (size and
+/// mtime; directories walked) and the dataset's manifest.
+pub fn stamp(step: &Step, dataset: &Path) -> String {
+    let mut h = Sha256::new();
+    for a in &step.argv {
+        h.update(a.as_bytes());
+        h.update([0]);
+    }
+    let mut files = Vec::new();
+    for p in &step.reads {
+        collect(p, &mut files);
+    }
+    files.sort();
+    for f in files {
+        h.update(f.display().to_string().as_bytes());
+        if let Ok(m) = std::fs::metadata(&f) {
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+            h.update(format!("{}:{:?}", m.len(), mtime).as_bytes());
+        }
+    }
+    if step.argv[1] != "ingest" {
+        h.update(std::fs::read(dataset.join("manifest.json")).unwrap_or_default());
+    }
+    crate::input::hex(&h.finalize())
+}
+
+fn collect(p: &Path, out: &mut Vec<PathBuf>) {
+    match std::fs::read_dir(p) {
+        Ok(entries) => {
+            for e in entries.flatten() {
+                collect(&e.path(), out);
+            }
+        }
+        Err(_) => out.push(p.to_path_buf()),
+    }
+}

@@ -4,9 +4,11 @@
 //! - [`cli`]: the binary end to end: exit codes, stdin, locks, crashes, pipelines;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
+//! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
 //! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
 
 mod cli;
 mod fixtures;
 mod robustness;
+mod snapshots;
 mod tcec;

@@ -1,0 +1,116 @@
+//! Snapshot tests: the stdout of every subcommand on the fixture dataset,
+//! compared with `tests/it/snapshots/<name>.txt`. After an intended change,
+//! review the diff and rewrite them with `EVALLAB_BLESS=1 cargo test --release`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fixture dataset, ingested once per test binary.
+fn dataset() -> &'static Path {
+    static DS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, ds) = DS.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let ds = dir.path().join("ds");
+        let out = run(&[
+            "ingest",
+            "data/fixtures",
+            "-o",
+            ds.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (dir, ds)
+    });
+    ds
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+fn check(name: &str, args: &[&str]) {
+    let ds = dataset().to_str().unwrap();
+    let args: Vec<&str> = args
+        .iter()
+        .map(|a| if *a == "DS" { ds } else { a })
+        .collect();
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let actual = String::from_utf8(out.stdout).unwrap();
+    let path = root()
+        .join("tests/it/snapshots")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("EVALLAB_BLESS").is_some() {
+        std::fs::write(&path, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no snapshot {}; run with EVALLAB_BLESS=1", path.display()));
+    assert!(
+        expected == actual,
+        "{name} ({args:?}) differs from {}; review, then EVALLAB_BLESS=1 cargo test --release\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
+}
+
+#[test]
+fn schema() {
+    check("schema", &["schema"]);
+}
+
+#[test]
+fn inspect() {
+    check("inspect", &["inspect", "DS"]);
+}
+
+#[test]
+fn balance() {
+    check("balance", &["balance", "DS", "--by", "engine"]);
+    check("balance_csv", &["balance", "DS", "--format", "csv"]);
+}
+
+#[test]
+fn calibrate() {
+    check(
+        "calibrate",
+        &["calibrate", "DS", "--by", "engine", "--bootstrap", "50"],
+    );
+}
+
+#[test]
+fn relevance() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = dir.path().join("m.parquet");
+    check(
+        "relevance",
+        &["relevance", "DS", "--moves-out", moves.to_str().unwrap()],
+    );
+}
+
+#[test]
+fn eas() {
+    check("eas", &["eas", "DS", "--format", "csv"]);
+}
+
+#[test]
+fn calc() {
+    check("calc_limits", &["calc", "--limits"]);
+    check("calc_eval", &["calc", "--eval", "1.5"]);
+}

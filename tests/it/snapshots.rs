@@ -1,5 +1,5 @@
-//! Snapshot tests: the stdout of every subcommand on the fixture dataset,
-//! compared with `tests/it/snapshots/<name>.txt`. After an intended change,
+//! Snapshot tests: the stdout of every subcommand and each section of the
+//! report on the fixture dataset, compared with `tests/it/snapshots/<name>.txt`. After an intended change,
 //! review the diff and rewrite them with `EVALLAB_BLESS=1 cargo test --release`.
 
 use std::path::{Path, PathBuf};
@@ -53,19 +53,22 @@ fn check(name: &str, args: &[&str]) {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let actual = String::from_utf8(out.stdout).unwrap();
+    check_text(name, &String::from_utf8(out.stdout).unwrap());
+}
+
+fn check_text(name: &str, actual: &str) {
     let path = root()
         .join("tests/it/snapshots")
         .join(format!("{name}.txt"));
     if std::env::var_os("EVALLAB_BLESS").is_some() {
-        std::fs::write(&path, &actual).unwrap();
+        std::fs::write(&path, actual).unwrap();
         return;
     }
     let expected = std::fs::read_to_string(&path)
         .unwrap_or_else(|_| panic!("no snapshot {}; run with EVALLAB_BLESS=1", path.display()));
     assert!(
         expected == actual,
-        "{name} ({args:?}) differs from {}; review, then EVALLAB_BLESS=1 cargo test --release\n--- expected\n{expected}\n--- actual\n{actual}",
+        "{name} differs from {}; review, then EVALLAB_BLESS=1 cargo test --release\n--- expected\n{expected}\n--- actual\n{actual}",
         path.display()
     );
 }
@@ -113,4 +116,57 @@ fn eas() {
 fn calc() {
     check("calc_limits", &["calc", "--limits"]);
     check("calc_eval", &["calc", "--eval", "1.5"]);
+}
+
+/// Each section of the HTML report of one event, a snapshot per section (the
+/// dataset's temp path replaced by `DS`).
+#[test]
+fn report_sections() {
+    let ds = dataset().to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("report");
+    let out = run(&[
+        "report",
+        ds,
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--event",
+        "^Fixture TCEC$",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(out_dir.join("index.html"))
+        .unwrap()
+        .replace(ds, "DS");
+    let sections: Vec<&str> = html.split("<h3>").skip(1).collect();
+    let titles: Vec<&str> = sections
+        .iter()
+        .map(|s| s.split("</h3>").next().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Win-draw balance",
+            "Calibration: win rate by own eval",
+            "EAS components",
+            "Relevance",
+            "Selected games"
+        ]
+    );
+    for (i, (title, body)) in titles.iter().zip(&sections).enumerate() {
+        let slug: String = title
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        check_text(&format!("report_{i}_{slug}"), body);
+    }
 }

@@ -95,6 +95,8 @@ pub fn ingest(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<IngestReport, Error> {
     let started = Instant::now();
+    // Inputs that do not exist fail before the dataset folder is even created.
+    let expanded = input::expand(inputs)?;
     let lock = DatasetLock::acquire(root, "ingest")?;
     let mut ds = Dataset::open_or_create(root, opts.overwrite)?;
     let mut report = IngestReport {
@@ -111,21 +113,22 @@ pub fn ingest(
         ds.manifest.runs.clone()
     };
     let mut todo: Vec<Input> = Vec::new();
-    let mut expanded = input::expand(inputs)?.into_iter();
-    let resolved = expanded.try_for_each(|(name, path)| -> Result<(), Error> {
-        let inp = input::resolve(name, path, root)?;
-        let known = runs
-            .iter()
-            .flat_map(|r| &r.inputs)
-            .any(|i| i.sha256 == inp.sha256);
-        if known || todo.iter().any(|t| t.sha256 == inp.sha256) {
-            report.skipped.push((inp.name.clone(), inp.sha256.clone()));
-            cleanup_spool(&inp);
-        } else {
-            todo.push(inp);
-        }
-        Ok(())
-    });
+    let resolved = expanded
+        .into_iter()
+        .try_for_each(|(name, path)| -> Result<(), Error> {
+            let inp = input::resolve(name, path, root)?;
+            let known = runs
+                .iter()
+                .flat_map(|r| &r.inputs)
+                .any(|i| i.sha256 == inp.sha256);
+            if known || todo.iter().any(|t| t.sha256 == inp.sha256) {
+                report.skipped.push((inp.name.clone(), inp.sha256.clone()));
+                cleanup_spool(&inp);
+            } else {
+                todo.push(inp);
+            }
+            Ok(())
+        });
     if let Err(e) = resolved {
         todo.iter().for_each(cleanup_spool);
         return Err(e);

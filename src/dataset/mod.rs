@@ -122,7 +122,7 @@ impl Dataset {
     /// Opens a dataset written by `evallab ingest`, checking that every part
     /// its manifest lists is there.
     pub fn open(root: &Path) -> Result<Dataset, Error> {
-        let ds = Dataset::load(root)?;
+        let ds = Dataset::load(root, true)?;
         let missing: Vec<String> = ds
             .manifest
             .runs
@@ -144,8 +144,8 @@ impl Dataset {
     }
 
     /// Reads the manifest without checking the parts (for a writer that is
-    /// about to replace them).
-    fn load(root: &Path) -> Result<Dataset, Error> {
+    /// about to replace them); `same_version`: refuse another schema version.
+    fn load(root: &Path, same_version: bool) -> Result<Dataset, Error> {
         let path = root.join(MANIFEST_FILE);
         let text = fs::read_to_string(&path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -159,7 +159,7 @@ impl Dataset {
         })?;
         let mut manifest: Manifest = serde_json::from_str(&text)
             .map_err(|e| Error::Dataset(format!("{}: {e}", path.display())))?;
-        if manifest.schema_version != schema::SCHEMA_VERSION {
+        if same_version && manifest.schema_version != schema::SCHEMA_VERSION {
             return Err(Error::Dataset(format!(
                 "{}: schema version {} but this evallab reads version {}; re-ingest the inputs",
                 root.display(),
@@ -180,12 +180,12 @@ impl Dataset {
     }
 
     /// Opens a dataset for writing, or starts an empty one if the folder has
-    /// no manifest. With `replace`, missing parts are no error: the writer is
-    /// about to replace them all.
+    /// no manifest. With `replace`, missing parts and another schema version
+    /// are no error: the writer is about to replace them all.
     pub fn open_or_create(root: &Path, replace: bool) -> Result<Dataset, Error> {
         if root.join(MANIFEST_FILE).exists() {
             return if replace {
-                Dataset::load(root)
+                Dataset::load(root, false)
             } else {
                 Dataset::open(root)
             };
@@ -226,8 +226,12 @@ impl Dataset {
         )?)
     }
 
-    /// Commits the manifest: the commit point of every dataset write.
-    pub fn save_manifest(&self) -> Result<(), Error> {
+    /// Commits the manifest: the commit point of every dataset write. It is
+    /// stamped with this build's tool and schema versions.
+    pub fn save_manifest(&mut self) -> Result<(), Error> {
+        let current = Manifest::default();
+        self.manifest.tool_version = current.tool_version;
+        self.manifest.schema_version = current.schema_version;
         let text = serde_json::to_string_pretty(&self.manifest)? + "\n";
         commit::write_bytes(&self.root.join(MANIFEST_FILE), text.as_bytes())
     }

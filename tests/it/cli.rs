@@ -41,9 +41,14 @@ fn stdin_strict_and_errors() {
     );
     let out = evallab(&["inspect", &ds], None);
     assert!(text(&out.stdout).contains("illegal move 3...Nf3"));
-    // A missing input: the I/O exit code and its path.
-    let out = evallab(&["ingest", "no/such.pgn", "-o", &ds], None);
+    // A missing input: the I/O exit code and its path, and no dataset folder.
+    let fresh = dir.path().join("fresh");
+    let out = evallab(
+        &["ingest", "no/such.pgn", "-o", &fresh.display().to_string()],
+        None,
+    );
     assert_eq!(out.status.code(), Some(5));
+    assert!(!fresh.exists());
     assert!(
         text(&out.stderr).contains("no/such.pgn"),
         "{}",
@@ -230,6 +235,37 @@ fn overwrite_with_a_failing_input_keeps_the_dataset() {
     assert_eq!(ds_now.manifest.runs.len(), 1);
     assert_eq!(ds_now.manifest.runs[0].part, 2);
     assert!(!Path::new(&ds).join("games/part-000001.parquet").exists());
+}
+
+/// `--overwrite` replaces a dataset written with another schema version
+/// (which `open` refuses), and the new manifest carries the current version.
+#[test]
+fn overwrite_replaces_an_older_schema_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    let d = ds.display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &d, &[]);
+    let manifest = ds.join("manifest.json");
+    let current = format!(
+        "\"schema_version\": \"{}\"",
+        evallab::schema::SCHEMA_VERSION
+    );
+    let written = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        written.replace(&current, "\"schema_version\": \"0\""),
+    )
+    .unwrap();
+    let out = evallab(&["inspect", &d], None);
+    assert_eq!(out.status.code(), Some(6));
+    assert!(text(&out.stderr).contains("schema version 0"));
+    ingest_ok(&["data/fixtures/tcec.pgn"], &d, &["--overwrite"]);
+    assert!(
+        std::fs::read_to_string(&manifest)
+            .unwrap()
+            .contains(&current)
+    );
+    assert_eq!(counts(&d), (2, 0));
 }
 
 /// Issue 9, defect 1: opening a dataset whose manifest lists a part that is

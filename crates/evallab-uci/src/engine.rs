@@ -244,6 +244,11 @@ impl Engine {
         &self.id_name
     }
 
+    /// The process id (for logs).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The engine's `id author`.
     pub fn id_author(&self) -> &str {
         &self.id_author

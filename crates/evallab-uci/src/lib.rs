@@ -16,6 +16,11 @@
 //!   is sent and the engine gets [`STOP_GRACE`] more to answer;
 //! - [`Engine::quit`] waits [`QUIT_GRACE`] for the process to exit, then kills it.
 //!
+//! Writes are not timed: commands are a few bytes and a pipe holds 64 KiB, so an
+//! engine that stops reading its input is caught by the timeout of the next reply.
+//! A write to a dead engine fails with `EPIPE` (Rust programs ignore `SIGPIPE`) and
+//! becomes [`UciError::Exited`].
+//!
 //! # Failure model
 //! An engine can crash, hang or send garbage. Each is a distinct [`UciError`]:
 //! [`Exited`](UciError::Exited) (stdout reached EOF or stdin is a broken pipe — with the

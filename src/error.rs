@@ -10,6 +10,7 @@
 //! | 5 | I/O: reading or writing a named file failed |
 //! | 6 | dataset: missing, inconsistent, locked by another writer, or unreadable tables |
 //! | 7 | render: a plot or report could not be drawn |
+//! | 8 | engine: a UCI engine could not be started or set up |
 
 use std::path::Path;
 
@@ -36,6 +37,10 @@ pub enum Error {
     /// A plot or report could not be drawn.
     #[error("{0}")]
     Render(String),
+    /// A UCI engine could not be started or set up (bad path, no `uciok`,
+    /// an option it refuses). Failures during a search are recorded, not raised.
+    #[error("{0}")]
+    Engine(String),
     #[error("parquet: {0}")]
     Parquet(#[from] parquet::errors::ParquetError),
     #[error("arrow: {0}")]
@@ -68,6 +73,7 @@ impl Error {
             | Error::Polars(_)
             | Error::Json(_) => 6,
             Error::Render(_) => 7,
+            Error::Engine(_) => 8,
         }
     }
 

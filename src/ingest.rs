@@ -6,26 +6,21 @@
 //! in input order, so the output is identical whatever `jobs` is. Memory is
 //! bounded by the number of batches in flight, not by the input size.
 
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use arrow::record_batch::RecordBatch;
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
-use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use crate::Error;
-use crate::dataset::commit::Staged;
 use crate::dataset::lock::{DatasetLock, Holder};
-use crate::dataset::{Dataset, InputRecord, Run, part_file};
+use crate::dataset::part::PartWriter;
+use crate::dataset::{Dataset, InputRecord, Run};
 use crate::game::{Counts, ParseOptions, Source, parse_batch};
 use crate::input::{self, Input};
-use crate::schema::{self, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TOOL_VERSION_KEY, Table, col};
+use crate::schema;
 use crate::split::{Batch, Splitter};
 use crate::tables::Tables;
 
@@ -187,61 +182,6 @@ fn cleanup_spool(inp: &Input) {
     }
 }
 
-/// A table's part being written: committed (renamed into place, still
-/// unlisted) when the whole run succeeded, removed otherwise.
-struct PartWriter {
-    staged: Staged,
-    arrow: ArrowWriter<File>,
-}
-
-impl PartWriter {
-    fn create(root: &Path, table: &Table, part: u32) -> Result<PartWriter, Error> {
-        let (staged, file) = Staged::create(&root.join(part_file(table, part)))?;
-        let mut props = WriterProperties::builder()
-            // Level 1: the PV text dominates and level 3 costs much more time for a
-            // few percent of size.
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-            .set_max_row_group_row_count(Some(128 * 1024))
-            .set_key_value_metadata(Some(vec![
-                KeyValue::new(SCHEMA_VERSION_KEY.into(), SCHEMA_VERSION.to_string()),
-                KeyValue::new(
-                    TOOL_VERSION_KEY.into(),
-                    env!("CARGO_PKG_VERSION").to_string(),
-                ),
-            ]));
-        // Dictionaries pay only for the few columns with a handful of values; for
-        // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
-        // of the ingest's CPU time, and zstd compresses the plain pages well.
-        props = props.set_dictionary_enabled(false);
-        for c in DICTIONARY_COLUMNS {
-            if table.column(c).is_some() {
-                props = props.set_column_dictionary_enabled(ColumnPath::from(c), true);
-            }
-        }
-        let arrow = ArrowWriter::try_new(file, table.arrow_schema(), Some(props.build()))?;
-        Ok(PartWriter { staged, arrow })
-    }
-
-    fn commit(self) -> Result<(), Error> {
-        let file = self.arrow.into_inner()?;
-        self.staged.commit(file)
-    }
-}
-
-/// Low-cardinality text columns, written with dictionary encoding.
-const DICTIONARY_COLUMNS: [&str; 10] = [
-    col::SIDE,
-    col::EVAL_KIND,
-    col::PROMOTION,
-    col::SOURCE_FILE,
-    col::SOURCE_SHA256,
-    col::EVENT,
-    col::RESULT,
-    col::VARIANT,
-    col::DIALECT,
-    col::TERMINATION,
-];
-
 /// A batch tagged with its input, or the end of an input.
 enum Item {
     Batch(usize, Batch),
@@ -281,9 +221,9 @@ fn run(
         let writer = s.spawn(move || -> Result<_, Error> {
             for group in out_rx {
                 for (g, m, r) in group {
-                    writers[0].arrow.write(&g)?;
-                    writers[1].arrow.write(&m)?;
-                    writers[2].arrow.write(&r)?;
+                    writers[0].write(&g)?;
+                    writers[1].write(&m)?;
+                    writers[2].write(&r)?;
                 }
             }
             Ok(writers)

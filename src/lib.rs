@@ -6,6 +6,7 @@
 //! eval comment ([`comment`]), [`ingest`] writes the [`schema`] tables through
 //! [`dataset`], and the metrics read them back with polars.
 
+pub mod analyze;
 pub mod comment;
 pub mod dataset;
 pub mod derived;

@@ -202,6 +202,22 @@ pub mod col {
     // rejects
     pub const PLY_REACHED: &str = "ply_reached";
     pub const REASON: &str = "reason";
+
+    // analysis, analysis_failures
+    pub const LABEL: &str = "label";
+    pub const MULTIPV: &str = "multipv";
+    pub const MOVE: &str = "move";
+    pub const SCORE_CP: &str = "score_cp";
+    pub const SCORE_MATE: &str = "score_mate";
+    pub const WHITE_CP: &str = "white_cp";
+    pub const WHITE_MATE: &str = "white_mate";
+    pub const BOUND: &str = "bound";
+    pub const WDL_WIN: &str = "wdl_win";
+    pub const WDL_DRAW: &str = "wdl_draw";
+    pub const WDL_LOSS: &str = "wdl_loss";
+    pub const IS_FINAL: &str = "is_final";
+    pub const FEN: &str = "fen";
+    pub const ATTEMPT: &str = "attempt";
 }
 
 use ColType::*;
@@ -571,12 +587,111 @@ pub const REJECTS: Table = Table {
     ],
 };
 
-/// Every table of a dataset, in the order they are documented.
+/// One row per engine output line kept by `evallab analyze`.
+pub const ANALYSIS: Table = Table {
+    name: "analysis",
+    doc: "engine re-analysis (`evallab analyze`): one row per kept info line of the position before `ply`",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "games.game_id"),
+        c(
+            col::PLY,
+            UInt16,
+            false,
+            "the position analysed is the one before this ply: its move is the `moves` row at this ply",
+        ),
+        c(
+            col::LABEL,
+            Utf8,
+            false,
+            "the analysis run's label (manifest `analyses`: engine, options, limit)",
+        ),
+        c(col::DEPTH, UInt16, false, "search depth of the line"),
+        c(col::SELDEPTH, UInt16, true, "selective depth"),
+        c(col::MULTIPV, UInt8, false, "MultiPV rank, 1 = best"),
+        c(col::MOVE, Utf8, false, "the line's first move (UCI)"),
+        c(
+            col::SCORE_CP,
+            Int32,
+            true,
+            "score in centipawns, side-to-move POV as UCI reports it (null for mates)",
+        ),
+        c(
+            col::SCORE_MATE,
+            Int16,
+            true,
+            "moves to mate, side-to-move POV (positive: the side to move mates)",
+        ),
+        c(col::WHITE_CP, Int32, true, "score_cp from White's POV"),
+        c(col::WHITE_MATE, Int16, true, "score_mate from White's POV"),
+        c(
+            col::BOUND,
+            Utf8,
+            false,
+            "exact, lower or upper (a bound line is kept but never an exact score)",
+        ),
+        c(
+            col::WDL_WIN,
+            UInt16,
+            true,
+            "WDL win, per mille, side to move (when reported)",
+        ),
+        c(col::WDL_DRAW, UInt16, true, "WDL draw, per mille"),
+        c(
+            col::WDL_LOSS,
+            UInt16,
+            true,
+            "WDL loss, per mille, side to move",
+        ),
+        c(col::NODES, Int64, true, "nodes searched"),
+        c(col::NPS, Int64, true, "nodes per second"),
+        c(col::TIME_MS, Int64, true, "search time, ms"),
+        c(col::TB_HITS, Int64, true, "tablebase hits"),
+        c(
+            col::PV,
+            Utf8,
+            false,
+            "principal variation, UCI moves separated by spaces",
+        ),
+        c(
+            col::IS_FINAL,
+            Bool,
+            false,
+            "the line is this multipv rank's last one of the search (the result); false: an earlier depth kept by --all-depths",
+        ),
+    ],
+};
+
+/// One row per position `evallab analyze` could not analyse.
+pub const ANALYSIS_FAILURES: Table = Table {
+    name: "analysis_failures",
+    doc: "positions the engine failed on after a restart and a retry of the game, with the reason",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "games.game_id"),
+        c(col::PLY, UInt16, false, "the position before this ply"),
+        c(col::LABEL, Utf8, false, "the analysis run's label"),
+        c(col::FEN, Utf8, false, "FEN of the position"),
+        c(col::ATTEMPT, UInt8, false, "attempts made on the position"),
+        c(
+            col::REASON,
+            Utf8,
+            false,
+            "what the engine did: crash, timeout, malformed or illegal output (names the line)",
+        ),
+    ],
+};
+
+/// The tables `evallab ingest` writes, one part each per run.
 pub const TABLES: [&Table; 3] = [&GAMES, &MOVES, &REJECTS];
+
+/// The tables `evallab analyze` writes, in parts listed under the manifest's `analyses`.
+pub const ANALYSIS_TABLES: [&Table; 2] = [&ANALYSIS, &ANALYSIS_FAILURES];
+
+/// Every table of a dataset, in the order they are documented.
+pub const ALL_TABLES: [&Table; 5] = [&GAMES, &MOVES, &REJECTS, &ANALYSIS, &ANALYSIS_FAILURES];
 
 /// Looks up a table by name.
 pub fn table(name: &str) -> Option<&'static Table> {
-    TABLES.into_iter().find(|t| t.name == name)
+    ALL_TABLES.into_iter().find(|t| t.name == name)
 }
 
 /// Column names of derived tables (metric outputs), shared by the library, the
@@ -607,6 +722,24 @@ pub mod metric {
     pub const REACHING_BALANCE: &str = "non_won_reaching_balance";
     pub const REASON: &str = "reason";
     pub const RANK: &str = "rank";
+    // agreement
+    pub const REF_MOVE: &str = "ref_move";
+    pub const TOP1: &str = "top1";
+    pub const ARCHIVED_PAWNS: &str = "archived_pawns";
+    pub const REF_PAWNS: &str = "ref_pawns";
+    pub const BEST_CP: &str = "best_cp";
+    pub const SECOND_CP: &str = "second_cp";
+    pub const PLAYED_CP: &str = "played_cp";
+    pub const LOSS_CP: &str = "loss_cp";
+    pub const ACCURACY: &str = "accuracy";
+    pub const POSITIONS: &str = "positions";
+    pub const TOP1_SHARE: &str = "top1_share";
+    pub const EVAL_PAIRS: &str = "eval_pairs";
+    pub const MEAN_ABS_DIFF_PAWNS: &str = "mean_abs_diff_pawns";
+    pub const EVAL_CORR: &str = "eval_corr";
+    pub const LOSS_MOVES: &str = "loss_moves";
+    pub const MEAN_LOSS_CP: &str = "mean_loss_cp";
+    pub const MEAN_ACCURACY: &str = "mean_accuracy";
 }
 
 /// Name of the dataset manifest file.
@@ -618,7 +751,7 @@ mod tests {
 
     #[test]
     fn column_names_are_unique_per_table() {
-        for t in TABLES {
+        for t in ALL_TABLES {
             let mut names: Vec<_> = t.columns.iter().map(|c| c.name).collect();
             names.sort_unstable();
             let n = names.len();

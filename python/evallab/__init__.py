@@ -27,12 +27,21 @@ BASE_TABLES = ("games", "moves", "rejects")
 
 
 def parts(dataset, table):
-    """The committed Parquet files of ``table``, in commit order, as strings."""
+    """The committed Parquet files of ``table``, in commit order, as strings.
+
+    Base tables come from the ingest runs; ``analysis`` and
+    ``analysis_failures`` from the chunks of each engine analysis.
+    """
     root = Path(dataset)
+    m = manifest(dataset)
     out = []
-    for run in manifest(dataset)["runs"]:
+    for run in m["runs"]:
         # Manifests written before runs listed their files: one part per base table.
         files = run.get("files") or {t: f"{t}/part-{run['part']:06d}.parquet" for t in BASE_TABLES}
         if table in files:
             out.append(str(root / files[table]))
+    for analysis in m.get("analyses", []):
+        for chunk in analysis["chunks"]:
+            if table in chunk["files"]:
+                out.append(str(root / chunk["files"][table]))
     return out

@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
-use evallab::render::annotate::{AnnotateOptions, write_pgn};
+use evallab::render::annotate::{AnnotateOptions, references, write_pgn};
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
@@ -31,6 +32,10 @@ pub struct Args {
     /// Move symbols: econ7, econ8, gen20, gen12.
     #[arg(long, default_value = "econ8")]
     move_scheme: MoveScheme,
+    /// Move symbols from this engine analysis (`evallab analyze`, MultiPV ≥ 2):
+    /// the best move against the second best, any other against the best.
+    #[arg(long, value_name = "LABEL")]
+    analysis: Option<String>,
     /// Output PGN file.
     #[arg(short, long)]
     output: PathBuf,
@@ -54,7 +59,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         position_scheme: a.position_scheme,
         move_scheme: a.move_scheme,
     };
-    let n = write_games(&ds, filter, opts, &a.output)?;
+    let label = match &a.analysis {
+        Some(l) => Some(resolve_label(&ds, Some(l))?),
+        None => None,
+    };
+    let n = write_games(&ds, filter, opts, label.as_deref(), &a.output)?;
     eprintln!("{n} games annotated into {}", a.output.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -65,6 +74,7 @@ pub fn write_games(
     ds: &Dataset,
     filter: Expr,
     opts: AnnotateOptions,
+    analysis: Option<&str>,
     path: &std::path::Path,
 ) -> anyhow::Result<usize> {
     let games = ds
@@ -91,7 +101,11 @@ pub fn write_games(
         .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
         .collect()?;
-    let pgn = write_pgn(&games, &moves, opts)?;
+    let refs = match analysis {
+        Some(label) => Some(references(ds, &games, label)?),
+        None => None,
+    };
+    let pgn = write_pgn(&games, &moves, opts, refs.as_ref())?;
     evallab::render::format::write_text(path, &pgn)?;
     Ok(games.height())
 }

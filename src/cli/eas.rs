@@ -118,7 +118,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         if let Some(path) = &a.pgn {
             let ids = df.column(gcol::GAME_ID)?.as_materialized_series().clone();
             let filter = col(gcol::GAME_ID).is_in(lit(ids).implode(false), false);
-            let n = super::annotate::write_games(&ds, filter, AnnotateOptions::default(), path)?;
+            let n =
+                super::annotate::write_games(&ds, filter, AnnotateOptions::default(), None, path)?;
             eprintln!("{n} games written to {}", path.display());
         }
         a.out.write(&mut df)?;

@@ -25,6 +25,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "per variant (inferred: Chess960 read from the FEN, no Variant tag):\n{}",
         ins.variants
     );
+    if ins.analyses.height() > 0 {
+        outln!("engine analyses (evallab analyze):\n{}", ins.analyses);
+    }
     if ins.rejects.height() == 0 {
         outln!("rejects: none");
     } else {

@@ -9,6 +9,8 @@ macro_rules! outln {
     }};
 }
 
+mod agreement;
+mod analyze;
 mod annotate;
 mod balance;
 mod calc;
@@ -41,6 +43,8 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Ingest(ingest::Args),
+    Analyze(analyze::Args),
+    Agreement(agreement::Args),
     Run(run::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
@@ -59,6 +63,8 @@ pub const EXIT_REJECTS: u8 = 3;
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Ingest(a) => ingest::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Agreement(a) => agreement::run(a),
         Command::Run(a) => run::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),

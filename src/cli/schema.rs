@@ -2,12 +2,12 @@
 
 use std::process::ExitCode;
 
-use evallab::schema::{self, TABLES};
+use evallab::schema::{self, ALL_TABLES};
 
 /// Print the column schemas of the dataset tables.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Only this table (games, moves, rejects).
+    /// Only this table (games, moves, rejects, analysis, analysis_failures).
     table: Option<String>,
 }
 
@@ -16,14 +16,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(name) => match schema::table(name) {
             Some(t) => vec![t],
             None => {
-                let names: Vec<_> = TABLES.iter().map(|t| t.name).collect();
+                let names: Vec<_> = ALL_TABLES.iter().map(|t| t.name).collect();
                 return Err(super::usage(format!(
                     "unknown table `{name}`; tables: {}",
                     names.join(", ")
                 )));
             }
         },
-        None => TABLES.to_vec(),
+        None => ALL_TABLES.to_vec(),
     };
     outln!("schema version {}", schema::SCHEMA_VERSION);
     for t in tables {

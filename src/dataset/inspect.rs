@@ -4,7 +4,7 @@ use polars::prelude::*;
 
 use crate::Error;
 use crate::dataset::Dataset;
-use crate::schema::{GAMES, MOVES, REJECTS, col};
+use crate::schema::{ANALYSIS_TABLES, GAMES, MOVES, REJECTS, col};
 
 /// The summaries `evallab inspect` prints.
 #[derive(Debug)]
@@ -19,6 +19,9 @@ pub struct Inspection {
     pub variants: DataFrame,
     /// The rejects table, in input order.
     pub rejects: DataFrame,
+    /// label, engine, limit, multipv, chunks, games, positions, lines,
+    /// failures, restarts: one row per analysis (from the manifest).
+    pub analyses: DataFrame,
 }
 
 /// Builds every summary of `inspect`.
@@ -30,9 +33,30 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         let df = lf.select([len()]).collect()?;
         Ok(df.column("len")?.u32()?.get(0).unwrap_or(0))
     };
-    let tables = df!(
-        "table" => [GAMES.name, MOVES.name, REJECTS.name],
-        "rows" => [n(games.clone())?, n(moves)?, n(rejects.clone())?],
+    let mut names = vec![GAMES.name, MOVES.name, REJECTS.name];
+    let mut rows = vec![n(games.clone())?, n(moves)?, n(rejects.clone())?];
+    for t in ANALYSIS_TABLES {
+        if !ds.parts(t).is_empty() {
+            names.push(t.name);
+            rows.push(n(ds.scan(t)?)?);
+        }
+    }
+    let tables = df!("table" => names, "rows" => rows)?;
+    let runs = &ds.manifest.analyses;
+    let sum = |f: fn(&crate::dataset::AnalysisChunk) -> u64| -> Vec<u64> {
+        runs.iter().map(|r| r.chunks.iter().map(f).sum()).collect()
+    };
+    let analyses = df!(
+        "label" => runs.iter().map(|r| r.label.as_str()).collect::<Vec<_>>(),
+        "engine" => runs.iter().map(|r| r.engine.as_str()).collect::<Vec<_>>(),
+        "limit" => runs.iter().map(|r| r.limit.as_str()).collect::<Vec<_>>(),
+        "multipv" => runs.iter().map(|r| r.multipv).collect::<Vec<_>>(),
+        "chunks" => runs.iter().map(|r| r.chunks.len() as u64).collect::<Vec<_>>(),
+        "games" => sum(|c| c.games),
+        "positions" => sum(|c| c.positions),
+        "lines" => sum(|c| c.lines),
+        "failures" => sum(|c| c.failures),
+        "restarts" => sum(|c| c.restarts),
     )?;
     let per_event_rejects = rejects
         .clone()
@@ -106,5 +130,6 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         dialects,
         variants,
         rejects,
+        analyses,
     })
 }

@@ -6,6 +6,8 @@
 //! DATASET/games/part-000001.parquet
 //! DATASET/moves/part-000001.parquet
 //! DATASET/rejects/part-000001.parquet
+//! DATASET/analysis/part-000002.parquet            engine re-analysis (`evallab analyze`)
+//! DATASET/analysis_failures/part-000002.parquet   positions the engine failed on
 //! DATASET/derived/…            tables computed from the parts (EAS labels, …)
 //! DATASET/.evallab.lock        held by the one process writing the dataset
 //! ```
@@ -19,6 +21,7 @@
 pub mod commit;
 pub mod inspect;
 pub mod lock;
+pub mod part;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -67,6 +70,44 @@ impl Run {
     }
 }
 
+/// One analysis run (`evallab analyze --label …`): what was run, and the
+/// chunks of results committed so far (a resumed run adds chunks).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AnalysisRun {
+    pub label: String,
+    /// The engine's `id name`.
+    pub engine: String,
+    pub engine_path: String,
+    /// Every `setoption` sent, in order (name, value).
+    pub options: Vec<(String, String)>,
+    /// `go` limit as sent, e.g. `nodes 20000`.
+    pub limit: String,
+    pub multipv: u32,
+    pub all_depths: bool,
+    /// Ply range and book selection (part of what the label stands for).
+    pub plies: Option<String>,
+    pub skip_book: bool,
+    /// Hash of the settings above: a label keeps one meaning.
+    pub fingerprint: String,
+    pub chunks: Vec<AnalysisChunk>,
+}
+
+/// Results of one analysis run committed together.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AnalysisChunk {
+    pub part: u32,
+    pub started_unix: u64,
+    pub seconds: f64,
+    pub games: u64,
+    pub positions: u64,
+    pub lines: u64,
+    pub failures: u64,
+    /// Engine restarts (crash, timeout, garbage) while computing the chunk.
+    pub restarts: u64,
+    /// Table name → part file, relative to the dataset folder.
+    pub files: BTreeMap<String, String>,
+}
+
 /// The dataset manifest.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Manifest {
@@ -74,6 +115,10 @@ pub struct Manifest {
     pub tool_version: String,
     pub schema_version: String,
     pub runs: Vec<Run>,
+    /// Engine analyses of the dataset's positions (kept across `ingest
+    /// --overwrite`: game ids depend only on the inputs' content).
+    #[serde(default)]
+    pub analyses: Vec<AnalysisRun>,
 }
 
 impl Default for Manifest {
@@ -83,6 +128,7 @@ impl Default for Manifest {
             tool_version: env!("CARGO_PKG_VERSION").into(),
             schema_version: schema::SCHEMA_VERSION.into(),
             runs: Vec::new(),
+            analyses: Vec::new(),
         }
     }
 }
@@ -96,6 +142,21 @@ impl Manifest {
     /// Whether an input with this sha256 was already ingested.
     pub fn has_input(&self, sha256: &str) -> bool {
         self.inputs().any(|i| i.sha256 == sha256)
+    }
+
+    /// The analysis run with this label.
+    pub fn analysis(&self, label: &str) -> Option<&AnalysisRun> {
+        self.analyses.iter().find(|a| a.label == label)
+    }
+
+    /// Every committed file: the ingest runs' and the analysis chunks'.
+    pub fn files(&self) -> impl Iterator<Item = (&String, &String)> {
+        let runs = self.runs.iter().flat_map(|r| r.files.iter());
+        let chunks = self
+            .analyses
+            .iter()
+            .flat_map(|a| a.chunks.iter().flat_map(|c| c.files.iter()));
+        runs.chain(chunks)
     }
 
     /// Totals over all inputs.
@@ -125,9 +186,8 @@ impl Dataset {
         let ds = Dataset::load(root, true)?;
         let missing: Vec<String> = ds
             .manifest
-            .runs
-            .iter()
-            .flat_map(|r| r.files.values())
+            .files()
+            .map(|(_, f)| f)
             .filter(|f| !root.join(f).is_file())
             .cloned()
             .collect();
@@ -200,10 +260,9 @@ impl Dataset {
     /// The committed part files of a table.
     pub fn parts(&self, table: &Table) -> Vec<PathBuf> {
         self.manifest
-            .runs
-            .iter()
-            .filter_map(|r| r.files.get(table.name))
-            .map(|f| self.root.join(f))
+            .files()
+            .filter(|(t, _)| *t == table.name)
+            .map(|(_, f)| self.root.join(f))
             .collect()
     }
 
@@ -241,9 +300,12 @@ impl Dataset {
     /// for the holder of the dataset's lock, after its manifest is committed.
     pub fn collect_garbage(&self) -> Result<Vec<PathBuf>, Error> {
         let mut removed = Vec::new();
-        let keep: Vec<PathBuf> = schema::TABLES.iter().flat_map(|t| self.parts(t)).collect();
+        let keep: Vec<PathBuf> = schema::ALL_TABLES
+            .iter()
+            .flat_map(|t| self.parts(t))
+            .collect();
         let mut dirs = vec![self.root.clone()];
-        dirs.extend(schema::TABLES.iter().map(|t| self.root.join(t.name)));
+        dirs.extend(schema::ALL_TABLES.iter().map(|t| self.root.join(t.name)));
         for dir in dirs {
             let Ok(entries) = fs::read_dir(&dir) else {
                 continue;
@@ -261,8 +323,14 @@ impl Dataset {
         Ok(removed)
     }
 
-    /// The next free part number.
+    /// The next free part number (shared by ingest runs and analysis chunks).
     pub fn next_part(&self) -> u32 {
-        self.manifest.runs.iter().map(|r| r.part).max().unwrap_or(0) + 1
+        let runs = self.manifest.runs.iter().map(|r| r.part);
+        let chunks = self
+            .manifest
+            .analyses
+            .iter()
+            .flat_map(|a| a.chunks.iter().map(|c| c.part));
+        runs.chain(chunks).max().unwrap_or(0) + 1
     }
 }

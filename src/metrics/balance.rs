@@ -91,10 +91,7 @@ pub fn game_facts(
         .eq(lit(1.0))
         .and(col(metric::LAST_OWN_CP).eq(lit(0i64)))
         .fill_null(lit(false));
-    let season = col(col::EVENT)
-        .str()
-        .extract(lit(r"Season (\d+)"), 1)
-        .fill_null(col(col::EVENT));
+    let season = super::season(col(col::EVENT));
     Ok(lf
         .with_column(season.alias(metric::SEASON))
         .with_column(hollow.alias(metric::HOLLOW))

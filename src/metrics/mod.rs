@@ -4,6 +4,7 @@
 //! Shared building blocks live here: the per-engine view of games and the
 //! engine's own evals.
 
+pub mod agreement;
 pub mod balance;
 pub mod calibrate;
 pub mod eas;
@@ -102,6 +103,15 @@ pub fn own_evals(moves: LazyFrame, extra: &[&str]) -> LazyFrame {
     ];
     cols.extend(extra.iter().map(|c| col(*c)));
     moves.filter(usable).select(cols)
+}
+
+/// The TCEC season of an event (`Season N` → `N`); other events stand alone.
+pub fn season(event: Expr) -> Expr {
+    event
+        .clone()
+        .str()
+        .extract(lit(r"Season (\d+)"), 1)
+        .fill_null(event)
 }
 
 /// Own-eval scale to pawns (mates print as ±(10000 − n/100)).

@@ -7,17 +7,25 @@
 //! (the previous ply's eval, both in the mover's POV): without re-analysis the
 //! eval before the move stands for the best alternative of §2.5, so a drop
 //! earns ?!, ? or ?? and a gain !?, ! or !!. Mates count as ±100 pawns.
+//!
+//! With a reference analysis ([`Reference`], MultiPV ≥ 2) the symbol is §2.5's
+//! own reading instead: the reference's best move played earns !?, ! or !! by
+//! its margin over the reference's second-best line; any other move earns ?!,
+//! ? or ?? by what it loses against the best line.
 
 use std::fmt::Write as _;
 
 use polars::prelude::*;
 
 use crate::Error;
+use crate::dataset::Dataset;
+use crate::metrics::Families;
+use crate::metrics::agreement::query::per_move;
 use crate::metrics::relevance::CLAMP_PAWNS;
 use crate::metrics::relevance::math::{
     MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp, rr,
 };
-use crate::schema::col;
+use crate::schema::{ANALYSIS, MOVES, col, metric};
 
 /// Symbol schemes and x05 used to annotate.
 #[derive(Debug, Clone, Copy)]
@@ -74,6 +82,47 @@ pub fn move_symbol(
     classify_move(rr(sign * a, sign * b, opts.x05), opts.move_scheme, opts.x05)
 }
 
+/// The reference analysis of one position, centipawns in the mover's POV
+/// (`metrics::agreement::query::per_move`'s columns).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reference {
+    /// The move played is the reference's first choice.
+    pub top1: bool,
+    pub best_cp: f64,
+    pub second_cp: Option<f64>,
+    pub played_cp: Option<f64>,
+}
+
+/// The move symbol by a reference analysis (see the module docs); `None`
+/// below the threshold, or without the line it needs.
+///
+/// ```
+/// use evallab::render::annotate::{AnnotateOptions, Reference, reference_symbol};
+/// use evallab::metrics::relevance::math::MoveSymbol;
+/// let opts = AnnotateOptions::default();
+/// // The only good move: best +1.00, the second best −2.00.
+/// let only = Reference { top1: true, best_cp: 100.0, second_cp: Some(-200.0), played_cp: Some(100.0) };
+/// assert_eq!(reference_symbol(only, opts), Some(MoveSymbol::Brilliant));
+/// // A move that throws away three pawns in a level position.
+/// let bad = Reference { top1: false, best_cp: 0.0, second_cp: Some(-10.0), played_cp: Some(-300.0) };
+/// assert_eq!(reference_symbol(bad, opts), Some(MoveSymbol::Blunder));
+/// ```
+pub fn reference_symbol(r: Reference, opts: AnnotateOptions) -> Option<MoveSymbol> {
+    let (a, b) = if r.top1 {
+        (r.second_cp?, r.best_cp)
+    } else {
+        (r.best_cp, r.played_cp?)
+    };
+    classify_move(
+        rr(a / 100.0, b / 100.0, opts.x05),
+        opts.move_scheme,
+        opts.x05,
+    )
+}
+
+/// Reference analyses by (game id, ply), for [`write_pgn`].
+pub type References = std::collections::HashMap<(i64, u16), Reference>;
+
 /// White-POV eval of a move in pawns (mates at ±[`CLAMP_PAWNS`]).
 pub fn white_pov(kind: Option<&str>, cp: Option<i32>, mate: Option<i16>) -> Option<f64> {
     match kind {
@@ -83,11 +132,14 @@ pub fn white_pov(kind: Option<&str>, cp: Option<i32>, mate: Option<i16>) -> Opti
     }
 }
 
-/// Writes the games (rows of the games table) with their moves as annotated PGN.
+/// Writes the games (rows of the games table) with their moves as annotated
+/// PGN. With `reference`, the move symbols are the reference's (moves it did
+/// not analyse get none).
 pub fn write_pgn(
     games: &DataFrame,
     moves: &DataFrame,
     opts: AnnotateOptions,
+    reference: Option<&References>,
 ) -> Result<String, Error> {
     let mut out = String::new();
     let s = |df: &DataFrame, c: &str| -> Result<StringChunked, Error> {
@@ -115,6 +167,7 @@ pub fn write_pgn(
     );
     let m_cp = moves.column(col::EVAL_CP)?.i32()?.clone();
     let m_mate = moves.column(col::MATE)?.i16()?.clone();
+    let m_ply = moves.column(col::PLY)?.u16()?.clone();
     // Moves are grouped by game in table order; index them by game id.
     let mut by_game: std::collections::HashMap<i64, Vec<usize>> = Default::default();
     for (i, g) in m_gid.iter().enumerate() {
@@ -173,7 +226,14 @@ pub fn write_pgn(
             first = false;
             tok.push_str(m_san.get(i).unwrap_or("?"));
             let x = white_pov(m_kind.get(i), m_cp.get(i), m_mate.get(i));
-            if let Some(sym) = move_symbol(prev, x, is_white, opts) {
+            let sym = match reference {
+                None => move_symbol(prev, x, is_white, opts),
+                Some(r) => m_ply
+                    .get(i)
+                    .and_then(|p| r.get(&(id, p)))
+                    .and_then(|r| reference_symbol(*r, opts)),
+            };
+            if let Some(sym) = sym {
                 let _ = write!(tok, " ${}", sym.nag());
             }
             if let Some(x) = x {
@@ -200,6 +260,48 @@ pub fn write_pgn(
         }
         line.push_str(&opt(&result));
         let _ = writeln!(out, "{}\n", line.trim_end());
+    }
+    Ok(out)
+}
+
+/// The reference analysis of the games' positions.
+pub fn references(ds: &Dataset, games: &DataFrame, label: &str) -> Result<References, Error> {
+    let ids = games.column(col::GAME_ID)?.as_materialized_series().clone();
+    let selected =
+        |lf: LazyFrame| lf.filter(col(col::GAME_ID).is_in(lit(ids.clone()).implode(false), false));
+    let df = per_move(
+        games.clone().lazy(),
+        selected(ds.scan(&MOVES)?),
+        selected(ds.scan(&ANALYSIS)?),
+        label,
+        &Families::default(),
+    )
+    .collect()?;
+    let f = |c: &str| -> Result<Float64Chunked, Error> { Ok(df.column(c)?.f64()?.clone()) };
+    let (gid, ply, top1) = (
+        df.column(col::GAME_ID)?.i64()?.clone(),
+        df.column(col::PLY)?.u16()?.clone(),
+        df.column(metric::TOP1)?.bool()?.clone(),
+    );
+    let (best, second, played) = (
+        f(metric::BEST_CP)?,
+        f(metric::SECOND_CP)?,
+        f(metric::PLAYED_CP)?,
+    );
+    let mut out = References::new();
+    for i in 0..df.height() {
+        let (Some(g), Some(p), Some(b)) = (gid.get(i), ply.get(i), best.get(i)) else {
+            continue;
+        };
+        out.insert(
+            (g, p),
+            Reference {
+                top1: top1.get(i).unwrap_or(false),
+                best_cp: b,
+                second_cp: second.get(i),
+                played_cp: played.get(i),
+            },
+        );
     }
     Ok(out)
 }

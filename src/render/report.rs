@@ -1,6 +1,7 @@
 //! `evallab report`: one self-contained HTML page (inline CSS and SVG, no
 //! scripts, no network) with, per event, the win-draw balance, the calibration
-//! curves, the EAS components, the relevance summary and the eval trajectories
+//! curves, the EAS components, the relevance summary, the agreement with each
+//! engine analysis (`evallab analyze`) and the eval trajectories
 //! of selected games with their probabilistic result and NAGs.
 
 use std::collections::HashMap;
@@ -12,6 +13,7 @@ use crate::Error;
 use crate::dataset::Dataset;
 use crate::derived::stored_labels;
 use crate::metrics::Families;
+use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{calibrate_group, observations};
 use crate::metrics::eas::{EasOptions, score};
@@ -19,7 +21,7 @@ use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::metrics::relevance::{X05, per_move, summary};
 use crate::render::annotate::{AnnotateOptions, move_symbol, white_pov};
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
-use crate::schema::{GAMES, MOVES, col, metric};
+use crate::schema::{ANALYSIS, GAMES, MOVES, col, metric};
 
 /// What the report covers.
 #[derive(Debug, Clone)]
@@ -220,9 +222,11 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
         event: opts.event.clone(),
         ..BalanceOptions::default()
     };
-    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts)?.cache();
-    let bal = balance(facts.clone(), &bopts)?.collect()?;
-    let obs = observations(facts, ds.scan(&MOVES)?, &bopts)?;
+    // The per-game facts feed the balance and the calibrations: computed once
+    // (a LazyFrame's cache lasts one collect only).
+    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts)?.collect()?;
+    let bal = balance(facts.clone().lazy(), &bopts)?.collect()?;
+    let obs = observations(facts.lazy(), ds.scan(&MOVES)?, &bopts)?;
     let (labels, _) = stored_labels(ds, false)?;
     let mut games = ds.scan(&GAMES)?;
     if let Some(re) = &opts.event {
@@ -247,10 +251,28 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
         JoinArgs::new(JoinType::Semi),
     );
     let rel = summary(
-        per_move(games.clone().lazy(), moves, &Families::default(), &opts.x05)?,
+        per_move(
+            games.clone().lazy(),
+            moves.clone(),
+            &Families::default(),
+            &opts.x05,
+        )?,
         true,
     )
     .collect()?;
+    // Every engine analysis of the dataset, summarised per event and engine.
+    let mut agreements = Vec::new();
+    for run in ds.manifest.analyses.iter().filter(|a| !a.chunks.is_empty()) {
+        let per = agreement::per_move(
+            games.clone().lazy(),
+            moves.clone(),
+            ds.scan(&ANALYSIS)?,
+            &run.label,
+            &Families::default(),
+        );
+        let df = agreement::summary(per, &[col::EVENT, metric::ENGINE]).collect()?;
+        agreements.push((run, df));
+    }
     let events: Vec<String> = {
         let e = bal.column(col::EVENT)?.str()?.clone();
         let mut v: Vec<String> = e.iter().flatten().map(str::to_string).collect();
@@ -377,6 +399,37 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                 "econ8_brilliant",
             ],
         )?);
+        for (run, df) in &agreements {
+            let rows = rows_of(df, col::EVENT, event)?;
+            if rows.height() == 0 {
+                continue;
+            }
+            let _ = write!(
+                html,
+                "<h3>Reference analysis <code>{}</code></h3><p class=note>{} ({}, MultiPV {}): \
+                 archived eval against the reference's (pawns, White POV, clipped to ±10), \
+                 share of played moves that are its first choice, and the played move's loss \
+                 and lichess-style accuracy by the reference.</p>",
+                esc(&run.label),
+                esc(&run.engine),
+                esc(&run.limit),
+                run.multipv
+            );
+            html.push_str(&table(
+                &rows,
+                &[
+                    metric::ENGINE,
+                    metric::POSITIONS,
+                    metric::TOP1_SHARE,
+                    metric::EVAL_PAIRS,
+                    metric::MEAN_ABS_DIFF_PAWNS,
+                    metric::EVAL_CORR,
+                    metric::LOSS_MOVES,
+                    metric::MEAN_LOSS_CP,
+                    metric::MEAN_ACCURACY,
+                ],
+            )?);
+        }
         html.push_str(
             "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>",
         );

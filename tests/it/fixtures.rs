@@ -450,7 +450,7 @@ fn annotated_pgn_round_trips() {
         position_scheme: PositionScheme::NineWdb,
         move_scheme: MoveScheme::Econ8,
     };
-    let pgn = write_pgn(&games, &moves, annotate).unwrap();
+    let pgn = write_pgn(&games, &moves, annotate, None).unwrap();
     // nine-wdb boundaries at x05 0.62: 0.094, 0.319, 0.62, 1.24. Qh5 at +1.50 is
     // beyond 1.24: `++−` ($20); Bc4 at +0.30 is between 0.094 and 0.319: `⩲` ($14).
     // Qh5 raises White's eval from 0.30 to 1.50: rr = C(1.50) − C(0.30) ≈ 0.473,

@@ -1,12 +1,14 @@
 //! The integration tests, in one binary so that polars is linked once
 //! (ripgrep's layout: `autotests = false` and one `[[test]]` in Cargo.toml).
 //!
+//! - [`analyze`]: `evallab analyze` with Stockfish and with misbehaving engines;
 //! - [`cli`]: the binary end to end: exit codes, stdin, locks, crashes, pipelines;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
 //! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
 
+mod analyze;
 mod cli;
 mod fixtures;
 mod robustness;

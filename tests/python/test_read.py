@@ -87,3 +87,28 @@ def test_join_games_and_moves(manifest):
             using (game_id) where coalesce(m.n, 0) <> g.plies"""
     ).fetchall()[0][0]
     assert bad == 0
+
+
+def test_parts_lists_analysis_chunks(tmp_path):
+    """`parts` lists an analysis' chunks after the ingest runs, in commit order."""
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "runs": [{"part": 1, "files": {"games": "games/part-000001.parquet"}}],
+                "analyses": [
+                    {
+                        "label": "a",
+                        "chunks": [
+                            {"files": {"analysis": "analysis/part-000002.parquet"}},
+                            {"files": {"analysis": "analysis/part-000003.parquet"}},
+                        ],
+                    }
+                ],
+            }
+        )
+    )
+    assert evallab.parts(tmp_path, "analysis") == [
+        str(tmp_path / "analysis/part-000002.parquet"),
+        str(tmp_path / "analysis/part-000003.parquet"),
+    ]
+    assert evallab.parts(tmp_path, "games") == [str(tmp_path / "games/part-000001.parquet")]

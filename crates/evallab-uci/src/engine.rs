@@ -229,14 +229,24 @@ impl Engine {
             }
         }
         for (name, value) in &cfg.options {
-            let cmd = if value.is_empty() {
-                format!("setoption name {name}")
-            } else {
-                format!("setoption name {name} value {value}")
-            };
-            self.send(&cmd, "readyok")?;
+            self.send_option(name, value)?;
         }
         self.sync()
+    }
+
+    /// Sends one `setoption` (between searches), then waits for `readyok`.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), UciError> {
+        self.send_option(name, value)?;
+        self.sync()
+    }
+
+    fn send_option(&mut self, name: &str, value: &str) -> Result<(), UciError> {
+        let cmd = if value.is_empty() {
+            format!("setoption name {name}")
+        } else {
+            format!("setoption name {name} value {value}")
+        };
+        self.send(&cmd, "readyok")
     }
 
     /// The engine's `id name`.

@@ -291,6 +291,8 @@ fn well_behaved_fake() {
     let names: Vec<_> = e.options().iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, ["Hash", "Clear Hash"]);
     e.new_game().unwrap();
+    // Between searches (analyze switches UCI_Chess960 per game).
+    e.set_option("MultiPV", "2").unwrap();
     let moves = ["e2e4".to_owned(), "e7e5".to_owned()];
     let r = e
         .search(
@@ -303,7 +305,7 @@ fn well_behaved_fake() {
     assert_eq!(
         r.strings,
         [
-            "options [setoption name Hash value 32][setoption name Clear Hash]",
+            "options [setoption name Hash value 32][setoption name Clear Hash][setoption name MultiPV value 2]",
             "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5",
             "go nodes 20000",
         ]

@@ -1,0 +1,610 @@
+//! `analyze`: re-analysis of a dataset's positions by a pool of UCI engines
+//! (`analysis.md` §1).
+//!
+//! Each worker owns one engine process and takes whole games: the game's
+//! positions are analysed in order after `ucinewgame`, so the hash carries
+//! over from move to move as it did for the player, and with a node or depth
+//! limit and `Threads=1` the numbers do not depend on which process took the
+//! game. Results are committed in chunks (a part per table, then the
+//! manifest) so that a killed run keeps what it finished and a rerun resumes:
+//! games already in the label's committed parts are not analysed again.
+//!
+//! Engines are untrusted: a crash, a search past `timeout` or garbage (an
+//! unparsable line, an illegal move) kills the process; the game is retried
+//! once on a fresh one, and positions that fail again go to
+//! `analysis_failures` with the reason.
+
+pub mod positions;
+pub mod rows;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use evallab_uci::{Engine, EngineConfig, Limit};
+use polars::prelude::*;
+use sha2::{Digest, Sha256};
+use shakmaty::{Chess, Color, Position};
+
+use crate::Error;
+use crate::dataset::lock::{DatasetLock, Holder};
+use crate::dataset::part::PartWriter;
+use crate::dataset::{AnalysisChunk, AnalysisRun, Dataset, part_file};
+use crate::schema::{ANALYSIS, ANALYSIS_FAILURES, col};
+use positions::{GameTask, Selection, fen_of};
+use rows::{AnalysisBuilder, FailuresBuilder, Line};
+
+/// Consecutive failed positions after which the rest of a game is given up.
+const MAX_CONSECUTIVE_FAILURES: usize = 3;
+
+/// Options of an analysis run.
+#[derive(Debug, Clone)]
+pub struct AnalyzeOptions {
+    pub engine: PathBuf,
+    /// Extra `setoption`s, sent after Threads, Hash and MultiPV.
+    pub engine_options: Vec<(String, String)>,
+    pub limit: Limit,
+    pub multipv: u32,
+    /// Keep every completed depth, not only the final lines.
+    pub all_depths: bool,
+    /// Engine processes side by side.
+    pub jobs: usize,
+    pub threads: u32,
+    pub hash_mb: u32,
+    pub selection: Selection,
+    /// `None`: `<engine file name>-<limit>-mpv<K>`.
+    pub label: Option<String>,
+    /// Longest wait for one search's `bestmove`.
+    pub timeout: Duration,
+    /// Longest wait for the engine's `uciok` and `readyok`.
+    pub handshake_timeout: Duration,
+    /// Commit the results at least this often.
+    pub commit_every: Duration,
+}
+
+/// Progress, reported after every game.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AnalyzeProgress {
+    pub games_done: u64,
+    pub games_total: u64,
+    pub positions_done: u64,
+    pub positions_total: u64,
+    pub failures: u64,
+    pub restarts: u64,
+}
+
+/// What an analysis run did.
+#[derive(Debug, Clone, Default)]
+pub struct AnalyzeReport {
+    pub label: String,
+    pub engine: String,
+    /// Games selected, and those of them already analysed under the label.
+    pub games_selected: u64,
+    pub games_already_done: u64,
+    pub games: u64,
+    pub positions: u64,
+    pub lines: u64,
+    pub failures: u64,
+    pub restarts: u64,
+    /// Parts committed by this run.
+    pub chunks: Vec<u32>,
+    pub seconds: f64,
+    /// Sum of the engine's own nps over the final lines (for the mean).
+    pub engine_nps_sum: f64,
+    pub engine_nps_count: u64,
+    pub stale_lock: Option<Holder>,
+}
+
+impl AnalyzeOptions {
+    /// The `setoption`s every engine of the run gets, in order.
+    pub fn options_sent(&self) -> Vec<(String, String)> {
+        let mut o = vec![
+            ("Threads".to_string(), self.threads.to_string()),
+            ("Hash".to_string(), self.hash_mb.to_string()),
+            ("MultiPV".to_string(), self.multipv.to_string()),
+        ];
+        o.extend(self.engine_options.iter().cloned());
+        o
+    }
+
+    fn default_label(&self) -> String {
+        let stem = self
+            .engine
+            .file_stem()
+            .map_or("engine".into(), |s| s.to_string_lossy().into_owned());
+        format!(
+            "{stem}-{}-mpv{}",
+            self.limit.to_string().replace(' ', ""),
+            self.multipv
+        )
+    }
+
+    fn engine_config(&self) -> EngineConfig {
+        EngineConfig {
+            path: self.engine.clone(),
+            args: Vec::new(),
+            options: self.options_sent(),
+            handshake_timeout: self.handshake_timeout,
+        }
+    }
+}
+
+/// Checks what can be checked before any engine runs.
+pub fn check_options(opts: &AnalyzeOptions) -> Result<(), Error> {
+    let reserved = ["Threads", "Hash", "MultiPV", "UCI_Chess960"];
+    for (name, _) in &opts.engine_options {
+        if let Some(r) = reserved.iter().find(|r| r.eq_ignore_ascii_case(name)) {
+            return Err(Error::Usage(format!(
+                "--engine-option {name}: set by evallab (use --threads, --hash, --multipv; \
+                 UCI_Chess960 follows each game's variant): `{r}`"
+            )));
+        }
+    }
+    if opts.multipv == 0 || opts.jobs == 0 || opts.threads == 0 {
+        return Err(Error::Usage(
+            "--multipv, --jobs and --threads must be at least 1".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Analyses the selected positions of the dataset at `root`.
+pub fn analyze(
+    root: &Path,
+    opts: &AnalyzeOptions,
+    progress: &mut dyn FnMut(&AnalyzeProgress),
+) -> Result<AnalyzeReport, Error> {
+    let started = Instant::now();
+    check_options(opts)?;
+    let lock = DatasetLock::acquire(root, "analyze")?;
+    let mut ds = Dataset::open(root)?;
+    ds.collect_garbage()?;
+    let cfg = opts.engine_config();
+    // One engine first: it names itself, and a bad path or option fails here,
+    // before anything is written.
+    let probe = Engine::start(&cfg)
+        .map_err(|e| Error::Engine(format!("{}: {e}", opts.engine.display())))?;
+    let engine_name = probe.id_name().to_string();
+    let label = opts.label.clone().unwrap_or_else(|| opts.default_label());
+    let mut run = AnalysisRun {
+        label: label.clone(),
+        engine: engine_name.clone(),
+        engine_path: opts.engine.display().to_string(),
+        options: cfg.options.clone(),
+        limit: opts.limit.to_string(),
+        multipv: opts.multipv,
+        all_depths: opts.all_depths,
+        plies: opts.selection.plies_text(),
+        skip_book: opts.selection.skip_book,
+        fingerprint: String::new(),
+        chunks: Vec::new(),
+    };
+    run.fingerprint = fingerprint(&run);
+    if let Some(old) = ds.manifest.analysis(&label) {
+        if old.fingerprint != run.fingerprint {
+            return Err(Error::Usage(format!(
+                "label `{label}` was run with other settings ({} `{}`, {}, MultiPV {}, options {:?}); \
+                 choose another --label",
+                old.engine, old.engine_path, old.limit, old.multipv, old.options
+            )));
+        }
+        run.chunks = old.chunks.clone();
+    }
+    let all = positions::select(&ds, &opts.selection)?;
+    let done = done_games(&ds, &run)?;
+    let mut report = AnalyzeReport {
+        label: label.clone(),
+        engine: engine_name,
+        games_selected: all.len() as u64,
+        stale_lock: lock.stale.clone(),
+        ..AnalyzeReport::default()
+    };
+    let todo: Vec<GameTask> = all
+        .into_iter()
+        .filter(|t| !done.contains(&t.game_id))
+        .collect();
+    report.games_already_done = report.games_selected - todo.len() as u64;
+    if todo.is_empty() {
+        probe.quit();
+        report.seconds = started.elapsed().as_secs_f64();
+        return Ok(report);
+    }
+    let mut prog = AnalyzeProgress {
+        games_total: todo.len() as u64,
+        positions_total: todo.iter().map(|t| t.plies.len() as u64).sum(),
+        ..AnalyzeProgress::default()
+    };
+    progress(&prog);
+
+    let next = AtomicUsize::new(0);
+    let jobs = opts.jobs.min(todo.len()).max(1);
+    let (tx, rx) = sync_channel::<GameResult>(jobs * 2);
+    let mut probe = Some(probe);
+    std::thread::scope(|s| -> Result<(), Error> {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let mut worker = Worker {
+                cfg: &cfg,
+                opts,
+                engine: probe.take(),
+                chess960: false,
+            };
+            let (next, todo) = (&next, &todo);
+            s.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(task) = todo.get(i) else { break };
+                    let result = worker.game(i, task);
+                    if tx.send(result).is_err() {
+                        break;
+                    }
+                }
+                worker.stop();
+            });
+        }
+        drop(tx);
+        let mut pending: Vec<GameResult> = Vec::new();
+        let mut chunk_started = Instant::now();
+        let mut restarts_in_chunk = 0;
+        let commit = |pending: &mut Vec<GameResult>,
+                      ds: &mut Dataset,
+                      run: &mut AnalysisRun,
+                      report: &mut AnalyzeReport,
+                      chunk_started: Instant,
+                      restarts: u64|
+         -> Result<(), Error> {
+            if pending.is_empty() {
+                return Ok(());
+            }
+            pending.sort_by_key(|r| r.index);
+            let chunk = commit_chunk(ds, run, &label, pending, chunk_started, restarts)?;
+            report.chunks.push(chunk);
+            pending.clear();
+            Ok(())
+        };
+        for r in rx {
+            prog.games_done += 1;
+            prog.positions_done += r.positions;
+            prog.failures += r.failures.len() as u64;
+            prog.restarts += r.restarts;
+            restarts_in_chunk += r.restarts;
+            report.games += 1;
+            report.positions += r.positions;
+            report.failures += r.failures.len() as u64;
+            report.restarts += r.restarts;
+            for (_, _, lines) in &r.lines {
+                report.lines += lines.len() as u64;
+                for l in lines.iter().filter(|l| l.is_final && l.multipv == 1) {
+                    if let Some(nps) = l.nps {
+                        report.engine_nps_sum += nps as f64;
+                        report.engine_nps_count += 1;
+                    }
+                }
+            }
+            pending.push(r);
+            progress(&prog);
+            if chunk_started.elapsed() >= opts.commit_every {
+                commit(
+                    &mut pending,
+                    &mut ds,
+                    &mut run,
+                    &mut report,
+                    chunk_started,
+                    restarts_in_chunk,
+                )?;
+                chunk_started = Instant::now();
+                restarts_in_chunk = 0;
+            }
+        }
+        commit(
+            &mut pending,
+            &mut ds,
+            &mut run,
+            &mut report,
+            chunk_started,
+            restarts_in_chunk,
+        )
+    })?;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// A label's settings, hashed: a label keeps one meaning across resumes.
+fn fingerprint(run: &AnalysisRun) -> String {
+    let key = serde_json::json!({
+        "engine": run.engine,
+        "path": run.engine_path,
+        "options": run.options,
+        "limit": run.limit,
+        "multipv": run.multipv,
+        "all_depths": run.all_depths,
+        "plies": run.plies,
+        "skip_book": run.skip_book,
+    });
+    let d = Sha256::digest(key.to_string().as_bytes());
+    crate::input::hex(&d[..8])
+}
+
+/// Games with committed rows (results or failures) under the run's label.
+fn done_games(ds: &Dataset, run: &AnalysisRun) -> Result<HashSet<i64>, Error> {
+    let mut done = HashSet::new();
+    for table in [&ANALYSIS, &ANALYSIS_FAILURES] {
+        let paths: Vec<PlRefPath> = run
+            .chunks
+            .iter()
+            .filter_map(|c| c.files.get(table.name))
+            .map(|f| PlRefPath::new(ds.root.join(f).to_string_lossy().as_ref()))
+            .collect();
+        if paths.is_empty() {
+            continue;
+        }
+        let ids = LazyFrame::scan_parquet_files(paths.into(), ScanArgsParquet::default())?
+            .select([col(col::GAME_ID)])
+            .unique(None, UniqueKeepStrategy::Any)
+            .collect()?;
+        done.extend(ids.column(col::GAME_ID)?.i64()?.into_no_null_iter());
+    }
+    Ok(done)
+}
+
+/// Writes one chunk's parts, then the manifest that lists them.
+fn commit_chunk(
+    ds: &mut Dataset,
+    run: &mut AnalysisRun,
+    label: &str,
+    results: &[GameResult],
+    started: Instant,
+    restarts: u64,
+) -> Result<u32, Error> {
+    let part = ds.next_part();
+    let mut a = AnalysisBuilder::default();
+    let mut f = FailuresBuilder::default();
+    let mut positions = 0;
+    for r in results {
+        positions += r.positions;
+        for (ply, turn, lines) in &r.lines {
+            a.push(r.game_id, *ply, label, *turn, lines);
+        }
+        for x in &r.failures {
+            f.push(r.game_id, x.ply, label, &x.fen, x.attempt, &x.reason);
+        }
+    }
+    let (lines, failures) = (a.rows() as u64, f.rows() as u64);
+    let mut wa = PartWriter::create(&ds.root, &ANALYSIS, part)?;
+    wa.write(&a.finish())?;
+    let mut wf = PartWriter::create(&ds.root, &ANALYSIS_FAILURES, part)?;
+    wf.write(&f.finish())?;
+    wa.commit()?;
+    wf.commit()?;
+    run.chunks.push(AnalysisChunk {
+        part,
+        started_unix: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+            .saturating_sub(started.elapsed().as_secs()),
+        seconds: started.elapsed().as_secs_f64(),
+        games: results.len() as u64,
+        positions,
+        lines,
+        failures,
+        restarts,
+        files: [&ANALYSIS, &ANALYSIS_FAILURES]
+            .iter()
+            .map(|t| (t.name.to_string(), part_file(t, part)))
+            .collect(),
+    });
+    match ds.manifest.analyses.iter_mut().find(|r| r.label == label) {
+        Some(old) => *old = run.clone(),
+        None => ds.manifest.analyses.push(run.clone()),
+    }
+    ds.save_manifest()?;
+    Ok(part)
+}
+
+/// A failed position.
+#[derive(Debug, Clone)]
+struct Failure {
+    ply: u16,
+    fen: String,
+    attempt: u8,
+    reason: String,
+}
+
+/// One game's results.
+#[derive(Debug)]
+struct GameResult {
+    index: usize,
+    game_id: i64,
+    positions: u64,
+    lines: Vec<(u16, Color, Vec<Line>)>,
+    failures: Vec<Failure>,
+    restarts: u64,
+}
+
+/// A worker: one engine process, restarted when it misbehaves.
+struct Worker<'a> {
+    cfg: &'a EngineConfig,
+    opts: &'a AnalyzeOptions,
+    engine: Option<Engine>,
+    /// The engine's current UCI_Chess960 setting.
+    chess960: bool,
+}
+
+impl Worker<'_> {
+    fn game(&mut self, index: usize, task: &GameTask) -> GameResult {
+        let mut res = GameResult {
+            index,
+            game_id: task.game_id,
+            positions: task.plies.len() as u64,
+            lines: Vec::new(),
+            failures: Vec::new(),
+            restarts: 0,
+        };
+        let positions = match task.positions() {
+            Ok(p) => p,
+            Err(e) => {
+                res.failures = task
+                    .plies
+                    .iter()
+                    .map(|&ply| Failure {
+                        ply,
+                        fen: String::new(),
+                        attempt: 0,
+                        reason: format!("cannot replay the game: {e}"),
+                    })
+                    .collect();
+                return res;
+            }
+        };
+        // First attempt: the whole game on one engine, as an uninterrupted run.
+        match self.all(task, &positions) {
+            Ok(lines) => {
+                res.lines = lines;
+                return res;
+            }
+            Err(_) => {
+                self.kill();
+                res.restarts += 1;
+            }
+        }
+        // The retry: a fresh engine; a position that fails again is recorded,
+        // and the engine restarted for the next one.
+        let mut fresh = true;
+        let mut consecutive = 0;
+        for (i, (ply, pos)) in positions.iter().enumerate() {
+            if consecutive >= MAX_CONSECUTIVE_FAILURES {
+                let last = res
+                    .failures
+                    .last()
+                    .map_or(String::new(), |f| f.reason.clone());
+                res.failures.extend(positions[i..].iter().map(|(ply, pos)| Failure {
+                    ply: *ply,
+                    fen: fen_of(pos),
+                    attempt: 1,
+                    reason: format!(
+                        "not tried: {MAX_CONSECUTIVE_FAILURES} positions in a row failed (last: {last})"
+                    ),
+                }));
+                break;
+            }
+            match self.one(task, *ply, pos, fresh) {
+                Ok(lines) => {
+                    res.lines.push((*ply, pos.turn(), lines));
+                    consecutive = 0;
+                    fresh = false;
+                }
+                Err(reason) => {
+                    res.failures.push(Failure {
+                        ply: *ply,
+                        fen: fen_of(pos),
+                        attempt: 2,
+                        reason,
+                    });
+                    self.kill();
+                    res.restarts += 1;
+                    consecutive += 1;
+                    fresh = true;
+                }
+            }
+        }
+        res
+    }
+
+    fn all(
+        &mut self,
+        task: &GameTask,
+        positions: &[(u16, Chess)],
+    ) -> Result<Vec<(u16, Color, Vec<Line>)>, String> {
+        let mut out = Vec::with_capacity(positions.len());
+        for (i, (ply, pos)) in positions.iter().enumerate() {
+            let lines = self.one(task, *ply, pos, i == 0)?;
+            out.push((*ply, pos.turn(), lines));
+        }
+        Ok(out)
+    }
+
+    /// Analyses the position before `ply`; `new_game`: send `ucinewgame` first.
+    fn one(
+        &mut self,
+        task: &GameTask,
+        ply: u16,
+        pos: &Chess,
+        new_game: bool,
+    ) -> Result<Vec<Line>, String> {
+        let opts = self.opts;
+        let engine = self.ready(task.chess960, new_game)?;
+        let moves = &task.moves[..usize::from(ply) - 1];
+        let search = engine
+            .search(task.start_fen.as_deref(), moves, opts.limit, opts.timeout)
+            .map_err(|e| e.to_string())?;
+        if search.stopped {
+            return Err(format!(
+                "no bestmove within --timeout {:.1}s (the search was stopped)",
+                opts.timeout.as_secs_f64()
+            ));
+        }
+        rows::lines(&search, pos, opts.all_depths)
+    }
+
+    /// The engine, started if needed, in the game's variant, after
+    /// `ucinewgame` when a game starts.
+    fn ready(&mut self, chess960: bool, new_game: bool) -> Result<&mut Engine, String> {
+        if self.engine.is_none() {
+            let e = Engine::start(self.cfg).map_err(|e| format!("engine restart failed: {e}"))?;
+            self.engine = Some(e);
+            self.chess960 = false;
+        }
+        let engine = self.engine.as_mut().expect("started above");
+        if self.chess960 != chess960 {
+            engine
+                .set_option("UCI_Chess960", if chess960 { "true" } else { "false" })
+                .map_err(|e| e.to_string())?;
+            self.chess960 = chess960;
+        }
+        if new_game {
+            engine.new_game().map_err(|e| e.to_string())?;
+        }
+        Ok(engine)
+    }
+
+    fn kill(&mut self) {
+        if let Some(e) = self.engine.take() {
+            e.kill();
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(e) = self.engine.take() {
+            e.quit();
+        }
+    }
+}
+
+/// The analysis a statistic reads: the one named, or the dataset's only one.
+pub fn resolve_label(ds: &Dataset, label: Option<&str>) -> Result<String, Error> {
+    let labels: Vec<&str> = ds
+        .manifest
+        .analyses
+        .iter()
+        .filter(|a| !a.chunks.is_empty())
+        .map(|a| a.label.as_str())
+        .collect();
+    match (label, labels.as_slice()) {
+        (Some(l), _) if labels.contains(&l) => Ok(l.to_string()),
+        (None, [only]) => Ok(only.to_string()),
+        (_, []) => Err(Error::Dataset(format!(
+            "{}: no analysis yet; run `evallab analyze` first",
+            ds.root.display()
+        ))),
+        (l, _) => Err(Error::Usage(format!(
+            "{}; the dataset's analyses: {}",
+            l.map_or(
+                "several analyses: name one with --analysis".to_string(),
+                |l| { format!("--analysis {l}: no such label") }
+            ),
+            labels.join(", ")
+        ))),
+    }
+}

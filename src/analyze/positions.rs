@@ -1,0 +1,249 @@
+//! Which positions an analysis covers: the dataset's games selected by event,
+//! player, ply range and book moves, each replayed from its start FEN.
+
+use polars::prelude::*;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+use crate::Error;
+use crate::dataset::Dataset;
+use crate::schema::{GAMES, MOVES, col};
+
+/// Which games and plies to analyse.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Events matching this regex.
+    pub event: Option<String>,
+    /// Games where White or Black matches this regex.
+    pub player: Option<String>,
+    /// Inclusive ply range (the position before each ply is analysed).
+    pub plies: Option<(u16, u16)>,
+    /// Leave out positions whose played move is a book move.
+    pub skip_book: bool,
+    /// Only the first N selected games (in dataset order).
+    pub max_games: Option<usize>,
+}
+
+impl Selection {
+    /// The ply range as stored in the manifest (`A..B`).
+    pub fn plies_text(&self) -> Option<String> {
+        self.plies.map(|(a, b)| format!("{a}..{b}"))
+    }
+}
+
+/// Parses a ply range `A..B` (inclusive, 1-based).
+pub fn parse_plies(s: &str) -> Result<(u16, u16), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}`: expected A..B, e.g. 1..80"))?;
+    let a: u16 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: `{a}` is not a ply"))?;
+    let b: u16 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: `{b}` is not a ply"))?;
+    if a == 0 || b < a {
+        return Err(format!("`{s}`: expected 1 <= A <= B"));
+    }
+    Ok((a, b))
+}
+
+/// One game to analyse: its start and moves, and the plies whose preceding
+/// position is wanted.
+#[derive(Debug, Clone)]
+pub struct GameTask {
+    pub game_id: i64,
+    /// `None`: the standard start position.
+    pub start_fen: Option<String>,
+    pub chess960: bool,
+    /// Every move of the game in UCI (as the engine expects it: king-takes-rook
+    /// castling for Chess960).
+    pub moves: Vec<String>,
+    /// Plies to analyse, ascending (1-based: ply p's position is before moves[p-1]).
+    pub plies: Vec<u16>,
+}
+
+impl GameTask {
+    /// The start position, in the game's castling mode.
+    pub fn start(&self) -> Result<Chess, String> {
+        let mode = self.castling_mode();
+        match &self.start_fen {
+            None => Ok(Chess::default()),
+            Some(f) => {
+                let fen: Fen = f.parse().map_err(|e| format!("FEN `{f}`: {e}"))?;
+                fen.into_position(mode)
+                    .map_err(|e| format!("FEN `{f}`: {e}"))
+            }
+        }
+    }
+
+    pub fn castling_mode(&self) -> CastlingMode {
+        if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// The positions before each selected ply, with their FEN.
+    pub fn positions(&self) -> Result<Vec<(u16, Chess)>, String> {
+        let mut pos = self.start()?;
+        let mut out = Vec::with_capacity(self.plies.len());
+        let mut want = self.plies.iter().peekable();
+        for (i, m) in self.moves.iter().enumerate() {
+            let ply = i as u16 + 1;
+            if want.peek() == Some(&&ply) {
+                out.push((ply, pos.clone()));
+                want.next();
+            }
+            if want.peek().is_none() {
+                break;
+            }
+            let uci: UciMove = m.parse().map_err(|e| format!("ply {ply}: `{m}`: {e}"))?;
+            let mv = uci
+                .to_move(&pos)
+                .map_err(|e| format!("ply {ply}: `{m}`: {e}"))?;
+            pos.play_unchecked(mv);
+        }
+        Ok(out)
+    }
+}
+
+/// FEN of a position (for failure rows and messages).
+pub fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// The selected games, in dataset order, with their moves.
+pub fn select(ds: &Dataset, sel: &Selection) -> Result<Vec<GameTask>, Error> {
+    let mut games = ds.scan(&GAMES)?.select([
+        col(col::GAME_ID),
+        col(col::EVENT),
+        col(col::WHITE),
+        col(col::BLACK),
+        col(col::START_FEN),
+        col(col::VARIANT),
+    ]);
+    if let Some(re) = &sel.event {
+        games = games.filter(
+            col(col::EVENT)
+                .fill_null(lit(""))
+                .str()
+                .contains(lit(re.as_str()), true),
+        );
+    }
+    if let Some(re) = &sel.player {
+        let m = |c: &str| {
+            col(c)
+                .fill_null(lit(""))
+                .str()
+                .contains(lit(re.as_str()), true)
+        };
+        games = games.filter(m(col::WHITE).or(m(col::BLACK)));
+    }
+    if let Some(n) = sel.max_games {
+        games = games.limit(n as IdxSize);
+    }
+    let games = games.collect()?;
+    let ids = games.column(col::GAME_ID)?.i64()?;
+    let fens = games.column(col::START_FEN)?.str()?;
+    let variants = games.column(col::VARIANT)?.str()?;
+    let mut tasks: Vec<GameTask> = Vec::with_capacity(games.height());
+    let mut index = std::collections::HashMap::with_capacity(games.height());
+    for i in 0..games.height() {
+        let Some(id) = ids.get(i) else { continue };
+        index.insert(id, tasks.len());
+        tasks.push(GameTask {
+            game_id: id,
+            start_fen: fens.get(i).map(str::to_string),
+            chess960: variants.get(i) == Some("chess960"),
+            moves: Vec::new(),
+            plies: Vec::new(),
+        });
+    }
+    let moves = ds
+        .scan(&MOVES)?
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::UCI),
+            col(col::IS_BOOK),
+        ])
+        .join(
+            games.lazy().select([col(col::GAME_ID)]),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        )
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+        .collect()?;
+    let gid = moves.column(col::GAME_ID)?.i64()?;
+    let ply = moves.column(col::PLY)?.u16()?;
+    let uci = moves.column(col::UCI)?.str()?;
+    let book = moves.column(col::IS_BOOK)?.bool()?;
+    for i in 0..moves.height() {
+        let (Some(g), Some(p), Some(u)) = (gid.get(i), ply.get(i), uci.get(i)) else {
+            continue;
+        };
+        let Some(&t) = index.get(&g) else { continue };
+        let task = &mut tasks[t];
+        task.moves.push(u.to_string());
+        let in_range = sel.plies.is_none_or(|(a, b)| (a..=b).contains(&p));
+        let skip = sel.skip_book && book.get(i) == Some(true);
+        if in_range && !skip {
+            task.plies.push(p);
+        }
+    }
+    tasks.retain(|t| !t.plies.is_empty());
+    Ok(tasks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ply_ranges_parse_inclusive_and_reject_nonsense() {
+        assert_eq!(parse_plies("1..80"), Ok((1, 80)));
+        assert_eq!(parse_plies("12..12"), Ok((12, 12)));
+        assert!(parse_plies("0..3").is_err());
+        assert!(parse_plies("9..3").is_err());
+        assert!(parse_plies("9").is_err());
+        assert!(parse_plies("a..3").is_err());
+    }
+
+    #[test]
+    fn positions_are_the_ones_before_each_selected_ply() {
+        let t = GameTask {
+            game_id: 1,
+            start_fen: None,
+            chess960: false,
+            moves: ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]
+                .map(String::from)
+                .to_vec(),
+            plies: vec![1, 3, 5],
+        };
+        let ps = t.positions().unwrap();
+        let fens: Vec<_> = ps.iter().map(|(p, pos)| (*p, fen_of(pos))).collect();
+        assert_eq!(
+            fens,
+            [
+                (
+                    1,
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string()
+                ),
+                (
+                    3,
+                    "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".to_string()
+                ),
+                (
+                    5,
+                    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".to_string()
+                ),
+            ]
+        );
+    }
+}

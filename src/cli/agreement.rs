@@ -1,0 +1,70 @@
+//! `evallab agreement <DATASET> [--analysis LABEL]`: the archive against a
+//! reference analysis, per engine.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use evallab::analyze::resolve_label;
+use evallab::dataset::Dataset;
+use evallab::metrics::agreement::query::{per_move, summary};
+use evallab::metrics::balance::BalanceOptions;
+use evallab::render::format::{self, Format};
+use evallab::schema::{ANALYSIS, GAMES, MOVES, col as gcol, metric};
+use polars::prelude::{IntoLazy, JoinArgs, JoinType, col, lit};
+
+use super::{By, FilterArgs, OutputArgs};
+
+/// Agreement of the archived games with a reference analysis (`evallab
+/// analyze`), per engine (the mover): the archived eval against the
+/// reference's (mean |Δ| in pawns, correlation), the share of played moves
+/// that are the reference's first choice, and the played move's mean loss
+/// (centipawns) and lichess-style accuracy. See README, "Agreement".
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`, analysed by `evallab analyze`.
+    dataset: PathBuf,
+    /// The analysis label [default: the dataset's only analysis].
+    #[arg(long, value_name = "LABEL")]
+    analysis: Option<String>,
+    /// Group by engine, by event and engine (default), or by season and engine.
+    #[arg(long, value_enum, default_value_t = By::EventEngine)]
+    by: By,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Also write the per-position table to FILE (Parquet).
+    #[arg(long, value_name = "FILE")]
+    moves_out: Option<PathBuf>,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    args.out.check()?;
+    let opts = BalanceOptions {
+        group: args.by.group(),
+        ..args.filter.options()?
+    };
+    let ds = Dataset::open(&args.dataset)?;
+    let label = resolve_label(&ds, args.analysis.as_deref())?;
+    let mut games = ds.scan(&GAMES)?;
+    if let Some(re) = &opts.event {
+        games = games.filter(col(gcol::EVENT).str().contains(lit(re.as_str()), true));
+    }
+    let moves = ds.scan(&MOVES)?.join(
+        games.clone().select([col(gcol::GAME_ID)]),
+        [col(gcol::GAME_ID)],
+        [col(gcol::GAME_ID)],
+        JoinArgs::new(JoinType::Semi),
+    );
+    let mut lf = per_move(games, moves, ds.scan(&ANALYSIS)?, &label, &opts.families);
+    if let Some(re) = &opts.engine {
+        lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
+    }
+    let mut per_move_df = lf.collect()?;
+    if let Some(path) = &args.moves_out {
+        format::write(&mut per_move_df, Format::Parquet, Some(path))?;
+    }
+    let mut df = summary(per_move_df.lazy(), &opts.keys()).collect()?;
+    args.out.write(&mut df)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,197 @@
+//! `evallab analyze <DATASET> --engine PATH (--depth D | --nodes N | --movetime MS)`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use evallab::analyze::positions::{Selection, parse_plies};
+use evallab::analyze::{AnalyzeOptions, AnalyzeProgress, analyze};
+use evallab_uci::Limit;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Re-analyse the dataset's positions with a UCI engine (table `analysis`).
+///
+/// Each game is replayed from its start position (Chess960 included) and the
+/// position before every selected ply is searched, in game order after
+/// `ucinewgame`, by one of --jobs engine processes. Results are committed in
+/// chunks: an interrupted run resumes where it stopped, and rerunning the same
+/// label does no work. An engine that crashes, hangs past --timeout or sends
+/// garbage is restarted and the game retried once; positions that fail again
+/// go to `analysis_failures` with the reason.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "nodes", "movetime"])))]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish).
+    #[arg(long, value_name = "PATH")]
+    engine: PathBuf,
+    /// Extra UCI option, sent as `setoption` (repeatable), e.g. `SyzygyPath=/tb`.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = name_value)]
+    engine_option: Vec<(String, String)>,
+    /// Search each position to this depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search each position for this many nodes (deterministic with --threads 1).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search each position for this many milliseconds (not reproducible).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Lines per position (MultiPV).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=255))]
+    multipv: u32,
+    /// Keep every completed depth, not only the final lines.
+    #[arg(long)]
+    all_depths: bool,
+    /// Engine processes side by side.
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: u32,
+    /// Threads per engine (1 keeps node-limited results reproducible).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Hash per engine, MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    hash: u32,
+    /// Only events matching this regex.
+    #[arg(long, value_name = "REGEX")]
+    event: Option<String>,
+    /// Only games where White or Black matches this regex.
+    #[arg(long, value_name = "REGEX")]
+    player: Option<String>,
+    /// Only the positions before these plies (inclusive), e.g. 1..80.
+    #[arg(long, value_name = "A..B", value_parser = parse_plies)]
+    plies: Option<(u16, u16)>,
+    /// Leave out positions whose played move is a book move.
+    #[arg(long)]
+    skip_book: bool,
+    /// Only the first N selected games (dataset order).
+    #[arg(long, value_name = "N")]
+    max_games: Option<usize>,
+    /// Name of the analysis in the dataset [default: ENGINE-LIMIT-mpvK].
+    #[arg(long, value_name = "NAME")]
+    label: Option<String>,
+    /// Longest wait for one search, seconds; the engine is then killed.
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    timeout: f64,
+    /// Commit results at least this often, seconds (what a kill can lose).
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    commit_every: f64,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+fn name_value(s: &str) -> Result<(String, String), String> {
+    let (n, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected NAME=VALUE"))?;
+    if n.trim().is_empty() {
+        return Err(format!("`{s}`: empty option name"));
+    }
+    Ok((n.trim().to_string(), v.trim().to_string()))
+}
+
+fn seconds(opt: &str, s: f64) -> anyhow::Result<Duration> {
+    if s.is_finite() && s > 0.0 {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err(super::usage(format!("{opt} {s}: expected seconds > 0")))
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let limit = match (args.depth, args.nodes, args.movetime) {
+        (Some(d), _, _) => Limit::Depth(d),
+        (_, Some(n), _) => Limit::Nodes(n),
+        (_, _, Some(ms)) => Limit::MoveTime(ms),
+        _ => unreachable!("clap requires one limit"),
+    };
+    for (opt, re) in [("--event", &args.event), ("--player", &args.player)] {
+        if let Some(re) = re {
+            regex::Regex::new(re)
+                .map_err(|e| super::usage(format!("{opt}: bad regex `{re}`: {e}")))?;
+        }
+    }
+    let opts = AnalyzeOptions {
+        engine: args.engine,
+        engine_options: args.engine_option,
+        limit,
+        multipv: args.multipv,
+        all_depths: args.all_depths,
+        jobs: args.jobs as usize,
+        threads: args.threads,
+        hash_mb: args.hash,
+        selection: Selection {
+            event: args.event,
+            player: args.player,
+            plies: args.plies,
+            skip_book: args.skip_book,
+            max_games: args.max_games,
+        },
+        label: args.label,
+        timeout: seconds("--timeout", args.timeout)?,
+        handshake_timeout: Duration::from_secs(10),
+        commit_every: seconds("--commit-every", args.commit_every)?,
+    };
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} positions, {per_sec}, ETA {eta} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    });
+    let mut on_progress = |p: &AnalyzeProgress| {
+        if let Some(bar) = &bar {
+            bar.set_length(p.positions_total);
+            bar.set_position(p.positions_done);
+            bar.set_message(format!(
+                "{}/{} games, {} failures, {} restarts",
+                p.games_done, p.games_total, p.failures, p.restarts
+            ));
+        }
+    };
+    let report = analyze(&args.dataset, &opts, &mut on_progress)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if !args.quiet {
+        if let Some(h) = &report.stale_lock {
+            eprintln!("recovered the lock of a writer that died: {h}");
+        }
+        if report.games == 0 {
+            eprintln!(
+                "nothing to do: all {} selected games are already analysed under label `{}` ({})",
+                report.games_selected, report.label, report.engine
+            );
+        } else {
+            let secs = report.seconds.max(1e-9);
+            let nps = if report.engine_nps_count > 0 {
+                report.engine_nps_sum / report.engine_nps_count as f64
+            } else {
+                0.0
+            };
+            eprintln!(
+                "analysed {} games ({} already done), {} positions, {} lines, {} failures, {} restarts \
+                 in {:.1}s ({:.1} positions/s; engine {:.0} nps) with {} as `{}`",
+                report.games,
+                report.games_already_done,
+                report.positions,
+                report.lines,
+                report.failures,
+                report.restarts,
+                secs,
+                report.positions as f64 / secs,
+                nps,
+                report.engine,
+                report.label
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! A table's Parquet part, written through the commit protocol with the
+//! schema version in its metadata: the one Parquet writer of every table that
+//! goes into a dataset's manifest (ingest's base tables, analyze's tables).
+
+use std::fs::File;
+use std::path::Path;
+
+use arrow::record_batch::RecordBatch;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+use crate::Error;
+use crate::dataset::commit::Staged;
+use crate::dataset::part_file;
+use crate::schema::{SCHEMA_VERSION, SCHEMA_VERSION_KEY, TOOL_VERSION_KEY, Table, col};
+
+/// A table's part being written: committed (renamed into place, still
+/// unlisted) when the whole run succeeded, removed otherwise.
+pub struct PartWriter {
+    staged: Staged,
+    arrow: ArrowWriter<File>,
+}
+
+impl PartWriter {
+    pub fn create(root: &Path, table: &Table, part: u32) -> Result<PartWriter, Error> {
+        let (staged, file) = Staged::create(&root.join(part_file(table, part)))?;
+        let mut props = WriterProperties::builder()
+            // Level 1: the PV text dominates and level 3 costs much more time for a
+            // few percent of size.
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+            .set_max_row_group_row_count(Some(128 * 1024))
+            .set_key_value_metadata(Some(vec![
+                KeyValue::new(SCHEMA_VERSION_KEY.into(), SCHEMA_VERSION.to_string()),
+                KeyValue::new(
+                    TOOL_VERSION_KEY.into(),
+                    env!("CARGO_PKG_VERSION").to_string(),
+                ),
+            ]));
+        // Dictionaries pay only for the few columns with a handful of values; for
+        // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
+        // of the ingest's CPU time, and zstd compresses the plain pages well.
+        props = props.set_dictionary_enabled(false);
+        for c in DICTIONARY_COLUMNS {
+            if table.column(c).is_some() {
+                props = props.set_column_dictionary_enabled(ColumnPath::from(c), true);
+            }
+        }
+        let arrow = ArrowWriter::try_new(file, table.arrow_schema(), Some(props.build()))?;
+        Ok(PartWriter { staged, arrow })
+    }
+
+    /// Appends rows.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
+        Ok(self.arrow.write(batch)?)
+    }
+
+    pub fn commit(self) -> Result<(), Error> {
+        let file = self.arrow.into_inner()?;
+        self.staged.commit(file)
+    }
+}
+
+/// Low-cardinality text columns, written with dictionary encoding.
+const DICTIONARY_COLUMNS: [&str; 10] = [
+    col::SIDE,
+    col::EVAL_KIND,
+    col::PROMOTION,
+    col::SOURCE_FILE,
+    col::SOURCE_SHA256,
+    col::EVENT,
+    col::RESULT,
+    col::VARIANT,
+    col::DIALECT,
+    col::TERMINATION,
+];

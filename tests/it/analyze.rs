@@ -1,0 +1,390 @@
+//! `evallab analyze` end to end: Stockfish from the OS packages (SKIPPED when
+//! absent, a failure under CI, which installs it) for determinism, resume and
+//! the statistics; tiny misbehaving engines written here for the failure paths.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use evallab::dataset::Dataset;
+use evallab::schema::{ANALYSIS, ANALYSIS_FAILURES, Table, col};
+use polars::prelude::*;
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+fn stockfish() -> Option<&'static str> {
+    if Path::new(STOCKFISH).exists() {
+        return Some(STOCKFISH);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI=true but {STOCKFISH} is missing (.ci/run installs the stockfish package)"
+    );
+    eprintln!("SKIPPED: {STOCKFISH} not found (apt-get install stockfish)");
+    None
+}
+
+fn evallab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh dataset of `data/fixtures/tcec.pgn`: game 1 has 7 plies (plies 1–2
+/// book), game 2 has 4.
+fn dataset(dir: &Path, name: &str) -> String {
+    let ds = dir.join(name).display().to_string();
+    let out = evallab(&["ingest", "data/fixtures/tcec.pgn", "-o", &ds, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    ds
+}
+
+/// A misbehaving engine: a shell script that answers the handshake and runs
+/// `on_go` for every `go`.
+fn engine(dir: &Path, name: &str, handshake: bool, on_go: &str) -> String {
+    let path = dir.join(name);
+    let uciok = if handshake { "echo uciok" } else { ":" };
+    let script = format!(
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; {uciok};;\n    isready) echo readyok;;\n    go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+/// A table's rows under one label, sorted: the content, whatever the part layout.
+fn sorted(ds: &str, t: &Table) -> DataFrame {
+    let ds = Dataset::open(Path::new(ds)).unwrap();
+    let mut by = vec![col::GAME_ID, col::PLY];
+    if t.name == ANALYSIS.name {
+        by.extend([col::DEPTH, col::MULTIPV, col::IS_FINAL]);
+    }
+    ds.scan(t)
+        .unwrap()
+        .sort(by, SortMultipleOptions::default())
+        .collect()
+        .unwrap()
+}
+
+/// Timings differ from run to run; everything else must not.
+fn content(df: &DataFrame) -> DataFrame {
+    df.drop_many([col::NPS, col::TIME_MS])
+}
+
+fn strs(df: &DataFrame, name: &str) -> Vec<String> {
+    df.column(name)
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|v| v.unwrap_or_default().to_string())
+        .collect()
+}
+
+fn plies(df: &DataFrame) -> Vec<u16> {
+    df.column(col::PLY)
+        .unwrap()
+        .u16()
+        .unwrap()
+        .into_no_null_iter()
+        .collect()
+}
+
+#[test]
+fn analysis_is_identical_whatever_jobs_resumes_and_reruns_do_nothing() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dataset(dir.path(), "a"), dataset(dir.path(), "b"));
+    let run = |ds: &str, extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            ds,
+            "--engine",
+            sf,
+            "--nodes",
+            "3000",
+            "--multipv",
+            "2",
+            "--label",
+            "ref",
+            "--quiet",
+        ];
+        args.extend(extra);
+        let out = evallab(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out
+    };
+    run(&a, &["--jobs", "2"]);
+    // b: one game first (a run that stopped after its first commit), then the rest.
+    run(&b, &["--jobs", "1", "--max-games", "1"]);
+    let first = sorted(&b, &ANALYSIS);
+    assert_eq!(first.column(col::GAME_ID).unwrap().n_unique().unwrap(), 1);
+    run(&b, &["--jobs", "1"]);
+    let (ra, rb) = (sorted(&a, &ANALYSIS), sorted(&b, &ANALYSIS));
+    assert!(
+        content(&ra).equals_missing(&content(&rb)),
+        "--jobs 2 in one run vs --jobs 1 resumed:\n{ra}\n{rb}"
+    );
+    // Every position of both games: 7 + 4 plies.
+    let finals = ra
+        .clone()
+        .lazy()
+        .filter(col(col::IS_FINAL))
+        .group_by([col(col::GAME_ID), col(col::PLY)])
+        .agg([len().alias("n")])
+        .collect()
+        .unwrap();
+    assert_eq!(finals.height(), 11);
+    assert_eq!(sorted(&a, &ANALYSIS_FAILURES).height(), 0);
+
+    // An identical rerun does no work and says so.
+    let manifest = std::fs::read(Path::new(&a).join("manifest.json")).unwrap();
+    let out = evallab(&[
+        "analyze",
+        &a,
+        "--engine",
+        sf,
+        "--nodes",
+        "3000",
+        "--multipv",
+        "2",
+        "--label",
+        "ref",
+    ]);
+    assert!(out.status.success());
+    assert!(
+        text(&out.stderr).contains("nothing to do: all 2 selected games are already analysed"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(Path::new(&a).join("manifest.json")).unwrap(),
+        manifest
+    );
+    // The same label with other settings is refused.
+    let out = evallab(&[
+        "analyze",
+        &a,
+        "--engine",
+        sf,
+        "--nodes",
+        "4000",
+        "--multipv",
+        "2",
+        "--label",
+        "ref",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("choose another --label"));
+
+    // The statistics read it: one row per engine, every analysed position.
+    let out = evallab(&["agreement", &a, "--by", "engine", "--format", "csv"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let positions: u64 = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(positions, 11, "{csv}");
+    let out = evallab(&["inspect", &a]);
+    assert!(
+        text(&out.stdout).contains("ref"),
+        "inspect names the analysis: {}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn an_engine_without_uciok_fails_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dataset(dir.path(), "ds");
+    let e = engine(dir.path(), "mute", false, ":");
+    let manifest = std::fs::read(Path::new(&ds).join("manifest.json")).unwrap();
+    let started = std::time::Instant::now();
+    let out = evallab(&["analyze", &ds, "--engine", &e, "--depth", "5"]);
+    assert_eq!(out.status.code(), Some(8), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("mute") && text(&out.stderr).contains("uciok"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed().as_secs() < 30);
+    assert_eq!(
+        std::fs::read(Path::new(&ds).join("manifest.json")).unwrap(),
+        manifest
+    );
+    assert!(!Path::new(&ds).join("analysis").exists());
+}
+
+#[test]
+fn a_hanging_engine_is_killed_and_its_positions_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dataset(dir.path(), "ds");
+    let e = engine(dir.path(), "hang", true, ":");
+    // Game 1, plies 3..7: five positions.
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        &e,
+        "--depth",
+        "5",
+        "--plies",
+        "3..7",
+        "--max-games",
+        "1",
+        "--timeout",
+        "0.2",
+        "--label",
+        "hang",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let f = sorted(&ds, &ANALYSIS_FAILURES);
+    assert_eq!(plies(&f), [3, 4, 5, 6, 7]);
+    let reasons = strs(&f, col::REASON);
+    for r in &reasons[..3] {
+        assert!(r.contains("bestmove"), "{r}");
+    }
+    for r in &reasons[3..] {
+        assert!(
+            r.starts_with("not tried: 3 positions in a row failed"),
+            "{r}"
+        );
+    }
+    assert_eq!(
+        strs(&f, col::FEN)[0],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert_eq!(sorted(&ds, &ANALYSIS).height(), 0);
+    // Recorded failures count as done: a rerun does no work.
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        &e,
+        "--depth",
+        "5",
+        "--plies",
+        "3..7",
+        "--max-games",
+        "1",
+        "--timeout",
+        "0.2",
+        "--label",
+        "hang",
+    ]);
+    assert!(
+        text(&out.stderr).contains("nothing to do"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn garbage_output_is_a_failure_that_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dataset(dir.path(), "ds");
+    let e = engine(
+        dir.path(),
+        "garbage",
+        true,
+        "echo 'info depth abc score cp 1 pv e2e4'; echo 'bestmove e2e4'",
+    );
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        &e,
+        "--depth",
+        "5",
+        "--plies",
+        "3..4",
+        "--max-games",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let f = sorted(&ds, &ANALYSIS_FAILURES);
+    assert_eq!(plies(&f), [3, 4]);
+    for r in strs(&f, col::REASON) {
+        assert!(r.contains("info depth abc score cp 1 pv e2e4"), "{r}");
+    }
+    // An illegal move in a well-formed line is garbage too.
+    let e = engine(
+        dir.path(),
+        "illegal",
+        true,
+        "echo 'info depth 1 score cp 1 pv e7e5'; echo 'bestmove e7e5'",
+    );
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        &e,
+        "--depth",
+        "5",
+        "--plies",
+        "3..3",
+        "--max-games",
+        "1",
+        "--label",
+        "illegal",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let f = sorted(&ds, &ANALYSIS_FAILURES);
+    let r = strs(&f, col::REASON);
+    assert!(
+        r.iter().any(|r| r.contains("`e7e5` is not a legal move")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_crash_at_the_third_search_is_retried_and_only_that_position_fails() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dataset(dir.path(), "ds");
+    // Forwards everything to Stockfish and dies at its third `go`.
+    let path: PathBuf = dir.path().join("crash3");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nn=0\nwhile IFS= read -r line; do\n  case \"$line\" in go*) n=$((n+1)); [ $n -ge 3 ] && exit 3;; esac\n  printf '%s\\n' \"$line\"\ndone | {sf}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let e = path.display().to_string();
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        &e,
+        "--nodes",
+        "2000",
+        "--plies",
+        "3..7",
+        "--max-games",
+        "1",
+        "--timeout",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // First try: crash at ply 5. Retry: 3, 4 fine, 5 crashes (recorded),
+    // restart, 6 and 7 fine.
+    let f = sorted(&ds, &ANALYSIS_FAILURES);
+    assert_eq!(plies(&f), [5]);
+    assert!(strs(&f, col::REASON)[0].contains("exit"), "{f}");
+    let a = sorted(&ds, &ANALYSIS);
+    let mut got = plies(&a);
+    got.dedup();
+    assert_eq!(got, [3, 4, 6, 7]);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("1 failures, 2 restarts"), "{stderr}");
+}

@@ -9,16 +9,13 @@ use crate::dataset::Dataset;
 use crate::dataset::lock::DatasetLock;
 use crate::metrics::eas::labels;
 use crate::render::format::{self, Format};
-use crate::schema::{GAMES, MOVES};
+use crate::schema::{EAS_LABELS, GAMES, MOVES, derived_file};
 
-/// Where the labels are stored, relative to the dataset folder.
-pub const LABELS_FILE: &str = "derived/eas_labels.parquet";
-
-/// The dataset's labels: read from [`LABELS_FILE`] when they were computed for
+/// The dataset's labels: read from their [`derived_file`] when they were computed for
 /// the dataset's current parts, else computed and stored. The flag says
 /// whether they were computed.
 pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Error> {
-    let path = ds.root.join(LABELS_FILE);
+    let path = ds.root.join(derived_file(&EAS_LABELS));
     let stamp = path.with_extension("parts");
     let parts: Vec<String> = ds
         .manifest

@@ -220,6 +220,50 @@ pub mod col {
     pub const ATTEMPT: &str = "attempt";
 }
 
+/// Column names of the EAS labels table (one row per game).
+pub mod eas_col {
+    pub const WINNER: &str = "winner";
+    pub const PLIES_FEN: &str = "plies_from_fen";
+    pub const ENDGAME: &str = "endgame";
+    pub const DUP_KEY: &str = "dup_key";
+    pub const DUPLICATE: &str = "duplicate";
+    pub const IRREGULAR: &str = "irregular";
+    /// `{w,b}_sac_level`: highest level 0..=5 of that side.
+    pub const SAC_LEVEL: [&str; 2] = ["w_sac_level", "b_sac_level"];
+    pub const QUEEN_SAC: [&str; 2] = ["w_queen_sac", "b_queen_sac"];
+    /// First ply of the level-1 condition (also the early-sacrifice ply).
+    pub const LEVEL1_PLY: [&str; 2] = ["w_level1_ply", "b_level1_ply"];
+    /// First ply at which each level (1..=5, then the queen condition) holds.
+    pub const LEVEL_PLY: [[&str; 6]; 2] = [
+        [
+            "w_ply_l1", "w_ply_l2", "w_ply_l3", "w_ply_l4", "w_ply_l5", "w_ply_q",
+        ],
+        [
+            "b_ply_l1", "b_ply_l2", "b_ply_l3", "b_ply_l4", "b_ply_l5", "b_ply_q",
+        ],
+    ];
+    /// The draw would be bad for that side (meaningful for draws only).
+    pub const BAD_DRAW: [&str; 2] = ["w_bad_draw", "b_bad_draw"];
+}
+
+/// Column names of the relevance tables (per move and summary).
+pub mod relevance_col {
+    pub const OWN_EVAL: &str = "own_eval";
+    pub const OWN_PREV_EVAL: &str = "own_prev_eval";
+    pub const OPP_PREV_EVAL: &str = "opp_prev_eval";
+    pub const SWING_RAW: &str = "swing_raw";
+    pub const SWING_RR: &str = "swing_rr";
+    pub const DISAGREEMENT_RAW: &str = "disagreement_raw";
+    pub const DISAGREEMENT_RR: &str = "disagreement_rr";
+    pub const P_RESULT: &str = "p_result";
+    pub const X05: &str = "x05";
+    pub const MOVES: &str = "moves";
+    pub const LOSS_RR_TOTAL: &str = "loss_rr_total";
+    pub const LOSS_RR_MEAN: &str = "loss_rr_mean";
+    pub const LOSS_RAW_TOTAL: &str = "loss_raw_total";
+    pub const LOSS_RAW_MEAN: &str = "loss_raw_mean";
+}
+
 use ColType::*;
 
 /// One row per game that was ingested.
@@ -680,6 +724,236 @@ pub const ANALYSIS_FAILURES: Table = Table {
     ],
 };
 
+/// Derived: EAS labels, one row per game (`evallab eas`, stored by it).
+pub const EAS_LABELS: Table = Table {
+    name: "eas_labels",
+    doc: "derived (DATASET/derived/eas_labels.parquet, by `evallab eas`): the EAS labels of each game",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "games.game_id"),
+        c(col::EVENT, Utf8, true, "Event tag"),
+        c(col::ROUND, Utf8, true, "Round tag"),
+        c(col::WHITE, Utf8, true, "White tag"),
+        c(col::BLACK, Utf8, true, "Black tag"),
+        c(col::RESULT, Utf8, true, "Result tag"),
+        c(
+            eas_col::WINNER,
+            Utf8,
+            true,
+            "`w` or `b` for a decisive game",
+        ),
+        c(
+            eas_col::PLIES_FEN,
+            Int32,
+            false,
+            "plies counted from the start FEN's move number (EAS game length)",
+        ),
+        c(
+            eas_col::ENDGAME,
+            Bool,
+            false,
+            "the game reached an endgame position",
+        ),
+        c(
+            eas_col::DUP_KEY,
+            Int64,
+            false,
+            "FNV-1a of the start FEN and the UCI moves: equal keys are duplicate games",
+        ),
+        c(
+            eas_col::DUPLICATE,
+            Bool,
+            false,
+            "an earlier game has the same dup_key (left out of the score)",
+        ),
+        c(
+            eas_col::IRREGULAR,
+            Bool,
+            false,
+            "irregular termination (time forfeit, crash, …): left out of the score",
+        ),
+        c(
+            eas_col::SAC_LEVEL[0],
+            UInt8,
+            false,
+            "White's highest sacrifice level 0..=5",
+        ),
+        c(
+            eas_col::QUEEN_SAC[0],
+            Bool,
+            false,
+            "White's queen-sacrifice condition held",
+        ),
+        c(
+            eas_col::LEVEL1_PLY[0],
+            UInt32,
+            true,
+            "first ply of White's level-1 condition (the early-sacrifice ply)",
+        ),
+        c(
+            eas_col::LEVEL_PLY[0][0],
+            UInt32,
+            true,
+            "first ply at which White's level 1 held",
+        ),
+        c(eas_col::LEVEL_PLY[0][1], UInt32, true, "… level 2"),
+        c(eas_col::LEVEL_PLY[0][2], UInt32, true, "… level 3"),
+        c(eas_col::LEVEL_PLY[0][3], UInt32, true, "… level 4"),
+        c(eas_col::LEVEL_PLY[0][4], UInt32, true, "… level 5"),
+        c(
+            eas_col::LEVEL_PLY[0][5],
+            UInt32,
+            true,
+            "… the queen condition",
+        ),
+        c(
+            eas_col::BAD_DRAW[0],
+            Bool,
+            false,
+            "the draw is a bad draw for White",
+        ),
+        c(
+            eas_col::SAC_LEVEL[1],
+            UInt8,
+            false,
+            "Black's highest sacrifice level 0..=5",
+        ),
+        c(
+            eas_col::QUEEN_SAC[1],
+            Bool,
+            false,
+            "Black's queen-sacrifice condition held",
+        ),
+        c(
+            eas_col::LEVEL1_PLY[1],
+            UInt32,
+            true,
+            "first ply of Black's level-1 condition",
+        ),
+        c(
+            eas_col::LEVEL_PLY[1][0],
+            UInt32,
+            true,
+            "first ply at which Black's level 1 held",
+        ),
+        c(eas_col::LEVEL_PLY[1][1], UInt32, true, "… level 2"),
+        c(eas_col::LEVEL_PLY[1][2], UInt32, true, "… level 3"),
+        c(eas_col::LEVEL_PLY[1][3], UInt32, true, "… level 4"),
+        c(eas_col::LEVEL_PLY[1][4], UInt32, true, "… level 5"),
+        c(
+            eas_col::LEVEL_PLY[1][5],
+            UInt32,
+            true,
+            "… the queen condition",
+        ),
+        c(
+            eas_col::BAD_DRAW[1],
+            Bool,
+            false,
+            "the draw is a bad draw for Black",
+        ),
+    ],
+};
+
+/// Derived: relevance per engine move (`evallab relevance`, stored by default).
+pub const RELEVANCE_MOVES: Table = Table {
+    name: "relevance_moves",
+    doc: "derived (DATASET/derived/relevance_moves.parquet, by `evallab relevance`): one row per engine move with an own eval",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "games.game_id"),
+        c(col::EVENT, Utf8, true, "Event tag"),
+        c(
+            metric::ENGINE,
+            Utf8,
+            true,
+            "the engine that moved (after --family merging)",
+        ),
+        c(metric::OPPONENT, Utf8, true, "its opponent"),
+        c(col::SIDE, Utf8, false, "`w` or `b`"),
+        c(col::PLY, UInt16, false, "ply of the move"),
+        c(
+            relevance_col::X05,
+            Float64,
+            false,
+            "the engine's x_0_5 used, pawns",
+        ),
+        c(
+            relevance_col::OWN_EVAL,
+            Float64,
+            false,
+            "own eval, pawns, own POV (mates ±100, clipped to ±100)",
+        ),
+        c(
+            relevance_col::OWN_PREV_EVAL,
+            Float64,
+            true,
+            "the engine's previous own eval",
+        ),
+        c(
+            relevance_col::OPP_PREV_EVAL,
+            Float64,
+            true,
+            "the opponent's eval on the ply just before, own POV",
+        ),
+        c(
+            relevance_col::SWING_RAW,
+            Float64,
+            true,
+            "own eval − own previous eval",
+        ),
+        c(
+            relevance_col::SWING_RR,
+            Float64,
+            true,
+            "the same, relevance-reduced (rr)",
+        ),
+        c(
+            relevance_col::DISAGREEMENT_RAW,
+            Float64,
+            true,
+            "own eval − the opponent's preceding eval",
+        ),
+        c(
+            relevance_col::DISAGREEMENT_RR,
+            Float64,
+            true,
+            "the same, relevance-reduced",
+        ),
+        c(
+            relevance_col::P_RESULT,
+            Float64,
+            false,
+            "P(own eval), the probabilistic result",
+        ),
+        c(
+            "pos_nine_wdb",
+            Utf8,
+            false,
+            "position symbol, nine-wdb scheme",
+        ),
+        c(
+            "pos_nine_equal",
+            Utf8,
+            false,
+            "position symbol, nine-equal scheme",
+        ),
+        c(
+            "pos_seven_equal",
+            Utf8,
+            false,
+            "position symbol, seven-equal scheme",
+        ),
+        c(col::TIME_MS, Int64, true, "time spent on the move, ms"),
+    ],
+};
+
+/// Tables computed from a dataset's parts and stored in `DATASET/derived/`.
+pub const DERIVED_TABLES: [&Table; 2] = [&EAS_LABELS, &RELEVANCE_MOVES];
+
+/// Where a derived table is stored, relative to the dataset folder.
+pub fn derived_file(t: &Table) -> String {
+    format!("derived/{}.parquet", t.name)
+}
+
 /// The tables `evallab ingest` writes, one part each per run.
 pub const TABLES: [&Table; 3] = [&GAMES, &MOVES, &REJECTS];
 
@@ -689,9 +963,12 @@ pub const ANALYSIS_TABLES: [&Table; 2] = [&ANALYSIS, &ANALYSIS_FAILURES];
 /// Every table of a dataset, in the order they are documented.
 pub const ALL_TABLES: [&Table; 5] = [&GAMES, &MOVES, &REJECTS, &ANALYSIS, &ANALYSIS_FAILURES];
 
-/// Looks up a table by name.
+/// Looks up a table (of the dataset, or derived) by name.
 pub fn table(name: &str) -> Option<&'static Table> {
-    ALL_TABLES.into_iter().find(|t| t.name == name)
+    ALL_TABLES
+        .into_iter()
+        .chain(DERIVED_TABLES)
+        .find(|t| t.name == name)
 }
 
 /// Column names of derived tables (metric outputs), shared by the library, the
@@ -751,7 +1028,7 @@ mod tests {
 
     #[test]
     fn column_names_are_unique_per_table() {
-        for t in ALL_TABLES {
+        for t in ALL_TABLES.into_iter().chain(DERIVED_TABLES) {
             let mut names: Vec<_> = t.columns.iter().map(|c| c.name).collect();
             names.sort_unstable();
             let n = names.len();

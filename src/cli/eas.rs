@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 use evallab::dataset::Dataset;
-use evallab::derived::{LABELS_FILE, stored_labels};
+use evallab::derived::stored_labels;
 use evallab::metrics::eas::{EasOptions, Rules, cols, score};
 use evallab::render::annotate::AnnotateOptions;
-use evallab::schema::col as gcol;
+use evallab::schema::{EAS_LABELS, col as gcol, derived_file};
 use polars::prelude::*;
 
 use super::OutputArgs;
@@ -95,7 +95,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "eas labels: {} games in {:.2}s, stored in {}",
             lab.height(),
             t.elapsed().as_secs_f64(),
-            ds.root.join(LABELS_FILE).display()
+            ds.root.join(derived_file(&EAS_LABELS)).display()
         );
     }
     if let Some(re) = &a.event {

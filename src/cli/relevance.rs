@@ -8,7 +8,7 @@ use evallab::dataset::Dataset;
 use evallab::dataset::lock::DatasetLock;
 use evallab::metrics::relevance::{X05, per_move, summary};
 use evallab::render::format::{self, Format};
-use evallab::schema::{GAMES, MOVES, col as gcol, metric};
+use evallab::schema::{GAMES, MOVES, RELEVANCE_MOVES, col as gcol, derived_file, metric};
 use polars::prelude::{IntoLazy, JoinArgs, JoinType, col, lit};
 
 use super::{By, FilterArgs, OutputArgs};
@@ -109,7 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let path = args
         .moves_out
-        .unwrap_or_else(|| args.dataset.join("derived").join("relevance_moves.parquet"));
+        .unwrap_or_else(|| args.dataset.join(derived_file(&RELEVANCE_MOVES)));
     format::write(&mut per_move_df, Format::Parquet, Some(&path))?;
     eprintln!(
         "per-move table: {} rows in {}",

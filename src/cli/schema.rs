@@ -2,12 +2,13 @@
 
 use std::process::ExitCode;
 
-use evallab::schema::{self, ALL_TABLES};
+use evallab::schema::{self, ALL_TABLES, DERIVED_TABLES};
 
 /// Print the column schemas of the dataset tables.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Only this table (games, moves, rejects, analysis, analysis_failures).
+    /// Only this table (games, moves, rejects, analysis, analysis_failures,
+    /// eas_labels, relevance_moves).
     table: Option<String>,
 }
 
@@ -16,14 +17,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(name) => match schema::table(name) {
             Some(t) => vec![t],
             None => {
-                let names: Vec<_> = ALL_TABLES.iter().map(|t| t.name).collect();
+                let names: Vec<_> = ALL_TABLES
+                    .iter()
+                    .chain(&DERIVED_TABLES)
+                    .map(|t| t.name)
+                    .collect();
                 return Err(super::usage(format!(
                     "unknown table `{name}`; tables: {}",
                     names.join(", ")
                 )));
             }
         },
-        None => ALL_TABLES.to_vec(),
+        None => ALL_TABLES.into_iter().chain(DERIVED_TABLES).collect(),
     };
     outln!("schema version {}", schema::SCHEMA_VERSION);
     for t in tables {

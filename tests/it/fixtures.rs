@@ -613,3 +613,71 @@ fn eas_score_of_hand_built_games() {
     let (t, _) = totals(&v5);
     assert_eq!(t, [(s("A"), Some(77_500)), (s("B"), Some(52_500))]);
 }
+
+/// The polars type a declared column is read back as.
+fn polars_type(t: evallab::schema::ColType) -> DataType {
+    use evallab::schema::ColType::*;
+    match t {
+        Bool => DataType::Boolean,
+        UInt8 => DataType::UInt8,
+        UInt16 => DataType::UInt16,
+        UInt32 => DataType::UInt32,
+        Int16 => DataType::Int16,
+        Int32 => DataType::Int32,
+        Int64 => DataType::Int64,
+        Float32 => DataType::Float32,
+        Float64 => DataType::Float64,
+        Utf8 => DataType::String,
+        Date => DataType::Date,
+    }
+}
+
+/// Every column of a computed frame, in order, as its table declares it.
+fn assert_declared(df: &DataFrame, t: &Table) {
+    let got: Vec<(String, DataType)> = df
+        .columns()
+        .iter()
+        .map(|c| (c.name().to_string(), c.dtype().clone()))
+        .collect();
+    let want: Vec<(String, DataType)> = t
+        .columns
+        .iter()
+        .map(|c| (c.name.to_string(), polars_type(c.ty)))
+        .collect();
+    assert_eq!(got, want, "{} out of step with its declaration", t.name);
+    for c in t.columns.iter().filter(|c| !c.nullable) {
+        assert_eq!(
+            df.column(c.name).unwrap().null_count(),
+            0,
+            "{}.{} is declared non-null",
+            t.name,
+            c.name
+        );
+    }
+}
+
+#[test]
+fn derived_tables_match_their_declarations() {
+    use evallab::metrics::relevance::{X05, per_move};
+    use evallab::schema::{EAS_LABELS, RELEVANCE_MOVES};
+    let (_dir, ds) = load(&["tcec.pgn", "cutechess.pgn", "eas_rules.pgn", "chess960.pgn"]);
+    let labels =
+        evallab::metrics::eas::labels(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap()).unwrap();
+    assert!(labels.height() > 0);
+    assert_declared(&labels, &EAS_LABELS);
+    let x05 = X05 {
+        default: 0.62,
+        per_engine: Vec::new(),
+    };
+    let rel = per_move(
+        ds.scan(&GAMES).unwrap(),
+        ds.scan(&MOVES).unwrap(),
+        &evallab::metrics::Families::default(),
+        &x05,
+    )
+    .unwrap()
+    .collect()
+    .unwrap();
+    assert!(rel.height() > 0);
+    assert_declared(&rel, &RELEVANCE_MOVES);
+}

@@ -10,31 +10,8 @@ use shakmaty::fen::Fen;
 use super::rules::{self, Material, game_plies_from_fen};
 use crate::schema::col;
 
-/// Column names of the labels table (one row per game).
-pub mod cols {
-    pub const WINNER: &str = "winner";
-    pub const PLIES_FEN: &str = "plies_from_fen";
-    pub const ENDGAME: &str = "endgame";
-    pub const DUP_KEY: &str = "dup_key";
-    pub const DUPLICATE: &str = "duplicate";
-    pub const IRREGULAR: &str = "irregular";
-    /// `{w,b}_sac_level`: highest level 0..=5 of that side.
-    pub const SAC_LEVEL: [&str; 2] = ["w_sac_level", "b_sac_level"];
-    pub const QUEEN_SAC: [&str; 2] = ["w_queen_sac", "b_queen_sac"];
-    /// First ply of the level-1 condition (also the early-sacrifice ply).
-    pub const LEVEL1_PLY: [&str; 2] = ["w_level1_ply", "b_level1_ply"];
-    /// First ply at which each level (1..=5, then the queen condition) holds.
-    pub const LEVEL_PLY: [[&str; 6]; 2] = [
-        [
-            "w_ply_l1", "w_ply_l2", "w_ply_l3", "w_ply_l4", "w_ply_l5", "w_ply_q",
-        ],
-        [
-            "b_ply_l1", "b_ply_l2", "b_ply_l3", "b_ply_l4", "b_ply_l5", "b_ply_q",
-        ],
-    ];
-    /// The draw would be bad for that side (meaningful for draws only).
-    pub const BAD_DRAW: [&str; 2] = ["w_bad_draw", "b_bad_draw"];
-}
+/// Column names of the labels table, declared in [`crate::schema::EAS_LABELS`].
+pub use crate::schema::eas_col as cols;
 
 /// Start position material of a game (`None`: standard start).
 fn start_material(fen: Option<&str>) -> Result<(Material, u32, bool), String> {

@@ -18,23 +18,8 @@ use crate::schema::{col, metric};
 /// Mates and plateaus count as this many pawns (see the module docs).
 pub const CLAMP_PAWNS: f64 = 100.0;
 
-/// Column names of the relevance tables.
-pub mod cols {
-    pub const OWN_EVAL: &str = "own_eval";
-    pub const OWN_PREV_EVAL: &str = "own_prev_eval";
-    pub const OPP_PREV_EVAL: &str = "opp_prev_eval";
-    pub const SWING_RAW: &str = "swing_raw";
-    pub const SWING_RR: &str = "swing_rr";
-    pub const DISAGREEMENT_RAW: &str = "disagreement_raw";
-    pub const DISAGREEMENT_RR: &str = "disagreement_rr";
-    pub const P_RESULT: &str = "p_result";
-    pub const X05: &str = "x05";
-    pub const MOVES: &str = "moves";
-    pub const LOSS_RR_TOTAL: &str = "loss_rr_total";
-    pub const LOSS_RR_MEAN: &str = "loss_rr_mean";
-    pub const LOSS_RAW_TOTAL: &str = "loss_raw_total";
-    pub const LOSS_RAW_MEAN: &str = "loss_raw_mean";
-}
+/// Column names of the relevance tables, declared in [`crate::schema::RELEVANCE_MOVES`].
+pub use crate::schema::relevance_col as cols;
 
 /// `pos_<scheme>`: the position symbol column of a scheme.
 pub fn position_col(s: PositionScheme) -> String {

@@ -479,7 +479,7 @@ impl GameState {
         } else {
             let c = comment::parse(&text, &mut extra);
             if c.dialect.is_none() && !c.book && !extra.is_empty() {
-                self.unparsed += 1;
+                self.unparsed = self.unparsed.saturating_add(1);
             }
             self.apply(last, &c);
         }
@@ -598,7 +598,7 @@ impl GameState {
                 per_dialect[d as usize] += 1;
             }
             if matches!(r.eval_kind, Some(EvalKind::Cp | EvalKind::Mate)) {
-                evals += 1;
+                evals = evals.saturating_add(1);
             }
         }
         let dominant = (0..per_dialect.len())
@@ -807,6 +807,54 @@ mod tests {
         assert_eq!(at(3), b"Nc");
         assert_eq!(at(4), b"Bb");
         assert_eq!(locate_ply(mt, 9), mt.len());
+    }
+
+    /// Records what a sink is told, in order.
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Sink for Log {
+        fn mv(&mut self, m: &MoveRecord<'_>) {
+            self.0.push(format!("move {} {} {}", m.ply, m.san, m.uci));
+        }
+        fn game(&mut self, g: &GameRecord<'_>) {
+            self.0.push(format!("game {} {}", g.game_number, g.plies));
+        }
+        fn reject(&mut self, r: &RejectRecord<'_>) {
+            self.0
+                .push(format!("reject {} {}", r.game_number, r.reason));
+        }
+    }
+
+    fn run(pgn: &[u8]) -> (Counts, Vec<String>) {
+        let batch = crate::split::Splitter::new(pgn)
+            .next_batch(usize::MAX)
+            .unwrap()
+            .unwrap();
+        let src = Source {
+            name: "t",
+            sha256: "00",
+        };
+        let mut log = Log::default();
+        let c = parse_batch(&batch, src, ParseOptions::default(), &mut log);
+        (c, log.0)
+    }
+
+    #[test]
+    fn sink_gets_moves_then_their_game_and_rejects_alone() {
+        let pgn = b"[Event \"a\"]\n\n1. e4 e7 *\n\n[Event \"b\"]\n\n1. e8=Q *\n\n[Event \"c\"]\n\n1. Nf3 {+0.1/2 1s} d5 1-0\n";
+        let (c, log) = run(pgn);
+        assert_eq!(
+            log,
+            [
+                "reject 1 illegal move 1...e7",
+                "reject 2 illegal move 1.e8=Q",
+                "move 1 Nf3 g1f3",
+                "move 2 d5 d7d5",
+                "game 3 2",
+            ]
+        );
+        assert_eq!((c.games, c.rejects, c.plies), (1, 2, 2));
     }
 
     #[test]

@@ -57,7 +57,7 @@ impl RawEval {
     /// Normalises to White POV; `mover_white` is the side that played the move
     /// the comment belongs to. `depth` detects TCEC's `d=1` placeholders.
     pub fn normalize(self, mover_white: bool, depth: Option<i16>) -> Eval {
-        let flip = |pov: Pov| {
+        let flip = |pov: Pov| -> i32 {
             if pov == Pov::Mover && !mover_white {
                 -1
             } else {
@@ -87,16 +87,18 @@ impl RawEval {
                     }
                 }
             }
+            // In i64: `M2147483647` or `#-2147483648` must not overflow.
             RawEval::MatePlies(n, pov) => {
                 // Plies to full moves, rounding up: M5 (mate on our 3rd move) -> 3.
+                let n = i64::from(n);
                 let moves = (n.abs() + 1) / 2;
-                Self::mate(n.signum() * moves * flip(pov))
+                Self::mate(n.signum() * moves * i64::from(flip(pov)))
             }
-            RawEval::MateMoves(n, pov) => Self::mate(n * flip(pov)),
+            RawEval::MateMoves(n, pov) => Self::mate(i64::from(n) * i64::from(flip(pov))),
         }
     }
 
-    fn mate(n: i32) -> Eval {
+    fn mate(n: i64) -> Eval {
         Eval {
             kind: EvalKind::Mate,
             cp: None,

@@ -146,11 +146,14 @@ pub(super) fn parse_eval_token(v: &str, pov: Pov) -> Option<RawEval> {
         _ => (false, v),
     };
     let sign = if neg { -1 } else { 1 };
+    // Saturating: `-M-2147483648` is absurd but must not overflow.
     if let Some(n) = rest.strip_prefix('M') {
-        return Some(RawEval::MatePlies(sign * n.parse::<i32>().ok()?, pov));
+        let n = n.parse::<i32>().ok()?.saturating_mul(sign);
+        return Some(RawEval::MatePlies(n, pov));
     }
     if let Some(n) = rest.strip_prefix('#') {
-        return Some(RawEval::MateMoves(sign * n.parse::<i32>().ok()?, pov));
+        let n = n.parse::<i32>().ok()?.saturating_mul(sign);
+        return Some(RawEval::MateMoves(n, pov));
     }
     // Guard against `inf`/`nan`, which f64::from_str would accept.
     if !rest.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.') {
@@ -203,6 +206,21 @@ mod tests {
         assert_eq!(extra, "1/2 would be fine");
         assert_eq!(parse_eval_token("inf", Pov::White), None);
         assert_eq!(parse_eval_token("+", Pov::White), None);
+    }
+
+    /// Found by fuzzing (debug builds panicked on the overflow; release wrapped).
+    #[test]
+    fn mate_extremes_saturate() {
+        let (c, _) = p("wv=-M-2147483648, d=5");
+        assert_eq!(norm(&c, true).mate, Some(i16::MAX));
+        let (c, _) = p("wv=M2147483647, d=5");
+        assert_eq!(norm(&c, true).mate, Some(i16::MAX));
+        let (c, _) = p("+M2147483647/5 1.0s");
+        assert_eq!(norm(&c, false).mate, Some(i16::MIN));
+        let (c, _) = p("[%eval #-2147483648]");
+        assert_eq!(norm(&c, true).mate, Some(i16::MIN));
+        let (c, _) = p("-#-2147483648/9 10");
+        assert_eq!(norm(&c, false).mate, Some(i16::MAX));
     }
 
     #[test]

@@ -83,8 +83,9 @@ fn parse_nps(v: &str) -> Option<i64> {
     let n: i64 = num.parse().ok()?;
     match unit.trim() {
         "" | "N/s" => Some(n),
-        "kN/s" => Some(n * 1000),
-        "MN/s" => Some(n * 1_000_000),
+        // Saturating: a fuzzed `s=99…9 MN/s` must not overflow.
+        "kN/s" => Some(n.saturating_mul(1000)),
+        "MN/s" => Some(n.saturating_mul(1_000_000)),
         _ => None,
     }
 }
@@ -133,6 +134,15 @@ mod tests {
         assert_eq!(c.tb_hits, None);
         let (c, _) = p("wv=-M5, d=30");
         assert_eq!(norm(&c, true).mate, Some(-3));
+    }
+
+    /// Found by fuzzing: `n * 1000` overflowed (a panic in debug builds).
+    #[test]
+    fn huge_nps_saturates() {
+        let (c, extra) = p(" ev=0.00, s=1559999999999999972 MN/s, s2=1, d=3");
+        assert_eq!(c.nps, Some(i64::MAX));
+        assert_eq!(extra, "s2=1");
+        assert_eq!(p("s=9223372036854775807 kN/s").0.nps, Some(i64::MAX));
     }
 
     #[test]

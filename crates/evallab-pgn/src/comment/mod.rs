@@ -10,7 +10,7 @@
 //!
 //! [`parse`] reads one move comment into a [`MoveComment`] without allocating;
 //! whatever no field takes is appended to a caller-owned `extra` string so nothing
-//! is lost. [`Eval::normalize`] turns a raw eval into White-POV centipawns or mate
+//! is lost. [`RawEval::normalize`] turns a raw eval into White-POV centipawns or mate
 //! in full moves. See `../shared/spec/formats.md` for the dialects.
 //!
 //! ```

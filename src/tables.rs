@@ -237,6 +237,7 @@ pub struct Tables {
 }
 
 impl Sink for Tables {
+    #[inline]
     fn mv(&mut self, r: &MoveRecord<'_>) {
         let b = &mut self.moves;
         b.game_id.append_value(r.game_id);
@@ -284,6 +285,7 @@ impl Sink for Tables {
         b.dead_material.append_value(r.dead_material);
     }
 
+    #[inline]
     fn game(&mut self, r: &GameRecord<'_>) {
         let b = &mut self.games;
         b.game_id.append_value(r.game_id);
@@ -321,6 +323,7 @@ impl Sink for Tables {
         b.other_tags.append_option(r.other_tags);
     }
 
+    #[inline]
     fn reject(&mut self, r: &RejectRecord<'_>) {
         let b = &mut self.rejects;
         b.game_id.append_value(r.game_id);

@@ -104,6 +104,7 @@ pub fn parse_batch<S: Sink + ?Sized>(
     counts
 }
 
+#[inline]
 fn tag<'t>(tags: &'t [(String, String)], name: &str) -> Option<&'t str> {
     tags.iter()
         .rev()
@@ -353,6 +354,7 @@ impl GameState {
         s.map(|s| self.put(s))
     }
 
+    #[inline]
     fn get(&self, s: Span) -> &str {
         &self.arena[s.0 as usize..s.1 as usize]
     }

@@ -18,7 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-30}"
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+# (Not into CI's CARGO_TARGET_DIR: cargo install would build there.)
+command -v cargo-fuzz >/dev/null || env -u CARGO_TARGET_DIR cargo install cargo-fuzz --locked
 export RUSTC_BOOTSTRAP=1
 # cargo-fuzz reads CARGO_TARGET_DIR; the main crate's one is not wanted here.
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$PWD/fuzz/target}"

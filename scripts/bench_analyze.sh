@@ -25,10 +25,10 @@ bin="${EVALLAB:-$target/release/evallab}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" ingest "$input" -o "$work/base" --quiet
+settings=(--engine "$engine" --nodes "$nodes" --multipv "$multipv" --label bench)
 analyze() { # dataset, extra options...
   local ds=$1; shift
-  "$bin" analyze "$ds" --engine "$engine" --nodes "$nodes" \
-    --multipv "$multipv" --label bench "$@"
+  "$bin" analyze "$ds" "${settings[@]}" "$@"
 }
 fresh() { rm -rf "$work/$1"; cp -r "$work/base" "$work/$1"; echo "$work/$1"; }
 # The analysis rows (timings dropped), sorted, hashed: the table's content.
@@ -72,7 +72,9 @@ run "baseline --jobs 1" "$work/b1.log" python3 scripts/uci_baseline.py "$work/ba
 # Killed halfway (SIGKILL), then resumed.
 k=$(fresh k)
 half=$(echo "$(grep -oE 'in [0-9.]+s' "$work/a2.log" | grep -oE '[0-9.]+') / 2" | bc)
-analyze "$k" --jobs 2 --commit-every 5 --quiet &
+# The binary itself in the background (a function would be a subshell, and
+# SIGKILL would leave evallab running).
+"$bin" analyze "$k" "${settings[@]}" --jobs 2 --commit-every 5 --quiet &
 pid=$!
 sleep "$half"
 kill -9 "$pid"; wait "$pid" 2>/dev/null || true

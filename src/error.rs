@@ -51,6 +51,17 @@ pub enum Error {
     Json(#[from] serde_json::Error),
 }
 
+/// The parsing crate's kinds keep their names, and so their exit codes.
+impl From<evallab_pgn::Error> for Error {
+    fn from(e: evallab_pgn::Error) -> Error {
+        match e {
+            evallab_pgn::Error::Usage(m) => Error::Usage(m),
+            evallab_pgn::Error::InputData(m) => Error::InputData(m),
+            evallab_pgn::Error::Io { path, err } => Error::Io { path, err },
+        }
+    }
+}
+
 impl Error {
     /// An I/O error about `path`.
     pub fn io(path: &Path, err: std::io::Error) -> Error {

@@ -18,11 +18,11 @@ use crate::Error;
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::part::PartWriter;
 use crate::dataset::{Dataset, InputRecord, Run};
-use crate::game::{Counts, ParseOptions, Source, parse_batch};
-use crate::input::{self, Input};
 use crate::schema;
-use crate::split::{Batch, Splitter};
 use crate::tables::Tables;
+use evallab_pgn::game::{Counts, ParseOptions, Source, parse_batch};
+use evallab_pgn::input::{self, Input};
+use evallab_pgn::split::{Batch, Splitter};
 
 /// Options of an ingest run.
 #[derive(Debug, Clone, Copy)]

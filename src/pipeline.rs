@@ -326,7 +326,7 @@ pub fn stamp(step: &Step, dataset: &Path) -> String {
     if step.argv[1] != "ingest" {
         h.update(std::fs::read(dataset.join("manifest.json")).unwrap_or_default());
     }
-    crate::input::hex(&h.finalize())
+    evallab_pgn::input::hex(&h.finalize())
 }
 
 fn collect(p: &Path, out: &mut Vec<PathBuf>) {

@@ -324,7 +324,7 @@ fn fingerprint(run: &AnalysisRun) -> String {
         "skip_book": run.skip_book,
     });
     let d = Sha256::digest(key.to_string().as_bytes());
-    crate::input::hex(&d[..8])
+    evallab_pgn::input::hex(&d[..8])
 }
 
 /// Games with committed rows (results or failures) under the run's label.

@@ -4,8 +4,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::game::ParseOptions;
 use evallab::ingest::{IngestOptions, Progress, ingest};
+use evallab_pgn::game::ParseOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Read PGN archives into a dataset of Parquet tables (games, moves, rejects).

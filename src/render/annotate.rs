@@ -313,7 +313,7 @@ mod tests {
     #[test]
     fn dates_round_trip() {
         for d in [-1, 0, 1, 17116, 18690, 20000, 59] {
-            assert_eq!(crate::tags::parse_date(&format_date(d)), Some(d));
+            assert_eq!(evallab_pgn::tags::parse_date(&format_date(d)), Some(d));
         }
     }
 }

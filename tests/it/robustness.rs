@@ -2,10 +2,10 @@
 //! splitter or the game parser, and every game the splitter finds ends up
 //! either ingested or rejected.
 
-use evallab::comment;
-use evallab::game::{ParseOptions, Source, parse_batch};
-use evallab::split::Splitter;
 use evallab::tables::Tables;
+use evallab_pgn::comment;
+use evallab_pgn::game::{ParseOptions, Source, parse_batch};
+use evallab_pgn::split::Splitter;
 use proptest::prelude::*;
 
 const FIXTURES: [&str; 3] = [

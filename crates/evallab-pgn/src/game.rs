@@ -1,6 +1,6 @@
 //! Parsing and validating one game: pgn-reader tokenises the movetext, shakmaty
 //! checks every move, the comment parser reads each move's eval, and the rows
-//! go straight into the table builders (or one row into `rejects`).
+//! go to a [`Sink`] as borrowed records (or one reject record).
 //!
 //! pgn-reader is given only the movetext, with its default 255-byte token
 //! buffer: long comments arrive in pieces through `partial_comment` and are
@@ -18,8 +18,8 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
 
 use crate::comment::{self, Dialect, EvalKind, MoveComment};
+use crate::sink::{GameRecord, MoveRecord, RejectRecord, Sink};
 use crate::split::{Batch, GameSpan};
-use crate::tables::Tables;
 use crate::tags::{self, decode, parse_tags};
 
 /// What the ingest keeps of each game.
@@ -75,7 +75,12 @@ impl std::ops::AddAssign for Counts {
 }
 
 /// Parses every game of a batch into `out`.
-pub fn parse_batch(batch: &Batch, src: Source, opts: ParseOptions, out: &mut Tables) -> Counts {
+pub fn parse_batch<S: Sink + ?Sized>(
+    batch: &Batch,
+    src: Source,
+    opts: ParseOptions,
+    out: &mut S,
+) -> Counts {
     let mut st = GameState::new(opts);
     let mut counts = Counts::default();
     for g in &batch.games {
@@ -99,6 +104,7 @@ pub fn parse_batch(batch: &Batch, src: Source, opts: ParseOptions, out: &mut Tab
     counts
 }
 
+#[inline]
 fn tag<'t>(tags: &'t [(String, String)], name: &str) -> Option<&'t str> {
     tags.iter()
         .rev()
@@ -107,7 +113,7 @@ fn tag<'t>(tags: &'t [(String, String)], name: &str) -> Option<&'t str> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn write_reject(
+fn write_reject<S: Sink + ?Sized>(
     id: i64,
     src: Source,
     g: &GameSpan,
@@ -115,22 +121,22 @@ fn write_reject(
     tags: &[(String, String)],
     plies: usize,
     reason: &str,
-    out: &mut Tables,
+    out: &mut S,
 ) {
-    let r = &mut out.rejects;
-    r.game_id.append_value(id);
-    r.source_file.append_value(src.name);
-    r.source_sha256.append_value(src.sha256);
-    r.game_number.append_value(g.number);
-    r.line.append_value(line);
-    r.byte_offset.append_value(g.offset as i64);
-    r.event.append_option(tag(tags, "Event"));
-    r.round.append_option(tag(tags, "Round"));
-    r.white.append_option(tag(tags, "White"));
-    r.black.append_option(tag(tags, "Black"));
-    r.ply_reached
-        .append_value(plies.min(u16::MAX as usize) as u16);
-    r.reason.append_value(reason);
+    out.reject(&RejectRecord {
+        game_id: id,
+        source_file: src.name,
+        source_sha256: src.sha256,
+        game_number: g.number,
+        line,
+        byte_offset: g.offset as i64,
+        event: tag(tags, "Event"),
+        round: tag(tags, "Round"),
+        white: tag(tags, "White"),
+        black: tag(tags, "Black"),
+        ply_reached: plies.min(u16::MAX as usize) as u16,
+        reason,
+    });
 }
 
 /// Why a game was rejected, and where (byte position inside the game).
@@ -348,6 +354,7 @@ impl GameState {
         s.map(|s| self.put(s))
     }
 
+    #[inline]
     fn get(&self, s: Span) -> &str {
         &self.arena[s.0 as usize..s.1 as usize]
     }
@@ -474,7 +481,7 @@ impl GameState {
         } else {
             let c = comment::parse(&text, &mut extra);
             if c.dialect.is_none() && !c.book && !extra.is_empty() {
-                self.unparsed += 1;
+                self.unparsed = self.unparsed.saturating_add(1);
             }
             self.apply(last, &c);
         }
@@ -525,101 +532,67 @@ impl GameState {
         r.wdl = wdl;
     }
 
-    fn write_moves(&self, id: i64, out: &mut Tables) {
-        let b = &mut out.moves;
+    fn write_moves<S: Sink + ?Sized>(&self, id: i64, out: &mut S) {
         let s = |sp: Option<Span>| sp.map(|sp| self.get(sp));
         for (i, r) in self.moves.iter().enumerate() {
-            b.game_id.append_value(id);
-            b.ply.append_value((i + 1).min(u16::MAX as usize) as u16);
-            b.move_number.append_value(r.move_number);
-            b.side.append_value(if r.white { "w" } else { "b" });
-            b.san.append_value(self.get(r.san));
-            b.uci.append_value(self.get(r.uci));
-            b.is_capture.append_value(r.capture);
-            b.is_check.append_value(r.check);
-            b.is_mate.append_value(r.mate);
-            b.promotion
-                .append_option(r.promotion.map(|p| p.char().to_string()));
-            b.is_book.append_value(r.book);
-            b.eval_kind.append_option(r.eval_kind.map(EvalKind::name));
-            b.eval_cp.append_option(r.eval_cp);
-            b.mate.append_option(r.mate_in);
-            b.eval_raw.append_option(s(r.eval_raw));
-            b.depth.append_option(r.depth);
-            b.seldepth.append_option(r.seldepth);
-            b.nodes.append_option(r.nodes);
-            b.nps.append_option(r.nps);
-            b.time_ms.append_option(r.time_ms);
-            b.time_left_ms.append_option(r.time_left_ms);
-            b.tb_hits.append_option(r.tb_hits);
-            b.hash_full.append_option(r.hash_full);
-            b.ponder_hit.append_option(r.ponder_hit);
-            b.expected_reply.append_option(s(r.expected_reply));
-            b.pv.append_option(s(r.pv));
-            b.r50.append_option(r.r50);
-            b.rd.append_option(r.rd);
-            b.rr.append_option(r.rr);
-            b.mb.append_option(s(r.mb));
-            b.wdl.append_option(s(r.wdl));
-            b.comment_extra.append_option(s(r.extra));
             let mut balance = 0i16;
             for (side, sign) in [(0, 1i16), (1, -1)] {
                 for (k, &n) in r.material[side].iter().enumerate() {
-                    b.material[side][k].append_value(n);
                     balance += sign * i16::from(n) * PIECE_VALUES[k];
                 }
             }
-            b.material_balance.append_value(balance);
-            b.halfmove_clock.append_value(r.halfmoves);
-            b.repetition.append_value(r.repetition);
-            b.dead_material.append_value(r.dead);
+            out.mv(&MoveRecord {
+                game_id: id,
+                ply: (i + 1).min(u16::MAX as usize) as u16,
+                move_number: r.move_number,
+                white: r.white,
+                san: self.get(r.san),
+                uci: self.get(r.uci),
+                is_capture: r.capture,
+                is_check: r.check,
+                is_mate: r.mate,
+                promotion: r.promotion.map(Role::char),
+                is_book: r.book,
+                eval_kind: r.eval_kind,
+                eval_cp: r.eval_cp,
+                mate: r.mate_in,
+                eval_raw: s(r.eval_raw),
+                depth: r.depth,
+                seldepth: r.seldepth,
+                nodes: r.nodes,
+                nps: r.nps,
+                time_ms: r.time_ms,
+                time_left_ms: r.time_left_ms,
+                tb_hits: r.tb_hits,
+                hash_full: r.hash_full,
+                ponder_hit: r.ponder_hit,
+                expected_reply: s(r.expected_reply),
+                pv: s(r.pv),
+                r50: r.r50,
+                rd: r.rd,
+                rr: r.rr,
+                mb: s(r.mb),
+                wdl: s(r.wdl),
+                comment_extra: s(r.extra),
+                material: r.material,
+                material_balance: balance,
+                halfmove_clock: r.halfmoves,
+                repetition: r.repetition,
+                dead_material: r.dead,
+            });
         }
     }
 
-    fn write_game(
+    fn write_game<S: Sink + ?Sized>(
         &self,
         id: i64,
         src: Source,
         g: &GameSpan,
         tags: &[(String, String)],
-        out: &mut Tables,
+        out: &mut S,
     ) {
-        let b = &mut out.games;
         let t = |name| tag(tags, name);
-        b.game_id.append_value(id);
-        b.source_file.append_value(src.name);
-        b.source_sha256.append_value(src.sha256);
-        b.game_number.append_value(g.number);
-        b.byte_offset.append_value(g.offset as i64);
-        b.line.append_value(g.line);
-        b.event.append_option(t("Event"));
-        b.site.append_option(t("Site"));
-        b.date.append_option(t("Date").and_then(tags::parse_date));
-        b.round.append_option(t("Round"));
-        b.white.append_option(t("White"));
-        b.black.append_option(t("Black"));
-        b.result.append_option(t("Result"));
-        b.white_elo
-            .append_option(t("WhiteElo").and_then(|v| v.trim().parse().ok()));
-        b.black_elo
-            .append_option(t("BlackElo").and_then(|v| v.trim().parse().ok()));
-        b.time_control.append_option(t("TimeControl"));
         let tc = t("TimeControl").and_then(tags::parse_time_control);
-        b.tc_base_s.append_option(tc.map(|t| t.0));
-        b.tc_increment_s.append_option(tc.map(|t| t.1));
-        b.eco.append_option(t("ECO"));
-        b.opening.append_option(t("Opening"));
-        b.termination.append_option(t("Termination"));
-        b.termination_details.append_option(t("TerminationDetails"));
-        b.ply_count_tag
-            .append_option(t("PlyCount").and_then(|v| v.trim().parse().ok()));
-        b.start_fen.append_option(self.start_fen.as_deref());
-        b.variant.append_value(self.variant_name);
-        b.variant_inferred.append_value(self.variant_inferred);
-        b.engine_options.append_option(self.pregame.as_deref());
-        b.plies
-            .append_value(self.moves.len().min(u16::MAX as usize) as u16);
-        b.variations_skipped.append_value(self.variations);
         let mut per_dialect = [0u32; Dialect::ALL.len()];
         let mut evals = 0u16;
         for r in &self.moves {
@@ -627,23 +600,53 @@ impl GameState {
                 per_dialect[d as usize] += 1;
             }
             if matches!(r.eval_kind, Some(EvalKind::Cp | EvalKind::Mate)) {
-                evals += 1;
+                evals = evals.saturating_add(1);
             }
         }
         let dominant = (0..per_dialect.len())
             .filter(|&i| per_dialect[i] > 0)
             .max_by_key(|&i| (per_dialect[i], std::cmp::Reverse(i)));
-        b.dialect
-            .append_option(dominant.map(|i| Dialect::ALL[i].name()));
-        b.evals.append_value(evals);
-        b.unparsed_comments.append_value(self.unparsed);
         let others: Vec<(&str, &str)> = tags
             .iter()
             .filter(|(k, _)| !KNOWN_TAGS.contains(&k.as_str()))
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
-        b.other_tags
-            .append_option((!others.is_empty()).then(|| tags::json_object(&others)));
+        let other_tags = (!others.is_empty()).then(|| tags::json_object(&others));
+        out.game(&GameRecord {
+            game_id: id,
+            source_file: src.name,
+            source_sha256: src.sha256,
+            game_number: g.number,
+            byte_offset: g.offset as i64,
+            line: g.line,
+            event: t("Event"),
+            site: t("Site"),
+            date: t("Date").and_then(tags::parse_date),
+            round: t("Round"),
+            white: t("White"),
+            black: t("Black"),
+            result: t("Result"),
+            white_elo: t("WhiteElo").and_then(|v| v.trim().parse().ok()),
+            black_elo: t("BlackElo").and_then(|v| v.trim().parse().ok()),
+            time_control: t("TimeControl"),
+            tc_base_s: tc.map(|t| t.0),
+            tc_increment_s: tc.map(|t| t.1),
+            eco: t("ECO"),
+            opening: t("Opening"),
+            termination: t("Termination"),
+            termination_details: t("TerminationDetails"),
+            ply_count_tag: t("PlyCount").and_then(|v| v.trim().parse().ok()),
+            start_fen: self.start_fen.as_deref(),
+            variant: self.variant_name,
+            variant_inferred: self.variant_inferred,
+            engine_options: self.pregame.as_deref(),
+            plies: self.moves.len().min(u16::MAX as usize) as u16,
+            variations_skipped: self.variations,
+            dialect: dominant.map(|i| Dialect::ALL[i]),
+            evals,
+            unparsed_comments: self.unparsed,
+            other_tags: other_tags.as_deref(),
+        });
     }
 }
 
@@ -806,6 +809,54 @@ mod tests {
         assert_eq!(at(3), b"Nc");
         assert_eq!(at(4), b"Bb");
         assert_eq!(locate_ply(mt, 9), mt.len());
+    }
+
+    /// Records what a sink is told, in order.
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Sink for Log {
+        fn mv(&mut self, m: &MoveRecord<'_>) {
+            self.0.push(format!("move {} {} {}", m.ply, m.san, m.uci));
+        }
+        fn game(&mut self, g: &GameRecord<'_>) {
+            self.0.push(format!("game {} {}", g.game_number, g.plies));
+        }
+        fn reject(&mut self, r: &RejectRecord<'_>) {
+            self.0
+                .push(format!("reject {} {}", r.game_number, r.reason));
+        }
+    }
+
+    fn run(pgn: &[u8]) -> (Counts, Vec<String>) {
+        let batch = crate::split::Splitter::new(pgn)
+            .next_batch(usize::MAX)
+            .unwrap()
+            .unwrap();
+        let src = Source {
+            name: "t",
+            sha256: "00",
+        };
+        let mut log = Log::default();
+        let c = parse_batch(&batch, src, ParseOptions::default(), &mut log);
+        (c, log.0)
+    }
+
+    #[test]
+    fn sink_gets_moves_then_their_game_and_rejects_alone() {
+        let pgn = b"[Event \"a\"]\n\n1. e4 e7 *\n\n[Event \"b\"]\n\n1. e8=Q *\n\n[Event \"c\"]\n\n1. Nf3 {+0.1/2 1s} d5 1-0\n";
+        let (c, log) = run(pgn);
+        assert_eq!(
+            log,
+            [
+                "reject 1 illegal move 1...e7",
+                "reject 2 illegal move 1.e8=Q",
+                "move 1 Nf3 g1f3",
+                "move 2 d5 d7d5",
+                "game 3 2",
+            ]
+        );
+        assert_eq!((c.games, c.rejects, c.plies), (1, 2, 2));
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! tags (header-only stub games are followed directly by the next game's tags).
 //!
 //! ```
-//! use evallab::split::Splitter;
+//! use evallab_pgn::split::Splitter;
 //! let pgn = b"[Event \"a\"]\n\n1. e4 {[Event in a comment\n[x]} e5 1-0\n\n[Event \"b\"]\n*\n";
 //! let mut s = Splitter::new(&pgn[..]);
 //! let batch = s.next_batch(1 << 20).unwrap().unwrap();

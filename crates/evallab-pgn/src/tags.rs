@@ -9,7 +9,7 @@ use std::borrow::Cow;
 /// Decodes PGN text: UTF-8 when valid, else Latin-1 (every byte one char).
 ///
 /// ```
-/// use evallab::tags::decode;
+/// use evallab_pgn::tags::decode;
 /// assert_eq!(decode(b"R\xe9ti"), "Réti");
 /// assert_eq!(decode("Réti".as_bytes()), "Réti");
 /// ```
@@ -23,7 +23,7 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
 /// Reads the tags of a tag section in order. Lines that are not tags are ignored.
 ///
 /// ```
-/// use evallab::tags::parse_tags;
+/// use evallab_pgn::tags::parse_tags;
 /// let tags = parse_tags(b"[Event \"A \\\"B\\\"\"]\r\n[White \"x\"]\n");
 /// assert_eq!(tags, vec![("Event".into(), "A \"B\"".into()), ("White".into(), "x".into())]);
 /// ```
@@ -76,7 +76,7 @@ fn unescape(s: &[u8]) -> String {
 /// `YYYY.MM.DD` as days since 1970-01-01; `None` when any part is unknown.
 ///
 /// ```
-/// use evallab::tags::parse_date;
+/// use evallab_pgn::tags::parse_date;
 /// assert_eq!(parse_date("1970.01.02"), Some(1));
 /// assert_eq!(parse_date("2016.11.11"), Some(17116));
 /// assert_eq!(parse_date("2016.??.??"), None);
@@ -102,7 +102,7 @@ pub fn parse_date(s: &str) -> Option<i32> {
 /// Base and increment (seconds) of the first period of a TimeControl tag.
 ///
 /// ```
-/// use evallab::tags::parse_time_control;
+/// use evallab_pgn::tags::parse_time_control;
 /// assert_eq!(parse_time_control("10800+15"), Some((10800.0, 15.0)));
 /// assert_eq!(parse_time_control("40/7200:20/3600:900+30"), Some((7200.0, 0.0)));
 /// assert_eq!(parse_time_control("1800+5.232"), Some((1800.0, 5.232)));

@@ -35,7 +35,7 @@ impl Compression {
     /// Detects the compression from the first bytes of a file.
     ///
     /// ```
-    /// use evallab::input::Compression;
+    /// use evallab_pgn::input::Compression;
     /// assert_eq!(Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd, 0]), Compression::Zstd);
     /// assert_eq!(Compression::detect(b"[Event \"x\"]"), Compression::None);
     /// ```

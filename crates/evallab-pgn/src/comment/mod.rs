@@ -1,0 +1,233 @@
+//! Eval comment dialects: TCEC key=value (with Arena's verbose keys), cutechess,
+//! lichess and ChessBase.
+//!
+//! One file per grammar: [`tcec`] (TCEC `key=value, …`, and Arena's verbose
+//! `Eval = 0.00, Depth = 1` whose keys are aliases in the same loop),
+//! [`lichess`] (`[%eval …]` commands), [`cutechess_chessbase`] (`eval/depth
+//! time`: cutechess and ChessBase share it and are told apart by the time
+//! token), and [`eval`] (raw evals and their normalisation). This file holds
+//! the dispatch ([`parse`]) and the helpers every dialect uses.
+//!
+//! [`parse`] reads one move comment into a [`MoveComment`] without allocating;
+//! whatever no field takes is appended to a caller-owned `extra` string so nothing
+//! is lost. [`RawEval::normalize`] turns a raw eval into White-POV centipawns or mate
+//! in full moves. See `../shared/spec/formats.md` for the dialects.
+//!
+//! ```
+//! use evallab_pgn::comment::{parse, Dialect, EvalKind, Pov};
+//! let mut extra = String::new();
+//! let c = parse("+M5/30 0.5s", &mut extra);
+//! assert_eq!(c.dialect, Some(Dialect::Cutechess));
+//! // cutechess: mover POV, M counts plies -> mate in 3 full moves for the mover.
+//! let e = c.eval.unwrap().normalize(false, c.depth);
+//! assert_eq!((e.kind, e.cp, e.mate), (EvalKind::Mate, None, Some(-3)));
+//! let c = parse("d=1, wv=0.00, n=0,", &mut extra);
+//! assert_eq!(c.eval.unwrap().normalize(true, c.depth).kind, EvalKind::Placeholder);
+//! # let _ = Pov::White;
+//! ```
+
+pub mod cutechess_chessbase;
+pub mod eval;
+pub mod lichess;
+pub mod tcec;
+
+pub use eval::{ABSURD_PAWNS, Eval, EvalKind, Pov, RawEval};
+
+use cutechess_chessbase::parse_slash_eval;
+use lichess::parse_lichess;
+use tcec::{parse_tcec, starts_with_key};
+
+/// The comment dialect that produced a move's fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dialect {
+    /// TCEC `key=value, …` comments (all eras B–E).
+    Tcec,
+    /// cutechess-cli `+0.35/21 1.2s`.
+    Cutechess,
+    /// lichess / python-chess `[%eval 0.17] [%clk 0:00:30]`.
+    Lichess,
+    /// ChessBase `0.44/22 249 (exd6)` (TCEC era A).
+    Chessbase,
+}
+
+impl Dialect {
+    /// Every dialect, in a fixed order (used for per-game counts).
+    pub const ALL: [Dialect; 4] = [
+        Dialect::Tcec,
+        Dialect::Cutechess,
+        Dialect::Lichess,
+        Dialect::Chessbase,
+    ];
+
+    /// Name stored in the `dialect` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Tcec => "tcec",
+            Dialect::Cutechess => "cutechess",
+            Dialect::Lichess => "lichess",
+            Dialect::Chessbase => "chessbase",
+        }
+    }
+}
+
+/// The fields read from one move comment. Text fields borrow the comment.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MoveComment<'a> {
+    /// `None` when no dialect recognised the comment.
+    pub dialect: Option<Dialect>,
+    pub book: bool,
+    pub eval: Option<RawEval>,
+    pub eval_raw: Option<&'a str>,
+    pub depth: Option<i16>,
+    pub seldepth: Option<i16>,
+    pub nodes: Option<i64>,
+    pub nps: Option<i64>,
+    pub time_ms: Option<i64>,
+    pub time_left_ms: Option<i64>,
+    pub tb_hits: Option<i64>,
+    pub hash_full: Option<f32>,
+    pub ponder_hit: Option<f32>,
+    pub expected_reply: Option<&'a str>,
+    pub pv: Option<&'a str>,
+    pub r50: Option<i16>,
+    pub rd: Option<i16>,
+    pub rr: Option<i16>,
+    pub mb: Option<&'a str>,
+    pub wdl: Option<&'a str>,
+}
+
+/// Reads one move comment (without braces). Text no field takes is appended to
+/// `extra` (space separated) so that it is kept.
+pub fn parse<'a>(text: &'a str, extra: &mut String) -> MoveComment<'a> {
+    let t = text.trim();
+    let mut c = MoveComment::default();
+    if t.is_empty() {
+        return c;
+    }
+    if t.eq_ignore_ascii_case("book") || t == "B 0" {
+        c.book = true;
+    } else if t.contains("[%") {
+        parse_lichess(t, &mut c, extra);
+    } else if starts_with_key(t) || t.starts_with("book,") {
+        parse_tcec(t, &mut c, extra);
+    } else if !parse_slash_eval(t, &mut c, extra) {
+        push_extra(extra, t);
+    }
+    c
+}
+
+pub(super) fn push_extra(extra: &mut String, s: &str) {
+    let s = s.trim();
+    if !s.is_empty() {
+        if !extra.is_empty() {
+            extra.push(' ');
+        }
+        extra.push_str(s);
+    }
+}
+
+pub(super) fn set<T>(slot: &mut Option<T>, v: Option<T>) -> bool {
+    let ok = v.is_some();
+    *slot = v;
+    ok
+}
+
+pub(super) fn set_eval<'a>(c: &mut MoveComment<'a>, v: &'a str, pov: Pov) -> bool {
+    c.eval = parse_eval_token(v, pov);
+    c.eval_raw = c.eval.map(|_| v);
+    c.eval.is_some()
+}
+
+/// `0.15`, `-0.21`, `+0.35`, `M12`, `-M5`, `#21`, `-#21`, `#-3`.
+pub(super) fn parse_eval_token(v: &str, pov: Pov) -> Option<RawEval> {
+    let (neg, rest) = match v.as_bytes().first()? {
+        b'-' => (true, &v[1..]),
+        b'+' => (false, &v[1..]),
+        _ => (false, v),
+    };
+    let sign = if neg { -1 } else { 1 };
+    // Saturating: `-M-2147483648` is absurd but must not overflow.
+    if let Some(n) = rest.strip_prefix('M') {
+        let n = n.parse::<i32>().ok()?.saturating_mul(sign);
+        return Some(RawEval::MatePlies(n, pov));
+    }
+    if let Some(n) = rest.strip_prefix('#') {
+        let n = n.parse::<i32>().ok()?.saturating_mul(sign);
+        return Some(RawEval::MateMoves(n, pov));
+    }
+    // Guard against `inf`/`nan`, which f64::from_str would accept.
+    if !rest.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.') {
+        return None;
+    }
+    let x: f64 = rest.parse().ok()?;
+    Some(RawEval::Pawns(if neg { -x } else { x }, pov))
+}
+
+/// Milliseconds (era E) or `hh:mm:ss(.f)` (eras B–D, lichess clocks).
+pub fn parse_duration_ms(v: &str) -> Option<i64> {
+    if memchr::memchr(b':', v.as_bytes()).is_none() {
+        return v.parse().ok();
+    }
+    let mut ms = 0f64;
+    for part in v.split(':') {
+        let x: f64 = part.parse().ok()?;
+        if x.is_nan() || x < 0.0 {
+            return None;
+        }
+        ms = ms * 60.0 + x;
+    }
+    Some((ms * 1000.0).round() as i64)
+}
+
+/// Test helpers: a comment's fields and extra text, a raw eval normalised.
+#[cfg(test)]
+pub(crate) fn p(t: &str) -> (MoveComment<'_>, String) {
+    let mut extra = String::new();
+    let c = parse(t, &mut extra);
+    (c, extra)
+}
+
+#[cfg(test)]
+pub(crate) fn norm(c: &MoveComment, mover_white: bool) -> Eval {
+    c.eval.unwrap().normalize(mover_white, c.depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn free_text_is_kept_and_unparsed() {
+        let (c, extra) = p("  TCEC draw rule ");
+        assert_eq!(c.dialect, None);
+        assert_eq!(extra, "TCEC draw rule");
+        let (c, extra) = p("1/2 would be fine");
+        assert_eq!(c.dialect, None);
+        assert_eq!(extra, "1/2 would be fine");
+        assert_eq!(parse_eval_token("inf", Pov::White), None);
+        assert_eq!(parse_eval_token("+", Pov::White), None);
+    }
+
+    /// Found by fuzzing (debug builds panicked on the overflow; release wrapped).
+    #[test]
+    fn mate_extremes_saturate() {
+        let (c, _) = p("wv=-M-2147483648, d=5");
+        assert_eq!(norm(&c, true).mate, Some(i16::MAX));
+        let (c, _) = p("wv=M2147483647, d=5");
+        assert_eq!(norm(&c, true).mate, Some(i16::MAX));
+        let (c, _) = p("+M2147483647/5 1.0s");
+        assert_eq!(norm(&c, false).mate, Some(i16::MIN));
+        let (c, _) = p("[%eval #-2147483648]");
+        assert_eq!(norm(&c, true).mate, Some(i16::MIN));
+        let (c, _) = p("-#-2147483648/9 10");
+        assert_eq!(norm(&c, false).mate, Some(i16::MAX));
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("01:02:03"), Some(3_723_000));
+        assert_eq!(parse_duration_ms("0:00:01.25"), Some(1250));
+        assert_eq!(parse_duration_ms("1500"), Some(1500));
+        assert_eq!(parse_duration_ms("a:b"), None);
+    }
+}

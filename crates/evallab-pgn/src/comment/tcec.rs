@@ -1,0 +1,189 @@
+//! TCEC `key=value, …` comments (all eras B–E), and Arena's verbose
+//! `Eval = 0.00, Depth = 1, MoveTime = 00:00:00` (TCEC Match 4), whose keys are
+//! aliases of the short ones in the same loop.
+
+use super::{Dialect, MoveComment, Pov, parse_duration_ms, push_extra, set, set_eval};
+
+/// `d=`, `wv=`, `ev=` …, or Arena's verbose `Eval = 0.00`: an ASCII key, then
+/// `=` (spaces allowed between).
+pub(super) fn starts_with_key(t: &str) -> bool {
+    let b = t.as_bytes();
+    let n = b.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+    let spaces = b[n..].iter().take_while(|&&c| c == b' ').count();
+    n > 0 && b[0].is_ascii_alphabetic() && b.get(n + spaces) == Some(&b'=')
+}
+
+pub(super) fn parse_tcec<'a>(t: &'a str, c: &mut MoveComment<'a>, extra: &mut String) {
+    c.dialect = Some(Dialect::Tcec);
+    let mut ev = None;
+    // Byte-level scan: this is the hottest text path of a TCEC ingest. Every
+    // split is at an ASCII `,` or `=`, so slicing `t` stays on char boundaries.
+    let bytes = t.as_bytes();
+    let mut start = 0;
+    while start <= bytes.len() {
+        let end = memchr::memchr(b',', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let part = t[start..end].trim_ascii();
+        start = end + 1;
+        if part.is_empty() {
+            continue;
+        }
+        let Some(eq) = memchr::memchr(b'=', part.as_bytes()) else {
+            if part.eq_ignore_ascii_case("book") {
+                c.book = true;
+            } else {
+                push_extra(extra, part);
+            }
+            continue;
+        };
+        let (key, v) = (
+            part[..eq].trim_ascii_end(),
+            part[eq + 1..].trim_ascii_start(),
+        );
+        let ok = match key.as_bytes() {
+            b"wv" => set_eval(c, v, Pov::White),
+            // Arena's verbose keys (TCEC Match 4) are aliases of the short ones.
+            b"ev" | b"Eval" => {
+                ev = Some(v);
+                true
+            }
+            b"d" | b"Depth" => set(&mut c.depth, v.parse().ok()),
+            b"sd" => set(&mut c.seldepth, v.parse().ok()),
+            b"n" => set(&mut c.nodes, v.parse().ok()),
+            b"s" | b"Speed" => set(&mut c.nps, parse_nps(v)),
+            b"mt" | b"MoveTime" => set(&mut c.time_ms, parse_duration_ms(v)),
+            b"tl" | b"TimeLeft" => set(&mut c.time_left_ms, parse_duration_ms(v)),
+            b"tb" => v == "null" || set(&mut c.tb_hits, v.parse().ok()),
+            b"h" => set(&mut c.hash_full, v.parse().ok()),
+            b"ph" => set(&mut c.ponder_hit, v.parse().ok()),
+            b"R50" => set(&mut c.r50, v.parse().ok()),
+            b"Rd" => set(&mut c.rd, v.parse().ok()),
+            b"Rr" => set(&mut c.rr, v.parse().ok()),
+            b"pd" => set(&mut c.expected_reply, Some(v)),
+            b"pv" => set(&mut c.pv, Some(v)),
+            b"mb" => set(&mut c.mb, Some(v)),
+            b"wdl" => set(&mut c.wdl, Some(v)),
+            _ => false,
+        };
+        if !ok {
+            push_extra(extra, part);
+        }
+    }
+    // Era C writes both: `wv` (White POV) wins; era B has only `ev`, White POV.
+    if c.eval.is_none()
+        && let Some(v) = ev
+        && !set_eval(c, v, Pov::White)
+    {
+        push_extra(extra, v);
+    }
+}
+
+/// `13629 kN/s` (eras B–D) or plain nodes per second.
+fn parse_nps(v: &str) -> Option<i64> {
+    let (num, unit) = v.split_once(' ').unwrap_or((v, ""));
+    let n: i64 = num.parse().ok()?;
+    match unit.trim() {
+        "" | "N/s" => Some(n),
+        // Saturating: a fuzzed `s=99…9 MN/s` must not overflow.
+        "kN/s" => Some(n.saturating_mul(1000)),
+        "MN/s" => Some(n.saturating_mul(1_000_000)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::comment::{Dialect, EvalKind, norm, p};
+
+    #[test]
+    fn tcec_era_e() {
+        let (c, extra) = p(
+            "d=45, sd=61, pd=Nc6, mt=146610, tl=1656390, s=164179065, n=24070292811, pv=f4 Nc6 Nf3, tb=37272, h=42.0, ph=0.0, wv=1.07, R50=50, Rd=-9, Rr=-1000, mb=+0+0+0+0+0,",
+        );
+        assert_eq!(c.dialect, Some(Dialect::Tcec));
+        assert_eq!(extra, "");
+        assert_eq!(c.depth, Some(45));
+        assert_eq!(c.seldepth, Some(61));
+        assert_eq!(c.expected_reply, Some("Nc6"));
+        assert_eq!(c.time_ms, Some(146_610));
+        assert_eq!(c.time_left_ms, Some(1_656_390));
+        assert_eq!(c.nps, Some(164_179_065));
+        assert_eq!(c.nodes, Some(24_070_292_811));
+        assert_eq!(c.pv, Some("f4 Nc6 Nf3"));
+        assert_eq!(c.tb_hits, Some(37272));
+        assert_eq!(c.hash_full, Some(42.0));
+        assert_eq!((c.r50, c.rd, c.rr), (Some(50), Some(-9), Some(-1000)));
+        assert_eq!(c.mb, Some("+0+0+0+0+0"));
+        // wv is White POV: a Black move keeps the sign.
+        assert_eq!(norm(&c, false).cp, Some(107));
+        assert_eq!(c.eval_raw, Some("1.07"));
+    }
+
+    #[test]
+    fn tcec_era_b_and_d() {
+        let (c, extra) =
+            p(" ev=-0.21, d=27, pd=Rc8, mt=00:07:08, tl=01:32:51, s=13629 kN/s, tb=0, ");
+        assert_eq!(extra, "");
+        assert_eq!(norm(&c, false).cp, Some(-21));
+        assert_eq!(c.time_ms, Some(428_000));
+        assert_eq!(c.time_left_ms, Some(5_571_000));
+        assert_eq!(c.nps, Some(13_629_000));
+        let (c, _) = p("d=21, pd=Bc7, wv=M12, tb=null, R50=50,");
+        let e = norm(&c, false);
+        // M counts plies: 12 plies -> 6 moves, White POV regardless of mover.
+        assert_eq!((e.kind, e.mate), (EvalKind::Mate, Some(6)));
+        assert_eq!(c.tb_hits, None);
+        let (c, _) = p("wv=-M5, d=30");
+        assert_eq!(norm(&c, true).mate, Some(-3));
+    }
+
+    /// Found by fuzzing: `n * 1000` overflowed (a panic in debug builds).
+    #[test]
+    fn huge_nps_saturates() {
+        let (c, extra) = p(" ev=0.00, s=1559999999999999972 MN/s, s2=1, d=3");
+        assert_eq!(c.nps, Some(i64::MAX));
+        assert_eq!(extra, "s2=1");
+        assert_eq!(p("s=9223372036854775807 kN/s").0.nps, Some(i64::MAX));
+    }
+
+    #[test]
+    fn arena_verbose_keys() {
+        let (c, extra) = p(
+            "  Eval = 0.00,  Depth = 1,  MoveTime = 00:00:00,  TimeLeft = 02:00:00,  FEN = 8/8/8/8/8/8/8/K6k w - - 0 1 ",
+        );
+        assert_eq!(c.dialect, Some(Dialect::Tcec));
+        assert_eq!(norm(&c, true).kind, EvalKind::Placeholder);
+        assert_eq!((c.time_ms, c.time_left_ms), (Some(0), Some(7_200_000)));
+        assert_eq!(extra, "FEN = 8/8/8/8/8/8/8/K6k w - - 0 1");
+        let (c, _) = p("Eval = -0.35, Depth = 18, TimeLeft = 01:00:00");
+        assert_eq!((norm(&c, false).cp, c.depth), (Some(-35), Some(18)));
+    }
+
+    #[test]
+    fn tcec_era_c_prefers_wv_and_hash_mates() {
+        // ev is mover POV in season 5; wv must win.
+        let (c, _) = p("ev=0.40, d=20, wv=-0.40,");
+        assert_eq!(norm(&c, false).cp, Some(-40));
+        let (c, _) = p("ev=#21, d=20, wv=-#21,");
+        assert_eq!(norm(&c, false).mate, Some(-21));
+    }
+
+    #[test]
+    fn tcec_placeholder_garbage_and_result_text() {
+        let (c, _) = p("d=1, mt=0, n=0, wv=0.00,");
+        assert_eq!(norm(&c, true).kind, EvalKind::Placeholder);
+        let (c, _) = p("d=1, wv=0.16,");
+        assert_eq!(norm(&c, true).cp, Some(16));
+        let (c, _) = p("d=30, wv=21474836.48,");
+        let e = norm(&c, true);
+        assert_eq!((e.kind, e.cp), (EvalKind::Absurd, None));
+        assert_eq!(c.eval_raw, Some("21474836.48"));
+        let (c, _) = p("d=30, wv=-150.00,");
+        assert_eq!(norm(&c, true).cp, Some(-15000));
+        let (c, extra) = p("d=1, wv=-M1, mb=+2+0-1+1-1, Black mates");
+        assert_eq!(extra, "Black mates");
+        assert_eq!(norm(&c, false).mate, Some(-1));
+        let (c, extra) = p("book, mt=0, foo=bar,");
+        assert!(c.book);
+        assert_eq!(extra, "foo=bar");
+    }
+}

@@ -89,3 +89,5 @@ echo "evallab / baseline, --jobs 1: $(echo "scale=3; ${pps[evallab --jobs 1]} / 
 echo "evallab / baseline, --jobs 2: $(echo "scale=3; ${pps[evallab --jobs 2]} / ${pps[baseline --jobs 2]}" | bc)"
 echo "evallab --jobs 2 / --jobs 1:  $(echo "scale=3; ${pps[evallab --jobs 2]} / ${pps[evallab --jobs 1]}" | bc)"
 echo "baseline --jobs 2 / --jobs 1: $(echo "scale=3; ${pps[baseline --jobs 2]} / ${pps[baseline --jobs 1]}" | bc)"
+echo "agreement of the archive with the --jobs 2 analysis:"
+"$bin" agreement "$a2" --by engine

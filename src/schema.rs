@@ -714,7 +714,12 @@ pub const ANALYSIS_FAILURES: Table = Table {
         c(col::PLY, UInt16, false, "the position before this ply"),
         c(col::LABEL, Utf8, false, "the analysis run's label"),
         c(col::FEN, Utf8, false, "FEN of the position"),
-        c(col::ATTEMPT, UInt8, false, "attempts made on the position"),
+        c(
+            col::ATTEMPT,
+            UInt8,
+            false,
+            "the try that failed: 2 = the game's retry (1 = the first try, 0 = never tried)",
+        ),
         c(
             col::REASON,
             Utf8,

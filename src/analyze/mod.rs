@@ -245,31 +245,13 @@ pub fn analyze(
             });
         }
         drop(tx);
-        let mut pending: Vec<GameResult> = Vec::new();
-        let mut chunk_started = Instant::now();
-        let mut restarts_in_chunk = 0;
-        let commit = |pending: &mut Vec<GameResult>,
-                      ds: &mut Dataset,
-                      run: &mut AnalysisRun,
-                      report: &mut AnalyzeReport,
-                      chunk_started: Instant,
-                      restarts: u64|
-         -> Result<(), Error> {
-            if pending.is_empty() {
-                return Ok(());
-            }
-            pending.sort_by_key(|r| r.index);
-            let chunk = commit_chunk(ds, run, &label, pending, chunk_started, restarts)?;
-            report.chunks.push(chunk);
-            pending.clear();
-            Ok(())
-        };
+        let mut chunk = Chunk::new();
         for r in rx {
             prog.games_done += 1;
             prog.positions_done += r.positions;
             prog.failures += r.failures.len() as u64;
             prog.restarts += r.restarts;
-            restarts_in_chunk += r.restarts;
+            chunk.restarts += r.restarts;
             report.games += 1;
             report.positions += r.positions;
             report.failures += r.failures.len() as u64;
@@ -283,29 +265,13 @@ pub fn analyze(
                     }
                 }
             }
-            pending.push(r);
+            chunk.results.push(r);
             progress(&prog);
-            if chunk_started.elapsed() >= opts.commit_every {
-                commit(
-                    &mut pending,
-                    &mut ds,
-                    &mut run,
-                    &mut report,
-                    chunk_started,
-                    restarts_in_chunk,
-                )?;
-                chunk_started = Instant::now();
-                restarts_in_chunk = 0;
+            if chunk.started.elapsed() >= opts.commit_every {
+                chunk.commit(&mut ds, &mut run, &mut report)?;
             }
         }
-        commit(
-            &mut pending,
-            &mut ds,
-            &mut run,
-            &mut report,
-            chunk_started,
-            restarts_in_chunk,
-        )
+        chunk.commit(&mut ds, &mut run, &mut report)
     })?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
@@ -349,15 +315,50 @@ fn done_games(ds: &Dataset, run: &AnalysisRun) -> Result<HashSet<i64>, Error> {
     Ok(done)
 }
 
+/// Results not yet committed.
+struct Chunk {
+    results: Vec<GameResult>,
+    started: Instant,
+    /// Engine restarts while computing them.
+    restarts: u64,
+}
+
+impl Chunk {
+    fn new() -> Chunk {
+        Chunk {
+            results: Vec::new(),
+            started: Instant::now(),
+            restarts: 0,
+        }
+    }
+
+    /// Commits the results (in game order) and starts a new chunk.
+    fn commit(
+        &mut self,
+        ds: &mut Dataset,
+        run: &mut AnalysisRun,
+        report: &mut AnalyzeReport,
+    ) -> Result<(), Error> {
+        if !self.results.is_empty() {
+            self.results.sort_by_key(|r| r.index);
+            let part = commit_chunk(ds, run, &self.results, self.started, self.restarts)?;
+            report.chunks.push(part);
+        }
+        *self = Chunk::new();
+        Ok(())
+    }
+}
+
 /// Writes one chunk's parts, then the manifest that lists them.
 fn commit_chunk(
     ds: &mut Dataset,
     run: &mut AnalysisRun,
-    label: &str,
     results: &[GameResult],
     started: Instant,
     restarts: u64,
 ) -> Result<u32, Error> {
+    let label = run.label.clone();
+    let label = label.as_str();
     let part = ds.next_part();
     let mut a = AnalysisBuilder::default();
     let mut f = FailuresBuilder::default();
@@ -482,7 +483,7 @@ impl Worker<'_> {
                 res.failures.extend(positions[i..].iter().map(|(ply, pos)| Failure {
                     ply: *ply,
                     fen: fen_of(pos),
-                    attempt: 1,
+                    attempt: 0,
                     reason: format!(
                         "not tried: {MAX_CONSECUTIVE_FAILURES} positions in a row failed (last: {last})"
                     ),

@@ -8,9 +8,10 @@ use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::metrics::agreement::query::{per_move, summary};
 use evallab::metrics::balance::BalanceOptions;
+use evallab::metrics::select_events;
 use evallab::render::format::{self, Format};
-use evallab::schema::{ANALYSIS, GAMES, MOVES, col as gcol, metric};
-use polars::prelude::{IntoLazy, JoinArgs, JoinType, col, lit};
+use evallab::schema::{ANALYSIS, GAMES, MOVES, metric};
+use polars::prelude::{IntoLazy, col, lit};
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -46,16 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let ds = Dataset::open(&args.dataset)?;
     let label = resolve_label(&ds, args.analysis.as_deref())?;
-    let mut games = ds.scan(&GAMES)?;
-    if let Some(re) = &opts.event {
-        games = games.filter(col(gcol::EVENT).str().contains(lit(re.as_str()), true));
-    }
-    let moves = ds.scan(&MOVES)?.join(
-        games.clone().select([col(gcol::GAME_ID)]),
-        [col(gcol::GAME_ID)],
-        [col(gcol::GAME_ID)],
-        JoinArgs::new(JoinType::Semi),
-    );
+    let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
     let mut lf = per_move(games, moves, ds.scan(&ANALYSIS)?, &label, &opts.families);
     if let Some(re) = &opts.engine {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));

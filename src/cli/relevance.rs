@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::dataset::lock::DatasetLock;
 use evallab::metrics::relevance::{X05, per_move, summary};
+use evallab::metrics::select_events;
 use evallab::render::format::{self, Format};
-use evallab::schema::{GAMES, MOVES, RELEVANCE_MOVES, col as gcol, derived_file, metric};
-use polars::prelude::{IntoLazy, JoinArgs, JoinType, col, lit};
+use evallab::schema::{GAMES, MOVES, RELEVANCE_MOVES, derived_file, metric};
+use polars::prelude::{IntoLazy, col, lit};
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -86,17 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     let opts = args.filter.options()?;
-    let (mut games, mut moves) = (ds.scan(&GAMES)?, ds.scan(&MOVES)?);
-    if let Some(re) = &opts.event {
-        // Select the events first, so only their moves are read and computed.
-        games = games.filter(col(gcol::EVENT).str().contains(lit(re.as_str()), true));
-        moves = moves.join(
-            games.clone().select([col(gcol::GAME_ID)]),
-            [col(gcol::GAME_ID)],
-            [col(gcol::GAME_ID)],
-            JoinArgs::new(JoinType::Semi),
-        );
-    }
+    let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
     let mut lf = per_move(games, moves, &opts.families, &x05)?;
     if let Some(re) = &opts.engine {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));

@@ -105,6 +105,26 @@ pub fn own_evals(moves: LazyFrame, extra: &[&str]) -> LazyFrame {
     moves.filter(usable).select(cols)
 }
 
+/// The games of the events matching `event` (every game without one) and only
+/// their moves: selecting first means only those moves are read and computed.
+pub fn select_events(
+    games: LazyFrame,
+    moves: LazyFrame,
+    event: Option<&str>,
+) -> (LazyFrame, LazyFrame) {
+    let Some(re) = event else {
+        return (games, moves);
+    };
+    let games = games.filter(col(col::EVENT).str().contains(lit(re), true));
+    let moves = moves.join(
+        games.clone().select([col(col::GAME_ID)]),
+        [col(col::GAME_ID)],
+        [col(col::GAME_ID)],
+        JoinArgs::new(JoinType::Semi),
+    );
+    (games, moves)
+}
+
 /// The TCEC season of an event (`Season N` → `N`); other events stand alone.
 pub fn season(event: Expr) -> Expr {
     event

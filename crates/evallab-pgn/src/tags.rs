@@ -80,13 +80,16 @@ fn unescape(s: &[u8]) -> String {
 /// assert_eq!(parse_date("1970.01.02"), Some(1));
 /// assert_eq!(parse_date("2016.11.11"), Some(17116));
 /// assert_eq!(parse_date("2016.??.??"), None);
+/// assert_eq!(parse_date("9223372036854775807.01.01"), None);
 /// ```
 pub fn parse_date(s: &str) -> Option<i32> {
     let mut it = s.trim().splitn(3, ['.', '-', '/']);
     let y: i64 = it.next()?.parse().ok()?;
     let m: i64 = it.next()?.parse().ok()?;
     let d: i64 = it.next()?.parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+    // Beyond ±5.8 million years the day count leaves i32 anyway; bounding the
+    // year first keeps the arithmetic below from overflowing (found by fuzzing).
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || !(-5_000_000..=5_000_000).contains(&y) {
         return None;
     }
     // Days from civil (H. Hinnant's algorithm).

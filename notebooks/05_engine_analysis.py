@@ -177,3 +177,52 @@ ax.set_xlabel("archived eval (pawns)")
 ax.set_ylabel(f"{run['engine']}, {run['limit']} (pawns)")
 ax.legend(fontsize=7)
 plt.show()
+
+# %% [markdown]
+# ## Move symbols from the reference
+#
+# `evallab relevance --analysis sf-1k` (the demo's second relevance step) reads each
+# move's symbol from the reference (§2.5's own reading): the reference's first choice,
+# played, earns its margin over the second-best line, rr(second, best) ≥ 0; any other
+# move what it loses against the best line, rr(best, played) ≤ 0 (relevance-reduced
+# pawns, the mover's POV). Re-derived here from the `analysis` table.
+
+# %%
+LN2 = math.log(2)
+
+
+def cumulative(x, x05):
+    k = x05 / LN2
+    return pl.when(x <= 0).then(k * (x / x05 * LN2).exp()).otherwise(2 * k - k * (-x / x05 * LN2).exp())
+
+
+second = f.filter(pl.col("multipv") == 2).select("game_id", "ply", pl.col("stm").alias("second"))
+ref_moves = pl.read_parquet(root / "results/relevance_reference_moves.parquet")
+chk = (
+    ref_moves.select("game_id", "ply", "engine", "x05", "ref_swing_rr")
+    .join(per.select("game_id", "ply", "top1", "best", "played"), on=["game_id", "ply"], how="left")
+    .join(second, on=["game_id", "ply"], how="left")
+    .with_columns(
+        a=pl.when("top1").then("second").otherwise("best") / 100,
+        b=pl.when("top1").then("best").otherwise("played") / 100,
+    )
+    .with_columns(mine=cumulative(pl.col("b"), pl.col("x05")) - cumulative(pl.col("a"), pl.col("x05")))
+)
+assert chk["ref_swing_rr"].is_not_null().sum() > 0
+assert (chk["ref_swing_rr"].is_null() == chk["mine"].is_null()).all()
+assert (chk["ref_swing_rr"] - chk["mine"]).abs().max() < 1e-9
+print(chk["ref_swing_rr"].is_not_null().sum(), "moves with a reference swing: evallab == re-derivation")
+chk.filter(pl.col("ref_swing_rr").is_not_null()).sort("ref_swing_rr").head(5)
+
+# %% [markdown]
+# The symbol counts per engine, from the archive's evals and from the reference
+# (only the analysed games' moves have a reference swing):
+
+# %%
+sym = [c for c in pl.read_csv(root / "results/relevance.csv").columns if c.startswith("econ8_")]
+pl.concat(
+    [
+        pl.read_csv(root / "results/relevance.csv").select("engine", *sym).with_columns(source=pl.lit("archive")),
+        pl.read_csv(root / "results/relevance_reference.csv").select("engine", *sym).with_columns(source=pl.lit(LABEL)),
+    ]
+).sort("engine", "source")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process analysis benchmark: `evallab analyze` beside the minimal UCI
 # driver scripts/uci_baseline.py (same positions, engine, options and limit),
-# with 1 and 2 jobs, in one run. Also checks the acceptance properties: the
+# with 1 and 2 jobs, in one run (one job: the two take turns in blocks of
+# BLOCK games). Also checks the acceptance properties: the
 # --jobs 1 and --jobs 2 tables hold the same rows, and so does a run killed
 # with SIGKILL halfway and resumed.
 #
@@ -63,11 +64,38 @@ echo "every position of $input, nodes $nodes, MultiPV $multipv, Threads 1, Hash 
 a2=$(fresh a2); a1=$(fresh a1)
 run "evallab --jobs 2" "$work/a2.log" analyze "$a2" --jobs 2
 grep -oE 'engine [0-9]+ nps' "$work/a2.log" || true
-run "evallab --jobs 1" "$work/a1.log" analyze "$a1" --jobs 1
 run "baseline --jobs 2" "$work/b2.log" python3 scripts/uci_baseline.py "$work/base" \
   --engine "$engine" --nodes "$nodes" --multipv "$multipv" --jobs 2
-run "baseline --jobs 1" "$work/b1.log" python3 scripts/uci_baseline.py "$work/base" \
-  --engine "$engine" --nodes "$nodes" --multipv "$multipv" --jobs 1
+
+# One job: this shared machine's speed drifts by several per cent over minutes,
+# more than the overhead measured. So the two drivers take turns, block by
+# block (BLOCK games each, alternating who goes first), and their times are
+# summed: the drift hits both alike. evallab resumes its analysis each block
+# (--max-games grows), which the checksum below also covers.
+games=$(python3 -c "import sys; sys.path.insert(0, 'python'); import polars as pl; from evallab import parts; print(pl.scan_parquet(parts(sys.argv[1], 'games')).select(pl.len()).collect().item())" "$work/base")
+block="${BLOCK:-20}"
+declare -A secs=() count=()
+timed() { # name, command...: adds the wall seconds and positions to the name's sums
+  local name=$1; shift
+  local t0 t1 pos
+  t0=$(date +%s.%N)
+  "$@" > "$work/block.log" 2>&1 || { cat "$work/block.log"; exit 1; }
+  t1=$(date +%s.%N)
+  pos=$(grep -oE '(positions|analysed [0-9]+ games \([0-9]+ already done\),) [0-9]+' "$work/block.log" | grep -oE '[0-9]+$' | tail -1)
+  secs[$name]=$(echo "${secs[$name]:-0} + $t1 - $t0" | bc)
+  count[$name]=$(( ${count[$name]:-0} + pos ))
+}
+for ((from = 0, k = 0; from < games; from += block, k++)); do
+  e1=(timed "evallab --jobs 1" "$bin" analyze "$a1" "${settings[@]}" --jobs 1 --max-games $((from + block)))
+  b1=(timed "baseline --jobs 1" python3 scripts/uci_baseline.py "$work/base" --engine "$engine" \
+    --nodes "$nodes" --multipv "$multipv" --jobs 1 --skip-games "$from" --max-games "$block")
+  if ((k % 2 == 0)); then "${e1[@]}"; "${b1[@]}"; else "${b1[@]}"; "${e1[@]}"; fi
+done
+for name in "evallab --jobs 1" "baseline --jobs 1"; do
+  pps[$name]=$(echo "scale=2; ${count[$name]} / ${secs[$name]}" | bc)
+  printf "%-28s %8.1f s %7d positions %8.2f positions/s (blocks of %d games, taking turns)\n" \
+    "$name" "${secs[$name]}" "${count[$name]}" "${pps[$name]}" "$block"
+done
 
 # Killed halfway (SIGKILL), then resumed.
 k=$(fresh k)

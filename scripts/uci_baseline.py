@@ -96,11 +96,13 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--max-games", type=int, help="only the first N games (dataset order)")
+    ap.add_argument("--skip-games", type=int, default=0, help="leave out the first N games (dataset order)")
+    ap.add_argument("--max-games", type=int, help="only the first N games (dataset order, after --skip-games)")
     a = ap.parse_args()
     if a.event:
         re.compile(a.event)
-    todo = games(a.dataset, a.event)[: a.max_games]
+    todo = games(a.dataset, a.event)[a.skip_games :]
+    todo = todo[: a.max_games]
     options = [("Threads", a.threads), ("Hash", a.hash), ("MultiPV", a.multipv)]
     go = f"go nodes {a.nodes}"
     # One engine per process; each takes the next game when it is free, as

@@ -45,7 +45,7 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 13] = [
     ("agreement", 1),
     ("balance", 1),
     ("calibrate", 1),
-    ("relevance", 1),
+    ("relevance", 2),
     ("eas", 1),
     ("report", 1),
     ("annotate", 1),

@@ -113,6 +113,112 @@ impl Table {
     }
 }
 
+/// The Arrow builder type of a [`ColType`].
+macro_rules! builder_of {
+    (Bool) => {
+        arrow::array::BooleanBuilder
+    };
+    (UInt8) => {
+        arrow::array::UInt8Builder
+    };
+    (UInt16) => {
+        arrow::array::UInt16Builder
+    };
+    (UInt32) => {
+        arrow::array::UInt32Builder
+    };
+    (Int16) => {
+        arrow::array::Int16Builder
+    };
+    (Int32) => {
+        arrow::array::Int32Builder
+    };
+    (Int64) => {
+        arrow::array::Int64Builder
+    };
+    (Float32) => {
+        arrow::array::Float32Builder
+    };
+    (Float64) => {
+        arrow::array::Float64Builder
+    };
+    (Utf8) => {
+        arrow::array::StringBuilder
+    };
+    (Date) => {
+        arrow::array::Date32Builder
+    };
+}
+
+/// Declares a table that evallab writes row by row, each column once: the
+/// [`Table`] constant (its Arrow schema and `evallab schema` text) and a builder
+/// struct with one Arrow builder per column, in schema order, whose `finish`
+/// makes the record batch. An entry is `field => (name, type, nullable, doc)`;
+/// a compile-time check keeps each builder field named as its column.
+macro_rules! base_table {
+    (
+        $(#[$meta:meta])*
+        $table:ident, $builder:ident, $name:literal, $doc:literal,
+        { $( $field:ident => ($cname:expr, $ty:ident, $nullable:expr, $cdoc:expr) ),* $(,)? }
+    ) => {
+        $(#[$meta])*
+        pub const $table: Table = Table {
+            name: $name,
+            doc: $doc,
+            columns: &[ $( c($cname, $ty, $nullable, $cdoc) ),* ],
+        };
+
+        #[doc = concat!("Arrow builders of [`", stringify!($table), "`], one per column, in schema order.")]
+        #[derive(Default)]
+        pub struct $builder {
+            $( pub $field: builder_of!($ty), )*
+        }
+
+        impl $builder {
+            /// The rows appended so far, as a record batch; the builders are reset.
+            pub fn finish(&mut self) -> arrow::record_batch::RecordBatch {
+                let columns: Vec<arrow::array::ArrayRef> =
+                    vec![ $( Arc::new(self.$field.finish()) ),* ];
+                arrow::record_batch::RecordBatch::try_new($table.arrow_schema(), columns)
+                    .expect("builders are generated from the schema")
+            }
+
+            /// Rows appended so far.
+            pub fn rows(&self) -> usize {
+                [ $( arrow::array::ArrayBuilder::len(&self.$field) ),* ][0]
+            }
+        }
+
+        $(
+            const _: () = assert!(
+                same_name(stringify!($field), $cname),
+                concat!(stringify!($table), ": builder field `", stringify!($field), "` is not named as its column"),
+            );
+        )*
+    };
+}
+
+/// `field == column`, ignoring a raw identifier's `r#` (const: checked at compile time).
+const fn same_name(field: &str, column: &str) -> bool {
+    let (f, c) = (field.as_bytes(), column.as_bytes());
+    let skip = if f.len() > 2 && f[0] == b'r' && f[1] == b'#' {
+        2
+    } else {
+        0
+    };
+    if f.len() - skip != c.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < c.len() {
+        if f[i + skip] != c[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Column names, shared by the writer, the metrics and the docs.
 pub mod col {
     // Shared by several tables.
@@ -255,6 +361,8 @@ pub mod relevance_col {
     pub const SWING_RR: &str = "swing_rr";
     pub const DISAGREEMENT_RAW: &str = "disagreement_raw";
     pub const DISAGREEMENT_RR: &str = "disagreement_rr";
+    pub const REF_SWING_RR: &str = "ref_swing_rr";
+    pub const REF_MOVES: &str = "ref_moves";
     pub const P_RESULT: &str = "p_result";
     pub const X05: &str = "x05";
     pub const MOVES: &str = "moves";
@@ -266,468 +374,163 @@ pub mod relevance_col {
 
 use ColType::*;
 
-/// One row per game that was ingested.
-pub const GAMES: Table = Table {
-    name: "games",
-    doc: "one row per ingested game",
-    columns: &[
-        c(
-            col::GAME_ID,
-            Int64,
-            false,
-            "stable id: hash of the input file's sha256 and the game number (identical whatever --jobs)",
-        ),
-        c(
-            col::SOURCE_FILE,
-            Utf8,
-            false,
-            "input path as given on the command line (`-` for stdin)",
-        ),
-        c(
-            col::SOURCE_SHA256,
-            Utf8,
-            false,
-            "sha256 of the input file as stored (compressed bytes)",
-        ),
-        c(
-            col::GAME_NUMBER,
-            UInt32,
-            false,
-            "1-based position of the game in its input file",
-        ),
-        c(
-            col::BYTE_OFFSET,
-            Int64,
-            false,
-            "offset of the game's first byte in the decompressed input",
-        ),
-        c(
-            col::LINE,
-            UInt32,
-            false,
-            "1-based line of the game's first tag in the decompressed input",
-        ),
-        c(col::EVENT, Utf8, true, "Event tag"),
-        c(col::SITE, Utf8, true, "Site tag"),
-        c(
-            col::DATE,
-            Date,
-            true,
-            "Date tag (null when unknown or partial)",
-        ),
-        c(col::ROUND, Utf8, true, "Round tag"),
-        c(col::WHITE, Utf8, true, "White tag"),
-        c(col::BLACK, Utf8, true, "Black tag"),
-        c(
-            col::RESULT,
-            Utf8,
-            true,
-            "Result tag: 1-0, 0-1, 1/2-1/2 or *",
-        ),
-        c(col::WHITE_ELO, Int32, true, "WhiteElo tag"),
-        c(col::BLACK_ELO, Int32, true, "BlackElo tag"),
-        c(col::TIME_CONTROL, Utf8, true, "TimeControl tag as written"),
-        c(
-            col::TC_BASE_S,
-            Float64,
-            true,
-            "base time of the first time-control period, seconds",
-        ),
-        c(
-            col::TC_INCREMENT_S,
-            Float64,
-            true,
-            "increment of the first period, seconds",
-        ),
-        c(col::ECO, Utf8, true, "ECO tag"),
-        c(col::OPENING, Utf8, true, "Opening tag"),
-        c(col::TERMINATION, Utf8, true, "Termination tag"),
-        c(
-            col::TERMINATION_DETAILS,
-            Utf8,
-            true,
-            "TerminationDetails tag (TCEC)",
-        ),
-        c(col::PLY_COUNT_TAG, Int32, true, "PlyCount tag"),
-        c(
-            col::START_FEN,
-            Utf8,
-            true,
-            "FEN tag of a set-up start position (null: standard start)",
-        ),
-        c(col::VARIANT, Utf8, false, "`standard` or `chess960`"),
-        c(
-            col::VARIANT_INFERRED,
-            Bool,
-            false,
-            "true when no Variant tag said chess960 but the start FEN is legal only as Chess960 (castling rooks off the corners)",
-        ),
-        c(
-            col::ENGINE_OPTIONS,
-            Utf8,
-            true,
-            "comment before the first move (engine options or hardware)",
-        ),
-        c(col::PLIES, UInt16, false, "plies parsed and validated"),
-        c(
-            col::VARIATIONS_SKIPPED,
-            UInt16,
-            false,
-            "variations `( … )` skipped",
-        ),
-        c(
-            col::DIALECT,
-            Utf8,
-            true,
-            "dominant eval-comment dialect: tcec, cutechess, lichess, chessbase",
-        ),
-        c(
-            col::EVALS,
-            UInt16,
-            false,
-            "moves with a usable eval (cp or mate)",
-        ),
-        c(
-            col::UNPARSED_COMMENTS,
-            UInt16,
-            false,
-            "move comments no dialect could read (kept in comment_extra)",
-        ),
-        c(
-            col::OTHER_TAGS,
-            Utf8,
-            true,
-            "every other tag, as a JSON object",
-        ),
-    ],
-};
+base_table! {
+    /// One row per game that was ingested.
+    GAMES, GamesBuilder, "games",
+    "one row per ingested game",
+    {
+        game_id => (col::GAME_ID, Int64, false, "stable id: hash of the input file's sha256 and the game number (identical whatever --jobs)"),
+        source_file => (col::SOURCE_FILE, Utf8, false, "input path as given on the command line (`-` for stdin)"),
+        source_sha256 => (col::SOURCE_SHA256, Utf8, false, "sha256 of the input file as stored (compressed bytes)"),
+        game_number => (col::GAME_NUMBER, UInt32, false, "1-based position of the game in its input file"),
+        byte_offset => (col::BYTE_OFFSET, Int64, false, "offset of the game's first byte in the decompressed input"),
+        line => (col::LINE, UInt32, false, "1-based line of the game's first tag in the decompressed input"),
+        event => (col::EVENT, Utf8, true, "Event tag"),
+        site => (col::SITE, Utf8, true, "Site tag"),
+        date => (col::DATE, Date, true, "Date tag (null when unknown or partial)"),
+        round => (col::ROUND, Utf8, true, "Round tag"),
+        white => (col::WHITE, Utf8, true, "White tag"),
+        black => (col::BLACK, Utf8, true, "Black tag"),
+        result => (col::RESULT, Utf8, true, "Result tag: 1-0, 0-1, 1/2-1/2 or *"),
+        white_elo => (col::WHITE_ELO, Int32, true, "WhiteElo tag"),
+        black_elo => (col::BLACK_ELO, Int32, true, "BlackElo tag"),
+        time_control => (col::TIME_CONTROL, Utf8, true, "TimeControl tag as written"),
+        tc_base_s => (col::TC_BASE_S, Float64, true, "base time of the first time-control period, seconds"),
+        tc_increment_s => (col::TC_INCREMENT_S, Float64, true, "increment of the first period, seconds"),
+        eco => (col::ECO, Utf8, true, "ECO tag"),
+        opening => (col::OPENING, Utf8, true, "Opening tag"),
+        termination => (col::TERMINATION, Utf8, true, "Termination tag"),
+        termination_details => (col::TERMINATION_DETAILS, Utf8, true, "TerminationDetails tag (TCEC)"),
+        ply_count_tag => (col::PLY_COUNT_TAG, Int32, true, "PlyCount tag"),
+        start_fen => (col::START_FEN, Utf8, true, "FEN tag of a set-up start position (null: standard start)"),
+        variant => (col::VARIANT, Utf8, false, "`standard` or `chess960`"),
+        variant_inferred => (col::VARIANT_INFERRED, Bool, false, "true when no Variant tag said chess960 but the start FEN is legal only as Chess960 (castling rooks off the corners)"),
+        engine_options => (col::ENGINE_OPTIONS, Utf8, true, "comment before the first move (engine options or hardware)"),
+        plies => (col::PLIES, UInt16, false, "plies parsed and validated"),
+        variations_skipped => (col::VARIATIONS_SKIPPED, UInt16, false, "variations `( … )` skipped"),
+        dialect => (col::DIALECT, Utf8, true, "dominant eval-comment dialect: tcec, cutechess, lichess, chessbase"),
+        evals => (col::EVALS, UInt16, false, "moves with a usable eval (cp or mate)"),
+        unparsed_comments => (col::UNPARSED_COMMENTS, UInt16, false, "move comments no dialect could read (kept in comment_extra)"),
+        other_tags => (col::OTHER_TAGS, Utf8, true, "every other tag, as a JSON object"),
+    }
+}
 
-/// One row per ply of an ingested game.
-pub const MOVES: Table = Table {
-    name: "moves",
-    doc: "one row per ply of an ingested game",
-    columns: &[
-        c(col::GAME_ID, Int64, false, "games.game_id"),
-        c(col::PLY, UInt16, false, "1-based ply index in the game"),
-        c(
-            col::MOVE_NUMBER,
-            UInt16,
-            false,
-            "full move number as printed in PGN (continues a FEN's move number)",
-        ),
-        c(col::SIDE, Utf8, false, "`w` or `b`: the side that moved"),
-        c(
-            col::SAN,
-            Utf8,
-            false,
-            "move in SAN as reconstructed from the position",
-        ),
-        c(
-            col::UCI,
-            Utf8,
-            false,
-            "move in UCI (Chess960 castling as king-takes-rook)",
-        ),
-        c(col::IS_CAPTURE, Bool, false, "the move captures"),
-        c(col::IS_CHECK, Bool, false, "the move gives check"),
-        c(col::IS_MATE, Bool, false, "the move gives mate"),
-        c(
-            col::PROMOTION,
-            Utf8,
-            true,
-            "promotion piece letter (q, r, b, n)",
-        ),
-        c(
-            col::IS_BOOK,
-            Bool,
-            false,
-            "opening-book move (`book` comment)",
-        ),
-        c(
-            col::EVAL_KIND,
-            Utf8,
-            true,
-            "cp, mate, placeholder (d=1 with 0.00: no eval) or absurd (|eval| > 1000 pawns)",
-        ),
-        c(
-            col::EVAL_CP,
-            Int32,
-            true,
-            "eval in centipawns, White POV (null for mates, placeholders, absurd values)",
-        ),
-        c(
-            col::MATE,
-            Int16,
-            true,
-            "signed full moves to mate, White POV (positive: White mates)",
-        ),
-        c(col::EVAL_RAW, Utf8, true, "the eval token as written"),
-        c(col::DEPTH, Int16, true, "search depth"),
-        c(col::SELDEPTH, Int16, true, "selective depth"),
-        c(col::NODES, Int64, true, "nodes searched"),
-        c(col::NPS, Int64, true, "nodes per second"),
-        c(
-            col::TIME_MS,
-            Int64,
-            true,
-            "time spent on the move, ms (TCEC mt, cutechess time, lichess %emt)",
-        ),
-        c(
-            col::TIME_LEFT_MS,
-            Int64,
-            true,
-            "clock after the move, ms (TCEC tl, lichess %clk)",
-        ),
-        c(col::TB_HITS, Int64, true, "tablebase hits"),
-        c(col::HASH_FULL, Float32, true, "hash usage, percent"),
-        c(col::PONDER_HIT, Float32, true, "ponder hit, percent"),
-        c(col::EXPECTED_REPLY, Utf8, true, "expected reply (TCEC pd)"),
-        c(
-            col::PV,
-            Utf8,
-            true,
-            "principal variation as written (dropped with --no-pv)",
-        ),
-        c(
-            col::R50,
-            Int16,
-            true,
-            "TCEC R50: full moves left before the 50-move rule",
-        ),
-        c(
-            col::RD,
-            Int16,
-            true,
-            "TCEC Rd: plies left before draw adjudication",
-        ),
-        c(
-            col::RR,
-            Int16,
-            true,
-            "TCEC Rr: plies left before win adjudication",
-        ),
-        c(
-            col::MB,
-            Utf8,
-            true,
-            "TCEC mb: material after the move, White minus Black, P N B R Q",
-        ),
-        c(col::WDL, Utf8, true, "TCEC wdl field as written"),
-        c(
-            col::COMMENT_EXTRA,
-            Utf8,
-            true,
-            "comment text no dialect field took (game-end text, unknown keys, unreadable comments)",
-        ),
-        c(col::WHITE_PAWNS, UInt8, false, "White pawns after the move"),
-        c(
-            col::WHITE_KNIGHTS,
-            UInt8,
-            false,
-            "White knights after the move",
-        ),
-        c(
-            col::WHITE_BISHOPS,
-            UInt8,
-            false,
-            "White bishops after the move",
-        ),
-        c(col::WHITE_ROOKS, UInt8, false, "White rooks after the move"),
-        c(
-            col::WHITE_QUEENS,
-            UInt8,
-            false,
-            "White queens after the move",
-        ),
-        c(col::BLACK_PAWNS, UInt8, false, "Black pawns after the move"),
-        c(
-            col::BLACK_KNIGHTS,
-            UInt8,
-            false,
-            "Black knights after the move",
-        ),
-        c(
-            col::BLACK_BISHOPS,
-            UInt8,
-            false,
-            "Black bishops after the move",
-        ),
-        c(col::BLACK_ROOKS, UInt8, false, "Black rooks after the move"),
-        c(
-            col::BLACK_QUEENS,
-            UInt8,
-            false,
-            "Black queens after the move",
-        ),
-        c(
-            col::MATERIAL_BALANCE,
-            Int16,
-            false,
-            "material White minus Black in pawns (1/3/3/5/9)",
-        ),
-        c(
-            col::HALFMOVE_CLOCK,
-            UInt16,
-            false,
-            "halfmove clock after the move",
-        ),
-        c(
-            col::REPETITION,
-            UInt8,
-            false,
-            "how often the position after the move has occurred (1 = first time)",
-        ),
-        c(
-            col::DEAD_MATERIAL,
-            Bool,
-            false,
-            "only K v K, KB v K or KN v K left",
-        ),
-    ],
-};
+base_table! {
+    /// One row per ply of an ingested game.
+    MOVES, MovesBuilder, "moves",
+    "one row per ply of an ingested game",
+    {
+        game_id => (col::GAME_ID, Int64, false, "games.game_id"),
+        ply => (col::PLY, UInt16, false, "1-based ply index in the game"),
+        move_number => (col::MOVE_NUMBER, UInt16, false, "full move number as printed in PGN (continues a FEN's move number)"),
+        side => (col::SIDE, Utf8, false, "`w` or `b`: the side that moved"),
+        san => (col::SAN, Utf8, false, "move in SAN as reconstructed from the position"),
+        uci => (col::UCI, Utf8, false, "move in UCI (Chess960 castling as king-takes-rook)"),
+        is_capture => (col::IS_CAPTURE, Bool, false, "the move captures"),
+        is_check => (col::IS_CHECK, Bool, false, "the move gives check"),
+        is_mate => (col::IS_MATE, Bool, false, "the move gives mate"),
+        promotion => (col::PROMOTION, Utf8, true, "promotion piece letter (q, r, b, n)"),
+        is_book => (col::IS_BOOK, Bool, false, "opening-book move (`book` comment)"),
+        eval_kind => (col::EVAL_KIND, Utf8, true, "cp, mate, placeholder (d=1 with 0.00: no eval) or absurd (|eval| > 1000 pawns)"),
+        eval_cp => (col::EVAL_CP, Int32, true, "eval in centipawns, White POV (null for mates, placeholders, absurd values)"),
+        mate => (col::MATE, Int16, true, "signed full moves to mate, White POV (positive: White mates)"),
+        eval_raw => (col::EVAL_RAW, Utf8, true, "the eval token as written"),
+        depth => (col::DEPTH, Int16, true, "search depth"),
+        seldepth => (col::SELDEPTH, Int16, true, "selective depth"),
+        nodes => (col::NODES, Int64, true, "nodes searched"),
+        nps => (col::NPS, Int64, true, "nodes per second"),
+        time_ms => (col::TIME_MS, Int64, true, "time spent on the move, ms (TCEC mt, cutechess time, lichess %emt)"),
+        time_left_ms => (col::TIME_LEFT_MS, Int64, true, "clock after the move, ms (TCEC tl, lichess %clk)"),
+        tb_hits => (col::TB_HITS, Int64, true, "tablebase hits"),
+        hash_full => (col::HASH_FULL, Float32, true, "hash usage, percent"),
+        ponder_hit => (col::PONDER_HIT, Float32, true, "ponder hit, percent"),
+        expected_reply => (col::EXPECTED_REPLY, Utf8, true, "expected reply (TCEC pd)"),
+        pv => (col::PV, Utf8, true, "principal variation as written (dropped with --no-pv)"),
+        r50 => (col::R50, Int16, true, "TCEC R50: full moves left before the 50-move rule"),
+        rd => (col::RD, Int16, true, "TCEC Rd: plies left before draw adjudication"),
+        rr => (col::RR, Int16, true, "TCEC Rr: plies left before win adjudication"),
+        mb => (col::MB, Utf8, true, "TCEC mb: material after the move, White minus Black, P N B R Q"),
+        wdl => (col::WDL, Utf8, true, "TCEC wdl field as written"),
+        comment_extra => (col::COMMENT_EXTRA, Utf8, true, "comment text no dialect field took (game-end text, unknown keys, unreadable comments)"),
+        white_pawns => (col::WHITE_PAWNS, UInt8, false, "White pawns after the move"),
+        white_knights => (col::WHITE_KNIGHTS, UInt8, false, "White knights after the move"),
+        white_bishops => (col::WHITE_BISHOPS, UInt8, false, "White bishops after the move"),
+        white_rooks => (col::WHITE_ROOKS, UInt8, false, "White rooks after the move"),
+        white_queens => (col::WHITE_QUEENS, UInt8, false, "White queens after the move"),
+        black_pawns => (col::BLACK_PAWNS, UInt8, false, "Black pawns after the move"),
+        black_knights => (col::BLACK_KNIGHTS, UInt8, false, "Black knights after the move"),
+        black_bishops => (col::BLACK_BISHOPS, UInt8, false, "Black bishops after the move"),
+        black_rooks => (col::BLACK_ROOKS, UInt8, false, "Black rooks after the move"),
+        black_queens => (col::BLACK_QUEENS, UInt8, false, "Black queens after the move"),
+        material_balance => (col::MATERIAL_BALANCE, Int16, false, "material White minus Black in pawns (1/3/3/5/9)"),
+        halfmove_clock => (col::HALFMOVE_CLOCK, UInt16, false, "halfmove clock after the move"),
+        repetition => (col::REPETITION, UInt8, false, "how often the position after the move has occurred (1 = first time)"),
+        dead_material => (col::DEAD_MATERIAL, Bool, false, "only K v K, KB v K or KN v K left"),
+    }
+}
 
-/// One row per game that could not be ingested.
-pub const REJECTS: Table = Table {
-    name: "rejects",
-    doc: "one row per game that could not be ingested, with the reason",
-    columns: &[
-        c(col::GAME_ID, Int64, false, "the id the game would have had"),
-        c(col::SOURCE_FILE, Utf8, false, "input path as given"),
-        c(col::SOURCE_SHA256, Utf8, false, "sha256 of the input file"),
-        c(
-            col::GAME_NUMBER,
-            UInt32,
-            false,
-            "1-based position of the game in its input file",
-        ),
-        c(
-            col::LINE,
-            UInt32,
-            false,
-            "1-based line of the problem (the game's first line if unknown)",
-        ),
-        c(
-            col::BYTE_OFFSET,
-            Int64,
-            false,
-            "offset of the game's first byte in the decompressed input",
-        ),
-        c(col::EVENT, Utf8, true, "Event tag, if known"),
-        c(col::ROUND, Utf8, true, "Round tag, if known"),
-        c(col::WHITE, Utf8, true, "White tag, if known"),
-        c(col::BLACK, Utf8, true, "Black tag, if known"),
-        c(
-            col::PLY_REACHED,
-            UInt16,
-            false,
-            "plies validated before the problem",
-        ),
-        c(
-            col::REASON,
-            Utf8,
-            false,
-            "why the game was rejected, e.g. `illegal move 34...Nf3`",
-        ),
-    ],
-};
+base_table! {
+    /// One row per game that could not be ingested.
+    REJECTS, RejectsBuilder, "rejects",
+    "one row per game that could not be ingested, with the reason",
+    {
+        game_id => (col::GAME_ID, Int64, false, "the id the game would have had"),
+        source_file => (col::SOURCE_FILE, Utf8, false, "input path as given"),
+        source_sha256 => (col::SOURCE_SHA256, Utf8, false, "sha256 of the input file"),
+        game_number => (col::GAME_NUMBER, UInt32, false, "1-based position of the game in its input file"),
+        line => (col::LINE, UInt32, false, "1-based line of the problem (the game's first line if unknown)"),
+        byte_offset => (col::BYTE_OFFSET, Int64, false, "offset of the game's first byte in the decompressed input"),
+        event => (col::EVENT, Utf8, true, "Event tag, if known"),
+        round => (col::ROUND, Utf8, true, "Round tag, if known"),
+        white => (col::WHITE, Utf8, true, "White tag, if known"),
+        black => (col::BLACK, Utf8, true, "Black tag, if known"),
+        ply_reached => (col::PLY_REACHED, UInt16, false, "plies validated before the problem"),
+        reason => (col::REASON, Utf8, false, "why the game was rejected, e.g. `illegal move 34...Nf3`"),
+    }
+}
 
-/// One row per engine output line kept by `evallab analyze`.
-pub const ANALYSIS: Table = Table {
-    name: "analysis",
-    doc: "engine re-analysis (`evallab analyze`): one row per kept info line of the position before `ply`",
-    columns: &[
-        c(col::GAME_ID, Int64, false, "games.game_id"),
-        c(
-            col::PLY,
-            UInt16,
-            false,
-            "the position analysed is the one before this ply: its move is the `moves` row at this ply",
-        ),
-        c(
-            col::LABEL,
-            Utf8,
-            false,
-            "the analysis run's label (manifest `analyses`: engine, options, limit)",
-        ),
-        c(col::DEPTH, UInt16, false, "search depth of the line"),
-        c(col::SELDEPTH, UInt16, true, "selective depth"),
-        c(col::MULTIPV, UInt8, false, "MultiPV rank, 1 = best"),
-        c(col::MOVE, Utf8, false, "the line's first move (UCI)"),
-        c(
-            col::SCORE_CP,
-            Int32,
-            true,
-            "score in centipawns, side-to-move POV as UCI reports it (null for mates)",
-        ),
-        c(
-            col::SCORE_MATE,
-            Int16,
-            true,
-            "moves to mate, side-to-move POV (positive: the side to move mates)",
-        ),
-        c(col::WHITE_CP, Int32, true, "score_cp from White's POV"),
-        c(col::WHITE_MATE, Int16, true, "score_mate from White's POV"),
-        c(
-            col::BOUND,
-            Utf8,
-            false,
-            "exact, lower or upper (a bound line is kept but never an exact score)",
-        ),
-        c(
-            col::WDL_WIN,
-            UInt16,
-            true,
-            "WDL win, per mille, side to move (when reported)",
-        ),
-        c(col::WDL_DRAW, UInt16, true, "WDL draw, per mille"),
-        c(
-            col::WDL_LOSS,
-            UInt16,
-            true,
-            "WDL loss, per mille, side to move",
-        ),
-        c(col::NODES, Int64, true, "nodes searched"),
-        c(col::NPS, Int64, true, "nodes per second"),
-        c(col::TIME_MS, Int64, true, "search time, ms"),
-        c(col::TB_HITS, Int64, true, "tablebase hits"),
-        c(
-            col::PV,
-            Utf8,
-            false,
-            "principal variation, UCI moves separated by spaces",
-        ),
-        c(
-            col::IS_FINAL,
-            Bool,
-            false,
-            "the line is this multipv rank's last one of the search (the result); false: an earlier depth kept by --all-depths",
-        ),
-    ],
-};
+base_table! {
+    /// One row per engine output line kept by `evallab analyze`.
+    ANALYSIS, AnalysisBuilder, "analysis",
+    "engine re-analysis (`evallab analyze`): one row per kept info line of the position before `ply`",
+    {
+        game_id => (col::GAME_ID, Int64, false, "games.game_id"),
+        ply => (col::PLY, UInt16, false, "the position analysed is the one before this ply: its move is the `moves` row at this ply"),
+        label => (col::LABEL, Utf8, false, "the analysis run's label (manifest `analyses`: engine, options, limit)"),
+        depth => (col::DEPTH, UInt16, false, "search depth of the line"),
+        seldepth => (col::SELDEPTH, UInt16, true, "selective depth"),
+        multipv => (col::MULTIPV, UInt8, false, "MultiPV rank, 1 = best"),
+        r#move => (col::MOVE, Utf8, false, "the line's first move (UCI)"),
+        score_cp => (col::SCORE_CP, Int32, true, "score in centipawns, side-to-move POV as UCI reports it (null for mates)"),
+        score_mate => (col::SCORE_MATE, Int16, true, "moves to mate, side-to-move POV (positive: the side to move mates)"),
+        white_cp => (col::WHITE_CP, Int32, true, "score_cp from White's POV"),
+        white_mate => (col::WHITE_MATE, Int16, true, "score_mate from White's POV"),
+        bound => (col::BOUND, Utf8, false, "exact, lower or upper (a bound line is kept but never an exact score)"),
+        wdl_win => (col::WDL_WIN, UInt16, true, "WDL win, per mille, side to move (when reported)"),
+        wdl_draw => (col::WDL_DRAW, UInt16, true, "WDL draw, per mille"),
+        wdl_loss => (col::WDL_LOSS, UInt16, true, "WDL loss, per mille, side to move"),
+        nodes => (col::NODES, Int64, true, "nodes searched"),
+        nps => (col::NPS, Int64, true, "nodes per second"),
+        time_ms => (col::TIME_MS, Int64, true, "search time, ms"),
+        tb_hits => (col::TB_HITS, Int64, true, "tablebase hits"),
+        pv => (col::PV, Utf8, false, "principal variation, UCI moves separated by spaces"),
+        is_final => (col::IS_FINAL, Bool, false, "the line is this multipv rank's last one of the search (the result); false: an earlier depth kept by --all-depths"),
+    }
+}
 
-/// One row per position `evallab analyze` could not analyse.
-pub const ANALYSIS_FAILURES: Table = Table {
-    name: "analysis_failures",
-    doc: "positions the engine failed on after a restart and a retry of the game, with the reason",
-    columns: &[
-        c(col::GAME_ID, Int64, false, "games.game_id"),
-        c(col::PLY, UInt16, false, "the position before this ply"),
-        c(col::LABEL, Utf8, false, "the analysis run's label"),
-        c(col::FEN, Utf8, false, "FEN of the position"),
-        c(
-            col::ATTEMPT,
-            UInt8,
-            false,
-            "the try that failed: 2 = the game's retry (1 = the first try, 0 = never tried)",
-        ),
-        c(
-            col::REASON,
-            Utf8,
-            false,
-            "what the engine did: crash, timeout, malformed or illegal output (names the line)",
-        ),
-    ],
-};
+base_table! {
+    /// One row per position `evallab analyze` could not analyse.
+    ANALYSIS_FAILURES, FailuresBuilder, "analysis_failures",
+    "positions the engine failed on after a restart and a retry of the game, with the reason",
+    {
+        game_id => (col::GAME_ID, Int64, false, "games.game_id"),
+        ply => (col::PLY, UInt16, false, "the position before this ply"),
+        label => (col::LABEL, Utf8, false, "the analysis run's label"),
+        fen => (col::FEN, Utf8, false, "FEN of the position"),
+        attempt => (col::ATTEMPT, UInt8, false, "the try that failed: 2 = the game's retry (1 = the first try, 0 = never tried)"),
+        reason => (col::REASON, Utf8, false, "what the engine did: crash, timeout, malformed or illegal output (names the line)"),
+    }
+}
 
 /// Derived: EAS labels, one row per game (`evallab eas`, stored by it).
 pub const EAS_LABELS: Table = Table {
@@ -922,6 +725,12 @@ pub const RELEVANCE_MOVES: Table = Table {
             Float64,
             true,
             "the same, relevance-reduced",
+        ),
+        c(
+            relevance_col::REF_SWING_RR,
+            Float64,
+            true,
+            "with `--analysis`: the reference's swing (MultiPV ≥ 2), relevance-reduced: rr(second, best) when the move is its first choice, else rr(best, played); the summary's move symbols then come from it",
         ),
         c(
             relevance_col::P_RESULT,

@@ -32,9 +32,9 @@ use crate::Error;
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::part::PartWriter;
 use crate::dataset::{AnalysisChunk, AnalysisRun, Dataset, part_file};
-use crate::schema::{ANALYSIS, ANALYSIS_FAILURES, col};
+use crate::schema::{ANALYSIS, ANALYSIS_FAILURES, AnalysisBuilder, FailuresBuilder, col};
 use positions::{GameTask, Selection, fen_of};
-use rows::{AnalysisBuilder, FailuresBuilder, Line};
+use rows::Line;
 
 /// Consecutive failed positions after which the rest of a game is given up.
 const MAX_CONSECUTIVE_FAILURES: usize = 3;

@@ -1,15 +1,17 @@
 //! `evallab relevance <DATASET>`: relevance-reduced eval differences per move
-//! (written as Parquet) and a per-engine summary.
+//! (written as Parquet) and a per-engine summary; move symbols from a reference
+//! analysis with `--analysis`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::dataset::lock::DatasetLock;
-use evallab::metrics::relevance::{X05, per_move, summary};
+use evallab::metrics::relevance::{Reference, X05, per_move, summary};
 use evallab::metrics::select_events;
 use evallab::render::format::{self, Format};
-use evallab::schema::{GAMES, MOVES, RELEVANCE_MOVES, derived_file, metric};
+use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, derived_file, metric};
 use polars::prelude::{IntoLazy, col, lit};
 
 use super::{By, FilterArgs, OutputArgs};
@@ -33,6 +35,11 @@ pub struct Args {
     by: By,
     #[command(flatten)]
     filter: FilterArgs,
+    /// Move symbols from this engine analysis (`evallab analyze`, MultiPV ≥ 2):
+    /// the reference's margin over its second-best line, or the played move's
+    /// loss against its best line, instead of the archived evals' swing.
+    #[arg(long, value_name = "LABEL")]
+    analysis: Option<String>,
     /// Where to write the per-move table [default: DATASET/derived/relevance_moves.parquet].
     #[arg(long, value_name = "FILE")]
     moves_out: Option<PathBuf>,
@@ -87,8 +94,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     let opts = args.filter.options()?;
+    let reference = match &args.analysis {
+        Some(label) => Some(Reference {
+            label: resolve_label(&ds, Some(label))?,
+            analysis: ds.scan(&ANALYSIS)?,
+        }),
+        None => None,
+    };
+    let with_reference = reference.is_some();
     let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
-    let mut lf = per_move(games, moves, &opts.families, &x05)?;
+    let mut lf = per_move(games, moves, &opts.families, &x05, reference)?;
     if let Some(re) = &opts.engine {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
     }
@@ -107,7 +122,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         per_move_df.height(),
         path.display()
     );
-    let mut df = summary(per_move_df.lazy(), args.by == By::EventEngine).collect()?;
+    let mut df = summary(
+        per_move_df.lazy(),
+        args.by == By::EventEngine,
+        with_reference,
+    )
+    .collect()?;
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

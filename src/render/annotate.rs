@@ -23,7 +23,8 @@ use crate::metrics::Families;
 use crate::metrics::agreement::query::per_move;
 use crate::metrics::relevance::CLAMP_PAWNS;
 use crate::metrics::relevance::math::{
-    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp, rr,
+    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp,
+    reference_swing, rr,
 };
 use crate::schema::{ANALYSIS, MOVES, col, metric};
 
@@ -108,16 +109,8 @@ pub struct Reference {
 /// assert_eq!(reference_symbol(bad, opts), Some(MoveSymbol::Blunder));
 /// ```
 pub fn reference_symbol(r: Reference, opts: AnnotateOptions) -> Option<MoveSymbol> {
-    let (a, b) = if r.top1 {
-        (r.second_cp?, r.best_cp)
-    } else {
-        (r.best_cp, r.played_cp?)
-    };
-    classify_move(
-        rr(a / 100.0, b / 100.0, opts.x05),
-        opts.move_scheme,
-        opts.x05,
-    )
+    let swing = reference_swing(r.top1, r.best_cp, r.second_cp, r.played_cp, opts.x05)?;
+    classify_move(swing, opts.move_scheme, opts.x05)
 }
 
 /// Reference analyses by (game id, ply), for [`write_pgn`].

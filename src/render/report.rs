@@ -256,8 +256,10 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
             moves.clone(),
             &Families::default(),
             &opts.x05,
+            None,
         )?,
         true,
+        false,
     )
     .collect()?;
     // Every engine analysis of the dataset, summarised per event and engine.

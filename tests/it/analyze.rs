@@ -193,6 +193,39 @@ fn analysis_is_identical_whatever_jobs_resumes_and_reruns_do_nothing() {
         .map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap())
         .sum();
     assert_eq!(positions, 11, "{csv}");
+    // Move symbols from the reference: every engine move with an archived eval
+    // whose position was analysed gets a reference swing, of the sign §2.5 says.
+    let out = evallab(&["relevance", &a, "--analysis", "ref", "--format", "csv"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = CsvReadOptions::default()
+        .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
+        .finish()
+        .unwrap();
+    let sum = |c: &str| {
+        summary
+            .column(c)
+            .unwrap()
+            .cast(&DataType::Int64)
+            .unwrap()
+            .i64()
+            .unwrap()
+            .sum()
+            .unwrap()
+    };
+    let rel = ParquetReader::new(
+        std::fs::File::open(Path::new(&a).join("derived/relevance_moves.parquet")).unwrap(),
+    )
+    .finish()
+    .unwrap();
+    let with_ref = rel.column("ref_swing_rr").unwrap().f64().unwrap().clone();
+    assert_eq!(
+        sum("ref_moves"),
+        (with_ref.len() - with_ref.null_count()) as i64
+    );
+    assert!(
+        sum("ref_moves") > 0 && sum("ref_moves") <= sum("moves"),
+        "{summary}"
+    );
     let out = evallab(&["inspect", &a]);
     assert!(
         text(&out.stdout).contains("ref"),

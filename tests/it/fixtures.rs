@@ -674,6 +674,7 @@ fn derived_tables_match_their_declarations() {
         ds.scan(&MOVES).unwrap(),
         &evallab::metrics::Families::default(),
         &x05,
+        None,
     )
     .unwrap()
     .collect()

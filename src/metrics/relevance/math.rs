@@ -115,6 +115,35 @@ pub fn rr(a: f64, b: f64, x05: f64) -> f64 {
     half_area(x05) * (unit_cumulative(b, x05) - unit_cumulative(a, x05))
 }
 
+/// The swing a move symbol is read from with a reference analysis (§2.5's own
+/// reading, MultiPV ≥ 2): the reference's first choice played earns its margin
+/// over the second-best line, rr(second, best) ≥ 0 (!?, !, !!); any other move
+/// what it loses against the best line, rr(best, played) ≤ 0 (?!, ?, ??).
+/// Centipawns in the mover's POV; `None` without the line it needs.
+///
+/// ```
+/// use evallab::metrics::relevance::math::{reference_swing, rr};
+/// // The only good move: best +1.00, the second best −2.00.
+/// assert_eq!(reference_swing(true, 100.0, Some(-200.0), None, 0.62), Some(rr(-2.0, 1.0, 0.62)));
+/// // Not the first choice, and the played move has no line of its own.
+/// assert_eq!(reference_swing(false, 0.0, Some(-10.0), None, 0.62), None);
+/// ```
+#[must_use]
+pub fn reference_swing(
+    top1: bool,
+    best_cp: f64,
+    second_cp: Option<f64>,
+    played_cp: Option<f64>,
+    x05: f64,
+) -> Option<f64> {
+    let (a, b) = if top1 {
+        (second_cp?, best_cp)
+    } else {
+        (best_cp, played_cp?)
+    };
+    Some(rr(a / 100.0, b / 100.0, x05))
+}
+
 /// Probabilistic game result `P(x) = C(x) / (2·x05 / ln 2)` (§2.3), White POV:
 /// 0 = Black wins, 1 = White wins.
 ///

@@ -12,6 +12,7 @@ use polars::prelude::*;
 use super::math::{
     MoveScheme, MoveSymbol, PositionScheme, PositionSymbol, move_thresholds, position_boundaries,
 };
+use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::{Families, engine_games, own_evals};
 use crate::schema::{col, metric};
 
@@ -81,18 +82,49 @@ impl X05 {
     }
 }
 
+/// [`super::math::reference_swing`] as an expression over
+/// [`crate::metrics::agreement::query::per_move`]'s columns.
+pub fn reference_swing_expr(x05: Expr) -> Expr {
+    let top1 = col(metric::TOP1);
+    let a = when(top1.clone())
+        .then(col(metric::SECOND_CP))
+        .otherwise(col(metric::BEST_CP));
+    let b = when(top1)
+        .then(col(metric::BEST_CP))
+        .otherwise(col(metric::PLAYED_CP));
+    rr_expr(a / lit(100.0), b / lit(100.0), x05)
+}
+
+/// A reference analysis for [`per_move`]: its label in the `analysis` table.
+pub struct Reference {
+    pub analysis: LazyFrame,
+    pub label: String,
+}
+
 /// One row per engine move with an own eval.
 ///
 /// Columns: game_id, event, engine, opponent, side, ply, x05, own_eval,
 /// own_prev_eval, opp_prev_eval, swing_raw, swing_rr, disagreement_raw,
-/// disagreement_rr, p_result, pos_nine_wdb, pos_nine_equal, pos_seven_equal,
-/// time_ms.
+/// disagreement_rr, ref_swing_rr (null without `reference`), p_result,
+/// pos_nine_wdb, pos_nine_equal, pos_seven_equal, time_ms.
 pub fn per_move(
     games: LazyFrame,
     moves: LazyFrame,
     families: &Families,
     x05: &X05,
+    reference: Option<Reference>,
 ) -> Result<LazyFrame, PolarsError> {
+    let keys = || [col(col::GAME_ID), col(col::PLY)];
+    let refs = reference.map(|r| {
+        reference_per_move(games.clone(), moves.clone(), r.analysis, &r.label, families).select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(metric::TOP1),
+            col(metric::BEST_CP),
+            col(metric::SECOND_CP),
+            col(metric::PLAYED_CP),
+        ])
+    });
     let eg = engine_games(games, families)?.select([
         col(col::GAME_ID),
         col(col::EVENT),
@@ -127,7 +159,7 @@ pub fn per_move(
     let opp_prev = when(prev_in_game(col(col::PLY))?.eq(col(col::PLY) - lit(1u16)))
         .then(-prev_in_game(col(cols::OWN_EVAL))?)
         .otherwise(lit(NULL).cast(DataType::Float64));
-    Ok(evals
+    let evals = evals
         .with_columns([
             col(cols::OWN_EVAL)
                 .shift(lit(1))
@@ -144,29 +176,43 @@ pub fn per_move(
                 ..JoinArgs::new(JoinType::Inner)
             },
         )
-        .with_column(x05.expr().alias(cols::X05))
-        .with_columns(with_symbols)
-        .select([
-            col(col::GAME_ID),
-            col(col::EVENT),
-            col(metric::ENGINE),
-            col(metric::OPPONENT),
-            col(col::SIDE),
-            col(col::PLY),
-            col(cols::X05),
-            col(cols::OWN_EVAL),
-            col(cols::OWN_PREV_EVAL),
-            col(cols::OPP_PREV_EVAL),
-            col(cols::SWING_RAW),
-            col(cols::SWING_RR),
-            col(cols::DISAGREEMENT_RAW),
-            col(cols::DISAGREEMENT_RR),
-            col(cols::P_RESULT),
-            col(position_col(PositionScheme::NineWdb)),
-            col(position_col(PositionScheme::NineEqual)),
-            col(position_col(PositionScheme::SevenEqual)),
-            col(col::TIME_MS),
-        ]))
+        .with_column(x05.expr().alias(cols::X05));
+    let evals = match refs {
+        Some(refs) => evals
+            .join(
+                refs,
+                keys(),
+                keys(),
+                JoinArgs {
+                    maintain_order: MaintainOrderJoin::Left,
+                    ..JoinArgs::new(JoinType::Left)
+                },
+            )
+            .with_column(reference_swing_expr(col(cols::X05)).alias(cols::REF_SWING_RR)),
+        None => evals.with_column(lit(NULL).cast(DataType::Float64).alias(cols::REF_SWING_RR)),
+    };
+    Ok(evals.with_columns(with_symbols).select([
+        col(col::GAME_ID),
+        col(col::EVENT),
+        col(metric::ENGINE),
+        col(metric::OPPONENT),
+        col(col::SIDE),
+        col(col::PLY),
+        col(cols::X05),
+        col(cols::OWN_EVAL),
+        col(cols::OWN_PREV_EVAL),
+        col(cols::OPP_PREV_EVAL),
+        col(cols::SWING_RAW),
+        col(cols::SWING_RR),
+        col(cols::DISAGREEMENT_RAW),
+        col(cols::DISAGREEMENT_RR),
+        col(cols::REF_SWING_RR),
+        col(cols::P_RESULT),
+        col(position_col(PositionScheme::NineWdb)),
+        col(position_col(PositionScheme::NineEqual)),
+        col(position_col(PositionScheme::SevenEqual)),
+        col(col::TIME_MS),
+    ]))
 }
 
 /// `<scheme>_<symbol name>`: count of swings earning a move symbol.
@@ -188,7 +234,11 @@ pub fn symbol_col(scheme: MoveScheme, sym: MoveSymbol) -> String {
 /// of at least t: ?!, ?, ??; a gain: !?, !, !!; a swing counts once, at its
 /// highest symbol), and the time spent (seconds) per nine-wdb position class of
 /// the engine's own eval (`ahead`/`behind` from its POV).
-pub fn summary(per_move: LazyFrame, by_event: bool) -> LazyFrame {
+///
+/// `reference`: the move symbols are counted from `ref_swing_rr` (the
+/// reference analysis's reading) instead of the archived evals' swing, and
+/// `ref_moves` counts the moves that have one.
+pub fn summary(per_move: LazyFrame, by_event: bool, reference: bool) -> LazyFrame {
     let keys: Vec<Expr> = if by_event {
         vec![col(col::EVENT), col(metric::ENGINE)]
     } else {
@@ -209,6 +259,12 @@ pub fn summary(per_move: LazyFrame, by_event: bool) -> LazyFrame {
         loss_raw.clone().sum().alias(cols::LOSS_RAW_TOTAL),
         loss_raw.mean().alias(cols::LOSS_RAW_MEAN),
     ];
+    let swing = if reference {
+        aggs.push(col(cols::REF_SWING_RR).count().alias(cols::REF_MOVES));
+        col(cols::REF_SWING_RR)
+    } else {
+        swing
+    };
     for scheme in MoveScheme::ALL {
         // Thresholds scale with x05: t = x05 · t(x05 = 1).
         let t = move_thresholds(scheme, 1.0);
@@ -325,6 +381,39 @@ mod tests {
         }
     }
 
+    /// The reference swing expression agrees with [`math::reference_swing`],
+    /// missing lines included.
+    #[test]
+    fn reference_swing_expression_matches_the_math() {
+        use crate::metrics::relevance::math::reference_swing;
+        let top1 = [true, true, false, false, true];
+        let best = [100.0, 35.0, 0.0, -20.0, 500.0];
+        let second = [Some(-200.0), None, Some(-10.0), Some(-30.0), Some(480.0)];
+        let played = [Some(100.0), Some(35.0), Some(-300.0), None, None];
+        let df = df!(
+            metric::TOP1 => top1,
+            metric::BEST_CP => best,
+            metric::SECOND_CP => second,
+            metric::PLAYED_CP => played,
+        )
+        .unwrap();
+        let got = df
+            .lazy()
+            .select([reference_swing_expr(lit(0.62)).alias("s")])
+            .collect()
+            .unwrap();
+        let got = got.column("s").unwrap().f64().unwrap();
+        for i in 0..top1.len() {
+            let want = reference_swing(top1[i], best[i], second[i], played[i], 0.62);
+            match (got.get(i), want) {
+                (Some(g), Some(w)) => assert!((g - w).abs() < 1e-12, "row {i}: {g} vs {w}"),
+                (g, w) => assert_eq!(g, w, "row {i}"),
+            }
+        }
+        // The only move (+1.00 vs −2.00) is positive; throwing 3 pawns away negative.
+        assert!(got.get(0).unwrap() > 0.0 && got.get(2).unwrap() < 0.0);
+    }
+
     /// One game, White = A, Black = B, evals (White POV) 0.30, 0.20, -0.50, 0.40:
     /// A's moves: ply 1 (0.30), ply 3 (-0.50): swing -0.80 raw, rr(0.30, -0.50);
     /// opponent's preceding eval for ply 3 is B's ply 2 eval 0.20 (White POV).
@@ -344,7 +433,7 @@ mod tests {
             default: 0.62,
             per_engine: vec![("B".into(), 1.0)],
         };
-        let df = per_move(g, m, &Families::default(), &x05)
+        let df = per_move(g, m, &Families::default(), &x05, None)
             .unwrap()
             .collect()
             .unwrap();
@@ -361,7 +450,7 @@ mod tests {
         assert_eq!(f(cols::OPP_PREV_EVAL, 3), Some(0.5));
         assert!((f(cols::SWING_RR, 3).unwrap() - rr(-0.2, -0.4, 1.0)).abs() < 1e-12);
         assert_eq!(f(cols::OWN_PREV_EVAL, 0), None);
-        let s = summary(df.lazy(), false).collect().unwrap();
+        let s = summary(df.lazy(), false, false).collect().unwrap();
         let moves = s
             .column(cols::MOVES)
             .unwrap()

@@ -9,6 +9,7 @@
 #   scripts/bench_analyze.sh [INPUT] [NODES] [MULTIPV]
 #       defaults: ../shared/tcec/TCEC_Season_9_-_Superfinal.pgn.zst (100 games),
 #       20000 nodes, MultiPV 3; ENGINE=/usr/games/stockfish
+#   ONLY=jobs1 scripts/bench_analyze.sh   only the one-job overhead (the blocks)
 #
 # Prints wall seconds and positions/s per run, the engine's own nps, the
 # overhead of evallab against the baseline and the 1 -> 2 jobs speed-up.
@@ -62,10 +63,13 @@ run() { # name, log, command...
 
 echo "every position of $input, nodes $nodes, MultiPV $multipv, Threads 1, Hash 64, engine $engine"
 a2=$(fresh a2); a1=$(fresh a1)
-run "evallab --jobs 2" "$work/a2.log" analyze "$a2" --jobs 2
-grep -oE 'engine [0-9]+ nps' "$work/a2.log" || true
-run "baseline --jobs 2" "$work/b2.log" python3 scripts/uci_baseline.py "$work/base" \
-  --engine "$engine" --nodes "$nodes" --multipv "$multipv" --jobs 2
+only="${ONLY:-}"
+if [ "$only" != jobs1 ]; then
+  run "evallab --jobs 2" "$work/a2.log" analyze "$a2" --jobs 2
+  grep -oE 'engine [0-9]+ nps' "$work/a2.log" || true
+  run "baseline --jobs 2" "$work/b2.log" python3 scripts/uci_baseline.py "$work/base" \
+    --engine "$engine" --nodes "$nodes" --multipv "$multipv" --jobs 2
+fi
 
 # One job: this shared machine's speed drifts by several per cent over minutes,
 # more than the overhead measured. So the two drivers take turns, block by
@@ -96,6 +100,12 @@ for name in "evallab --jobs 1" "baseline --jobs 1"; do
   printf "%-28s %8.1f s %7d positions %8.2f positions/s (blocks of %d games, taking turns)\n" \
     "$name" "${secs[$name]}" "${count[$name]}" "${pps[$name]}" "$block"
 done
+
+if [ "$only" = jobs1 ]; then
+  echo "evallab / baseline, --jobs 1: $(echo "scale=3; ${pps[evallab --jobs 1]} / ${pps[baseline --jobs 1]}" | bc)"
+  echo "--jobs 1 content (rows, sha256 of the sorted rows without nps/time_ms): $(checksum "$a1")"
+  exit 0
+fi
 
 # Killed halfway (SIGKILL), then resumed.
 k=$(fresh k)

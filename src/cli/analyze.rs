@@ -83,7 +83,7 @@ pub struct Args {
     quiet: bool,
 }
 
-fn name_value(s: &str) -> Result<(String, String), String> {
+pub(super) fn name_value(s: &str) -> Result<(String, String), String> {
     let (n, v) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected NAME=VALUE"))?;
@@ -93,7 +93,7 @@ fn name_value(s: &str) -> Result<(String, String), String> {
     Ok((n.trim().to_string(), v.trim().to_string()))
 }
 
-fn seconds(opt: &str, s: f64) -> anyhow::Result<Duration> {
+pub(super) fn seconds(opt: &str, s: f64) -> anyhow::Result<Duration> {
     if s.is_finite() && s > 0.0 {
         Ok(Duration::from_secs_f64(s))
     } else {

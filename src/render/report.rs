@@ -262,7 +262,12 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
     .collect()?;
     // Every engine analysis of the dataset, summarised per event and engine.
     let mut agreements = Vec::new();
-    for run in ds.manifest.analyses.iter().filter(|a| !a.chunks.is_empty()) {
+    for run in ds
+        .manifest
+        .analyses
+        .iter()
+        .filter(|a| a.has_table(&ANALYSIS))
+    {
         let per = agreement::per_move(
             games.clone().lazy(),
             moves.clone(),

@@ -95,16 +95,65 @@ pub struct AnalyzeReport {
     pub stale_lock: Option<Holder>,
 }
 
+impl AnalyzeProgress {
+    /// Nothing done yet of `todo`.
+    pub fn start(todo: &[GameTask]) -> AnalyzeProgress {
+        AnalyzeProgress {
+            games_total: todo.len() as u64,
+            positions_total: todo.iter().map(|t| t.plies.len() as u64).sum(),
+            ..AnalyzeProgress::default()
+        }
+    }
+
+    /// One more game done.
+    pub fn add<O>(&mut self, r: &GameResult<O>) {
+        self.games_done += 1;
+        self.positions_done += r.positions;
+        self.failures += r.failures.len() as u64;
+        self.restarts += r.restarts;
+    }
+}
+
+/// The `setoption`s every engine of a run gets, in order: Threads, Hash,
+/// MultiPV, then the user's.
+pub fn options_sent(
+    threads: u32,
+    hash_mb: u32,
+    multipv: u32,
+    extra: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut o = vec![
+        ("Threads".to_string(), threads.to_string()),
+        ("Hash".to_string(), hash_mb.to_string()),
+        ("MultiPV".to_string(), multipv.to_string()),
+    ];
+    o.extend(extra.iter().cloned());
+    o
+}
+
+/// `--engine-option`s may not set what evallab sets itself.
+pub fn check_reserved(extra: &[(String, String)]) -> Result<(), Error> {
+    let reserved = ["Threads", "Hash", "MultiPV", "UCI_Chess960"];
+    for (name, _) in extra {
+        if let Some(r) = reserved.iter().find(|r| r.eq_ignore_ascii_case(name)) {
+            return Err(Error::Usage(format!(
+                "--engine-option {name}: set by evallab (use --threads, --hash, --multipv; \
+                 UCI_Chess960 follows each game's variant): `{r}`"
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl AnalyzeOptions {
     /// The `setoption`s every engine of the run gets, in order.
     pub fn options_sent(&self) -> Vec<(String, String)> {
-        let mut o = vec![
-            ("Threads".to_string(), self.threads.to_string()),
-            ("Hash".to_string(), self.hash_mb.to_string()),
-            ("MultiPV".to_string(), self.multipv.to_string()),
-        ];
-        o.extend(self.engine_options.iter().cloned());
-        o
+        options_sent(
+            self.threads,
+            self.hash_mb,
+            self.multipv,
+            &self.engine_options,
+        )
     }
 
     fn default_label(&self) -> String {
@@ -131,15 +180,7 @@ impl AnalyzeOptions {
 
 /// Checks what can be checked before any engine runs.
 pub fn check_options(opts: &AnalyzeOptions) -> Result<(), Error> {
-    let reserved = ["Threads", "Hash", "MultiPV", "UCI_Chess960"];
-    for (name, _) in &opts.engine_options {
-        if let Some(r) = reserved.iter().find(|r| r.eq_ignore_ascii_case(name)) {
-            return Err(Error::Usage(format!(
-                "--engine-option {name}: set by evallab (use --threads, --hash, --multipv; \
-                 UCI_Chess960 follows each game's variant): `{r}`"
-            )));
-        }
-    }
+    check_reserved(&opts.engine_options)?;
     if opts.multipv == 0 || opts.jobs == 0 || opts.threads == 0 {
         return Err(Error::Usage(
             "--multipv, --jobs and --threads must be at least 1".into(),
@@ -209,11 +250,7 @@ pub fn analyze(
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
     }
-    let mut prog = AnalyzeProgress {
-        games_total: todo.len() as u64,
-        positions_total: todo.iter().map(|t| t.plies.len() as u64).sum(),
-        ..AnalyzeProgress::default()
-    };
+    let mut prog = AnalyzeProgress::start(&todo);
     progress(&prog);
 
     let pool_cfg = PoolConfig {
@@ -222,10 +259,7 @@ pub fn analyze(
         commit_every: opts.commit_every,
     };
     let mut on_game = |r: &GameResult<Vec<Line>>| {
-        prog.games_done += 1;
-        prog.positions_done += r.positions;
-        prog.failures += r.failures.len() as u64;
-        prog.restarts += r.restarts;
+        prog.add(r);
         report.games += 1;
         report.positions += r.positions;
         report.failures += r.failures.len() as u64;

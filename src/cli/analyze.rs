@@ -83,6 +83,33 @@ pub struct Args {
     quiet: bool,
 }
 
+/// The progress bar of an engine run on a terminal (`unit`: what is counted).
+pub(super) fn progress_bar(quiet: bool, unit: &str) -> Option<ProgressBar> {
+    (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{per_sec}}, ETA {{eta}} {{msg}}"
+            ))
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    })
+}
+
+/// Shows the progress of an engine run.
+pub(super) fn show(bar: Option<&ProgressBar>, p: &AnalyzeProgress) {
+    if let Some(bar) = bar {
+        bar.set_length(p.positions_total);
+        bar.set_position(p.positions_done);
+        bar.set_message(format!(
+            "{}/{} games, {} failures, {} restarts",
+            p.games_done, p.games_total, p.failures, p.restarts
+        ));
+    }
+}
+
 pub(super) fn name_value(s: &str) -> Result<(String, String), String> {
     let (n, v) = s
         .split_once('=')
@@ -135,27 +162,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         handshake_timeout: Duration::from_secs(10),
         commit_every: seconds("--commit-every", args.commit_every)?,
     };
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} positions, {per_sec}, ETA {eta} {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    });
-    let mut on_progress = |p: &AnalyzeProgress| {
-        if let Some(bar) = &bar {
-            bar.set_length(p.positions_total);
-            bar.set_position(p.positions_done);
-            bar.set_message(format!(
-                "{}/{} games, {} failures, {} restarts",
-                p.games_done, p.games_total, p.failures, p.restarts
-            ));
-        }
-    };
+    let bar = progress_bar(args.quiet, "positions");
+    let mut on_progress = |p: &AnalyzeProgress| show(bar.as_ref(), p);
     let report = analyze(&args.dataset, &opts, &mut on_progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();

@@ -1,7 +1,6 @@
 //! `evallab match <DATASET> --player RE --engine PATH -o DIR`: Regan's
 //! zig-zag protocol, its log and results files, and MM/EV/AE/ASD.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -11,11 +10,9 @@ use evallab::analyze::AnalyzeProgress;
 use evallab::dataset::Dataset;
 use evallab::matching::{MatchOptions, files, run_match};
 use evallab::metrics::matching::query::with_interval;
+use evallab::render::format::{self, Format};
 use evallab::schema::{col, match_col};
-use indicatif::{ProgressBar, ProgressStyle};
 use polars::prelude::IntoLazy;
-
-use super::OutputArgs;
 
 /// Move matching: Regan's zig-zag protocol on a UCI engine, per tested move.
 ///
@@ -89,10 +86,15 @@ pub struct Args {
     /// Bootstrap resamples for MM's interval (games; moves per game).
     #[arg(long, default_value_t = 1000)]
     bootstrap: usize,
+    /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[command(flatten)]
-    out: OutputArgs,
+    /// Format of the statistics: table, csv, json, ndjson or parquet.
+    #[arg(long, default_value = "table")]
+    format: Format,
+    /// Write the statistics to FILE instead of stdout (required for parquet).
+    #[arg(long, value_name = "FILE")]
+    stats: Option<PathBuf>,
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
@@ -135,7 +137,7 @@ fn moves_range(s: &str) -> Result<(u16, u16), String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
+    format::check(args.format, args.stats.as_deref())?;
     if let Some(re) = &args.event {
         regex::Regex::new(re)
             .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
@@ -160,27 +162,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         handshake_timeout: Duration::from_secs(10),
         commit_every: super::analyze::seconds("--commit-every", args.commit_every)?,
     };
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} moves, {per_sec}, ETA {eta} {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    });
-    let mut on_progress = |p: &AnalyzeProgress| {
-        if let Some(bar) = &bar {
-            bar.set_length(p.positions_total);
-            bar.set_position(p.positions_done);
-            bar.set_message(format!(
-                "{}/{} games, {} failures, {} restarts",
-                p.games_done, p.games_total, p.failures, p.restarts
-            ));
-        }
-    };
+    let bar = super::analyze::progress_bar(args.quiet, "moves");
+    let mut on_progress = |p: &AnalyzeProgress| super::analyze::show(bar.as_ref(), p);
     let (report, run) = run_match(&args.dataset, &opts, &mut on_progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -221,6 +204,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.bootstrap,
         args.seed,
     )?;
-    args.out.write(&mut df)?;
+    format::write(&mut df, args.format, args.stats.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

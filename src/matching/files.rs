@@ -13,6 +13,7 @@ use crate::dataset::{AnalysisRun, Dataset};
 use crate::matching::MatchOptions;
 use crate::metrics::matching::format::{Totals, results_file};
 use crate::metrics::matching::math::MatchType;
+use crate::render::annotate::format_date;
 use crate::render::format::{self, Format};
 use crate::schema::{GAMES, MATCH, col, match_col as m};
 
@@ -237,18 +238,8 @@ fn cpu_model() -> String {
 fn date_of(t: std::time::SystemTime) -> String {
     let days = t
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Civil from days (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+        .map_or(0, |d| d.as_secs() / 86_400);
+    format_date(i32::try_from(days).unwrap_or(i32::MAX)).replace('.', "-")
 }
 
 #[cfg(test)]

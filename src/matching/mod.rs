@@ -29,7 +29,8 @@ use crate::analyze::pool::{self, Chunk, GameResult, Job, PoolConfig};
 use crate::analyze::positions::{self, GameTask, Selection, fen_of};
 use crate::analyze::rows::{FailuresBuilder, Line};
 use crate::analyze::{
-    AnalyzeProgress, commit_chunk, done_games, fingerprint_of, push_failures, stopped,
+    AnalyzeProgress, check_reserved, commit_chunk, done_games, fingerprint_of, options_sent,
+    push_failures, stopped,
 };
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::{AnalysisRun, Dataset};
@@ -71,13 +72,12 @@ pub struct MatchOptions {
 impl MatchOptions {
     /// The `setoption`s every engine of the run gets, in order.
     pub fn options_sent(&self) -> Vec<(String, String)> {
-        let mut o = vec![
-            ("Threads".to_string(), self.threads.to_string()),
-            ("Hash".to_string(), self.hash_mb.to_string()),
-            ("MultiPV".to_string(), self.multipv.to_string()),
-        ];
-        o.extend(self.engine_options.iter().cloned());
-        o
+        options_sent(
+            self.threads,
+            self.hash_mb,
+            self.multipv,
+            &self.engine_options,
+        )
     }
 
     /// The protocol's searches, as stored in the manifest's `limit`.
@@ -97,15 +97,7 @@ impl MatchOptions {
 
 /// Checks what can be checked before any engine runs.
 pub fn check_options(o: &MatchOptions) -> Result<(), Error> {
-    let reserved = ["Threads", "Hash", "MultiPV", "UCI_Chess960"];
-    for (name, _) in &o.engine_options {
-        if reserved.iter().any(|r| r.eq_ignore_ascii_case(name)) {
-            return Err(Error::Usage(format!(
-                "--engine-option {name}: set by evallab (--threads, --hash, --multipv; \
-                 UCI_Chess960 follows each game's variant)"
-            )));
-        }
-    }
+    check_reserved(&o.engine_options)?;
     if o.multipv < 2 || o.jobs == 0 || o.threads == 0 {
         return Err(Error::Usage(
             "--multipv must be at least 2 (the best alternative), --jobs and --threads at least 1"
@@ -229,11 +221,7 @@ pub fn run_match(
         report.seconds = started.elapsed().as_secs_f64();
         return Ok((report, run));
     }
-    let mut prog = AnalyzeProgress {
-        games_total: todo.len() as u64,
-        positions_total: todo.iter().map(|t| t.plies.len() as u64).sum(),
-        ..AnalyzeProgress::default()
-    };
+    let mut prog = AnalyzeProgress::start(&todo);
     progress(&prog);
     let pool_cfg = PoolConfig {
         engine: &cfg,
@@ -241,10 +229,7 @@ pub fn run_match(
         commit_every: opts.commit_every,
     };
     let mut on_game = |r: &GameResult<MatchRow>| {
-        prog.games_done += 1;
-        prog.positions_done += r.positions;
-        prog.failures += r.failures.len() as u64;
-        prog.restarts += r.restarts;
+        prog.add(r);
         report.games += 1;
         report.moves += r.out.len() as u64;
         report.failures += r.failures.len() as u64;

@@ -4,36 +4,11 @@
 //! format of every log and results line, the results file's order against
 //! the real `sort -r -t= -k2`, and resuming.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use regex::Regex;
 
-const STOCKFISH: &str = "/usr/games/stockfish";
-
-fn stockfish() -> Option<&'static str> {
-    if Path::new(STOCKFISH).exists() {
-        return Some(STOCKFISH);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI=true but {STOCKFISH} is missing"
-    );
-    eprintln!("SKIPPED: {STOCKFISH} not found (apt-get install stockfish)");
-    None
-}
-
-fn evallab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evallab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use crate::analyze::{evallab, stockfish, text};
 
 /// An outcome line: `{Name} {bits} {TYPE} MATCH ({no}.{move}), delta = {v}`,
 /// `delta` for FULL/MAIN and `delta2` for PART/NON, two decimals, no `+`.

@@ -80,6 +80,9 @@ impl<O> Chunk<O> {
     }
 }
 
+/// What commits a chunk.
+pub type Commit<'a, O> = dyn FnMut(&mut Chunk<O>) -> Result<(), Error> + 'a;
+
 /// How a pool runs.
 pub struct PoolConfig<'a> {
     pub engine: &'a EngineConfig,
@@ -98,7 +101,7 @@ pub fn run<J: Job>(
     job: &J,
     todo: &[GameTask],
     on_game: &mut dyn FnMut(&GameResult<J::Out>),
-    commit: &mut dyn FnMut(&mut Chunk<J::Out>) -> Result<(), Error>,
+    commit: &mut Commit<'_, J::Out>,
 ) -> Result<(), Error> {
     let next = AtomicUsize::new(0);
     let jobs = cfg.jobs.min(todo.len()).max(1);

@@ -142,6 +142,9 @@ struct Tested {
     repetition: bool,
 }
 
+/// The tested moves by (game, ply).
+type TestedMoves = HashMap<(i64, u16), Tested>;
+
 /// Runs the protocol over the selected moves of the dataset at `root`
 /// (committing them under the run's label) and returns the label's run.
 pub fn run_match(
@@ -272,10 +275,7 @@ pub fn run_match(
 
 /// The selected games with their tested plies, and what is known of each
 /// tested move before any search (mover, SAN, move number, repetition).
-fn select(
-    ds: &Dataset,
-    opts: &MatchOptions,
-) -> Result<(Vec<GameTask>, HashMap<(i64, u16), Tested>), Error> {
+fn select(ds: &Dataset, opts: &MatchOptions) -> Result<(Vec<GameTask>, TestedMoves), Error> {
     let sel = Selection {
         event: opts.event.clone(),
         player: Some(opts.player.clone()),
@@ -355,16 +355,15 @@ fn names(ds: &Dataset) -> Result<HashMap<i64, (String, String)>, Error> {
 /// The protocol at one tested move.
 struct MatchJob<'a> {
     opts: &'a MatchOptions,
-    tested: &'a HashMap<(i64, u16), Tested>,
+    tested: &'a TestedMoves,
 }
 
 impl MatchJob<'_> {
+    /// One search of the position before `ply`, its lines checked.
     fn go(
         &self,
         engine: &mut Engine,
-        task: &GameTask,
-        ply: u16,
-        pos: &Chess,
+        (task, ply, pos): (&GameTask, u16, &Chess),
         multipv: u32,
         depth: u32,
         searchmoves: &[String],
@@ -406,9 +405,10 @@ impl Job for MatchJob<'_> {
             .ok_or_else(|| format!("ply {ply} was not selected"))?;
         let played = task.moves[usize::from(ply) - 1].clone();
         let (dmin, d) = o.slm_depths;
-        let mlm = self.go(engine, task, ply, pos, o.multipv, o.mlm_depth, &[])?;
-        let slm = self.go(engine, task, ply, pos, 1, d, &[])?;
-        let fin = self.go(engine, task, ply, pos, o.multipv, o.final_depth, &[])?;
+        let here = (task, ply, pos);
+        let mlm = self.go(engine, here, o.multipv, o.mlm_depth, &[])?;
+        let slm = self.go(engine, here, 1, d, &[])?;
+        let fin = self.go(engine, here, o.multipv, o.final_depth, &[])?;
         let at = |lines: &[Line], depth: u32| -> Vec<Line> {
             lines
                 .iter()
@@ -442,9 +442,7 @@ impl Job for MatchJob<'_> {
             None => {
                 let r = self.go(
                     engine,
-                    task,
-                    ply,
-                    pos,
+                    here,
                     1,
                     o.final_depth,
                     std::slice::from_ref(&played),

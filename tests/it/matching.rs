@@ -1,5 +1,5 @@
 //! `evallab match` end to end on hand-picked positions
-//! (`data/fixtures/matching.pgn`) with Stockfish from the OS packages
+//! (`data/positions/matching.pgn`) with Stockfish from the OS packages
 //! (SKIPPED when absent, a failure under CI): the outcome of each, the line
 //! format of every log and results line, the results file's order against
 //! the real `sort -r -t= -k2`, and resuming.
@@ -56,7 +56,13 @@ fn hand_picked_positions_give_the_protocol_outcomes() {
     let dir = tempfile::tempdir().unwrap();
     let ds = dir.path().join("ds").display().to_string();
     let out_dir = dir.path().join("out");
-    let out = evallab(&["ingest", "data/fixtures/matching.pgn", "-o", &ds, "--quiet"]);
+    let out = evallab(&[
+        "ingest",
+        "data/positions/matching.pgn",
+        "-o",
+        &ds,
+        "--quiet",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let args = [
         "match",

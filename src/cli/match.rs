@@ -169,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bar.finish_and_clear();
     }
     let ds = Dataset::open(&args.dataset)?;
-    let rows = files::rows(&ds, &run.label)?;
+    let rows = files::rows(&ds, &run.label, &report.game_ids)?;
     let written = files::write(&args.out_dir, &run, &opts, rows)?;
     if !args.quiet {
         if let Some(h) = &report.stale_lock {

@@ -26,9 +26,10 @@ pub struct Written {
     pub rows: DataFrame,
 }
 
-/// The run's `match` rows with their games' tags, in dataset game order
-/// then ply order.
-pub fn rows(ds: &Dataset, label: &str) -> Result<DataFrame, Error> {
+/// The run's `match` rows of the games `ids` with their games' tags, in
+/// dataset game order then ply order.
+pub fn rows(ds: &Dataset, label: &str, ids: &[i64]) -> Result<DataFrame, Error> {
+    let ids = Series::new("ids".into(), ids);
     let games = ds.scan(&GAMES)?.with_row_index("game_index", None).select([
         col("game_index"),
         col(col::GAME_ID),
@@ -42,6 +43,7 @@ pub fn rows(ds: &Dataset, label: &str) -> Result<DataFrame, Error> {
     Ok(ds
         .scan(&MATCH)?
         .filter(col(col::LABEL).eq(lit(label)))
+        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
         .join(
             games,
             [col(col::GAME_ID)],

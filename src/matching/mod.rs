@@ -121,6 +121,8 @@ pub fn check_options(o: &MatchOptions) -> Result<(), Error> {
 #[derive(Debug, Clone, Default)]
 pub struct MatchReport {
     pub label: String,
+    /// The selected games (the output folder shows these).
+    pub game_ids: Vec<i64>,
     pub engine: String,
     pub games_selected: u64,
     pub games_already_done: u64,
@@ -211,6 +213,7 @@ pub fn run_match(
         label: label.clone(),
         engine: engine_name,
         games_selected: tasks.len() as u64,
+        game_ids: tasks.iter().map(|t| t.game_id).collect(),
         stale_lock: lock.stale.clone(),
         ..MatchReport::default()
     };

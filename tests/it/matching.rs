@@ -4,6 +4,7 @@
 //! format of every log and results line, the results file's order against
 //! the real `sort -r -t= -k2`, and resuming.
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use regex::Regex;
@@ -198,4 +199,83 @@ fn results_order_equals_the_real_sort_on_awkward_values() {
     sort_like_sort_r(&mut ours);
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     assert_eq!(real_sort(&refs), ours);
+}
+
+#[test]
+fn bad_protocol_settings_are_usage_errors_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    let o = out_dir.to_str().unwrap();
+    let base = [
+        "match",
+        "data/fixtures",
+        "--player",
+        ".",
+        "--engine",
+        "/bin/false",
+        "-o",
+        o,
+    ];
+    for extra in [
+        &["--multipv", "1"][..],
+        &["--slm-depths", "9..3"][..],
+        &["--moves", "0..4"][..],
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let out = evallab(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{extra:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    assert!(!out_dir.exists());
+}
+
+#[test]
+fn a_resumed_run_equals_one_run_whatever_jobs() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| -> String {
+        let ds = dir.path().join(name).display().to_string();
+        if !Path::new(&ds).exists() {
+            let out = evallab(&[
+                "ingest",
+                "data/positions/matching.pgn",
+                "-o",
+                &ds,
+                "--quiet",
+            ]);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+        }
+        let o = dir.path().join(format!("{name}-out"));
+        let mut args = vec![
+            "match",
+            &ds,
+            "--player",
+            "Tester",
+            "--engine",
+            sf,
+            "--mlm-depth",
+            "5",
+            "--slm-depths",
+            "4..7",
+            "--multipv",
+            "3",
+            "--quiet",
+            "-o",
+        ];
+        let o = o.display().to_string();
+        args.push(&o);
+        args.extend(extra);
+        let out = evallab(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read_to_string(Path::new(&o).join("results_Tester.txt")).unwrap()
+    };
+    let whole = run("a", &["--jobs", "2"]);
+    // b: stopped after two games (as a killed run that committed them), then resumed.
+    run("b", &["--max-games", "2"]);
+    assert_eq!(run("b", &[]), whole);
 }

@@ -12,6 +12,7 @@ pub mod dataset;
 pub mod derived;
 pub mod error;
 pub mod ingest;
+pub mod matching;
 pub mod metrics;
 pub mod pipeline;
 pub mod render;

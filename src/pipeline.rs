@@ -39,9 +39,10 @@ use crate::dataset::lock::DatasetLock;
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 13] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 14] = [
     ("ingest", 1),
     ("analyze", 1),
+    ("match", 1),
     ("agreement", 1),
     ("balance", 1),
     ("calibrate", 1),
@@ -82,7 +83,15 @@ impl StepState {
 }
 
 /// Options whose values are files a step writes (skip needs them to exist).
-const OUTPUT_KEYS: [&str; 5] = ["output", "toml", "plot", "moves_out", "pgn"];
+const OUTPUT_KEYS: [&str; 7] = [
+    "output",
+    "toml",
+    "plot",
+    "moves_out",
+    "pgn",
+    "out_dir",
+    "stats",
+];
 /// Options whose values are files a step reads.
 const INPUT_KEYS: [&str; 3] = ["x05_from", "inputs", "engine"];
 

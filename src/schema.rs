@@ -532,6 +532,61 @@ base_table! {
     }
 }
 
+/// Column names of the `match` table (`evallab match`), one row per tested move.
+pub mod match_col {
+    pub const PLAYER: &str = "player";
+    pub const PLAYED: &str = "played";
+    pub const BITS: &str = "bits";
+    pub const MATCH_TYPE: &str = "match_type";
+    pub const VALUE_NAME: &str = "value_name";
+    pub const VALUE: &str = "value";
+    pub const TOP_AT_D: &str = "top_at_d";
+    pub const EQUAL_VALUE: &str = "equal_value";
+    pub const PLAYED_CP: &str = "played_cp";
+    pub const TOP_CP: &str = "top_cp";
+    pub const ALT_CP: &str = "alt_cp";
+    pub const DROP_PAWNS: &str = "drop_pawns";
+    pub const SCALED_DROP: &str = "scaled_drop";
+    pub const ALL_MATED: &str = "all_mated";
+    pub const TOP_MOVE: &str = "top_move";
+    pub const SLM_MOVES: &str = "slm_moves";
+    pub const MATCH_LINE: &str = "match_line";
+    pub const LOG: &str = "log";
+}
+
+base_table! {
+    /// One row per tested move of `evallab match` (Regan's zig-zag protocol).
+    MATCH, MatchBuilder, "match",
+    "move matching (`evallab match`): one row per tested move, with its outcome under the zig-zag protocol",
+    {
+        game_id => (col::GAME_ID, Int64, false, "games.game_id"),
+        ply => (col::PLY, UInt16, false, "the tested move is the `moves` row at this ply"),
+        label => (col::LABEL, Utf8, false, "the match run's label (manifest `analyses`)"),
+        player => (match_col::PLAYER, Utf8, false, "the tested player (the mover's name)"),
+        side => (col::SIDE, Utf8, false, "`w` or `b`"),
+        move_number => (col::MOVE_NUMBER, UInt16, false, "move number as printed"),
+        san => (col::SAN, Utf8, false, "the move played, SAN"),
+        played => (match_col::PLAYED, Utf8, false, "the move played, UCI"),
+        bits => (match_col::BITS, Utf8, false, "one character per SLM depth dmin..d: 1 = the engine's first choice at that depth is the move played"),
+        match_type => (match_col::MATCH_TYPE, Utf8, false, "FULL, MAIN, PART or NON"),
+        value_name => (match_col::VALUE_NAME, Utf8, false, "`delta` (FULL, MAIN) or `delta2` (PART, NON)"),
+        value => (match_col::VALUE, Float64, true, "the delta in pawns as the log prints it (9.99: every alternative is mated); null = NaN (a repetition, or no valid eval)"),
+        top_at_d => (match_col::TOP_AT_D, Bool, false, "the move played is the first choice at the last SLM depth d (counts for MM)"),
+        equal_value => (match_col::EQUAL_VALUE, Bool, true, "final MLM: the move played has the top move's eval (EV; null when invalid)"),
+        played_cp => (match_col::PLAYED_CP, Int32, true, "final MLM eval of the move played, mover POV, centipawns capped at ±1000 (mate = ±1000)"),
+        top_cp => (match_col::TOP_CP, Int32, true, "final MLM eval of the engine's top move, as played_cp"),
+        alt_cp => (match_col::ALT_CP, Int32, true, "final MLM eval of the best alternative to the move played, as played_cp (null: none)"),
+        drop_pawns => (match_col::DROP_PAWNS, Float64, true, "AE term: (top_cp − played_cp)/100 (null when invalid)"),
+        scaled_drop => (match_col::SCALED_DROP, Float64, true, "ASD term: ∫ dz/(1+|z|) from the played eval to the top eval, pawns"),
+        all_mated => (match_col::ALL_MATED, Bool, false, "FULL/MAIN and every alternative loses to mate (value 9.99)"),
+        repetition => (col::REPETITION, Bool, false, "the move repeats an earlier position of the game (value NaN)"),
+        top_move => (match_col::TOP_MOVE, Utf8, true, "the final MLM's first move, UCI"),
+        slm_moves => (match_col::SLM_MOVES, Utf8, false, "the SLM first choice at each depth dmin..d, UCI, space separated"),
+        match_line => (match_col::MATCH_LINE, Utf8, false, "the outcome line as in the log"),
+        log => (match_col::LOG, Utf8, false, "the move's labelled engine output as in the log (MLM, SLM per depth, final MLM)"),
+    }
+}
+
 /// Derived: EAS labels, one row per game (`evallab eas`, stored by it).
 pub const EAS_LABELS: Table = Table {
     name: "eas_labels",
@@ -771,11 +826,18 @@ pub fn derived_file(t: &Table) -> String {
 /// The tables `evallab ingest` writes, one part each per run.
 pub const TABLES: [&Table; 3] = [&GAMES, &MOVES, &REJECTS];
 
-/// The tables `evallab analyze` writes, in parts listed under the manifest's `analyses`.
-pub const ANALYSIS_TABLES: [&Table; 2] = [&ANALYSIS, &ANALYSIS_FAILURES];
+/// The tables `evallab analyze` and `evallab match` write, in parts listed under the manifest's `analyses`.
+pub const ANALYSIS_TABLES: [&Table; 3] = [&ANALYSIS, &ANALYSIS_FAILURES, &MATCH];
 
 /// Every table of a dataset, in the order they are documented.
-pub const ALL_TABLES: [&Table; 5] = [&GAMES, &MOVES, &REJECTS, &ANALYSIS, &ANALYSIS_FAILURES];
+pub const ALL_TABLES: [&Table; 6] = [
+    &GAMES,
+    &MOVES,
+    &REJECTS,
+    &ANALYSIS,
+    &ANALYSIS_FAILURES,
+    &MATCH,
+];
 
 /// Looks up a table (of the dataset, or derived) by name.
 pub fn table(name: &str) -> Option<&'static Table> {

@@ -14,30 +14,28 @@
 //! once on a fresh one, and positions that fail again go to
 //! `analysis_failures` with the reason.
 
+pub mod pool;
 pub mod positions;
 pub mod rows;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use arrow::record_batch::RecordBatch;
 use evallab_uci::{Engine, EngineConfig, Limit};
 use polars::prelude::*;
 use sha2::{Digest, Sha256};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::Chess;
 
 use crate::Error;
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::part::PartWriter;
 use crate::dataset::{AnalysisChunk, AnalysisRun, Dataset, part_file};
-use crate::schema::{ANALYSIS, ANALYSIS_FAILURES, AnalysisBuilder, FailuresBuilder, col};
-use positions::{GameTask, Selection, fen_of};
+use crate::schema::{ANALYSIS, ANALYSIS_FAILURES, AnalysisBuilder, FailuresBuilder, Table, col};
+use pool::{Chunk, GameResult, Job, PoolConfig};
+use positions::{GameTask, Selection};
 use rows::Line;
-
-/// Consecutive failed positions after which the rest of a game is given up.
-const MAX_CONSECUTIVE_FAILURES: usize = 3;
 
 /// Options of an analysis run.
 #[derive(Debug, Clone)]
@@ -97,16 +95,65 @@ pub struct AnalyzeReport {
     pub stale_lock: Option<Holder>,
 }
 
+impl AnalyzeProgress {
+    /// Nothing done yet of `todo`.
+    pub fn start(todo: &[GameTask]) -> AnalyzeProgress {
+        AnalyzeProgress {
+            games_total: todo.len() as u64,
+            positions_total: todo.iter().map(|t| t.plies.len() as u64).sum(),
+            ..AnalyzeProgress::default()
+        }
+    }
+
+    /// One more game done.
+    pub fn add<O>(&mut self, r: &GameResult<O>) {
+        self.games_done += 1;
+        self.positions_done += r.positions;
+        self.failures += r.failures.len() as u64;
+        self.restarts += r.restarts;
+    }
+}
+
+/// The `setoption`s every engine of a run gets, in order: Threads, Hash,
+/// MultiPV, then the user's.
+pub fn options_sent(
+    threads: u32,
+    hash_mb: u32,
+    multipv: u32,
+    extra: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut o = vec![
+        ("Threads".to_string(), threads.to_string()),
+        ("Hash".to_string(), hash_mb.to_string()),
+        ("MultiPV".to_string(), multipv.to_string()),
+    ];
+    o.extend(extra.iter().cloned());
+    o
+}
+
+/// `--engine-option`s may not set what evallab sets itself.
+pub fn check_reserved(extra: &[(String, String)]) -> Result<(), Error> {
+    let reserved = ["Threads", "Hash", "MultiPV", "UCI_Chess960"];
+    for (name, _) in extra {
+        if let Some(r) = reserved.iter().find(|r| r.eq_ignore_ascii_case(name)) {
+            return Err(Error::Usage(format!(
+                "--engine-option {name}: set by evallab (use --threads, --hash, --multipv; \
+                 UCI_Chess960 follows each game's variant): `{r}`"
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl AnalyzeOptions {
     /// The `setoption`s every engine of the run gets, in order.
     pub fn options_sent(&self) -> Vec<(String, String)> {
-        let mut o = vec![
-            ("Threads".to_string(), self.threads.to_string()),
-            ("Hash".to_string(), self.hash_mb.to_string()),
-            ("MultiPV".to_string(), self.multipv.to_string()),
-        ];
-        o.extend(self.engine_options.iter().cloned());
-        o
+        options_sent(
+            self.threads,
+            self.hash_mb,
+            self.multipv,
+            &self.engine_options,
+        )
     }
 
     fn default_label(&self) -> String {
@@ -133,15 +180,7 @@ impl AnalyzeOptions {
 
 /// Checks what can be checked before any engine runs.
 pub fn check_options(opts: &AnalyzeOptions) -> Result<(), Error> {
-    let reserved = ["Threads", "Hash", "MultiPV", "UCI_Chess960"];
-    for (name, _) in &opts.engine_options {
-        if let Some(r) = reserved.iter().find(|r| r.eq_ignore_ascii_case(name)) {
-            return Err(Error::Usage(format!(
-                "--engine-option {name}: set by evallab (use --threads, --hash, --multipv; \
-                 UCI_Chess960 follows each game's variant): `{r}`"
-            )));
-        }
-    }
+    check_reserved(&opts.engine_options)?;
     if opts.multipv == 0 || opts.jobs == 0 || opts.threads == 0 {
         return Err(Error::Usage(
             "--multipv, --jobs and --threads must be at least 1".into(),
@@ -193,7 +232,7 @@ pub fn analyze(
         run.chunks = old.chunks.clone();
     }
     let all = positions::select(&ds, &opts.selection)?;
-    let done = done_games(&ds, &run)?;
+    let done = done_games(&ds, &run, &[&ANALYSIS, &ANALYSIS_FAILURES])?;
     let mut report = AnalyzeReport {
         label: label.clone(),
         engine: engine_name,
@@ -211,75 +250,63 @@ pub fn analyze(
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
     }
-    let mut prog = AnalyzeProgress {
-        games_total: todo.len() as u64,
-        positions_total: todo.iter().map(|t| t.plies.len() as u64).sum(),
-        ..AnalyzeProgress::default()
-    };
+    let mut prog = AnalyzeProgress::start(&todo);
     progress(&prog);
 
-    let next = AtomicUsize::new(0);
-    let jobs = opts.jobs.min(todo.len()).max(1);
-    let (tx, rx) = sync_channel::<GameResult>(jobs * 2);
-    let mut probe = Some(probe);
-    std::thread::scope(|s| -> Result<(), Error> {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let mut worker = Worker {
-                cfg: &cfg,
-                opts,
-                engine: probe.take(),
-                chess960: false,
-            };
-            let (next, todo) = (&next, &todo);
-            s.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(task) = todo.get(i) else { break };
-                    let result = worker.game(i, task);
-                    if tx.send(result).is_err() {
-                        break;
-                    }
-                }
-                worker.stop();
-            });
-        }
-        drop(tx);
-        let mut chunk = Chunk::new();
-        for r in rx {
-            prog.games_done += 1;
-            prog.positions_done += r.positions;
-            prog.failures += r.failures.len() as u64;
-            prog.restarts += r.restarts;
-            chunk.restarts += r.restarts;
-            report.games += 1;
-            report.positions += r.positions;
-            report.failures += r.failures.len() as u64;
-            report.restarts += r.restarts;
-            for (_, _, lines) in &r.lines {
-                report.lines += lines.len() as u64;
-                for l in lines.iter().filter(|l| l.is_final && l.multipv == 1) {
-                    if let Some(nps) = l.nps {
-                        report.engine_nps_sum += nps as f64;
-                        report.engine_nps_count += 1;
-                    }
+    let pool_cfg = PoolConfig {
+        engine: &cfg,
+        jobs: opts.jobs,
+        commit_every: opts.commit_every,
+    };
+    let mut on_game = |r: &GameResult<Vec<Line>>| {
+        prog.add(r);
+        report.games += 1;
+        report.positions += r.positions;
+        report.failures += r.failures.len() as u64;
+        report.restarts += r.restarts;
+        for (_, _, lines) in &r.out {
+            report.lines += lines.len() as u64;
+            for l in lines.iter().filter(|l| l.is_final && l.multipv == 1) {
+                if let Some(nps) = l.nps {
+                    report.engine_nps_sum += nps as f64;
+                    report.engine_nps_count += 1;
                 }
             }
-            chunk.results.push(r);
-            progress(&prog);
-            if chunk.started.elapsed() >= opts.commit_every {
-                chunk.commit(&mut ds, &mut run, &mut report)?;
-            }
         }
-        chunk.commit(&mut ds, &mut run, &mut report)
-    })?;
+        progress(&prog);
+    };
+    let mut chunks = Vec::new();
+    let mut commit = |chunk: &mut Chunk<Vec<Line>>| -> Result<(), Error> {
+        let mut a = AnalysisBuilder::default();
+        let mut f = FailuresBuilder::default();
+        for r in &chunk.results {
+            for (ply, turn, lines) in &r.out {
+                a.push(r.game_id, *ply, &label, *turn, lines);
+            }
+            push_failures(&mut f, r, &label);
+        }
+        let (lines, failures) = (a.rows() as u64, f.rows() as u64);
+        let part = commit_chunk(
+            &mut ds,
+            &mut run,
+            chunk,
+            lines,
+            failures,
+            vec![(&ANALYSIS, a.finish()), (&ANALYSIS_FAILURES, f.finish())],
+        )?;
+        chunks.push(part);
+        Ok(())
+    };
+    let job = AnalyzeJob { opts };
+    pool::run(&pool_cfg, probe, &job, &todo, &mut on_game, &mut commit)?;
+    report.chunks = chunks;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
 
 /// A label's settings, hashed: a label keeps one meaning across resumes.
 fn fingerprint(run: &AnalysisRun) -> String {
-    let key = serde_json::json!({
+    fingerprint_of(&serde_json::json!({
         "engine": run.engine,
         "path": run.engine_path,
         "options": run.options,
@@ -288,15 +315,23 @@ fn fingerprint(run: &AnalysisRun) -> String {
         "all_depths": run.all_depths,
         "plies": run.plies,
         "skip_book": run.skip_book,
-    });
+    }))
+}
+
+/// The first 8 bytes of sha256 of a run's settings, in hex.
+pub(crate) fn fingerprint_of(key: &serde_json::Value) -> String {
     let d = Sha256::digest(key.to_string().as_bytes());
     evallab_pgn::input::hex(&d[..8])
 }
 
-/// Games with committed rows (results or failures) under the run's label.
-fn done_games(ds: &Dataset, run: &AnalysisRun) -> Result<HashSet<i64>, Error> {
+/// Games with committed rows in `tables` under the run's label.
+pub(crate) fn done_games(
+    ds: &Dataset,
+    run: &AnalysisRun,
+    tables: &[&Table],
+) -> Result<HashSet<i64>, Error> {
     let mut done = HashSet::new();
-    for table in [&ANALYSIS, &ANALYSIS_FAILURES] {
+    for table in tables {
         let paths: Vec<PlRefPath> = run
             .chunks
             .iter()
@@ -315,70 +350,34 @@ fn done_games(ds: &Dataset, run: &AnalysisRun) -> Result<HashSet<i64>, Error> {
     Ok(done)
 }
 
-/// Results not yet committed.
-struct Chunk {
-    results: Vec<GameResult>,
-    started: Instant,
-    /// Engine restarts while computing them.
-    restarts: u64,
-}
-
-impl Chunk {
-    fn new() -> Chunk {
-        Chunk {
-            results: Vec::new(),
-            started: Instant::now(),
-            restarts: 0,
-        }
-    }
-
-    /// Commits the results (in game order) and starts a new chunk.
-    fn commit(
-        &mut self,
-        ds: &mut Dataset,
-        run: &mut AnalysisRun,
-        report: &mut AnalyzeReport,
-    ) -> Result<(), Error> {
-        if !self.results.is_empty() {
-            self.results.sort_by_key(|r| r.index);
-            let part = commit_chunk(ds, run, &self.results, self.started, self.restarts)?;
-            report.chunks.push(part);
-        }
-        *self = Chunk::new();
-        Ok(())
+/// The failures of a game as `analysis_failures` rows.
+pub(crate) fn push_failures<O>(f: &mut FailuresBuilder, r: &GameResult<O>, label: &str) {
+    for x in &r.failures {
+        f.push(r.game_id, x.ply, label, &x.fen, x.attempt, &x.reason);
     }
 }
 
-/// Writes one chunk's parts, then the manifest that lists them.
-fn commit_chunk(
+/// Writes one chunk's parts (`batches`, one per table), then the manifest
+/// that lists them under `run`; returns the part number.
+pub(crate) fn commit_chunk<O>(
     ds: &mut Dataset,
     run: &mut AnalysisRun,
-    results: &[GameResult],
-    started: Instant,
-    restarts: u64,
+    chunk: &Chunk<O>,
+    lines: u64,
+    failures: u64,
+    batches: Vec<(&Table, RecordBatch)>,
 ) -> Result<u32, Error> {
-    let label = run.label.clone();
-    let label = label.as_str();
     let part = ds.next_part();
-    let mut a = AnalysisBuilder::default();
-    let mut f = FailuresBuilder::default();
-    let mut positions = 0;
-    for r in results {
-        positions += r.positions;
-        for (ply, turn, lines) in &r.lines {
-            a.push(r.game_id, *ply, label, *turn, lines);
-        }
-        for x in &r.failures {
-            f.push(r.game_id, x.ply, label, &x.fen, x.attempt, &x.reason);
-        }
+    let mut writers = Vec::with_capacity(batches.len());
+    for (t, b) in &batches {
+        let mut w = PartWriter::create(&ds.root, t, part)?;
+        w.write(b)?;
+        writers.push(w);
     }
-    let (lines, failures) = (a.rows() as u64, f.rows() as u64);
-    let mut wa = PartWriter::create(&ds.root, &ANALYSIS, part)?;
-    wa.write(&a.finish())?;
-    let mut wf = PartWriter::create(&ds.root, &ANALYSIS_FAILURES, part)?;
-    wf.write(&f.finish())?;
-    wa.commit()?;
-    wf.commit()?;
+    for w in writers {
+        w.commit()?;
+    }
+    let started = chunk.started;
     run.chunks.push(AnalysisChunk {
         part,
         started_unix: SystemTime::now()
@@ -386,17 +385,22 @@ fn commit_chunk(
             .map_or(0, |d| d.as_secs())
             .saturating_sub(started.elapsed().as_secs()),
         seconds: started.elapsed().as_secs_f64(),
-        games: results.len() as u64,
-        positions,
+        games: chunk.results.len() as u64,
+        positions: chunk.results.iter().map(|r| r.positions).sum(),
         lines,
         failures,
-        restarts,
-        files: [&ANALYSIS, &ANALYSIS_FAILURES]
+        restarts: chunk.restarts,
+        files: batches
             .iter()
-            .map(|t| (t.name.to_string(), part_file(t, part)))
+            .map(|(t, _)| (t.name.to_string(), part_file(t, part)))
             .collect(),
     });
-    match ds.manifest.analyses.iter_mut().find(|r| r.label == label) {
+    match ds
+        .manifest
+        .analyses
+        .iter_mut()
+        .find(|r| r.label == run.label)
+    {
         Some(old) => *old = run.clone(),
         None => ds.manifest.analyses.push(run.clone()),
     }
@@ -404,183 +408,39 @@ fn commit_chunk(
     Ok(part)
 }
 
-/// A failed position.
-#[derive(Debug, Clone)]
-struct Failure {
-    ply: u16,
-    fen: String,
-    attempt: u8,
-    reason: String,
-}
-
-/// One game's results.
-#[derive(Debug)]
-struct GameResult {
-    index: usize,
-    game_id: i64,
-    positions: u64,
-    lines: Vec<(u16, Color, Vec<Line>)>,
-    failures: Vec<Failure>,
-    restarts: u64,
-}
-
-/// A worker: one engine process, restarted when it misbehaves.
-struct Worker<'a> {
-    cfg: &'a EngineConfig,
+/// `analyze`'s job: one search per position, its lines kept.
+struct AnalyzeJob<'a> {
     opts: &'a AnalyzeOptions,
-    engine: Option<Engine>,
-    /// The engine's current UCI_Chess960 setting.
-    chess960: bool,
 }
 
-impl Worker<'_> {
-    fn game(&mut self, index: usize, task: &GameTask) -> GameResult {
-        let mut res = GameResult {
-            index,
-            game_id: task.game_id,
-            positions: task.plies.len() as u64,
-            lines: Vec::new(),
-            failures: Vec::new(),
-            restarts: 0,
-        };
-        let positions = match task.positions() {
-            Ok(p) => p,
-            Err(e) => {
-                res.failures = task
-                    .plies
-                    .iter()
-                    .map(|&ply| Failure {
-                        ply,
-                        fen: String::new(),
-                        attempt: 0,
-                        reason: format!("cannot replay the game: {e}"),
-                    })
-                    .collect();
-                return res;
-            }
-        };
-        // First attempt: the whole game on one engine, as an uninterrupted run.
-        match self.all(task, &positions) {
-            Ok(lines) => {
-                res.lines = lines;
-                return res;
-            }
-            Err(_) => {
-                self.kill();
-                res.restarts += 1;
-            }
-        }
-        // The retry: a fresh engine; a position that fails again is recorded,
-        // and the engine restarted for the next one.
-        let mut fresh = true;
-        let mut consecutive = 0;
-        for (i, (ply, pos)) in positions.iter().enumerate() {
-            if consecutive >= MAX_CONSECUTIVE_FAILURES {
-                let last = res
-                    .failures
-                    .last()
-                    .map_or(String::new(), |f| f.reason.clone());
-                res.failures.extend(positions[i..].iter().map(|(ply, pos)| Failure {
-                    ply: *ply,
-                    fen: fen_of(pos),
-                    attempt: 0,
-                    reason: format!(
-                        "not tried: {MAX_CONSECUTIVE_FAILURES} positions in a row failed (last: {last})"
-                    ),
-                }));
-                break;
-            }
-            match self.one(task, *ply, pos, fresh) {
-                Ok(lines) => {
-                    res.lines.push((*ply, pos.turn(), lines));
-                    consecutive = 0;
-                    fresh = false;
-                }
-                Err(reason) => {
-                    res.failures.push(Failure {
-                        ply: *ply,
-                        fen: fen_of(pos),
-                        attempt: 2,
-                        reason,
-                    });
-                    self.kill();
-                    res.restarts += 1;
-                    consecutive += 1;
-                    fresh = true;
-                }
-            }
-        }
-        res
-    }
+impl Job for AnalyzeJob<'_> {
+    type Out = Vec<Line>;
 
-    fn all(
-        &mut self,
-        task: &GameTask,
-        positions: &[(u16, Chess)],
-    ) -> Result<Vec<(u16, Color, Vec<Line>)>, String> {
-        let mut out = Vec::with_capacity(positions.len());
-        for (i, (ply, pos)) in positions.iter().enumerate() {
-            let lines = self.one(task, *ply, pos, i == 0)?;
-            out.push((*ply, pos.turn(), lines));
-        }
-        Ok(out)
-    }
-
-    /// Analyses the position before `ply`; `new_game`: send `ucinewgame` first.
-    fn one(
-        &mut self,
+    fn position(
+        &self,
+        engine: &mut Engine,
         task: &GameTask,
         ply: u16,
         pos: &Chess,
-        new_game: bool,
     ) -> Result<Vec<Line>, String> {
         let opts = self.opts;
-        let engine = self.ready(task.chess960, new_game)?;
         let moves = &task.moves[..usize::from(ply) - 1];
         let search = engine
             .search(task.start_fen.as_deref(), moves, opts.limit, opts.timeout)
             .map_err(|e| e.to_string())?;
         if search.stopped {
-            return Err(format!(
-                "no bestmove within --timeout {:.1}s (the search was stopped)",
-                opts.timeout.as_secs_f64()
-            ));
+            return Err(stopped(opts.timeout));
         }
         rows::lines(&search, pos, opts.all_depths)
     }
+}
 
-    /// The engine, started if needed, in the game's variant, after
-    /// `ucinewgame` when a game starts.
-    fn ready(&mut self, chess960: bool, new_game: bool) -> Result<&mut Engine, String> {
-        if self.engine.is_none() {
-            let e = Engine::start(self.cfg).map_err(|e| format!("engine restart failed: {e}"))?;
-            self.engine = Some(e);
-            self.chess960 = false;
-        }
-        let engine = self.engine.as_mut().expect("started above");
-        if self.chess960 != chess960 {
-            engine
-                .set_option("UCI_Chess960", if chess960 { "true" } else { "false" })
-                .map_err(|e| e.to_string())?;
-            self.chess960 = chess960;
-        }
-        if new_game {
-            engine.new_game().map_err(|e| e.to_string())?;
-        }
-        Ok(engine)
-    }
-
-    fn kill(&mut self) {
-        if let Some(e) = self.engine.take() {
-            e.kill();
-        }
-    }
-
-    fn stop(&mut self) {
-        if let Some(e) = self.engine.take() {
-            e.quit();
-        }
-    }
+/// The failure reason of a search that hit the timeout.
+pub(crate) fn stopped(timeout: Duration) -> String {
+    format!(
+        "no bestmove within --timeout {:.1}s (the search was stopped)",
+        timeout.as_secs_f64()
+    )
 }
 
 /// The analysis a statistic reads: the one named, or the dataset's only one.
@@ -589,7 +449,7 @@ pub fn resolve_label(ds: &Dataset, label: Option<&str>) -> Result<String, Error>
         .manifest
         .analyses
         .iter()
-        .filter(|a| !a.chunks.is_empty())
+        .filter(|a| a.has_table(&ANALYSIS))
         .map(|a| a.label.as_str())
         .collect();
     match (label, labels.as_slice()) {

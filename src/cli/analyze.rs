@@ -83,7 +83,34 @@ pub struct Args {
     quiet: bool,
 }
 
-fn name_value(s: &str) -> Result<(String, String), String> {
+/// The progress bar of an engine run on a terminal (`unit`: what is counted).
+pub(super) fn progress_bar(quiet: bool, unit: &str) -> Option<ProgressBar> {
+    (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{per_sec}}, ETA {{eta}} {{msg}}"
+            ))
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    })
+}
+
+/// Shows the progress of an engine run.
+pub(super) fn show(bar: Option<&ProgressBar>, p: &AnalyzeProgress) {
+    if let Some(bar) = bar {
+        bar.set_length(p.positions_total);
+        bar.set_position(p.positions_done);
+        bar.set_message(format!(
+            "{}/{} games, {} failures, {} restarts",
+            p.games_done, p.games_total, p.failures, p.restarts
+        ));
+    }
+}
+
+pub(super) fn name_value(s: &str) -> Result<(String, String), String> {
     let (n, v) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected NAME=VALUE"))?;
@@ -93,7 +120,7 @@ fn name_value(s: &str) -> Result<(String, String), String> {
     Ok((n.trim().to_string(), v.trim().to_string()))
 }
 
-fn seconds(opt: &str, s: f64) -> anyhow::Result<Duration> {
+pub(super) fn seconds(opt: &str, s: f64) -> anyhow::Result<Duration> {
     if s.is_finite() && s > 0.0 {
         Ok(Duration::from_secs_f64(s))
     } else {
@@ -135,27 +162,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         handshake_timeout: Duration::from_secs(10),
         commit_every: seconds("--commit-every", args.commit_every)?,
     };
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} positions, {per_sec}, ETA {eta} {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    });
-    let mut on_progress = |p: &AnalyzeProgress| {
-        if let Some(bar) = &bar {
-            bar.set_length(p.positions_total);
-            bar.set_position(p.positions_done);
-            bar.set_message(format!(
-                "{}/{} games, {} failures, {} restarts",
-                p.games_done, p.games_total, p.failures, p.restarts
-            ));
-        }
-    };
+    let bar = progress_bar(args.quiet, "positions");
+    let mut on_progress = |p: &AnalyzeProgress| show(bar.as_ref(), p);
     let report = analyze(&args.dataset, &opts, &mut on_progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();

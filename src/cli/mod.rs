@@ -18,6 +18,7 @@ mod calibrate;
 mod eas;
 mod ingest;
 mod inspect;
+mod r#match;
 mod relevance;
 mod report;
 mod run;
@@ -45,6 +46,7 @@ enum Command {
     Ingest(ingest::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
+    Match(r#match::Args),
     Run(run::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
@@ -65,6 +67,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Agreement(a) => agreement::run(a),
+        Command::Match(a) => r#match::run(a),
         Command::Run(a) => run::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),

@@ -92,6 +92,14 @@ pub struct AnalysisRun {
     pub chunks: Vec<AnalysisChunk>,
 }
 
+impl AnalysisRun {
+    /// Some committed chunk has a part of `table` (`analysis` for `evallab
+    /// analyze`, `match` for `evallab match`).
+    pub fn has_table(&self, table: &Table) -> bool {
+        self.chunks.iter().any(|c| c.files.contains_key(table.name))
+    }
+}
+
 /// Results of one analysis run committed together.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct AnalysisChunk {

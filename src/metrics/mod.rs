@@ -8,6 +8,7 @@ pub mod agreement;
 pub mod balance;
 pub mod calibrate;
 pub mod eas;
+pub mod matching;
 pub mod relevance;
 
 use polars::prelude::*;

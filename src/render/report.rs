@@ -17,11 +17,12 @@ use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{calibrate_group, observations};
 use crate::metrics::eas::{EasOptions, score};
+use crate::metrics::matching::query::{self as matching, out as mout};
 use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::metrics::relevance::{X05, per_move, summary};
 use crate::render::annotate::{AnnotateOptions, move_symbol, white_pov};
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
-use crate::schema::{ANALYSIS, GAMES, MOVES, col, metric};
+use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, col, match_col, metric};
 
 /// What the report covers.
 #[derive(Debug, Clone)]
@@ -264,7 +265,12 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
     .collect()?;
     // Every engine analysis of the dataset, summarised per event and engine.
     let mut agreements = Vec::new();
-    for run in ds.manifest.analyses.iter().filter(|a| !a.chunks.is_empty()) {
+    for run in ds
+        .manifest
+        .analyses
+        .iter()
+        .filter(|a| a.has_table(&ANALYSIS))
+    {
         let per = agreement::per_move(
             games.clone().lazy(),
             moves.clone(),
@@ -274,6 +280,24 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
         );
         let df = agreement::summary(per, &[col::EVENT, metric::ENGINE]).collect()?;
         agreements.push((run, df));
+    }
+    // Every move-matching run (`evallab match`), per event and player.
+    let mut matchings = Vec::new();
+    for run in ds.manifest.analyses.iter().filter(|a| a.has_table(&MATCH)) {
+        let rows = ds
+            .scan(&MATCH)?
+            .filter(col(col::LABEL).eq(lit(run.label.as_str())))
+            .join(
+                games
+                    .clone()
+                    .lazy()
+                    .select([col(col::GAME_ID), col(col::EVENT)]),
+                [col(col::GAME_ID)],
+                [col(col::GAME_ID)],
+                JoinArgs::new(JoinType::Inner),
+            );
+        let df = matching::summary(rows, &[col::EVENT, match_col::PLAYER]).collect()?;
+        matchings.push((run, df));
     }
     let events: Vec<String> = {
         let e = bal.column(col::EVENT)?.str()?.clone();
@@ -429,6 +453,37 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                     metric::LOSS_MOVES,
                     metric::MEAN_LOSS_CP,
                     metric::MEAN_ACCURACY,
+                ],
+            )?);
+        }
+        for (run, df) in &matchings {
+            let rows = rows_of(df, col::EVENT, event)?;
+            if rows.height() == 0 {
+                continue;
+            }
+            let _ = write!(
+                html,
+                "<h3>Move matching <code>{}</code></h3><p class=note>{} ({}): Regan's zig-zag \
+                 protocol per tested player. MM = share of moves that are the engine's first \
+                 choice at the last SLM depth; EV = share with the top move's eval; AE = mean \
+                 eval drop (pawns, evals capped at ±10); ASD = the drop scaled by 1/(1+|z|).</p>",
+                esc(&run.label),
+                esc(&run.engine),
+                esc(&run.limit)
+            );
+            html.push_str(&table(
+                &rows,
+                &[
+                    match_col::PLAYER,
+                    mout::MOVES,
+                    mout::MM,
+                    mout::EV,
+                    mout::AE,
+                    mout::ASD,
+                    mout::FULL,
+                    mout::MAIN,
+                    mout::PART,
+                    mout::NON,
                 ],
             )?);
         }

@@ -12,7 +12,7 @@ use polars::prelude::*;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 
-fn stockfish() -> Option<&'static str> {
+pub(crate) fn stockfish() -> Option<&'static str> {
     if Path::new(STOCKFISH).exists() {
         return Some(STOCKFISH);
     }
@@ -24,7 +24,7 @@ fn stockfish() -> Option<&'static str> {
     None
 }
 
-fn evallab(args: &[&str]) -> Output {
+pub(crate) fn evallab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_evallab"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -32,7 +32,7 @@ fn evallab(args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 

@@ -312,6 +312,20 @@ impl Engine {
         limit: Limit,
         timeout: Duration,
     ) -> Result<Search, UciError> {
+        self.search_moves(fen, moves, limit, &[], timeout)
+    }
+
+    /// [`Engine::search`] restricted to `searchmoves` (`go <limit> searchmoves
+    /// …`; all moves when empty): the eval of a move that is not among the
+    /// MultiPV lines.
+    pub fn search_moves(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+        limit: Limit,
+        searchmoves: &[String],
+        timeout: Duration,
+    ) -> Result<Search, UciError> {
         const WAITING: &str = "bestmove";
         let mut position = match fen {
             Some(fen) => format!("position fen {fen}"),
@@ -322,7 +336,12 @@ impl Engine {
             position.push_str(&moves.join(" "));
         }
         self.send(&position, WAITING)?;
-        self.send(&format!("go {limit}"), WAITING)?;
+        let mut go = format!("go {limit}");
+        if !searchmoves.is_empty() {
+            go.push_str(" searchmoves ");
+            go.push_str(&searchmoves.join(" "));
+        }
+        self.send(&go, WAITING)?;
         let start = Instant::now();
         let mut deadline = start + timeout;
         let mut search = Search::default();

@@ -243,3 +243,25 @@ fn timeout_stops_real_search_then_kill_and_restart() {
     assert!(!r.stopped);
     e.quit();
 }
+
+#[test]
+fn searchmoves_restricts_the_search_to_the_moves_given() {
+    let Some(mut e) = stockfish(&[("Threads", "1"), ("Hash", "16"), ("MultiPV", "3")]) else {
+        return;
+    };
+    e.new_game().unwrap();
+    // Back-rank mate: Ra8# is the engine's choice; restricted to Kf1 it
+    // must search Kf1 alone (one line, a centipawn score).
+    let fen = Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let all = e.search(fen, &[], Limit::Depth(6), TIMEOUT).unwrap();
+    assert_eq!(all.bestmove, "a1a8");
+    let only = e
+        .search_moves(fen, &[], Limit::Depth(6), &moves(&["g1f1"]), TIMEOUT)
+        .unwrap();
+    assert_eq!(only.bestmove, "g1f1");
+    let finals = only.final_lines();
+    assert_eq!(finals.len(), 1, "{finals:?}");
+    assert_eq!(finals[0].pv[0], "g1f1");
+    assert!(matches!(finals[0].score, Some(Score::Cp(_))));
+    e.quit();
+}

@@ -1,0 +1,209 @@
+//! `evallab match <DATASET> --player RE --engine PATH -o DIR`: Regan's
+//! zig-zag protocol, its log and results files, and MM/EV/AE/ASD.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::ValueEnum;
+use evallab::analyze::AnalyzeProgress;
+use evallab::dataset::Dataset;
+use evallab::matching::{MatchOptions, files, run_match};
+use evallab::metrics::matching::query::with_interval;
+use evallab::render::format::{self, Format};
+use evallab::schema::{col, match_col};
+use polars::prelude::IntoLazy;
+
+/// Move matching: Regan's zig-zag protocol on a UCI engine, per tested move.
+///
+/// For each game of the tested player, in game order without clearing the
+/// hash between moves: MLM (MultiPV K) to the MLM depth, SLM (MultiPV 1) over
+/// the SLM depths, MLM again to the final depth. Writes one log per game, a
+/// results file per player and `match.parquet` into -o DIR (rows also
+/// committed to the dataset's `match` table, so an interrupted run resumes),
+/// then prints MM, EV, AE and ASD per group with a bootstrap interval for MM.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// The tested player: a regex on the mover's name (`.` = both sides).
+    #[arg(long, value_name = "REGEX")]
+    player: String,
+    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish).
+    #[arg(long, value_name = "PATH")]
+    engine: PathBuf,
+    /// Extra UCI option, sent as `setoption` (repeatable).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = super::analyze::name_value)]
+    engine_option: Vec<(String, String)>,
+    /// Depth of the first MLM (the "12/12" data).
+    #[arg(long, default_value_t = 12)]
+    mlm_depth: u32,
+    /// SLM depths dmin..d (first choice recorded at each).
+    #[arg(long, value_name = "A..B", default_value = "11..13", value_parser = depths)]
+    slm_depths: (u32, u32),
+    /// Depth of the final MLM [default: d, the last SLM depth].
+    #[arg(long, value_name = "DL")]
+    final_depth: Option<u32>,
+    /// Lines of the MLM searches.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=255))]
+    multipv: u32,
+    /// Only these move numbers (inclusive, as printed), e.g. 9..60.
+    #[arg(long, value_name = "A..B", value_parser = moves_range)]
+    moves: Option<(u16, u16)>,
+    /// Leave out book moves.
+    #[arg(long)]
+    skip_book: bool,
+    /// Only events matching this regex.
+    #[arg(long, value_name = "REGEX")]
+    event: Option<String>,
+    /// Only the first N selected games (dataset order).
+    #[arg(long, value_name = "N")]
+    max_games: Option<usize>,
+    /// Engine processes side by side.
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: u32,
+    /// Threads per engine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Hash per engine, MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    hash: u32,
+    /// Name of the run in the dataset [default: match-ENGINE-<settings hash>].
+    #[arg(long, value_name = "NAME")]
+    label: Option<String>,
+    /// Longest wait for one search, seconds; the engine is then killed.
+    #[arg(long, value_name = "S", default_value_t = 120.0)]
+    timeout: f64,
+    /// Commit results at least this often, seconds.
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    commit_every: f64,
+    /// Output folder: logs/, results_PLAYER.txt, match.parquet.
+    #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
+    out_dir: PathBuf,
+    /// Statistics per player, per event and player, or per game and player.
+    #[arg(long, value_enum, default_value_t = By::Player)]
+    by: By,
+    /// Bootstrap resamples for MM's interval (games; moves per game).
+    #[arg(long, default_value_t = 1000)]
+    bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Format of the statistics: table, csv, json, ndjson or parquet.
+    #[arg(long, default_value = "table")]
+    format: Format,
+    /// Write the statistics to FILE instead of stdout (required for parquet).
+    #[arg(long, value_name = "FILE")]
+    stats: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// Grouping of the statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum By {
+    Player,
+    #[value(name = "event,player")]
+    EventPlayer,
+    #[value(name = "game,player")]
+    GamePlayer,
+}
+
+fn range(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}`: expected A..B"))?;
+    let p = |x: &str| {
+        x.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{s}`: `{x}` is not a number"))
+    };
+    let (a, b) = (p(a)?, p(b)?);
+    if a == 0 || b < a {
+        return Err(format!("`{s}`: expected 1 <= A <= B"));
+    }
+    Ok((a, b))
+}
+
+fn depths(s: &str) -> Result<(u32, u32), String> {
+    range(s)
+}
+
+fn moves_range(s: &str) -> Result<(u16, u16), String> {
+    let (a, b) = range(s)?;
+    let small = |x: u32| u16::try_from(x).map_err(|_| format!("`{s}`: too large"));
+    Ok((small(a)?, small(b)?))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    format::check(args.format, args.stats.as_deref())?;
+    if let Some(re) = &args.event {
+        regex::Regex::new(re)
+            .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
+    }
+    let opts = MatchOptions {
+        engine: args.engine,
+        engine_options: args.engine_option,
+        player: args.player,
+        event: args.event,
+        moves: args.moves,
+        skip_book: args.skip_book,
+        max_games: args.max_games,
+        mlm_depth: args.mlm_depth,
+        multipv: args.multipv,
+        slm_depths: args.slm_depths,
+        final_depth: args.final_depth.unwrap_or(args.slm_depths.1),
+        jobs: args.jobs as usize,
+        threads: args.threads,
+        hash_mb: args.hash,
+        label: args.label,
+        timeout: super::analyze::seconds("--timeout", args.timeout)?,
+        handshake_timeout: Duration::from_secs(10),
+        commit_every: super::analyze::seconds("--commit-every", args.commit_every)?,
+    };
+    let bar = super::analyze::progress_bar(args.quiet, "moves");
+    let mut on_progress = |p: &AnalyzeProgress| super::analyze::show(bar.as_ref(), p);
+    let (report, run) = run_match(&args.dataset, &opts, &mut on_progress)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let ds = Dataset::open(&args.dataset)?;
+    let rows = files::rows(&ds, &run.label, &report.game_ids)?;
+    let written = files::write(&args.out_dir, &run, &opts, rows)?;
+    if !args.quiet {
+        if let Some(h) = &report.stale_lock {
+            eprintln!("recovered the lock of a writer that died: {h}");
+        }
+        eprintln!(
+            "matched {} moves in {} games ({} of {} selected games already done), {} failures, \
+             {} restarts in {:.1}s with {} as `{}`; wrote {} logs, {} results files and {}",
+            report.moves,
+            report.games,
+            report.games_already_done,
+            report.games_selected,
+            report.failures,
+            report.restarts,
+            report.seconds,
+            report.engine,
+            report.label,
+            written.logs.len(),
+            written.results.len(),
+            written.table.display()
+        );
+    }
+    let (keys, cluster): (&[&str], &[&str]) = match args.by {
+        By::Player => (&[match_col::PLAYER], &[col::GAME_ID]),
+        By::EventPlayer => (&[col::EVENT, match_col::PLAYER], &[col::GAME_ID]),
+        By::GamePlayer => (&[col::GAME_ID, match_col::PLAYER], &[col::PLY]),
+    };
+    let mut df = with_interval(
+        written.rows.lazy(),
+        keys,
+        cluster,
+        args.bootstrap,
+        args.seed,
+    )?;
+    format::write(&mut df, args.format, args.stats.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,556 @@
+//! `match`: Regan's zig-zag protocol automated on the analysis stage's
+//! engine pool (`analysis.md` §3).
+//!
+//! For each tested move (a move of the tested player, non-book if asked, in
+//! the move range), in game order and without `ucinewgame` between the moves
+//! of a game: MLM (MultiPV k) to the MLM depth, SLM (MultiPV 1) to depth d
+//! recording the first choice at every depth dmin..d, MLM again to the final
+//! depth dL. The outcome ([`crate::metrics::matching::math::outcome`]) and
+//! the move's labelled engine output go to the `match` table, committed in
+//! chunks like `analyze`'s (a killed run resumes, a finished one does no
+//! work); [`files`] then writes the logs, the results files and
+//! `match.parquet` into the output folder.
+
+pub mod files;
+pub mod rows;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use evallab_uci::{Engine, EngineConfig, Limit, Search};
+use polars::prelude::*;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+use crate::Error;
+use crate::analyze::pool::{self, Chunk, GameResult, Job, PoolConfig};
+use crate::analyze::positions::{self, GameTask, Selection, fen_of};
+use crate::analyze::rows::Line;
+use crate::analyze::{
+    AnalyzeProgress, check_reserved, commit_chunk, done_games, fingerprint_of, options_sent,
+    push_failures, stopped,
+};
+use crate::dataset::lock::{DatasetLock, Holder};
+use crate::dataset::{AnalysisRun, Dataset};
+use crate::metrics::matching::format::{eval_text, line_of, move_text};
+use crate::metrics::matching::math::{Eval, MoveEvidence, outcome};
+use crate::schema::FailuresBuilder;
+use crate::schema::MatchBuilder;
+use crate::schema::{ANALYSIS_FAILURES, GAMES, MATCH, col};
+use rows::MatchRow;
+
+/// Options of a match run.
+#[derive(Debug, Clone)]
+pub struct MatchOptions {
+    pub engine: PathBuf,
+    /// Extra `setoption`s, sent after Threads, Hash and MultiPV.
+    pub engine_options: Vec<(String, String)>,
+    /// The tested player: a regex on the mover's name.
+    pub player: String,
+    pub event: Option<String>,
+    /// Inclusive range of move numbers (as printed).
+    pub moves: Option<(u16, u16)>,
+    pub skip_book: bool,
+    pub max_games: Option<usize>,
+    /// MLM (the "12/12" data): depth and lines.
+    pub mlm_depth: u32,
+    pub multipv: u32,
+    /// SLM depths dmin..=d.
+    pub slm_depths: (u32, u32),
+    /// Depth of the final MLM (dL).
+    pub final_depth: u32,
+    pub jobs: usize,
+    pub threads: u32,
+    pub hash_mb: u32,
+    /// `None`: `match-<engine file name>-<fingerprint>`.
+    pub label: Option<String>,
+    pub timeout: Duration,
+    pub handshake_timeout: Duration,
+    pub commit_every: Duration,
+}
+
+impl MatchOptions {
+    /// The `setoption`s every engine of the run gets, in order.
+    pub fn options_sent(&self) -> Vec<(String, String)> {
+        options_sent(
+            self.threads,
+            self.hash_mb,
+            self.multipv,
+            &self.engine_options,
+        )
+    }
+
+    /// The protocol's searches, as stored in the manifest's `limit`.
+    pub fn protocol(&self) -> String {
+        let (a, b) = self.slm_depths;
+        format!(
+            "match: mlm depth {} multipv {}; slm depth {a}..{b}; final mlm depth {}",
+            self.mlm_depth, self.multipv, self.final_depth
+        )
+    }
+
+    /// The move range as stored in the manifest (`moves A..B`).
+    pub fn moves_text(&self) -> Option<String> {
+        self.moves.map(|(a, b)| format!("moves {a}..{b}"))
+    }
+}
+
+/// Checks what can be checked before any engine runs.
+pub fn check_options(o: &MatchOptions) -> Result<(), Error> {
+    check_reserved(&o.engine_options)?;
+    if o.multipv < 2 || o.jobs == 0 || o.threads == 0 {
+        return Err(Error::Usage(
+            "--multipv must be at least 2 (the best alternative), --jobs and --threads at least 1"
+                .into(),
+        ));
+    }
+    let (a, b) = o.slm_depths;
+    if a == 0 || b < a || o.mlm_depth == 0 || o.final_depth == 0 {
+        return Err(Error::Usage(format!(
+            "depths: expected 1 <= dmin <= d and MLM, final depths >= 1 (got --slm-depths {a}..{b}, \
+             --mlm-depth {}, --final-depth {})",
+            o.mlm_depth, o.final_depth
+        )));
+    }
+    regex::Regex::new(&o.player)
+        .map_err(|e| Error::Usage(format!("--player: bad regex `{}`: {e}", o.player)))?;
+    Ok(())
+}
+
+/// What a match run did.
+#[derive(Debug, Clone, Default)]
+pub struct MatchReport {
+    pub label: String,
+    /// The selected games (the output folder shows these).
+    pub game_ids: Vec<i64>,
+    pub engine: String,
+    pub games_selected: u64,
+    pub games_already_done: u64,
+    pub games: u64,
+    pub moves: u64,
+    pub failures: u64,
+    pub restarts: u64,
+    pub seconds: f64,
+    pub stale_lock: Option<Holder>,
+}
+
+/// A tested move, known before any engine runs.
+#[derive(Debug, Clone)]
+struct Tested {
+    player: String,
+    white: bool,
+    move_number: u16,
+    san: String,
+    repetition: bool,
+}
+
+/// The tested moves by (game, ply).
+type TestedMoves = HashMap<(i64, u16), Tested>;
+
+/// Runs the protocol over the selected moves of the dataset at `root`
+/// (committing them under the run's label) and returns the label's run.
+pub fn run_match(
+    root: &Path,
+    opts: &MatchOptions,
+    progress: &mut dyn FnMut(&AnalyzeProgress),
+) -> Result<(MatchReport, AnalysisRun), Error> {
+    let started = Instant::now();
+    check_options(opts)?;
+    let lock = DatasetLock::acquire(root, "match")?;
+    let mut ds = Dataset::open(root)?;
+    ds.collect_garbage()?;
+    let cfg = EngineConfig {
+        path: opts.engine.clone(),
+        args: Vec::new(),
+        options: opts.options_sent(),
+        handshake_timeout: opts.handshake_timeout,
+    };
+    let probe = Engine::start(&cfg)
+        .map_err(|e| Error::Engine(format!("{}: {e}", opts.engine.display())))?;
+    let engine_name = probe.id_name().to_string();
+    let mut run = AnalysisRun {
+        label: String::new(),
+        engine: engine_name.clone(),
+        engine_path: opts.engine.display().to_string(),
+        options: cfg.options.clone(),
+        limit: opts.protocol(),
+        multipv: opts.multipv,
+        all_depths: true,
+        plies: opts.moves_text(),
+        skip_book: opts.skip_book,
+        fingerprint: String::new(),
+        chunks: Vec::new(),
+    };
+    run.fingerprint = fingerprint_of(&serde_json::json!({
+        "engine": run.engine,
+        "path": run.engine_path,
+        "options": run.options,
+        "protocol": run.limit,
+        "moves": run.plies,
+        "skip_book": run.skip_book,
+        "player": opts.player,
+    }));
+    run.label = opts.label.clone().unwrap_or_else(|| {
+        let stem = opts
+            .engine
+            .file_stem()
+            .map_or("engine".into(), |s| s.to_string_lossy().into_owned());
+        format!("match-{stem}-{}", run.fingerprint)
+    });
+    let label = run.label.clone();
+    if let Some(old) = ds.manifest.analysis(&label) {
+        if old.fingerprint != run.fingerprint {
+            return Err(Error::Usage(format!(
+                "label `{label}` was run with other settings ({} `{}`, {}, {:?}); choose another --label",
+                old.engine, old.engine_path, old.limit, old.plies
+            )));
+        }
+        run.chunks = old.chunks.clone();
+    }
+    let (tasks, tested) = select(&ds, opts)?;
+    let done = done_games(&ds, &run, &[&MATCH, &ANALYSIS_FAILURES])?;
+    let mut report = MatchReport {
+        label: label.clone(),
+        engine: engine_name,
+        games_selected: tasks.len() as u64,
+        game_ids: tasks.iter().map(|t| t.game_id).collect(),
+        stale_lock: lock.stale.clone(),
+        ..MatchReport::default()
+    };
+    let todo: Vec<GameTask> = tasks
+        .into_iter()
+        .filter(|t| !done.contains(&t.game_id))
+        .collect();
+    report.games_already_done = report.games_selected - todo.len() as u64;
+    if todo.is_empty() {
+        probe.quit();
+        report.seconds = started.elapsed().as_secs_f64();
+        return Ok((report, run));
+    }
+    let mut prog = AnalyzeProgress::start(&todo);
+    progress(&prog);
+    let pool_cfg = PoolConfig {
+        engine: &cfg,
+        jobs: opts.jobs,
+        commit_every: opts.commit_every,
+    };
+    let mut on_game = |r: &GameResult<MatchRow>| {
+        prog.add(r);
+        report.games += 1;
+        report.moves += r.out.len() as u64;
+        report.failures += r.failures.len() as u64;
+        report.restarts += r.restarts;
+        progress(&prog);
+    };
+    let mut commit = |chunk: &mut Chunk<MatchRow>| -> Result<(), Error> {
+        let mut m = MatchBuilder::default();
+        let mut f = FailuresBuilder::default();
+        for r in &chunk.results {
+            for (_, _, row) in &r.out {
+                m.push(r.game_id, &label, row);
+            }
+            push_failures(&mut f, r, &label);
+        }
+        let (lines, failures) = (m.rows() as u64, f.rows() as u64);
+        commit_chunk(
+            &mut ds,
+            &mut run,
+            chunk,
+            lines,
+            failures,
+            vec![(&MATCH, m.finish()), (&ANALYSIS_FAILURES, f.finish())],
+        )?;
+        Ok(())
+    };
+    let job = MatchJob {
+        opts,
+        tested: &tested,
+    };
+    pool::run(&pool_cfg, probe, &job, &todo, &mut on_game, &mut commit)?;
+    report.seconds = started.elapsed().as_secs_f64();
+    let run = ds
+        .manifest
+        .analysis(&label)
+        .cloned()
+        .ok_or_else(|| Error::Dataset(format!("label `{label}` missing after its commit")))?;
+    Ok((report, run))
+}
+
+/// The selected games with their tested plies, and what is known of each
+/// tested move before any search (mover, SAN, move number, repetition).
+fn select(ds: &Dataset, opts: &MatchOptions) -> Result<(Vec<GameTask>, TestedMoves), Error> {
+    let sel = Selection {
+        event: opts.event.clone(),
+        player: Some(opts.player.clone()),
+        plies: None,
+        skip_book: opts.skip_book,
+        max_games: opts.max_games,
+    };
+    let mut tasks = positions::select(ds, &sel)?;
+    let names = names(ds)?;
+    let re = regex::Regex::new(&opts.player)
+        .map_err(|e| Error::Usage(format!("--player: bad regex: {e}")))?;
+    let mut tested = HashMap::new();
+    for t in &mut tasks {
+        let (white, black) = names.get(&t.game_id).cloned().unwrap_or_default();
+        let want: HashSet<u16> = t.plies.iter().copied().collect();
+        let mut keep = Vec::new();
+        // An unreplayable game keeps its plies: the pool records the failure.
+        let Ok(mut pos) = t.start() else { continue };
+        let mut seen: HashSet<String> = HashSet::from([position_key(&pos)]);
+        for (i, m) in t.moves.iter().enumerate() {
+            let ply = i as u16 + 1;
+            let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+                break;
+            };
+            let is_white = pos.turn().is_white();
+            let name = if is_white { &white } else { &black };
+            let move_number = pos.fullmoves().get() as u16;
+            let in_range = opts
+                .moves
+                .is_none_or(|(a, b)| (a..=b).contains(&move_number));
+            let san = SanPlus::from_move(pos.clone(), mv).to_string();
+            pos.play_unchecked(mv);
+            let repetition = !seen.insert(position_key(&pos));
+            if want.contains(&ply) && in_range && re.is_match(name) {
+                keep.push(ply);
+                tested.insert(
+                    (t.game_id, ply),
+                    Tested {
+                        player: name.clone(),
+                        white: is_white,
+                        move_number,
+                        san,
+                        repetition,
+                    },
+                );
+            }
+        }
+        t.plies = keep;
+    }
+    tasks.retain(|t| !t.plies.is_empty());
+    Ok((tasks, tested))
+}
+
+/// A position for repetition: the FEN without its move counters.
+fn position_key(pos: &Chess) -> String {
+    let fen = fen_of(pos);
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// White and Black of every game.
+fn names(ds: &Dataset) -> Result<HashMap<i64, (String, String)>, Error> {
+    let df = ds
+        .scan(&GAMES)?
+        .select([col(col::GAME_ID), col(col::WHITE), col(col::BLACK)])
+        .collect()?;
+    let ids = df.column(col::GAME_ID)?.i64()?;
+    let w = df.column(col::WHITE)?.str()?;
+    let b = df.column(col::BLACK)?.str()?;
+    Ok((0..df.height())
+        .filter_map(|i| {
+            let name = |c: &StringChunked| c.get(i).unwrap_or("?").to_string();
+            Some((ids.get(i)?, (name(w), name(b))))
+        })
+        .collect())
+}
+
+/// The protocol at one tested move.
+struct MatchJob<'a> {
+    opts: &'a MatchOptions,
+    tested: &'a TestedMoves,
+}
+
+impl MatchJob<'_> {
+    /// One search of the position before `ply`, its lines checked.
+    fn go(
+        &self,
+        engine: &mut Engine,
+        (task, ply, pos): (&GameTask, u16, &Chess),
+        multipv: u32,
+        depth: u32,
+        searchmoves: &[String],
+    ) -> Result<Vec<Line>, String> {
+        engine
+            .set_option("MultiPV", &multipv.to_string())
+            .map_err(|e| e.to_string())?;
+        let moves = &task.moves[..usize::from(ply) - 1];
+        let search: Search = engine
+            .search_moves(
+                task.start_fen.as_deref(),
+                moves,
+                Limit::Depth(depth),
+                searchmoves,
+                self.opts.timeout,
+            )
+            .map_err(|e| e.to_string())?;
+        if search.stopped {
+            return Err(stopped(self.opts.timeout));
+        }
+        crate::analyze::rows::lines(&search, pos, true)
+    }
+}
+
+impl Job for MatchJob<'_> {
+    type Out = MatchRow;
+
+    fn position(
+        &self,
+        engine: &mut Engine,
+        task: &GameTask,
+        ply: u16,
+        pos: &Chess,
+    ) -> Result<MatchRow, String> {
+        let o = self.opts;
+        let t = self
+            .tested
+            .get(&(task.game_id, ply))
+            .ok_or_else(|| format!("ply {ply} was not selected"))?;
+        let played = task.moves[usize::from(ply) - 1].clone();
+        let (dmin, d) = o.slm_depths;
+        let here = (task, ply, pos);
+        let mlm = self.go(engine, here, o.multipv, o.mlm_depth, &[])?;
+        let slm = self.go(engine, here, 1, d, &[])?;
+        let fin = self.go(engine, here, o.multipv, o.final_depth, &[])?;
+        let at = |lines: &[Line], depth: u32| -> Vec<Line> {
+            lines
+                .iter()
+                .filter(|l| u32::from(l.depth) == depth)
+                .cloned()
+                .collect()
+        };
+        let mlm = at(&mlm, o.mlm_depth);
+        let fin = at(&fin, o.final_depth);
+        // The first choice at each SLM depth; a depth the engine skipped
+        // keeps the deepest choice below it (what it would have played).
+        let mut slm_first = Vec::new();
+        let mut slm_lines = Vec::new();
+        for depth in dmin..=d {
+            let l = slm
+                .iter()
+                .filter(|l| l.multipv == 1 && u32::from(l.depth) <= depth)
+                .max_by_key(|l| l.depth)
+                .ok_or_else(|| format!("SLM: no line up to depth {depth}"))?;
+            slm_first.push(l.pv[0].clone());
+            slm_lines.push((depth, l.clone()));
+        }
+        let exact = |l: &Line| (l.bound == "exact").then(|| eval_of(l)).flatten();
+        let final_lines: Vec<(String, Eval)> = fin
+            .iter()
+            .map_while(|l| Some((l.pv[0].clone(), exact(l)?)))
+            .collect();
+        let mut extra = None;
+        let played_eval = match fin.iter().find(|l| l.pv[0] == played) {
+            Some(l) => exact(l),
+            None => {
+                let r = self.go(
+                    engine,
+                    here,
+                    1,
+                    o.final_depth,
+                    std::slice::from_ref(&played),
+                )?;
+                let l = at(&r, o.final_depth)
+                    .into_iter()
+                    .find(|l| l.pv[0] == played);
+                let e = l.as_ref().and_then(exact);
+                extra = l;
+                e
+            }
+        };
+        let ev = MoveEvidence {
+            played: played.clone(),
+            slm_first: slm_first.clone(),
+            final_lines,
+            played_eval,
+            repetition: t.repetition,
+        };
+        let out = outcome(&ev);
+        let mv = move_text(u32::from(t.move_number), t.white, &t.san);
+        let line = line_of(&t.player, &out, &mv);
+        let mut log = format!("{mv} (ply {ply})\n");
+        log.push_str(&format!(
+            "MLM {0}/{0} (MultiPV {1}):\n",
+            o.mlm_depth, o.multipv
+        ));
+        log.push_str(&lines_text(pos, &mlm));
+        log.push_str(&format!("SLM depths {dmin}..{d} (MultiPV 1):\n"));
+        for (depth, l) in &slm_lines {
+            log.push_str(&format!(
+                "  depth {depth:>2}: {} {}\n",
+                san_line(pos, &l.pv[..1]),
+                eval_of(l).map_or("?".into(), eval_text)
+            ));
+        }
+        log.push_str(&format!(
+            "MLM end of depth {} (MultiPV {}):\n",
+            o.final_depth, o.multipv
+        ));
+        log.push_str(&lines_text(pos, &fin));
+        if let Some(l) = &extra {
+            log.push_str("Played move (searchmoves):\n");
+            log.push_str(&lines_text(pos, std::slice::from_ref(l)));
+        }
+        log.push_str(&line);
+        log.push('\n');
+        Ok(MatchRow {
+            ply,
+            player: t.player.clone(),
+            white: t.white,
+            move_number: t.move_number,
+            san: t.san.clone(),
+            played,
+            repetition: t.repetition,
+            top_move: fin.first().map(|l| l.pv[0].clone()),
+            slm_moves: slm_first,
+            outcome: out,
+            line,
+            log,
+        })
+    }
+}
+
+/// A kept line's score (mover POV).
+fn eval_of(l: &Line) -> Option<Eval> {
+    match (l.score_cp, l.score_mate) {
+        (Some(cp), _) => Some(Eval::Cp(cp)),
+        (None, Some(m)) => Some(Eval::Mate(i32::from(m))),
+        _ => None,
+    }
+}
+
+/// MultiPV lines as the log prints them: rank, eval, depth, PV in SAN.
+fn lines_text(pos: &Chess, lines: &[Line]) -> String {
+    lines
+        .iter()
+        .map(|l| {
+            let bound = match l.bound {
+                "exact" => "",
+                "lower" => " (lowerbound)",
+                _ => " (upperbound)",
+            };
+            format!(
+                "  {:>2}. {:>6}{bound} d{} {}\n",
+                l.multipv,
+                eval_of(l).map_or("?".into(), eval_text),
+                l.depth,
+                san_line(pos, &l.pv)
+            )
+        })
+        .collect()
+}
+
+/// A PV in SAN (up to 12 moves, stopping at an illegal one).
+fn san_line(pos: &Chess, pv: &[String]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for m in pv.iter().take(12) {
+        let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&p).ok()) else {
+            break;
+        };
+        out.push(SanPlus::from_move_and_play_unchecked(&mut p, mv).to_string());
+    }
+    out.join(" ")
+}

@@ -3,6 +3,7 @@
 //!
 //! - [`analyze`]: `evallab analyze` with Stockfish and with misbehaving engines;
 //! - [`cli`]: the binary end to end: exit codes, stdin, locks, crashes, pipelines;
+//! - [`eas`]: EAS labels and scores on hand-built games, against pgn-extract;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
@@ -10,6 +11,7 @@
 
 mod analyze;
 mod cli;
+mod eas;
 mod fixtures;
 mod robustness;
 mod snapshots;

@@ -41,7 +41,8 @@ fn pattern(name: &str) -> String {
 /// position before the null move). Current versions need nothing.
 fn tries_final_position(exe: &str) -> bool {
     let out = Command::new(exe).arg("--version").output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     let major: u32 = text
         .split('v')
         .nth(1)
@@ -136,7 +137,14 @@ fn ours(lab: &DataFrame, k: u32) -> Vec<String> {
 fn assert_like_pgn_extract(file: &str, lab: &DataFrame) {
     let Some(exe) = pgn_extract() else { return };
     let pgn = PathBuf::from(fixture(file));
-    let names = ["1_pawnsac", "2_pawnsac", "3_pawnsac", "4_pawnsac", "5_pawnsac", "queensac"];
+    let names = [
+        "1_pawnsac",
+        "2_pawnsac",
+        "3_pawnsac",
+        "4_pawnsac",
+        "5_pawnsac",
+        "queensac",
+    ];
     for (k, name) in names.iter().enumerate() {
         let theirs = oracle(exe, &pgn, &format!("{name}_white"), false, None);
         assert_eq!(ours(lab, k as u32), theirs, "{file}: {name}_white");
@@ -273,7 +281,12 @@ fn eas_labels_on_fixtures() {
         .manifest
         .runs
         .iter()
-        .map(|r| (ds.scan_run(r, &GAMES).unwrap(), ds.scan_run(r, &MOVES).unwrap()))
+        .map(|r| {
+            (
+                ds.scan_run(r, &GAMES).unwrap(),
+                ds.scan_run(r, &MOVES).unwrap(),
+            )
+        })
         .collect();
     let lab = labels(parts).unwrap();
     let whole = labels([(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap())]).unwrap();
@@ -348,4 +361,30 @@ fn eas_score_of_hand_built_games() {
     };
     let (t, _) = totals(&v5);
     assert_eq!(t, [(s("A"), Some(77_500)), (s("B"), Some(52_500))]);
+}
+
+/// The README's readings are a copy of `src/metrics/eas/readings.md` (the
+/// rustdoc of `evallab::metrics::eas`); EVALLAB_BLESS=1 rewrites the copy.
+#[test]
+fn readme_includes_the_eas_readings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readings = std::fs::read_to_string(root.join("src/metrics/eas/readings.md")).unwrap();
+    let readme_path = root.join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let (begin, end) = ("<!-- eas-readings:begin -->\n", "<!-- eas-readings:end -->");
+    let a = readme.find(begin).expect("README has the readings markers") + begin.len();
+    let b = readme.find(end).expect("README has the readings markers");
+    if readme[a..b] != readings && std::env::var_os("EVALLAB_BLESS").is_some() {
+        std::fs::write(
+            &readme_path,
+            format!("{}{readings}{}", &readme[..a], &readme[b..]),
+        )
+        .unwrap();
+        return;
+    }
+    assert_eq!(
+        readme[a..b],
+        readings,
+        "README's EAS readings differ from src/metrics/eas/readings.md; EVALLAB_BLESS=1 cargo test --release copies them"
+    );
 }

@@ -527,7 +527,8 @@ fn derived_tables_match_their_declarations() {
     use evallab::schema::{EAS_LABELS, RELEVANCE_MOVES};
     let (_dir, ds) = load(&["tcec.pgn", "cutechess.pgn", "eas_rules.pgn", "chess960.pgn"]);
     let labels =
-        evallab::metrics::eas::labels([(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap())]).unwrap();
+        evallab::metrics::eas::labels([(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap())])
+            .unwrap();
     assert!(labels.height() > 0);
     assert_declared(&labels, &EAS_LABELS);
     let x05 = X05 {

@@ -116,12 +116,18 @@ impl Labeller {
         ];
         let mut sel = vec![col(col::GAME_ID), col(col::UCI)];
         sel.extend(material_cols.iter().map(|c| col(*c)));
-        let m = moves.select(sel).collect()?;
+        let mut m = moves.select(sel).collect()?;
+        // One chunk per column: the counts are read as plain slices.
+        m.rechunk_mut();
         let m_gid = m.column(col::GAME_ID)?.i64()?;
         let m_uci = m.column(col::UCI)?.str()?;
-        let mat: Vec<&UInt8Chunked> = material_cols
+        let mat: Vec<&[u8]> = material_cols
             .iter()
-            .map(|c| m.column(c).and_then(|c| c.u8()))
+            .map(|c| {
+                m.column(c)
+                    .and_then(|c| c.u8())
+                    .and_then(|c| c.cont_slice())
+            })
             .collect::<PolarsResult<_>>()?;
         // Moves of a game are contiguous (written game by game).
         let mut ranges: HashMap<i64, (usize, usize)> = HashMap::new();
@@ -157,7 +163,7 @@ impl Labeller {
             seq.clear();
             seq.push(start);
             for r in a..b {
-                let v = |k: usize| mat[k].get(r).unwrap_or(0);
+                let v = |k: usize| mat[k][r];
                 seq.push(Material {
                     white: [v(0), v(1), v(2), v(3), v(4)],
                     black: [v(5), v(6), v(7), v(8), v(9)],
@@ -231,9 +237,7 @@ impl Labeller {
 /// The labels of a dataset from its parts, each given as the (games, moves)
 /// scans of one part: one part in memory at a time, then the duplicate flag
 /// (an earlier game, in part order, has the same `dup_key`).
-pub fn labels(
-    parts: impl IntoIterator<Item = (LazyFrame, LazyFrame)>,
-) -> PolarsResult<DataFrame> {
+pub fn labels(parts: impl IntoIterator<Item = (LazyFrame, LazyFrame)>) -> PolarsResult<DataFrame> {
     let mut labeller = Labeller::new();
     let mut frames = Vec::new();
     for (games, moves) in parts {

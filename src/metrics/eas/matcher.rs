@@ -19,15 +19,16 @@
 
 use std::collections::HashMap;
 
-use super::patterns::{Material, PatternFile};
+use super::patterns::{LineBox, Material, PatternFile, Quantities};
 
-/// One line in one colour arrangement.
+/// One line in one colour arrangement, compiled when it can be.
 #[derive(Debug, Clone, Copy)]
 struct Check {
     file: usize,
     line: usize,
     first_white: bool,
     depth: u32,
+    compiled: Option<LineBox>,
 }
 
 /// Several pattern files compiled together.
@@ -71,6 +72,7 @@ impl Matcher {
                         line: l,
                         first_white,
                         depth: line.depth,
+                        compiled: line.compile(first_white),
                     });
                 }
             }
@@ -102,9 +104,13 @@ impl Matcher {
         }
         let at = self.sets.len();
         self.sets.resize(at + self.words, 0);
+        let q = Quantities::of(m);
         for (c, check) in self.checks.iter().enumerate() {
-            let line = &self.files[check.file].lines[check.line];
-            if line.holds(m, check.first_white) {
+            let holds = match &check.compiled {
+                Some(b) => b.holds(&q),
+                None => self.files[check.file].lines[check.line].holds(m, check.first_white),
+            };
+            if holds {
                 self.sets[at + c / 64] |= 1 << (c % 64);
             }
         }
@@ -227,7 +233,10 @@ mod tests {
             file("00 q1r2l4p7 q1r2l4p8", false),
         ]);
         assert_eq!(mt.first_matches(&[x, x, s, x, x]), vec![None, Some(0)]);
-        assert_eq!(mt.first_matches(&[x, x, s, x, x, x]), vec![Some(5), Some(0)]);
+        assert_eq!(
+            mt.first_matches(&[x, x, s, x, x, x]),
+            vec![Some(5), Some(0)]
+        );
         assert_eq!(mt.first_matches(&[x]), vec![None, Some(0)]);
         assert_eq!(mt.first_matches(&[s, x, x]), vec![None, Some(1)]);
         assert_eq!(mt.first_matches(&[]), vec![None, None]);

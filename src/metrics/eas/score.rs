@@ -78,11 +78,7 @@ pub fn score(labels: &DataFrame, opts: &EasOptions) -> PolarsResult<(DataFrame, 
             .enumerate()
         {
             let Some(name) = name else { continue };
-            let depth = labels
-                .column(cols::SAC_DEPTH[k])?
-                .u8()?
-                .get(i)
-                .unwrap_or(0);
+            let depth = labels.column(cols::SAC_DEPTH[k])?.u8()?.get(i).unwrap_or(0);
             let won = w == Some(tag);
             per_engine.entry(name.to_string()).or_default().push(Side {
                 drew,

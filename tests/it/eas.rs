@@ -272,7 +272,7 @@ fn eas_labels_on_fixtures() {
         fixture("quirks_latin1.pgn"),
         fixture("cutechess.pgn"),
     ];
-    ingest(&out, &first, opts.clone(), &mut |_| {}).unwrap();
+    ingest(&out, &first, opts, &mut |_| {}).unwrap();
     // A second ingest run: a second part holding the copy.
     ingest(&out, &[copy.display().to_string()], opts, &mut |_| {}).unwrap();
     let ds = Dataset::open(&out).unwrap();

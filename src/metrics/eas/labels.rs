@@ -162,13 +162,13 @@ impl Labeller {
             let (a, b) = ranges.get(&id).copied().unwrap_or((0, 0));
             seq.clear();
             seq.push(start);
-            for r in a..b {
+            seq.extend((a..b).map(|r| {
                 let v = |k: usize| mat[k][r];
-                seq.push(Material {
+                Material {
                     white: [v(0), v(1), v(2), v(3), v(4)],
                     black: [v(5), v(6), v(7), v(8), v(9)],
-                });
-            }
+                }
+            }));
             let first = self.matcher.first_matches(&seq);
             let drawn = result.get(i) == Some("1/2-1/2");
             winner.push(match result.get(i) {

@@ -8,9 +8,9 @@
 //! the number, 1 if no digit), `+` (at least), `-` (at most), `?` (at most 1),
 //! `*` (any number), and relative to the *other side's* count of the same
 //! piece: `=` (same), `#` (different), `N>` (at least N more), `N<` (at least
-//! N fewer), `N>=` (exactly N more), `N<=` (exactly N fewer), N defaulting to
-//! 1. A piece a set does not name must be absent; `l` replaces the separate
-//! knight and bishop tests. A missing second set is a lone king.
+//! N fewer), `N>=` (exactly N more), `N<=` (exactly N fewer), N defaulting
+//! to one. A piece a set does not name must be absent; `l` replaces the
+//! separate knight and bishop tests. A missing second set is a lone king.
 //!
 //! A line is compiled to a [`Line`]: a predicate over the ten piece counts of
 //! a position ([`Material`]). How a game matches (depth counters, colours) is

@@ -3,7 +3,8 @@ file by pattern file, game by game.
 
     python3 scripts/eas_oracle.py EVALLAB DATASET INPUT.pgn[.zst]...
 
-DATASET must hold exactly the INPUTs (ingested by `EVALLAB ingest INPUT... -o DATASET`).
+DATASET must hold exactly the INPUTs (ingested by `EVALLAB ingest INPUT... -o DATASET`);
+its labels are computed afresh (`eas --relabel`).
 For each vendored pattern file the batch uses, pgn-extract runs over all the input
 games (`-y FILE`, `-z no_endgame_draws`), and for the early pass over the games cut
 with `--plylimit early_limit+8` (early_limit from `EVALLAB eas DATASET`). Games are
@@ -90,7 +91,7 @@ OLD = old_version()
 
 def main() -> int:
     evallab, dataset, inputs = sys.argv[1], sys.argv[2], sys.argv[3:]
-    eas = subprocess.run([evallab, "eas", dataset, "--format", "csv"], check=True, capture_output=True, text=True)
+    eas = subprocess.run([evallab, "eas", dataset, "--relabel", "--format", "csv"], check=True, capture_output=True, text=True)
     early_limit = int(re.search(r"early_limit = (\d+)", eas.stderr).group(1))
     labels = pl.read_parquet(os.path.join(dataset, "derived", "eas_labels.parquet"))
     key = lambda df: collections.Counter(tuple(r) for r in df.select([pl.col(t.lower()).fill_null("") for t in TAGS]).rows())

@@ -365,7 +365,7 @@ fn output_is_identical_whatever_jobs_and_batches() {
     let run = |o: IngestOptions| -> (tempfile::TempDir, Vec<DataFrame>) {
         let dir = tempfile::tempdir().unwrap();
         let rep = ingest(dir.path(), &files, o, &mut |_| {}).unwrap();
-        assert_eq!((rep.counts.games, rep.counts.rejects), (29, 6));
+        assert_eq!((rep.counts.games, rep.counts.rejects), (39, 6));
         let ds = Dataset::open(dir.path()).unwrap();
         let frames = [&GAMES, &MOVES, &REJECTS].map(|t| frame(&ds, t)).to_vec();
         (dir, frames)

@@ -44,6 +44,12 @@ pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Err
         .iter()
         .map(|r| Ok((ds.scan_run(r, &GAMES)?, ds.scan_run(r, &MOVES)?)))
         .collect::<Result<Vec<_>, Error>>()?;
+    if parts.is_empty() {
+        return Err(Error::Dataset(format!(
+            "{}: the dataset has no ingested data yet",
+            ds.root.display()
+        )));
+    }
     let mut df = labels(parts)?;
     format::write(&mut df, Format::Parquet, Some(&path))?;
     format::write_text(&stamp, &current)?;

@@ -91,11 +91,6 @@ impl Matcher {
         }
     }
 
-    /// The files, in the order of [`Matcher::first_matches`]' output.
-    pub fn files(&self) -> &[PatternFile] {
-        &self.files
-    }
-
     /// The bit set of the checks a material matches (computed once).
     fn set_of(&mut self, m: &Material) -> usize {
         let k = key(m);
@@ -119,7 +114,8 @@ impl Matcher {
         at
     }
 
-    /// For each file, the index of the position at which a game first
+    /// For each file (in the order given to [`Matcher::new`]), the index of
+    /// the position at which a game first
     /// matches it (0 = start position, i = after ply i), or `None`. `seq` is
     /// the game's positions: the start, then after every ply.
     ///

@@ -20,18 +20,20 @@
 # `evallab eas` scores how aggressively each engine wins, following Stefan Pohl's
 # EAS tool (V6 rules, `eas.md`). The score is a plain sum of four integer parts:
 #
-# - **part_sac** (sacrifices): the won games at each highest sacrifice level (1–5
-#   units behind for 8 plies while keeping a queen and 3 pawns; a pure one-pawn
-#   deficit needs 12 plies and not with the full opening set; the queen sacrifice),
-#   as shares of the wins, weighted 10/50/100/150/200/250;
+# - **part_sac** (sacrifices): the won games at each highest sacrifice level, as
+#   shares of the wins, weighted 10/50/100/150/200/250 (levels 1–5, queen). The
+#   levels are the reference's material-pattern files matched as pgn-extract does: a
+#   win is a level-k sacrifice when the winner matches the level-1 … level-k files in
+#   a row (`*_sac_depth`), a queen sacrifice when it also matches the queen file;
 # - **part_early** (early sacrifices and length): the share of sacrifice wins whose
-#   level-1 deficit started within `early_limit` = max(10, avg_all/2) plies, squared
-#   after dividing by 18, plus 5000 per move the engine's wins are shorter than the
-#   average decisive game (`avg_all`);
+#   level-1 file matches by ply `early_limit` + 8 (`early_limit` = max(10,
+#   avg_all/2); plies counted from the FEN move number), squared after dividing by
+#   18, plus 5000 per move the engine's wins are shorter than the average decisive
+#   game (`avg_all`);
 # - **part_short** (short wins): wins in five buckets up to L = clamp(avg_all − 15,
 #   30, 95) moves, weighted 100/68/42/27/18;
 # - **part_draw** (bad draws): draws that never reached an endgame or where the
-#   opponent was up material, unless the engine itself was down material:
+#   opponent matched its level-1 file, unless the engine matched its own:
 #   (gd³/3000)² of the share gd of good draws.
 #
 # Wins exclude duplicates (the same move sequence as an earlier game) and irregular
@@ -100,10 +102,11 @@ eas.select("engine", "wins", "draws", "bad_draw_pct", "part_draw", "warning")
 # %% [markdown]
 # ## Labels: one row per game
 #
-# `winner` is `w`/`b` (null for draws); for each side its highest sacrifice level
-# (`*_sac_level`, 0 = none), queen sacrifice flag, the index of the position where
-# the level-1 deficit first stood (`*_level1_ply`) and its bad-draw flag; per game
-# the duplicate and irregular flags and `plies_from_fen`.
+# `winner` is `w`/`b` (null for draws); for each side the pattern files it matched
+# (`*_sac_match`, bit k = level k + 1, bit 5 = queen), the chain's depth
+# (`*_sac_depth`: 1–5 the highest level, 6 the queen, 0 none), the ply of its first
+# level-1 match (`*_sac1_ply`, counted like `plies_from_fen`) and its bad-draw flag;
+# per game the duplicate and irregular flags and `plies_from_fen`.
 
 # %%
 print(labels.columns)
@@ -129,9 +132,8 @@ def side_view(s: str) -> pl.DataFrame:
         pl.col("white" if s == "w" else "black").alias("engine"),
         (pl.col("winner") == s).fill_null(False).alias("won"),
         (pl.col("result") == "1/2-1/2").alias("drawn"),
-        pl.col(f"{s}_sac_level").alias("level"),
-        pl.col(f"{s}_queen_sac").alias("queen_sac"),
-        pl.col(f"{s}_level1_ply").alias("level1_ply"),
+        pl.col(f"{s}_sac_depth").alias("depth"),
+        pl.col(f"{s}_sac1_ply").alias("sac1_ply"),
         pl.col(f"{s}_bad_draw").alias("bad_draw"),
     )
 
@@ -143,8 +145,7 @@ counted_wins = sides.filter(pl.col("won") & ~pl.col("duplicate") & ~pl.col("irre
 # %% [markdown]
 # ## A simple recount: wins, draws and sacrifice games per level
 #
-# Each won game counts once, at its highest level; a queen sacrifice counts only as
-# `sacq` (never also as level 5).
+# Each won game counts once, at the end of its chain (depth 1–5: that level, 6: `sacq`).
 
 # %%
 recount = (
@@ -153,9 +154,9 @@ recount = (
     .join(
         counted_wins.group_by("engine").agg(
             pl.len().alias("wins"),
-            *[((pl.col("level") == k) & ~pl.col("queen_sac")).sum().alias(f"sac{k}") for k in range(1, 6)],
-            pl.col("queen_sac").sum().alias("sacq"),
-            (pl.col("level") >= 1).sum().alias("sac_any"),
+            *[(pl.col("depth") == k).sum().alias(f"sac{k}") for k in range(1, 6)],
+            (pl.col("depth") == 6).sum().alias("sacq"),
+            (pl.col("depth") >= 1).sum().alias("sac_any"),
         ),
         on="engine",
         how="left",
@@ -218,12 +219,12 @@ def parts(engine: str) -> dict:
     draws = sides.filter((pl.col("engine") == engine) & pl.col("drawn"))
     w = wins.height
     # 1. sacrifices
-    n = {k: wins.filter((pl.col("level") == k) & ~pl.col("queen_sac")).height for k in range(1, 6)}
-    nq = wins.filter(pl.col("queen_sac")).height
+    n = {k: wins.filter(pl.col("depth") == k).height for k in range(1, 6)}
+    nq = wins.filter(pl.col("depth") == 6).height
     part_sac = sum(m * pct100(w, n[k]) for k, m in zip(range(1, 6), (10, 50, 100, 150, 200))) + 250 * pct100(w, nq)
     # 2. early sacrifices + length bonus
-    sac = wins.filter(pl.col("level") >= 1)
-    early = sac.filter(pl.col("level1_ply") <= early_limit).height
+    sac = wins.filter(pl.col("depth") >= 1)
+    early = sac.filter(pl.col("sac1_ply") <= early_limit + 8).height
     part_early = (pct100(sac.height, early) // 18) ** 2
     avg_eng = avg_moves(int(wins["plies_from_fen"].sum()), w) if w else 0
     if avg_all - avg_eng > 0:

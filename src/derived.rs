@@ -8,6 +8,7 @@ use crate::Error;
 use crate::dataset::Dataset;
 use crate::dataset::lock::DatasetLock;
 use crate::metrics::eas::labels;
+use crate::pipeline::algorithm_version;
 use crate::render::format::{self, Format};
 use crate::schema::{EAS_LABELS, GAMES, MOVES, derived_file};
 
@@ -23,7 +24,8 @@ pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Err
         .iter()
         .map(|r| r.part.to_string())
         .collect();
-    let current = parts.join(",");
+    // The algorithm version: labels of an older evallab are recomputed.
+    let current = format!("eas-{}:{}", algorithm_version("eas"), parts.join(","));
     if !force
         && path.exists()
         && std::fs::read_to_string(&stamp).ok().as_deref() == Some(current.as_str())
@@ -36,7 +38,19 @@ pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Err
         return Ok((df, false));
     }
     let _lock = DatasetLock::acquire(&ds.root, "eas")?;
-    let mut df = labels(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?;
+    let parts = ds
+        .manifest
+        .runs
+        .iter()
+        .map(|r| Ok((ds.scan_run(r, &GAMES)?, ds.scan_run(r, &MOVES)?)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    if parts.is_empty() {
+        return Err(Error::Dataset(format!(
+            "{}: the dataset has no ingested data yet",
+            ds.root.display()
+        )));
+    }
+    let mut df = labels(parts)?;
     format::write(&mut df, Format::Parquet, Some(&path))?;
     format::write_text(&stamp, &current)?;
     Ok((df, true))

@@ -334,20 +334,13 @@ pub mod eas_col {
     pub const DUP_KEY: &str = "dup_key";
     pub const DUPLICATE: &str = "duplicate";
     pub const IRREGULAR: &str = "irregular";
-    /// `{w,b}_sac_level`: highest level 0..=5 of that side.
-    pub const SAC_LEVEL: [&str; 2] = ["w_sac_level", "b_sac_level"];
-    pub const QUEEN_SAC: [&str; 2] = ["w_queen_sac", "b_queen_sac"];
-    /// First ply of the level-1 condition (also the early-sacrifice ply).
-    pub const LEVEL1_PLY: [&str; 2] = ["w_level1_ply", "b_level1_ply"];
-    /// First ply at which each level (1..=5, then the queen condition) holds.
-    pub const LEVEL_PLY: [[&str; 6]; 2] = [
-        [
-            "w_ply_l1", "w_ply_l2", "w_ply_l3", "w_ply_l4", "w_ply_l5", "w_ply_q",
-        ],
-        [
-            "b_ply_l1", "b_ply_l2", "b_ply_l3", "b_ply_l4", "b_ply_l5", "b_ply_q",
-        ],
-    ];
+    /// `{w,b}_sac_match`: bit k set when that side matched the level-(k+1)
+    /// pawn-sacrifice file (k = 5: the queen file).
+    pub const SAC_MATCH: [&str; 2] = ["w_sac_match", "b_sac_match"];
+    /// `{w,b}_sac_depth`: how far the reference's chain goes, 0..=6.
+    pub const SAC_DEPTH: [&str; 2] = ["w_sac_depth", "b_sac_depth"];
+    /// The ply of the first level-1 match (the early-sacrifice test).
+    pub const SAC1_PLY: [&str; 2] = ["w_sac1_ply", "b_sac1_ply"];
     /// The draw would be bad for that side (meaningful for draws only).
     pub const BAD_DRAW: [&str; 2] = ["w_bad_draw", "b_bad_draw"];
 }
@@ -614,7 +607,7 @@ pub const EAS_LABELS: Table = Table {
             eas_col::ENDGAME,
             Bool,
             false,
-            "the game reached an endgame position",
+            "the game matched `no_endgame_draws` (`-z`): it reached an endgame",
         ),
         c(
             eas_col::DUP_KEY,
@@ -635,84 +628,52 @@ pub const EAS_LABELS: Table = Table {
             "irregular termination (time forfeit, crash, …): left out of the score",
         ),
         c(
-            eas_col::SAC_LEVEL[0],
+            eas_col::SAC_MATCH[0],
             UInt8,
             false,
-            "White's highest sacrifice level 0..=5",
+            "the sacrifice files White matched (`-y {1..5}_pawnsac_white`, `queensac_white`): bit k for level k + 1, bit 5 the queen file",
         ),
         c(
-            eas_col::QUEEN_SAC[0],
-            Bool,
+            eas_col::SAC_DEPTH[0],
+            UInt8,
             false,
-            "White's queen-sacrifice condition held",
+            "White's sacrifice chain: the levels 1, 2, … matched in a row (1..=5; 6 = also the queen file); 0 = none",
         ),
         c(
-            eas_col::LEVEL1_PLY[0],
+            eas_col::SAC1_PLY[0],
             UInt32,
             true,
-            "first ply of White's level-1 condition (the early-sacrifice ply)",
-        ),
-        c(
-            eas_col::LEVEL_PLY[0][0],
-            UInt32,
-            true,
-            "first ply at which White's level 1 held",
-        ),
-        c(eas_col::LEVEL_PLY[0][1], UInt32, true, "… level 2"),
-        c(eas_col::LEVEL_PLY[0][2], UInt32, true, "… level 3"),
-        c(eas_col::LEVEL_PLY[0][3], UInt32, true, "… level 4"),
-        c(eas_col::LEVEL_PLY[0][4], UInt32, true, "… level 5"),
-        c(
-            eas_col::LEVEL_PLY[0][5],
-            UInt32,
-            true,
-            "… the queen condition",
+            "the ply (counted as plies_from_fen) at whose position White's level-1 file first matched",
         ),
         c(
             eas_col::BAD_DRAW[0],
             Bool,
             false,
-            "the draw is a bad draw for White",
+            "a draw that is bad for White: no endgame reached or the opponent matched its level-1 file, and White did not",
         ),
         c(
-            eas_col::SAC_LEVEL[1],
+            eas_col::SAC_MATCH[1],
             UInt8,
             false,
-            "Black's highest sacrifice level 0..=5",
+            "the sacrifice files Black matched (`-y {1..5}_pawnsac_black`, `queensac_black`): bit k for level k + 1, bit 5 the queen file",
         ),
         c(
-            eas_col::QUEEN_SAC[1],
-            Bool,
+            eas_col::SAC_DEPTH[1],
+            UInt8,
             false,
-            "Black's queen-sacrifice condition held",
+            "Black's sacrifice chain: the levels 1, 2, … matched in a row (1..=5; 6 = also the queen file); 0 = none",
         ),
         c(
-            eas_col::LEVEL1_PLY[1],
+            eas_col::SAC1_PLY[1],
             UInt32,
             true,
-            "first ply of Black's level-1 condition",
-        ),
-        c(
-            eas_col::LEVEL_PLY[1][0],
-            UInt32,
-            true,
-            "first ply at which Black's level 1 held",
-        ),
-        c(eas_col::LEVEL_PLY[1][1], UInt32, true, "… level 2"),
-        c(eas_col::LEVEL_PLY[1][2], UInt32, true, "… level 3"),
-        c(eas_col::LEVEL_PLY[1][3], UInt32, true, "… level 4"),
-        c(eas_col::LEVEL_PLY[1][4], UInt32, true, "… level 5"),
-        c(
-            eas_col::LEVEL_PLY[1][5],
-            UInt32,
-            true,
-            "… the queen condition",
+            "the ply (counted as plies_from_fen) at whose position Black's level-1 file first matched",
         ),
         c(
             eas_col::BAD_DRAW[1],
             Bool,
             false,
-            "the draw is a bad draw for Black",
+            "a draw that is bad for Black: no endgame reached or the opponent matched its level-1 file, and Black did not",
         ),
     ],
 };

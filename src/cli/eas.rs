@@ -144,17 +144,17 @@ fn games_behind(lab: &DataFrame, kind: Kind, re: &str, l: i32) -> anyhow::Result
             .eq(lit(color))
             .and(col(cols::DUPLICATE).not())
             .and(col(cols::IRREGULAR).not());
-        let level = col(cols::SAC_LEVEL[s]);
-        let queen = col(cols::QUEEN_SAC[s]);
+        // The chain's depth: 1..=5 the highest level, 6 the queen.
+        let depth = col(cols::SAC_DEPTH[s]);
         f = f.filter(match kind {
-            Kind::SacQ => won.and(queen),
+            Kind::SacQ => won.and(depth.eq(lit(6u8))),
             Kind::Short => won.and(col(cols::PLIES_FEN).lt_eq(lit(2 * l))),
             Kind::BadDraws => col(gcol::RESULT)
                 .eq(lit("1/2-1/2"))
                 .and(col(cols::BAD_DRAW[s])),
             k => {
                 let n = k as u8 + 1;
-                won.and(queen.not()).and(level.eq(lit(n)))
+                won.and(depth.eq(lit(n)))
             }
         });
         f.select([
@@ -165,8 +165,8 @@ fn games_behind(lab: &DataFrame, kind: Kind, re: &str, l: i32) -> anyhow::Result
             col(gcol::BLACK),
             col(gcol::RESULT),
             col(cols::PLIES_FEN),
-            col(cols::SAC_LEVEL[s]).alias("sac_level"),
-            col(cols::LEVEL1_PLY[s]).alias("level1_ply"),
+            col(cols::SAC_DEPTH[s]).alias("sac_depth"),
+            col(cols::SAC1_PLY[s]).alias("sac1_ply"),
         ])
     };
     let df = concat(

@@ -283,14 +283,21 @@ impl Dataset {
                 self.root.display()
             )));
         }
-        let paths = parts
-            .iter()
-            .map(|p| PlRefPath::new(p.to_string_lossy().as_ref()))
-            .collect();
-        Ok(LazyFrame::scan_parquet_files(
-            paths,
-            ScanArgsParquet::default(),
-        )?)
+        scan_files(&parts)
+    }
+
+    /// A lazy scan of one ingest run's part of a table (the games of a part
+    /// and their moves are written by the same run).
+    pub fn scan_run(&self, run: &Run, table: &Table) -> Result<LazyFrame, Error> {
+        let file = run.files.get(table.name).ok_or_else(|| {
+            Error::Dataset(format!(
+                "{}: part {} has no {} file",
+                self.root.display(),
+                run.part,
+                table.name
+            ))
+        })?;
+        scan_files(&[self.root.join(file)])
     }
 
     /// Commits the manifest: the commit point of every dataset write. It is
@@ -341,4 +348,16 @@ impl Dataset {
             .flat_map(|a| a.chunks.iter().map(|c| c.part));
         runs.chain(chunks).max().unwrap_or(0) + 1
     }
+}
+
+/// A lazy scan over Parquet files.
+fn scan_files(files: &[PathBuf]) -> Result<LazyFrame, Error> {
+    let paths = files
+        .iter()
+        .map(|p| PlRefPath::new(p.to_string_lossy().as_ref()))
+        .collect();
+    Ok(LazyFrame::scan_parquet_files(
+        paths,
+        ScanArgsParquet::default(),
+    )?)
 }

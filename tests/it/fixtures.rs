@@ -8,7 +8,7 @@ use evallab::ingest::{IngestOptions, ingest};
 use evallab::schema::{GAMES, MOVES, REJECTS, Table, col};
 use polars::prelude::*;
 
-fn fixture(name: &str) -> String {
+pub(crate) fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data/fixtures")
         .join(name)
@@ -25,7 +25,7 @@ fn opts(jobs: usize, batch_bytes: usize) -> IngestOptions {
 }
 
 /// Ingests files into a fresh dataset; returns it with its temp dir.
-fn load(files: &[&str]) -> (tempfile::TempDir, Dataset) {
+pub(crate) fn load(files: &[&str]) -> (tempfile::TempDir, Dataset) {
     let dir = tempfile::tempdir().unwrap();
     let inputs: Vec<String> = files.iter().map(|f| fixture(f)).collect();
     ingest(dir.path(), &inputs, opts(2, 1 << 20), &mut |_| {}).unwrap();
@@ -37,7 +37,7 @@ fn frame(ds: &Dataset, t: &Table) -> DataFrame {
     ds.scan(t).unwrap().collect().unwrap()
 }
 
-fn strs(df: &DataFrame, name: &str) -> Vec<Option<String>> {
+pub(crate) fn strs(df: &DataFrame, name: &str) -> Vec<Option<String>> {
     let s = df.column(name).unwrap().as_materialized_series().clone();
     s.str()
         .unwrap()
@@ -46,17 +46,17 @@ fn strs(df: &DataFrame, name: &str) -> Vec<Option<String>> {
         .collect()
 }
 
-fn ints(df: &DataFrame, name: &str) -> Vec<Option<i64>> {
+pub(crate) fn ints(df: &DataFrame, name: &str) -> Vec<Option<i64>> {
     let s = df.column(name).unwrap().cast(&DataType::Int64).unwrap();
     s.i64().unwrap().iter().collect()
 }
 
-fn bools(df: &DataFrame, name: &str) -> Vec<bool> {
+pub(crate) fn bools(df: &DataFrame, name: &str) -> Vec<bool> {
     let s = df.column(name).unwrap().as_materialized_series().clone();
     s.bool().unwrap().iter().map(|v| v.unwrap()).collect()
 }
 
-fn s(v: &str) -> Option<String> {
+pub(crate) fn s(v: &str) -> Option<String> {
     Some(v.to_string())
 }
 
@@ -365,7 +365,7 @@ fn output_is_identical_whatever_jobs_and_batches() {
     let run = |o: IngestOptions| -> (tempfile::TempDir, Vec<DataFrame>) {
         let dir = tempfile::tempdir().unwrap();
         let rep = ingest(dir.path(), &files, o, &mut |_| {}).unwrap();
-        assert_eq!((rep.counts.games, rep.counts.rejects), (29, 6));
+        assert_eq!((rep.counts.games, rep.counts.rejects), (39, 6));
         let ds = Dataset::open(dir.path()).unwrap();
         let frames = [&GAMES, &MOVES, &REJECTS].map(|t| frame(&ds, t)).to_vec();
         (dir, frames)
@@ -479,141 +479,6 @@ fn annotated_pgn_round_trips() {
     assert_eq!(ints(&moves, col::MATE), ints(&m2, col::MATE));
 }
 
-/// EAS labels from real games: a FEN start counts its plies from the FEN move
-/// number, a K+P v K game reached an endgame, a forfeit is irregular, and the
-/// second copy of a game is a duplicate.
-#[test]
-fn eas_labels_on_fixtures() {
-    use evallab::metrics::eas::{cols, labels};
-    let dir = tempfile::tempdir().unwrap();
-    let twice = dir.path().join("twice.pgn");
-    let one = std::fs::read_to_string(fixture("cutechess.pgn")).unwrap();
-    std::fs::write(&twice, format!("{one}\n{one}")).unwrap();
-    let inputs = [
-        fixture("chess960.pgn"),
-        fixture("quirks_latin1.pgn"),
-        twice.display().to_string(),
-    ];
-    let out = dir.path().join("ds");
-    ingest(&out, &inputs, opts(1, 1 << 20), &mut |_| {}).unwrap();
-    let ds = Dataset::open(&out).unwrap();
-    let lab = labels(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap()).unwrap();
-    let rounds = strs(&lab, col::ROUND);
-    let at = |round: &str| {
-        rounds
-            .iter()
-            .position(|r| r.as_deref() == Some(round))
-            .unwrap()
-    };
-    // "40... Kd7 41. e4 Kc6": 2·39 + 1 (Black to move) + 3 plies = 82.
-    assert_eq!(ints(&lab, cols::PLIES_FEN)[at("2")], Some(82));
-    assert!(bools(&lab, cols::ENDGAME)[at("2")]);
-    assert!(!bools(&lab, cols::ENDGAME)[at("1.1")]);
-    // The forfeit (round 2 of the quirks file, zero moves, 1-0) is irregular.
-    let forfeit = rounds
-        .iter()
-        .rposition(|r| r.as_deref() == Some("2"))
-        .unwrap();
-    assert!(bools(&lab, cols::IRREGULAR)[forfeit]);
-    assert_eq!(strs(&lab, cols::WINNER)[forfeit], s("w"));
-    // The cutechess game twice: the second copy is the duplicate.
-    let events = strs(&lab, col::EVENT);
-    let copies: Vec<usize> = (0..events.len())
-        .filter(|&i| events[i].as_deref() == Some("Fixture cutechess"))
-        .collect();
-    assert_eq!(copies.len(), 2);
-    let dup = bools(&lab, cols::DUPLICATE);
-    assert_eq!((dup[copies[0]], dup[copies[1]]), (false, true));
-    assert_eq!(
-        ints(&lab, cols::DUP_KEY)[copies[0]],
-        ints(&lab, cols::DUP_KEY)[copies[1]]
-    );
-    // No material was ever given up in these short games.
-    assert!(ints(&lab, cols::SAC_LEVEL[0]).iter().all(|l| *l == Some(0)));
-}
-
-fn eas_labels_of(file: &str) -> (tempfile::TempDir, DataFrame) {
-    let (dir, ds) = load(&[file]);
-    let lab =
-        evallab::metrics::eas::labels(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap()).unwrap();
-    (dir, lab)
-}
-
-/// `eas_rules.pgn` (data/fixtures/make_eas.py): each game hits one rule.
-#[test]
-fn eas_rules_on_hand_built_games() {
-    use evallab::metrics::eas::cols;
-    let (_d, lab) = eas_labels_of("eas_rules.pgn");
-    // Golden duplicate keys of games 1 and 2: FNV-1a 64 over the start FEN and
-    // the UCI moves, each followed by a space, shifted right by one — computed
-    // by an independent Python implementation from the `moves` table.
-    let keys = lab.column(cols::DUP_KEY).unwrap().i64().unwrap();
-    for golden in [3_641_836_685_976_359_819, 4_720_321_594_462_875_929] {
-        assert!(keys.iter().any(|k| k == Some(golden)), "{golden}");
-    }
-    let rounds = strs(&lab, col::ROUND);
-    let row = |r: &str| rounds.iter().position(|x| x.as_deref() == Some(r)).unwrap();
-    let level = ints(&lab, cols::SAC_LEVEL[0]);
-    let queen = bools(&lab, cols::QUEEN_SAC[0]);
-    // A pure one-pawn deficit without the full opening set: 12 positions count,
-    // 11 do not.
-    assert_eq!(level[row("pawn-12")], Some(1));
-    assert_eq!(level[row("pawn-11")], Some(0));
-    assert_eq!(level[row("level-3")], Some(3));
-    assert_eq!(level[row("level-4")], Some(4));
-    assert_eq!(
-        (level[row("level-5")], queen[row("level-5")]),
-        (Some(5), false)
-    );
-    // Rook down with the queen (level 5), then the queen given: a queen
-    // sacrifice. 8 shuffle plies, 9. Qd7+, 10. Kxd7: the queen condition first
-    // holds after ply 10.
-    assert_eq!((level[row("queen")], queen[row("queen")]), (Some(5), true));
-    assert_eq!(ints(&lab, cols::LEVEL_PLY[0][5])[row("queen")], Some(10));
-    let endgame = bools(&lab, cols::ENDGAME);
-    let bad = [
-        bools(&lab, cols::BAD_DRAW[0]),
-        bools(&lab, cols::BAD_DRAW[1]),
-    ];
-    let e = row("endgame-draw");
-    assert!(endgame[e] && !bad[0][e] && !bad[1][e]);
-    let m = row("middlegame-draw");
-    assert!(!endgame[m] && bad[0][m] && bad[1][m]);
-}
-
-/// `eas_score.pgn`: the full V6 and V5 scores of a two-engine fixture, by hand
-/// (the arithmetic is in `metrics::eas::tests::score_by_hand`, which states the
-/// same seven games as labels): A 649,706 and B 101,681 (V6), 77,500 and
-/// 52,500 (V5). Round 3 repeats round 1 (a duplicate), round 7 ends on time
-/// (irregular), rounds 4 and 5 are draws where one side is down material (a
-/// saved draw for it, a bad draw for the other), round 6 is B's level-1
-/// sacrifice from ply 19 (not early: early_limit is 17).
-#[test]
-fn eas_score_of_hand_built_games() {
-    use evallab::metrics::eas::{EasOptions, Rules, score};
-    let (_d, lab) = eas_labels_of("eas_score.pgn");
-    let totals = |o: &EasOptions| {
-        let (df, g) = score(&lab, o).unwrap();
-        let t: Vec<(Option<String>, Option<i64>)> = strs(&df, "engine")
-            .into_iter()
-            .zip(ints(&df, "eas"))
-            .collect();
-        (
-            t,
-            (g.avg_all, g.short_limit, g.early_limit, g.decisive_games),
-        )
-    };
-    let (t, g) = totals(&EasOptions::default());
-    assert_eq!(g, (34, 30, 17, 5));
-    assert_eq!(t, [(s("A"), Some(649_706)), (s("B"), Some(101_681))]);
-    let v5 = EasOptions {
-        rules: Rules::V5,
-        ..EasOptions::default()
-    };
-    let (t, _) = totals(&v5);
-    assert_eq!(t, [(s("A"), Some(77_500)), (s("B"), Some(52_500))]);
-}
-
 /// The polars type a declared column is read back as.
 fn polars_type(t: evallab::schema::ColType) -> DataType {
     use evallab::schema::ColType::*;
@@ -662,7 +527,8 @@ fn derived_tables_match_their_declarations() {
     use evallab::schema::{EAS_LABELS, RELEVANCE_MOVES};
     let (_dir, ds) = load(&["tcec.pgn", "cutechess.pgn", "eas_rules.pgn", "chess960.pgn"]);
     let labels =
-        evallab::metrics::eas::labels(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap()).unwrap();
+        evallab::metrics::eas::labels([(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap())])
+            .unwrap();
     assert!(labels.height() > 0);
     assert_declared(&labels, &EAS_LABELS);
     let x05 = X05 {

@@ -4,6 +4,7 @@
 //! - [`analyze`]: `evallab analyze` with Stockfish and with misbehaving engines;
 //! - [`cli`]: the binary end to end: exit codes, stdin, locks, crashes, pipelines;
 //! - [`matching`]: `evallab match` on hand-picked positions with Stockfish;
+//! - [`eas`]: EAS labels and scores on hand-built games, against pgn-extract;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
@@ -11,6 +12,7 @@
 
 mod analyze;
 mod cli;
+mod eas;
 mod fixtures;
 mod matching;
 mod robustness;

@@ -1,17 +1,21 @@
 //! EAS (Engine Aggressiveness Statistics, `eas.md`): per-game labels from the
-//! moves' material columns, then the per-engine score with the reference's
-//! integer arithmetic ([`rules`]).
+//! reference's material-pattern files ([`patterns`], matched as pgn-extract
+//! does by [`matcher`]), then the per-engine score with the reference's
+//! integer arithmetic ([`rules`], [`score`]).
 //!
-//! The labels are computed once per dataset (they only depend on the games) and
+//! The labels are computed once per dataset, part by part ([`labels`]), and
 //! stored as `DATASET/derived/eas_labels.parquet` ([`crate::derived`]); the
-//! score is a cheap pass
-//! over them. Both steps walk rows in Rust rather than in polars expressions:
-//! the rules are sequential (runs of 8 or 12 plies) and the reference's
-//! truncating integer helpers decide the numbers.
+//! score is a cheap pass over them.
+//!
+//! # Readings
+//!
+#![doc = include_str!("readings.md")]
 
 pub mod labels;
+pub mod matcher;
+pub mod patterns;
 pub mod rules;
 pub mod score;
 
-pub use labels::{cols, labels};
+pub use labels::{Labeller, cols, labels};
 pub use score::{EasOptions, Globals, Rules, score};

@@ -45,8 +45,9 @@ struct Side {
     drew: bool,
     /// Counted among the wins (not a duplicate, regular termination).
     scoring_win: bool,
+    /// The chain's depth − 1 (0..=4: highest level 1..=5, 5: queen).
     category: Option<usize>,
-    level1_ply: Option<u32>,
+    sac1_ply: Option<u32>,
     plies: i32,
     bad_draw: bool,
 }
@@ -77,20 +78,15 @@ pub fn score(labels: &DataFrame, opts: &EasOptions) -> PolarsResult<(DataFrame, 
             .enumerate()
         {
             let Some(name) = name else { continue };
-            let level = labels.column(cols::SAC_LEVEL[k])?.u8()?.get(i).unwrap_or(0);
-            let info = rules::SacrificeInfo {
-                level,
-                queen_sac: labels.column(cols::QUEEN_SAC[k])?.bool()?.get(i) == Some(true),
-                ..Default::default()
-            };
+            let depth = labels.column(cols::SAC_DEPTH[k])?.u8()?.get(i).unwrap_or(0);
             let won = w == Some(tag);
             per_engine.entry(name.to_string()).or_default().push(Side {
                 drew,
                 scoring_win: won
                     && duplicate.get(i) != Some(true)
                     && irregular.get(i) != Some(true),
-                category: info.category(),
-                level1_ply: labels.column(cols::LEVEL1_PLY[k])?.u32()?.get(i),
+                category: usize::from(depth).checked_sub(1),
+                sac1_ply: labels.column(cols::SAC1_PLY[k])?.u32()?.get(i),
                 plies: plies.get(i).unwrap_or(0),
                 bad_draw: labels.column(cols::BAD_DRAW[k])?.bool()?.get(i) == Some(true),
             });
@@ -147,7 +143,7 @@ fn engine_row(engine: String, sides: &[Side], g: &Globals, rules_: Rules) -> Row
         if let Some(c) = w.category {
             sacs[c] += 1;
             sac_games += 1;
-            early += i32::from(rules::is_early(w.level1_ply, g.early_limit));
+            early += i32::from(rules::is_early(w.sac1_ply, g.early_limit));
         }
         if let Some(k) = rules::short_bucket(w.plies, g.short_limit) {
             buckets[k] += 1;
@@ -251,11 +247,11 @@ mod tests {
     use super::*;
 
     /// Hand-built labels, A (White) against B (Black):
-    /// 1. 1-0, 60 plies, A level-2 sacrifice, level-1 condition from ply 10.
+    /// 1. 1-0, 60 plies, A level-2 sacrifice, level-1 file first matched at ply 10.
     /// 2. 1-0, 100 plies, no sacrifice.
     /// 3. 1-0, 60 plies, a duplicate of an earlier game (not a win for EAS).
     /// 4. ½, 120 plies, bad for A.   5. ½, 120 plies, bad for B.
-    /// 6. 0-1, 80 plies, B level-1 sacrifice from ply 50.
+    /// 6. 0-1, 80 plies, B level-1 sacrifice, first matched at ply 50.
     /// 7. 0-1, 40 plies, irregular termination (not a win for EAS).
     fn hand_labels() -> DataFrame {
         df!(
@@ -266,12 +262,10 @@ mod tests {
             cols::PLIES_FEN => [60i32, 100, 60, 120, 120, 80, 40],
             cols::DUPLICATE => [false, false, true, false, false, false, false],
             cols::IRREGULAR => [false, false, false, false, false, false, true],
-            cols::SAC_LEVEL[0] => [2u8, 0, 2, 0, 0, 0, 0],
-            cols::SAC_LEVEL[1] => [0u8, 0, 0, 0, 0, 1, 0],
-            cols::QUEEN_SAC[0] => [false; 7],
-            cols::QUEEN_SAC[1] => [false; 7],
-            cols::LEVEL1_PLY[0] => [Some(10u32), None, Some(10), None, None, None, None],
-            cols::LEVEL1_PLY[1] => [None, None, None, None, None, Some(50u32), None],
+            cols::SAC_DEPTH[0] => [2u8, 0, 2, 0, 0, 0, 0],
+            cols::SAC_DEPTH[1] => [0u8, 0, 0, 0, 0, 1, 0],
+            cols::SAC1_PLY[0] => [Some(10u32), None, Some(10), None, None, None, None],
+            cols::SAC1_PLY[1] => [None, None, None, None, None, Some(50u32), None],
             cols::BAD_DRAW[0] => [false, false, false, true, false, false, false],
             cols::BAD_DRAW[1] => [false, false, false, false, true, false, false],
         )
@@ -291,12 +285,12 @@ mod tests {
     /// count here): 340 plies → avg_moves: r = (68000 + 5) / 10 = 6800 → 68 → 34.
     /// V6: L = clamp(34 − 15, 30, 95) = 30; early_limit = max(10, 17) = 17.
     /// A: wins 1, 2 (avg_moves(160, 2) = 40); level 2 in game 1 → 50·pct100(2, 1)
-    ///    = 250,000; early (ply 10 ≤ 17): e = 10000 → (10000/18)² = 555² =
+    ///    = 250,000; early (ply 10 ≤ 17 + 8): e = 10000 → (10000/18)² = 555² =
     ///    308,025 (34 < 40: no length bonus); game 1 is 30 moves, in (25, 30]:
     ///    18·5000 = 90,000; draws 4, 5 with one bad: gd = 50 → (125000/3000)² =
     ///    41² = 1,681. Total 649,706.
     /// B: win 6 only (7 is irregular); level 1 → 10·10000 = 100,000; not early
-    ///    (50 > 17); 40 moves is not short; gd 50 → 1,681. Total 101,681.
+    ///    (50 > 17 + 8); 40 moves is not short; gd 50 → 1,681. Total 101,681.
     /// V5: L = 30 − 15 = 15, no early part, draw part (125000/2500)² = 2,500.
     /// A: 15·5000 = 75,000; no short win and 6 moves longer than avg_all:
     ///    −6000 → 0; total 77,500. B: 5·10000 = 50,000 + 2,500 = 52,500.
@@ -346,12 +340,10 @@ mod tests {
             cols::PLIES_FEN => [50i32],
             cols::DUPLICATE => [false],
             cols::IRREGULAR => [false],
-            cols::SAC_LEVEL[0] => [0u8],
-            cols::SAC_LEVEL[1] => [0u8],
-            cols::QUEEN_SAC[0] => [false],
-            cols::QUEEN_SAC[1] => [false],
-            cols::LEVEL1_PLY[0] => [None::<u32>],
-            cols::LEVEL1_PLY[1] => [None::<u32>],
+            cols::SAC_DEPTH[0] => [0u8],
+            cols::SAC_DEPTH[1] => [0u8],
+            cols::SAC1_PLY[0] => [None::<u32>],
+            cols::SAC1_PLY[1] => [None::<u32>],
             cols::BAD_DRAW[0] => [false],
             cols::BAD_DRAW[1] => [false],
         )

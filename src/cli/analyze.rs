@@ -24,12 +24,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
-    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish).
-    #[arg(long, value_name = "PATH")]
-    engine: PathBuf,
-    /// Extra UCI option, sent as `setoption` (repeatable), e.g. `SyzygyPath=/tb`.
-    #[arg(long, value_name = "NAME=VALUE", value_parser = name_value)]
-    engine_option: Vec<(String, String)>,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Search each position to this depth.
     #[arg(long)]
     depth: Option<u32>,
@@ -45,15 +41,6 @@ pub struct Args {
     /// Keep every completed depth, not only the final lines.
     #[arg(long)]
     all_depths: bool,
-    /// Engine processes side by side.
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    jobs: u32,
-    /// Threads per engine (1 keeps node-limited results reproducible).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: u32,
-    /// Hash per engine, MB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
-    hash: u32,
     /// Only events matching this regex.
     #[arg(long, value_name = "REGEX")]
     event: Option<String>,
@@ -75,12 +62,32 @@ pub struct Args {
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 60.0)]
     timeout: f64,
+}
+
+/// The engine options `analyze` and `match` share.
+#[derive(Debug, clap::Args)]
+pub struct EngineArgs {
+    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish).
+    #[arg(long, value_name = "PATH")]
+    pub engine: PathBuf,
+    /// Extra UCI option, sent as `setoption` (repeatable), e.g. `SyzygyPath=/tb`.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = name_value)]
+    pub engine_option: Vec<(String, String)>,
+    /// Engine processes side by side.
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+    /// Threads per engine (1 keeps node-limited results reproducible).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    /// Hash per engine, MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    pub hash: u32,
     /// Commit results at least this often, seconds (what a kill can lose).
     #[arg(long, value_name = "S", default_value_t = 60.0)]
-    commit_every: f64,
+    pub commit_every: f64,
     /// No progress bar and no summary.
     #[arg(short, long)]
-    quiet: bool,
+    pub quiet: bool,
 }
 
 /// The progress bar of an engine run on a terminal (`unit`: what is counted).
@@ -142,14 +149,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let opts = AnalyzeOptions {
-        engine: args.engine,
-        engine_options: args.engine_option,
+        engine: args.engine.engine,
+        engine_options: args.engine.engine_option,
         limit,
         multipv: args.multipv,
         all_depths: args.all_depths,
-        jobs: args.jobs as usize,
-        threads: args.threads,
-        hash_mb: args.hash,
+        jobs: args.engine.jobs as usize,
+        threads: args.engine.threads,
+        hash_mb: args.engine.hash,
         selection: Selection {
             event: args.event,
             player: args.player,
@@ -160,15 +167,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         label: args.label,
         timeout: seconds("--timeout", args.timeout)?,
         handshake_timeout: Duration::from_secs(10),
-        commit_every: seconds("--commit-every", args.commit_every)?,
+        commit_every: seconds("--commit-every", args.engine.commit_every)?,
     };
-    let bar = progress_bar(args.quiet, "positions");
+    let bar = progress_bar(args.engine.quiet, "positions");
     let mut on_progress = |p: &AnalyzeProgress| show(bar.as_ref(), p);
     let report = analyze(&args.dataset, &opts, &mut on_progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if !args.quiet {
+    if !args.engine.quiet {
         if let Some(h) = &report.stale_lock {
             eprintln!("recovered the lock of a writer that died: {h}");
         }

@@ -29,12 +29,8 @@ pub struct Args {
     /// The tested player: a regex on the mover's name (`.` = both sides).
     #[arg(long, value_name = "REGEX")]
     player: String,
-    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish).
-    #[arg(long, value_name = "PATH")]
-    engine: PathBuf,
-    /// Extra UCI option, sent as `setoption` (repeatable).
-    #[arg(long, value_name = "NAME=VALUE", value_parser = super::analyze::name_value)]
-    engine_option: Vec<(String, String)>,
+    #[command(flatten)]
+    engine: super::analyze::EngineArgs,
     /// Depth of the first MLM (the "12/12" data).
     #[arg(long, default_value_t = 12)]
     mlm_depth: u32,
@@ -59,24 +55,12 @@ pub struct Args {
     /// Only the first N selected games (dataset order).
     #[arg(long, value_name = "N")]
     max_games: Option<usize>,
-    /// Engine processes side by side.
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    jobs: u32,
-    /// Threads per engine.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: u32,
-    /// Hash per engine, MB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
-    hash: u32,
     /// Name of the run in the dataset [default: match-ENGINE-<settings hash>].
     #[arg(long, value_name = "NAME")]
     label: Option<String>,
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     timeout: f64,
-    /// Commit results at least this often, seconds.
-    #[arg(long, value_name = "S", default_value_t = 60.0)]
-    commit_every: f64,
     /// Output folder: logs/, results_PLAYER.txt, match.parquet.
     #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
     out_dir: PathBuf,
@@ -95,9 +79,6 @@ pub struct Args {
     /// Write the statistics to FILE instead of stdout (required for parquet).
     #[arg(long, value_name = "FILE")]
     stats: Option<PathBuf>,
-    /// No progress bar and no summary.
-    #[arg(short, long)]
-    quiet: bool,
 }
 
 /// Grouping of the statistics.
@@ -143,8 +124,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
     }
     let opts = MatchOptions {
-        engine: args.engine,
-        engine_options: args.engine_option,
+        engine: args.engine.engine,
+        engine_options: args.engine.engine_option,
         player: args.player,
         event: args.event,
         moves: args.moves,
@@ -154,15 +135,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         multipv: args.multipv,
         slm_depths: args.slm_depths,
         final_depth: args.final_depth.unwrap_or(args.slm_depths.1),
-        jobs: args.jobs as usize,
-        threads: args.threads,
-        hash_mb: args.hash,
+        jobs: args.engine.jobs as usize,
+        threads: args.engine.threads,
+        hash_mb: args.engine.hash,
         label: args.label,
         timeout: super::analyze::seconds("--timeout", args.timeout)?,
         handshake_timeout: Duration::from_secs(10),
-        commit_every: super::analyze::seconds("--commit-every", args.commit_every)?,
+        commit_every: super::analyze::seconds("--commit-every", args.engine.commit_every)?,
     };
-    let bar = super::analyze::progress_bar(args.quiet, "moves");
+    let bar = super::analyze::progress_bar(args.engine.quiet, "moves");
     let mut on_progress = |p: &AnalyzeProgress| super::analyze::show(bar.as_ref(), p);
     let (report, run) = run_match(&args.dataset, &opts, &mut on_progress)?;
     if let Some(bar) = bar {
@@ -171,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)?;
     let rows = files::rows(&ds, &run.label, &report.game_ids)?;
     let written = files::write(&args.out_dir, &run, &opts, rows)?;
-    if !args.quiet {
+    if !args.engine.quiet {
         if let Some(h) = &report.stale_lock {
             eprintln!("recovered the lock of a writer that died: {h}");
         }

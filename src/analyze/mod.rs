@@ -221,30 +221,18 @@ pub fn analyze(
         chunks: Vec::new(),
     };
     run.fingerprint = fingerprint(&run);
-    if let Some(old) = ds.manifest.analysis(&label) {
-        if old.fingerprint != run.fingerprint {
-            return Err(Error::Usage(format!(
-                "label `{label}` was run with other settings ({} `{}`, {}, MultiPV {}, options {:?}); \
-                 choose another --label",
-                old.engine, old.engine_path, old.limit, old.multipv, old.options
-            )));
-        }
-        run.chunks = old.chunks.clone();
-    }
+    continue_run(&ds, &mut run)?;
     let all = positions::select(&ds, &opts.selection)?;
-    let done = done_games(&ds, &run, &[&ANALYSIS, &ANALYSIS_FAILURES])?;
+    let games_selected = all.len() as u64;
+    let (todo, games_already_done) = pending(&ds, &run, &[&ANALYSIS, &ANALYSIS_FAILURES], all)?;
     let mut report = AnalyzeReport {
         label: label.clone(),
         engine: engine_name,
-        games_selected: all.len() as u64,
+        games_selected,
+        games_already_done,
         stale_lock: lock.stale.clone(),
         ..AnalyzeReport::default()
     };
-    let todo: Vec<GameTask> = all
-        .into_iter()
-        .filter(|t| !done.contains(&t.game_id))
-        .collect();
-    report.games_already_done = report.games_selected - todo.len() as u64;
     if todo.is_empty() {
         probe.quit();
         report.seconds = started.elapsed().as_secs_f64();
@@ -324,12 +312,48 @@ pub(crate) fn fingerprint_of(key: &serde_json::Value) -> String {
     evallab_pgn::input::hex(&d[..8])
 }
 
-/// Games with committed rows in `tables` under the run's label.
-pub(crate) fn done_games(
+/// Continues `run` under its label: takes over the label's committed chunks;
+/// a label run with other settings is refused (a label keeps one meaning).
+pub(crate) fn continue_run(ds: &Dataset, run: &mut AnalysisRun) -> Result<(), Error> {
+    if let Some(old) = ds.manifest.analysis(&run.label) {
+        if old.fingerprint != run.fingerprint {
+            return Err(Error::Usage(format!(
+                "label `{}` was run with other settings ({} `{}`, {}, MultiPV {}, plies/moves {}, \
+                 options {:?}); choose another --label",
+                run.label,
+                old.engine,
+                old.engine_path,
+                old.limit,
+                old.multipv,
+                old.plies.as_deref().unwrap_or("all"),
+                old.options
+            )));
+        }
+        run.chunks = old.chunks.clone();
+    }
+    Ok(())
+}
+
+/// The tasks whose games have no committed rows in `tables` under the run's
+/// label yet, and how many of `tasks` had.
+pub(crate) fn pending(
     ds: &Dataset,
     run: &AnalysisRun,
     tables: &[&Table],
-) -> Result<HashSet<i64>, Error> {
+    tasks: Vec<GameTask>,
+) -> Result<(Vec<GameTask>, u64), Error> {
+    let done = done_games(ds, run, tables)?;
+    let n = tasks.len();
+    let todo: Vec<GameTask> = tasks
+        .into_iter()
+        .filter(|t| !done.contains(&t.game_id))
+        .collect();
+    let already = (n - todo.len()) as u64;
+    Ok((todo, already))
+}
+
+/// Games with committed rows in `tables` under the run's label.
+fn done_games(ds: &Dataset, run: &AnalysisRun, tables: &[&Table]) -> Result<HashSet<i64>, Error> {
     let mut done = HashSet::new();
     for table in tables {
         let paths: Vec<PlRefPath> = run

@@ -29,8 +29,8 @@ use crate::analyze::pool::{self, Chunk, GameResult, Job, PoolConfig};
 use crate::analyze::positions::{self, GameTask, Selection, fen_of};
 use crate::analyze::rows::Line;
 use crate::analyze::{
-    AnalyzeProgress, check_reserved, commit_chunk, done_games, fingerprint_of, options_sent,
-    push_failures, stopped,
+    AnalyzeProgress, check_reserved, commit_chunk, continue_run, fingerprint_of, options_sent,
+    pending, push_failures, stopped,
 };
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::{AnalysisRun, Dataset};
@@ -200,30 +200,22 @@ pub fn run_match(
         format!("match-{stem}-{}", run.fingerprint)
     });
     let label = run.label.clone();
-    if let Some(old) = ds.manifest.analysis(&label) {
-        if old.fingerprint != run.fingerprint {
-            return Err(Error::Usage(format!(
-                "label `{label}` was run with other settings ({} `{}`, {}, {:?}); choose another --label",
-                old.engine, old.engine_path, old.limit, old.plies
-            )));
-        }
-        run.chunks = old.chunks.clone();
-    }
+    continue_run(&ds, &mut run)?;
     let (tasks, tested) = select(&ds, opts)?;
-    let done = done_games(&ds, &run, &[&MATCH, &ANALYSIS_FAILURES])?;
+    let (games_selected, game_ids) = (
+        tasks.len() as u64,
+        tasks.iter().map(|t| t.game_id).collect(),
+    );
+    let (todo, games_already_done) = pending(&ds, &run, &[&MATCH, &ANALYSIS_FAILURES], tasks)?;
     let mut report = MatchReport {
         label: label.clone(),
         engine: engine_name,
-        games_selected: tasks.len() as u64,
-        game_ids: tasks.iter().map(|t| t.game_id).collect(),
+        games_selected,
+        game_ids,
+        games_already_done,
         stale_lock: lock.stale.clone(),
         ..MatchReport::default()
     };
-    let todo: Vec<GameTask> = tasks
-        .into_iter()
-        .filter(|t| !done.contains(&t.game_id))
-        .collect();
-    report.games_already_done = report.games_selected - todo.len() as u64;
     if todo.is_empty() {
         probe.quit();
         report.seconds = started.elapsed().as_secs_f64();

@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod adjudicate;
 mod agreement;
 mod analyze;
 mod annotate;
@@ -45,6 +46,7 @@ enum Command {
     Ingest(ingest::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
+    Adjudicate(adjudicate::Args),
     Run(run::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
@@ -65,6 +67,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Agreement(a) => agreement::run(a),
+        Command::Adjudicate(a) => adjudicate::run(a),
         Command::Run(a) => run::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),

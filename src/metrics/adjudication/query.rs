@@ -162,6 +162,7 @@ pub fn load(
             repetition: rep.get(i).unwrap_or(1),
             check: check.get(i) == Some(true),
             mate: mated.get(i) == Some(true),
+            book: book.get(i) == Some(true),
             material: sign * 100 * i32::from(mat.get(i).unwrap_or(0)),
             time_left_ms: left.get(i),
             dead: dead.get(i) == Some(true),

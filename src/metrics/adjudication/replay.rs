@@ -29,6 +29,8 @@ pub struct Ply {
     pub check: bool,
     /// The move mates: the game is over.
     pub mate: bool,
+    /// An opening-book move (played without a search).
+    pub book: bool,
     /// Material after the move, mover minus opponent, centipawns (1/3/3/5/9).
     pub material: i32,
     /// The mover's clock after the move, ms.
@@ -197,7 +199,13 @@ impl State {
             }
         }
         let mut clock = (CLOCK_OFF, CLOCK_OFF);
-        if let Some((_, draw, win)) = &rules.tcec {
+        if let (Some(_), true) = (&rules.tcec, p.book) {
+            // Book moves print no clocks; a move without a search resets the
+            // counts (`addEval`'s "moves forced by the user").
+            self.tcec_draw = 0;
+            self.tcec_loser[side(p.white)] = 0;
+            self.tcec_winner[side(p.white)] = 0;
+        } else if let Some((_, draw, win)) = &rules.tcec {
             // The fork's engines report a score for every move; a missing one
             // (book, placeholder) is printed and counted as 0.00.
             let score = p.eval.unwrap_or(0);
@@ -457,4 +465,322 @@ fn terra_resign(r: &TerraResign, hist: &[Ply]) -> Option<Fire> {
         result: Outcome::win(!p.white),
         clause: clause::TERRA_RESIGN,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::adjudication::RuleSet;
+
+    /// Plies alternating White, Black from White; quiet moves (halfmove
+    /// clock counting up), first occurrences, no clocks.
+    fn game(evals: &[Option<i32>]) -> Vec<Ply> {
+        evals
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Ply {
+                white: i % 2 == 0,
+                eval: *e,
+                halfmove: i as u16 + 1,
+                repetition: 1,
+                ..Ply::default()
+            })
+            .collect()
+    }
+
+    fn all(e: i32, n: usize) -> Vec<Option<i32>> {
+        vec![Some(e); n]
+    }
+
+    /// Own evals: White `w`, Black `b`, alternating, `n` plies.
+    fn pair(w: i32, b: i32, n: usize) -> Vec<Option<i32>> {
+        (0..n)
+            .map(|i| Some(if i % 2 == 0 { w } else { b }))
+            .collect()
+    }
+
+    fn rules(toml: &str) -> Compiled {
+        RuleSet::parse(&format!("name = 't'\n{toml}"), "test")
+            .unwrap()
+            .compile("Event")
+    }
+
+    fn fire(r: &Compiled, g: &[Ply]) -> Option<(u32, &'static str, &'static str)> {
+        replay(r, g, false)
+            .fire
+            .map(|f| (f.ply, f.result.pgn(), f.clause))
+    }
+
+    const NO_ALWAYS: &str = "[always]\nfifty = false\nthreefold = false\ndead = false\n";
+
+    #[test]
+    fn cutechess_resign_after_movecount_own_moves() {
+        let r = rules("[resign]\nmovecount = 3\nscore = 500\n");
+        // Black at -5.00 on its moves 2, 4, 6: resigns at ply 6.
+        assert_eq!(
+            fire(&r, &game(&pair(500, -500, 10))),
+            Some((6, "1-0", "resign"))
+        );
+        // -4.99 is not at or below -5.00: never.
+        assert_eq!(fire(&r, &game(&pair(500, -499, 10))), None);
+        // One better move restarts the count: plies 2, 4 bad, 6 not, 8, 10, 12 bad.
+        let mut e = pair(0, -600, 14);
+        e[5] = Some(-100);
+        assert_eq!(fire(&r, &game(&e)), Some((12, "1-0", "resign")));
+        // A move without an eval restarts it too.
+        e[5] = None;
+        assert_eq!(fire(&r, &game(&e)), Some((12, "1-0", "resign")));
+    }
+
+    #[test]
+    fn cutechess_resign_twosided_needs_the_winner_too() {
+        let r = rules("[resign]\nmovecount = 2\nscore = 300\ntwosided = true\n");
+        assert_eq!(
+            fire(&r, &game(&pair(300, -300, 8))),
+            Some((4, "1-0", "resign"))
+        );
+        // The opponent at +2.99 does not confirm.
+        assert_eq!(fire(&r, &game(&pair(299, -300, 8))), None);
+        let one = rules("[resign]\nmovecount = 2\nscore = 300\n");
+        assert_eq!(
+            fire(&one, &game(&pair(299, -300, 8))),
+            Some((4, "1-0", "resign"))
+        );
+    }
+
+    #[test]
+    fn cutechess_draw_window_floor_and_resets() {
+        let r = rules(&format!(
+            "{NO_ALWAYS}[draw]\nmovenumber = 0\nmovecount = 2\nscore = 10\n"
+        ));
+        // 2 moves each = 4 plies within ±0.10.
+        assert_eq!(fire(&r, &game(&all(10, 12))), Some((4, "1/2-1/2", "draw")));
+        assert_eq!(fire(&r, &game(&all(11, 12))), None);
+        // A capture at ply 3 resets the count and is counted: plies 3..6.
+        let mut g = game(&all(0, 12));
+        g[2].halfmove = 0;
+        assert_eq!(fire(&r, &g), Some((6, "1/2-1/2", "draw")));
+        // A move without an eval resets it and is not counted: plies 4..7.
+        let mut e = all(0, 12);
+        e[2] = None;
+        assert_eq!(fire(&r, &game(&e)), Some((7, "1/2-1/2", "draw")));
+        // The move floor: full move 5 (ply/2 >= 5) first at ply 10.
+        let f = rules(&format!(
+            "{NO_ALWAYS}[draw]\nmovenumber = 5\nmovecount = 2\nscore = 10\n"
+        ));
+        assert_eq!(fire(&f, &game(&all(0, 12))), Some((10, "1/2-1/2", "draw")));
+        // A game shorter than the window never fires.
+        assert_eq!(fire(&r, &game(&all(0, 3))), None);
+    }
+
+    #[test]
+    fn tcec_draw_clock_counts_down_and_fires_at_zero() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        let rep = replay(&r, &game(&all(0, 6)), true);
+        let rd: Vec<i16> = rep.clocks.iter().map(|c| c.0).collect();
+        assert_eq!(rd, [3, 2, 1, 0, 0, 0]);
+        assert_eq!(rep.clocks[0].1, CLOCK_OFF, "win rule off");
+        let f = rep.fire.unwrap();
+        assert_eq!(
+            (f.ply, f.result, f.clause),
+            (4, Outcome::Draw, clause::TCEC_DRAW)
+        );
+        // Out of the window: nothing counted, −L−1.
+        let rep = replay(&r, &game(&all(11, 4)), true);
+        assert!(rep.clocks.iter().all(|c| c.0 == -5) && rep.fire.is_none());
+    }
+
+    #[test]
+    fn tcec_draw_skips_the_resetting_ply() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        // A capture at ply 3 prints −L−1, resets, and is not counted (-tcecadj):
+        // plies 4..7 complete the window.
+        let mut g = game(&all(0, 10));
+        g[2].halfmove = 0;
+        let rep = replay(&r, &g, true);
+        let rd: Vec<i16> = rep.clocks.iter().take(7).map(|c| c.0).collect();
+        assert_eq!(rd, [3, 2, -5, 3, 2, 1, 0]);
+        assert_eq!(rep.fire.unwrap().ply, 7);
+    }
+
+    #[test]
+    fn tcec_draw_move_floor_prints_negative_until_reachable() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 5, movecount = 2, score = 10 }\n",
+        );
+        let rep = replay(&r, &game(&all(0, 10)), true);
+        let rd: Vec<i16> = rep.clocks.iter().map(|c| c.0).collect();
+        // (ply + remaining)/2 < 5 → −remaining−1; count ≥ L → remaining 0.
+        assert_eq!(rd, [-4, -3, -2, -1, -1, -1, -1, -1, -1, 0]);
+        assert_eq!(rep.fire.unwrap().ply, 10);
+    }
+
+    #[test]
+    fn tcec_win_rule_needs_both_sides() {
+        let r = rules("[[tcec]]\nera = 'e'\nevents = ''\nwin = { movecount = 2, score = 100 }\n");
+        let rep = replay(&r, &game(&pair(200, -200, 8)), true);
+        let rr: Vec<i16> = rep.clocks.iter().take(4).map(|c| c.1).collect();
+        assert_eq!(rr, [3, 2, 1, 0]);
+        assert_eq!(rep.clocks[0].0, CLOCK_OFF, "draw rule off");
+        let f = rep.fire.unwrap();
+        assert_eq!(
+            (f.ply, f.result, f.clause),
+            (4, Outcome::WhiteWins, clause::TCEC_WIN)
+        );
+        // Only White is beyond the threshold: never, and Black's moves print −L−1.
+        let rep = replay(&r, &game(&pair(200, -50, 8)), true);
+        assert!(rep.fire.is_none());
+        assert_eq!(rep.clocks[1].1, -5);
+        // Black winning: Black's own +, White's own −.
+        assert_eq!(
+            fire(&r, &game(&pair(-150, 150, 8))),
+            Some((4, "0-1", "tcec win rule"))
+        );
+    }
+
+    #[test]
+    fn tcec_book_moves_reset_and_placeholders_count_as_zero() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        let mut g = game(&[None, None, None, None, None, None, None]);
+        g[0].book = true;
+        g[1].book = true;
+        // Plies 3.. have no eval (placeholders): counted as 0.00.
+        let rep = replay(&r, &g, true);
+        assert_eq!(rep.fire.unwrap().ply, 6);
+        assert_eq!(rep.clocks[2].0, 3);
+    }
+
+    #[test]
+    fn mates_are_beyond_every_threshold_and_end_the_game() {
+        let r = rules(&format!(
+            "{NO_ALWAYS}[resign]\nmovecount = 1\nscore = 900\n[draw]\nmovenumber = 0\nmovecount = 1\nscore = 10\n"
+        ));
+        // White announces mate (+M), Black sees being mated (−M): Black resigns.
+        let e = [Some(MATE - 3), Some(-MATE + 2)];
+        assert_eq!(fire(&r, &game(&e)), Some((2, "1-0", "resign")));
+        // After a mating move nothing fires (the game is over).
+        let mut g = game(&[Some(0), Some(0), Some(0)]);
+        g[0].mate = true;
+        assert_eq!(fire(&r, &g), None);
+    }
+
+    #[test]
+    fn always_rules_end_games_as_draws() {
+        let r = rules("");
+        let mut g = game(&all(0, 6));
+        g[3].repetition = 3;
+        assert_eq!(fire(&r, &g), Some((4, "1/2-1/2", "threefold repetition")));
+        let mut g = game(&all(0, 6));
+        g[4].halfmove = 100;
+        assert_eq!(fire(&r, &g), Some((5, "1/2-1/2", "fifty-move rule")));
+        let mut g = game(&all(0, 6));
+        g[1].dead = true;
+        assert_eq!(fire(&r, &g), Some((2, "1/2-1/2", "dead material")));
+        assert_eq!(fire(&rules(NO_ALWAYS), &g), None);
+    }
+
+    /// Black losing: own evals −5.00 and worse, a rook down, White improving.
+    fn terra_losing() -> Vec<Ply> {
+        let mut g = game(
+            &(0..12)
+                .map(|i| Some(if i % 2 == 0 { 100 + 30 * i } else { -500 }))
+                .collect::<Vec<_>>(),
+        );
+        for p in g.iter_mut() {
+            p.material = if p.white { 500 } else { -500 };
+        }
+        g
+    }
+
+    #[test]
+    fn terra_resigns_only_when_every_clause_holds() {
+        let r = RuleSet::load("terra").unwrap().compile("x");
+        // Black's 4th move at −5.00 is ply 8; White rose 100 → 280 over its last 4.
+        assert_eq!(fire(&r, &terra_losing()), Some((8, "1-0", "terra resign")));
+        // Material only −3.00: no.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| !p.white)
+            .for_each(|p| p.material = -300);
+        assert_eq!(fire(&r, &g), None);
+        // Giving check: not at that move.
+        let mut g = terra_losing();
+        g[7].check = true;
+        assert_eq!(fire(&r, &g).map(|f| f.0), Some(10));
+        // The opponent short of time (10 s for 20 moves): no; unknown clock: yes.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| p.white)
+            .for_each(|p| p.time_left_ms = Some(10_000));
+        assert_eq!(fire(&r, &g), None);
+        // The opponent announces mate: no.
+        let mut g = terra_losing();
+        g[6].eval = Some(MATE - 5);
+        assert_eq!(fire(&r, &g).map(|f| f.0), Some(10));
+        // The opponent not improving (flat +1.00): no.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| p.white)
+            .for_each(|p| p.eval = Some(100));
+        assert_eq!(fire(&r, &g), None);
+        // −4.50 is not below −4.50.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| !p.white)
+            .for_each(|p| p.eval = Some(-450));
+        assert_eq!(fire(&r, &g), None);
+    }
+
+    #[test]
+    fn terra_draw_offer_then_acceptance() {
+        let r = RuleSet::load("terra").unwrap().compile("x");
+        // All evals 0.00: White offers at ply 79 (move 40), Black accepts at 80.
+        assert_eq!(
+            fire(&r, &game(&all(0, 100))),
+            Some((80, "1/2-1/2", "terra draw"))
+        );
+        // An own eval above contempt in the last 5 blocks offers and acceptances.
+        let mut e = all(0, 120);
+        e[79] = Some(10); // Black's move at ply 80
+        // White offers at 79; Black cannot accept until its ply-80 eval leaves
+        // its window (ply 90). White may not offer again within 10 own moves,
+        // so Black offers at 90 and White accepts at 91.
+        assert_eq!(fire(&r, &game(&e)), Some((91, "1/2-1/2", "terra draw")));
+        let no_gap = RuleSet::load("terra")
+            .unwrap()
+            .set("terra.draw.gap", "0")
+            .unwrap()
+            .compile("x");
+        // Without the gap White offers again at 89 and Black accepts at 90.
+        assert_eq!(
+            fire(&no_gap, &game(&e)),
+            Some((90, "1/2-1/2", "terra draw"))
+        );
+        // An offer needs the eval at least s = −0.50; acceptance does not.
+        let low = pair(-60, 0, 100);
+        assert_eq!(fire(&r, &game(&low)), Some((81, "1/2-1/2", "terra draw")));
+    }
+
+    #[test]
+    fn replay_never_looks_ahead() {
+        let r = RuleSet::load("tcec")
+            .unwrap()
+            .compile("TCEC Season 14 - Division 1");
+        let e: Vec<Option<i32>> = (0..200).map(|i| Some(((i * 37) % 23) - 11)).collect();
+        let mut g = game(&e);
+        for (i, p) in g.iter_mut().enumerate() {
+            p.halfmove = (i % 13) as u16;
+        }
+        let full = replay(&r, &g, true);
+        for n in [1, 50, 77, 120, 199] {
+            let part = replay(&r, &g[..n], true);
+            assert_eq!(part.clocks, full.clocks[..n]);
+        }
+    }
 }

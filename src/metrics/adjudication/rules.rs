@@ -372,3 +372,89 @@ pub fn range(spec: &str) -> Result<Vec<f64>, String> {
     let n = ((to - from) / step + 1e-9).floor() as usize;
     Ok((0..=n).map(|i| from + step * i as f64).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse_and_pick_the_era_by_event() {
+        for (name, _) in PRESETS {
+            assert_eq!(RuleSet::load(name).unwrap().name, name);
+        }
+        let t = RuleSet::load("tcec").unwrap();
+        let era = |e: &str| t.compile(e).tcec.map(|x| x.0);
+        assert_eq!(
+            era("TCEC Season 13 - Division 1").as_deref(),
+            Some("S6-S13, Cup 1")
+        );
+        assert_eq!(
+            era("TCEC Season 26 - FRD 2 League B").as_deref(),
+            Some("S24-S29, Cup 11-16")
+        );
+        assert_eq!(
+            era("TCEC Cup 2 - Round 4 - Match 29").as_deref(),
+            Some("S14-S17, Cup 2-5: move floor 30")
+        );
+        assert_eq!(era("my own match"), None);
+        let s24 = t.compile("TCEC Season 24 - Sufi Testing").tcec.unwrap();
+        assert_eq!(
+            s24.1,
+            Some(Draw {
+                movenumber: 1,
+                movecount: 4,
+                score: 25
+            })
+        );
+        assert_eq!(s24.2, None);
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_allowed_values() {
+        let e = RuleSet::parse("name = 'x'\n[resign]\nmovecount = 0\nscore = 1\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "f: resign.movecount = 0: allowed values are integers >= 1"
+        );
+        let e = RuleSet::parse("name = 'x'\n[resign]\nmovecount = 'a'\nscore = 1\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("movecount = 'a'") && e.contains("expected u32"),
+            "{e}"
+        );
+        let e = RuleSet::parse("name = 'x'\n[resing]\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `resing`, expected one of `name`, `resign`, `draw`, `tcec`, `terra`, `always`"), "{e}");
+        let e = RuleSet::parse("name = 'x'\n[[tcec]]\nera = 'a'\nevents = '('\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("f: tcec[0].events: not a regex"), "{e}");
+        let c = RuleSet::load("cutechess").unwrap();
+        let e = c.set("draw.scor", "3").unwrap_err().to_string();
+        assert!(e.contains("allowed keys: always.dead, always.fifty, always.threefold, draw.movecount, draw.movenumber, draw.score, resign.movecount, resign.score, resign.twosided"), "{e}");
+        let e = c.set("draw.score", "1.5").unwrap_err().to_string();
+        assert!(e.contains("allowed values are integers"), "{e}");
+        let e = c.set("resign.twosided", "yes").unwrap_err().to_string();
+        assert!(e.contains("allowed values are true and false"), "{e}");
+        assert!(
+            RuleSet::load("nope")
+                .unwrap_err()
+                .to_string()
+                .contains("cutechess, tcec, terra")
+        );
+    }
+
+    #[test]
+    fn ranges_include_the_end_on_the_grid() {
+        assert_eq!(range("0.05..0.5:0.05").unwrap().len(), 10);
+        assert_eq!(
+            range("3..10:1").unwrap(),
+            [3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
+        );
+        assert!(range("10..3:1").is_err() && range("1..3:0").is_err());
+    }
+}

@@ -7,7 +7,8 @@ use clap::ValueEnum;
 use evallab::dataset::Dataset;
 use evallab::metrics::adjudication::RuleSet;
 use evallab::metrics::adjudication::query::{
-    self, By, clock_agreement, clock_agreement_by_era, clock_disagreements, cols, rule_ends,
+    self, By, clock_agreement, clock_agreement_by_era, clock_causes, clock_disagreements, cols,
+    rule_ends,
 };
 use evallab::metrics::adjudication::sweep::{Axis, sweep};
 use evallab::metrics::select_events;
@@ -201,6 +202,8 @@ fn check_clocks(loaded: &query::Loaded, set: &RuleSet, list: bool) -> anyhow::Re
     let per_event = clock_agreement(clocks.clone(), games.clone()).collect()?;
     let eras = clock_agreement_by_era(per_event.clone().lazy()).collect()?;
     eprintln!("per era:\n{eras}");
+    let causes = clock_causes(clocks.clone()).collect()?;
+    eprintln!("disagreeing plies by cause:\n{causes}");
     let ends = rule_ends(loaded.outcomes(set)?.lazy()).collect()?;
     let bad = ends.clone().lazy().filter(col("ok").not()).collect()?;
     eprintln!(

@@ -627,3 +627,50 @@ pub fn rule_ends(outcomes: LazyFrame) -> LazyFrame {
             col("ok"),
         ])
 }
+
+/// Disagreeing plies by kind of disagreement, with one example each: the
+/// archive's count behind the replay's (it did not advance), ahead of it,
+/// counting where the replay does not (or the reverse), both still negative
+/// (before the window can complete), and the win clock.
+pub fn clock_causes(clocks: LazyFrame) -> LazyFrame {
+    let (a, r) = (col(c::RD), col(cols::RD_REPLAY));
+    let rd_bad = a.clone().is_not_null().and(a.clone().neq(r.clone()));
+    let rr_bad = col(c::RR)
+        .is_not_null()
+        .and(col(c::RR).neq(col(cols::RR_REPLAY)));
+    let pos = |e: Expr| e.gt_eq(lit(0));
+    let cause = when(rd_bad.clone().not())
+        .then(lit("rr: win clock differs"))
+        .when(
+            pos(a.clone())
+                .and(pos(r.clone()))
+                .and(a.clone().gt(r.clone())),
+        )
+        .then(lit("rd: archive count behind the replay (did not advance)"))
+        .when(pos(a.clone()).and(pos(r.clone())))
+        .then(lit("rd: archive count ahead of the replay"))
+        .when(pos(a.clone()))
+        .then(lit("rd: archive counts, replay does not"))
+        .when(pos(r.clone()))
+        .then(lit("rd: replay counts, archive does not"))
+        .otherwise(lit("rd: both negative, counts differ"))
+        .alias("cause");
+    clocks
+        .filter(rd_bad.or(rr_bad))
+        .with_column(cause)
+        .sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())
+        .group_by([col("cause")])
+        .agg([
+            len().alias(c::PLIES),
+            col(c::GAME_ID).first().alias("example_game"),
+            col(c::PLY).first().alias("example_ply"),
+            col(c::RD).first().alias("rd_archive"),
+            col(cols::RD_REPLAY).first(),
+            col(c::RR).first().alias("rr_archive"),
+            col(cols::RR_REPLAY).first(),
+        ])
+        .sort(
+            [c::PLIES],
+            SortMultipleOptions::default().with_order_descending(true),
+        )
+}

@@ -99,7 +99,6 @@ pub fn load(
         col(c::PLY),
         col(c::SIDE),
         col(c::IS_BOOK),
-        col(c::EVAL_KIND),
         col(c::EVAL_CP),
         col(c::MATE),
         col(c::IS_CHECK),
@@ -114,20 +113,25 @@ pub fn load(
     if clocks {
         cols.extend([col(c::RD), col(c::RR)]);
     }
-    let mv = moves
-        .join(
+    let moves = if engine.is_some() {
+        moves.join(
             games.clone().lazy().select([col(c::GAME_ID)]),
             [col(c::GAME_ID)],
             [col(c::GAME_ID)],
             JoinArgs::new(JoinType::Semi),
         )
-        .select(cols)
-        .sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())
-        .collect()?;
+    } else {
+        moves
+    };
+    let mut mv = moves.select(cols).collect()?;
+    // Ingest writes each game's plies together and in order; sorting 2 M rows
+    // would double the run time, so only an unordered table is sorted.
+    if !in_game_order(&mv)? {
+        mv = mv.sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())?;
+    }
     let ids = mv.column(c::GAME_ID)?.i64()?;
     let side = mv.column(c::SIDE)?.str()?;
     let book = mv.column(c::IS_BOOK)?.bool()?;
-    let kind = mv.column(c::EVAL_KIND)?.str()?;
     let cp = mv.column(c::EVAL_CP)?.i32()?;
     let mate = mv.column(c::MATE)?.i16()?;
     let check = mv.column(c::IS_CHECK)?.bool()?;
@@ -145,15 +149,15 @@ pub fn load(
         let eval = if book.get(i) == Some(true) {
             None
         } else {
-            match kind.get(i) {
-                Some("cp") => cp.get(i),
-                Some("mate") => mate.get(i).map(|m| {
-                    let m = i32::from(m);
-                    if m >= 0 { MATE - m } else { -MATE - m }
-                }),
-                _ => None,
-            }
-            .map(|e| sign * e)
+            // eval_cp is null for mates, placeholders and absurd values.
+            cp.get(i)
+                .or_else(|| {
+                    mate.get(i).map(|m| {
+                        let m = i32::from(m);
+                        if m >= 0 { MATE - m } else { -MATE - m }
+                    })
+                })
+                .map(|e| sign * e)
         };
         plies.push(Ply {
             white,
@@ -201,6 +205,28 @@ pub fn load(
     })
 }
 
+/// Whether every game's rows are contiguous and in ply order 1, 2, 3, ….
+fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
+    let ids = mv.column(c::GAME_ID)?.i64()?;
+    let ply = mv.column(c::PLY)?.u16()?;
+    let mut seen = std::collections::HashSet::new();
+    let mut prev: Option<(i64, u16)> = None;
+    for (g, p) in ids.iter().zip(ply.iter()) {
+        let (Some(g), Some(p)) = (g, p) else {
+            return Ok(false);
+        };
+        let ok = match prev {
+            Some((pg, pp)) if pg == g => p == pp + 1,
+            _ => p == 1 && seen.insert(g),
+        };
+        if !ok {
+            return Ok(false);
+        }
+        prev = Some((g, p));
+    }
+    Ok(true)
+}
+
 impl Loaded {
     /// Each game's event.
     fn events(&self) -> Result<Vec<String>, Error> {
@@ -217,12 +243,13 @@ impl Loaded {
     fn compiled(&self, set: &RuleSet) -> Result<(Vec<super::Compiled>, Vec<usize>), Error> {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut rules = Vec::new();
+        let compile = set.compiler();
         let idx = self
             .events()?
             .into_iter()
             .map(|e| {
                 *seen.entry(e.clone()).or_insert_with(|| {
-                    rules.push(set.compile(&e));
+                    rules.push(compile(&e));
                     rules.len() - 1
                 })
             })
@@ -233,19 +260,22 @@ impl Loaded {
     /// The first firing of `set` in every game (in `games` order).
     pub fn fires(&self, set: &RuleSet) -> Result<Vec<Option<Fire>>, Error> {
         let (rules, idx) = self.compiled(set)?;
-        Ok(self
-            .spans
+        Ok(self.fires_with(&rules, &idx))
+    }
+
+    fn fires_with(&self, rules: &[super::Compiled], idx: &[usize]) -> Vec<Option<Fire>> {
+        self.spans
             .par_iter()
             .zip(idx.par_iter())
             .map(|(&(a, b), &r)| replay(&rules[r], &self.plies[a..b], false).fire)
-            .collect())
+            .collect()
     }
 
     /// The per-game outcomes of `set`: the games columns plus era, fire_ply,
     /// rule_result, clause, verdict, plies_saved and time_saved_ms.
     pub fn outcomes(&self, set: &RuleSet) -> Result<DataFrame, Error> {
-        let fires = self.fires(set)?;
         let (rules, idx) = self.compiled(set)?;
+        let fires = self.fires_with(&rules, &idx);
         let era: Vec<Option<String>> = idx
             .iter()
             .map(|&r| rules[r].tcec.as_ref().map(|t| t.0.clone()))

@@ -228,16 +228,24 @@ impl RuleSet {
 
     /// The rules of one event.
     pub fn compile(&self, event: &str) -> Compiled {
-        let tcec = self
+        self.compiler()(event)
+    }
+
+    /// The rules per event, the era regexes compiled once.
+    pub fn compiler(&self) -> impl Fn(&str) -> Compiled + '_ {
+        // Checked in `parse`; a set built in code with a bad regex matches nothing.
+        let eras: Vec<(Option<Regex>, &TcecEra)> = self
             .tcec
             .iter()
-            // Checked in `parse`; a set built in code with a bad regex matches nothing.
-            .find(|e| Regex::new(&e.events).is_ok_and(|re| re.is_match(event)))
-            .map(|e| (e.era.clone(), e.draw, e.win));
-        Compiled {
+            .map(|e| (Regex::new(&e.events).ok(), e))
+            .collect();
+        move |event| Compiled {
             resign: self.resign,
             draw: self.draw,
-            tcec,
+            tcec: eras
+                .iter()
+                .find(|(re, _)| re.as_ref().is_some_and(|re| re.is_match(event)))
+                .map(|(_, e)| (e.era.clone(), e.draw, e.win)),
             terra: self.terra,
             always: self.always,
         }

@@ -8,7 +8,7 @@ use evallab::dataset::Dataset;
 use evallab::metrics::adjudication::RuleSet;
 use evallab::metrics::adjudication::query::{
     self, By, clock_agreement, clock_agreement_by_era, clock_causes, clock_disagreements, cols,
-    rule_ends,
+    rule_ends, rule_ends_by_era,
 };
 use evallab::metrics::adjudication::sweep::{Axis, sweep};
 use evallab::metrics::select_events;
@@ -212,8 +212,9 @@ fn check_clocks(loaded: &query::Loaded, set: &RuleSet, list: bool) -> anyhow::Re
         ends.height() - bad.height(),
         bad.height()
     );
+    eprintln!("{}", rule_ends_by_era(ends.lazy()).collect()?);
     if bad.height() > 0 {
-        eprintln!("{bad}");
+        eprintln!("exceptions:\n{bad}");
     }
     Ok(if list {
         clock_disagreements(clocks, games).collect()?

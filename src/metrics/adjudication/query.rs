@@ -704,3 +704,14 @@ pub fn clock_causes(clocks: LazyFrame) -> LazyFrame {
             SortMultipleOptions::default().with_order_descending(true),
         )
 }
+
+/// [`rule_ends`] per era: the games ended by a TCEC rule and how many the
+/// replay fired at exactly their last ply.
+pub fn rule_ends_by_era(ends: LazyFrame) -> LazyFrame {
+    ends.group_by([col(cols::ERA)])
+        .agg([
+            len().alias(metric::GAMES),
+            col("ok").sum().alias("fired_at_end"),
+        ])
+        .sort([cols::ERA], SortMultipleOptions::default())
+}

@@ -113,6 +113,21 @@ fn eas() {
 }
 
 #[test]
+fn adjudicate() {
+    check(
+        "adjudicate",
+        &["adjudicate", "DS", "--rules", "cutechess", "--by", "event", "--format", "csv"],
+    );
+    check(
+        "adjudicate_sweep",
+        &[
+            "adjudicate", "DS", "--rules", "cutechess", "--sweep", "draw.score=0..20:10",
+            "--format", "csv",
+        ],
+    );
+}
+
+#[test]
 fn calc() {
     check("calc_limits", &["calc", "--limits"]);
     check("calc_eval", &["calc", "--eval", "1.5"]);

@@ -39,8 +39,9 @@ use crate::dataset::lock::DatasetLock;
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 13] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 14] = [
     ("ingest", 1),
+    ("adjudicate", 1),
     ("analyze", 1),
     ("agreement", 1),
     ("balance", 1),

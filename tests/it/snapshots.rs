@@ -116,13 +116,28 @@ fn eas() {
 fn adjudicate() {
     check(
         "adjudicate",
-        &["adjudicate", "DS", "--rules", "cutechess", "--by", "event", "--format", "csv"],
+        &[
+            "adjudicate",
+            "DS",
+            "--rules",
+            "cutechess",
+            "--by",
+            "event",
+            "--format",
+            "csv",
+        ],
     );
     check(
         "adjudicate_sweep",
         &[
-            "adjudicate", "DS", "--rules", "cutechess", "--sweep", "draw.score=0..20:10",
-            "--format", "csv",
+            "adjudicate",
+            "DS",
+            "--rules",
+            "cutechess",
+            "--sweep",
+            "draw.score=0..20:10",
+            "--format",
+            "csv",
         ],
     );
 }
@@ -168,6 +183,7 @@ fn report_sections() {
             "Calibration: win rate by own eval",
             "EAS components",
             "Relevance",
+            "Adjudication rules replayed",
             "Selected games"
         ]
     );

@@ -319,10 +319,17 @@ fn adjudication_tcec_preset_reproduces_the_s6_s13_clocks() {
         .get(0)
         .unwrap();
     let l = query::load(games, moves, None, &Families::default(), true).unwrap();
-    let per_event =
-        query::clock_agreement(l.clocks(&set).unwrap().lazy(), l.games.clone().lazy());
+    let per_event = query::clock_agreement(l.clocks(&set).unwrap().lazy(), l.games.clone().lazy());
     let eras = query::clock_agreement_by_era(per_event).collect().unwrap();
-    let total: i64 = eras.column("rd_plies").unwrap().cast(&DataType::Int64).unwrap().i64().unwrap().sum().unwrap();
+    let total: i64 = eras
+        .column("rd_plies")
+        .unwrap()
+        .cast(&DataType::Int64)
+        .unwrap()
+        .i64()
+        .unwrap()
+        .sum()
+        .unwrap();
     assert_eq!(total, i64::from(carried), "every ply with Rd is compared");
     let era = eras
         .lazy()

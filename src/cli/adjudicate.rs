@@ -1,6 +1,6 @@
 //! `evallab adjudicate <DATASET>`: resign and draw rules replayed over the games.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::ValueEnum;
@@ -10,7 +10,7 @@ use evallab::metrics::adjudication::query::{
     self, By, clock_agreement, clock_agreement_by_era, clock_causes, clock_disagreements, cols,
     rule_ends, rule_ends_by_era,
 };
-use evallab::metrics::adjudication::sweep::{Axis, sweep};
+use evallab::metrics::adjudication::sweep::{Axis, sweep, tradeoff_points};
 use evallab::metrics::select_events;
 use evallab::render::annotate::AnnotateOptions;
 use evallab::render::plot;
@@ -100,9 +100,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.plot {
         plot::check_path(p)?;
     }
-    if a.games == Some(Kind::Agree) && a.check_clocks
-        || a.games == Some(Kind::Censored) && a.check_clocks
-    {
+    if a.check_clocks && matches!(a.games, Some(Kind::Agree | Kind::Censored)) {
         return Err(super::usage("--check-clocks lists only --games wrong"));
     }
     let ds = Dataset::open(&a.dataset)?;
@@ -224,30 +222,8 @@ fn check_clocks(loaded: &query::Loaded, set: &RuleSet, list: bool) -> anyhow::Re
 }
 
 /// The sweep's trade-off plot, each point labelled with its key values.
-fn draw(df: &DataFrame, axes: &[Axis], name: &str, path: &PathBuf) -> anyhow::Result<()> {
-    let num = |c: &str| -> anyhow::Result<Vec<f64>> {
-        Ok(df
-            .column(c)?
-            .cast(&DataType::Float64)?
-            .f64()?
-            .iter()
-            .map(|v| v.unwrap_or(0.0))
-            .collect())
-    };
-    let keys: Vec<Vec<f64>> = axes.iter().map(|a| num(&a.key)).collect::<Result<_, _>>()?;
-    let wrong = num(cols::WRONG)?;
-    let saved = num(cols::SAVED_PCT)?;
-    let points: Vec<(String, f64, f64)> = (0..df.height())
-        .map(|i| {
-            let label = axes
-                .iter()
-                .zip(&keys)
-                .map(|(a, k)| format!("{}={}", a.key.rsplit('.').next().unwrap_or(&a.key), k[i]))
-                .collect::<Vec<_>>()
-                .join(" ");
-            (label, wrong[i], saved[i])
-        })
-        .collect();
+fn draw(df: &DataFrame, axes: &[Axis], name: &str, path: &Path) -> anyhow::Result<()> {
+    let points = tradeoff_points(df, axes)?;
     let title = format!(
         "{name}: plies saved vs wrong results ({} settings)",
         points.len()

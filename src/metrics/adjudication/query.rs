@@ -205,6 +205,9 @@ pub fn load(
     })
 }
 
+/// One compared ply: game_id, ply, rule index, replayed Rd and Rr.
+type ClockRow = (i64, u32, usize, i16, i16);
+
 /// Whether every game's rows are contiguous and in ply order 1, 2, 3, ….
 fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
     let ids = mv.column(c::GAME_ID)?.i64()?;
@@ -257,12 +260,7 @@ impl Loaded {
         Ok((rules, idx))
     }
 
-    /// The first firing of `set` in every game (in `games` order).
-    pub fn fires(&self, set: &RuleSet) -> Result<Vec<Option<Fire>>, Error> {
-        let (rules, idx) = self.compiled(set)?;
-        Ok(self.fires_with(&rules, &idx))
-    }
-
+    /// The first firing of every game (in `games` order).
     fn fires_with(&self, rules: &[super::Compiled], idx: &[usize]) -> Vec<Option<Fire>> {
         self.spans
             .par_iter()
@@ -343,7 +341,7 @@ impl Loaded {
             .i64()?
             .into_no_null_iter()
             .collect();
-        let rows: Vec<Vec<(i64, u32, usize, i16, i16)>> = self
+        let rows: Vec<Vec<ClockRow>> = self
             .spans
             .par_iter()
             .zip(idx.par_iter())

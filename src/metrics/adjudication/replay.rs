@@ -394,7 +394,7 @@ impl State {
         let p = hist[i];
         let s = side(p.white);
         let ply = hist.len() as u32;
-        let common = (ply + 1) / 2 >= d.movenumber
+        let common = ply.div_ceil(2) >= d.movenumber
             && own_evals(hist, d.window as usize)
                 .is_some_and(|v| v.iter().all(|e| *e <= d.contempt))
             && !clock_short(hist, d.short_seconds, d.moves_left);

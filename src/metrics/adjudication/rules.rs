@@ -374,7 +374,7 @@ pub fn range(spec: &str) -> Result<Vec<f64>, String> {
         to.trim().parse().map_err(|_| err())?,
         step.trim().parse().map_err(|_| err())?,
     );
-    if !(step > 0.0) || to < from || ((to - from) / step) > 10_000.0 {
+    if step.is_nan() || step <= 0.0 || to < from || ((to - from) / step) > 10_000.0 {
         return Err(err());
     }
     let n = ((to - from) / step + 1e-9).floor() as usize;

@@ -44,8 +44,11 @@ fn value(v: f64) -> String {
     }
 }
 
+/// A grid point: (key, value) per axis.
+pub type Point = Vec<(String, f64)>;
+
 /// Every point of the grid (the first axis varies slowest).
-pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, f64)>> {
+pub fn grid(axes: &[Axis]) -> Vec<Point> {
     axes.iter().fold(vec![Vec::new()], |acc, a| {
         acc.iter()
             .flat_map(|p| {
@@ -60,7 +63,7 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, f64)>> {
 }
 
 /// The rule set at each point, checked before anything is replayed.
-pub fn sets(set: &RuleSet, axes: &[Axis]) -> Result<Vec<(Vec<(String, f64)>, RuleSet)>, Error> {
+pub fn sets(set: &RuleSet, axes: &[Axis]) -> Result<Vec<(Point, RuleSet)>, Error> {
     grid(axes)
         .into_iter()
         .map(|p| {
@@ -89,4 +92,31 @@ pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame,
         });
     }
     out.ok_or_else(|| Error::Usage("--sweep: no points".into()))
+}
+
+/// The sweep table as plot points: (label "key=value …", wrong, saved_pct).
+pub fn tradeoff_points(df: &DataFrame, axes: &[Axis]) -> Result<Vec<(String, f64, f64)>, Error> {
+    let num = |c: &str| -> Result<Vec<f64>, Error> {
+        Ok(df
+            .column(c)?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .iter()
+            .map(|v| v.unwrap_or(0.0))
+            .collect())
+    };
+    let keys: Vec<Vec<f64>> = axes.iter().map(|a| num(&a.key)).collect::<Result<_, _>>()?;
+    let wrong = num(super::query::cols::WRONG)?;
+    let saved = num(super::query::cols::SAVED_PCT)?;
+    Ok((0..df.height())
+        .map(|i| {
+            let label = axes
+                .iter()
+                .zip(&keys)
+                .map(|(a, k)| format!("{}={}", a.key.rsplit('.').next().unwrap_or(&a.key), k[i]))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (label, wrong[i], saved[i])
+        })
+        .collect())
 }

@@ -59,7 +59,7 @@ pub struct Args {
     filter: FilterArgs,
     /// List the games behind a number (or, with --check-clocks, the games whose
     /// clocks disagree: `wrong`).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "sweep")]
     games: Option<Kind>,
     /// With --games: also write those games as PGN.
     #[arg(long, value_name = "FILE", requires = "games")]

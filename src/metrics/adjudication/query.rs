@@ -13,30 +13,8 @@ use crate::Error;
 use crate::metrics::Families;
 use crate::schema::{col as c, metric};
 
-/// Output columns of the adjudication tables.
-pub mod cols {
-    pub const RULES: &str = "rules";
-    pub const ERA: &str = "era";
-    pub const FIRE_PLY: &str = "fire_ply";
-    pub const RULE_RESULT: &str = "rule_result";
-    pub const CLAUSE: &str = "clause";
-    pub const VERDICT: &str = "verdict";
-    pub const PLIES_SAVED: &str = "plies_saved";
-    pub const TIME_SAVED_MS: &str = "time_saved_ms";
-    pub const FIRED: &str = "fired";
-    pub const AGREE: &str = "agree";
-    pub const WRONG: &str = "wrong";
-    pub const CENSORED: &str = "censored";
-    pub const WRONG_DECISIVE: &str = "wrong_decisive";
-    pub const WRONG_DRAW: &str = "wrong_draw";
-    pub const FIRED_DECISIVE: &str = "fired_decisive";
-    pub const FIRED_DRAW: &str = "fired_draw";
-    pub const RESIGNED: &str = "resigned";
-    pub const SAVED_PCT: &str = "saved_pct";
-    pub const HOURS_SAVED: &str = "hours_saved";
-    pub const RD_REPLAY: &str = "rd_replay";
-    pub const RR_REPLAY: &str = "rr_replay";
-}
+/// Output columns of the adjudication tables (declared in [`crate::schema::metric`]).
+pub use crate::schema::metric::adjudication as cols;
 
 /// The verdicts (`verdict` column).
 pub mod verdict {

@@ -39,8 +39,9 @@ use crate::dataset::lock::DatasetLock;
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 14] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 15] = [
     ("ingest", 1),
+    ("adjudicate", 1),
     ("analyze", 1),
     ("match", 1),
     ("agreement", 1),
@@ -48,7 +49,7 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 14] = [
     ("calibrate", 1),
     ("relevance", 2),
     ("eas", 2),
-    ("report", 2),
+    ("report", 3),
     ("annotate", 1),
     ("calc", 1),
     ("schema", 1),

@@ -854,6 +854,30 @@ pub mod metric {
     pub const LOSS_MOVES: &str = "loss_moves";
     pub const MEAN_LOSS_CP: &str = "mean_loss_cp";
     pub const MEAN_ACCURACY: &str = "mean_accuracy";
+    /// `evallab adjudicate` outputs (per game, per group, clocks).
+    pub mod adjudication {
+        pub const RULES: &str = "rules";
+        pub const ERA: &str = "era";
+        pub const FIRE_PLY: &str = "fire_ply";
+        pub const RULE_RESULT: &str = "rule_result";
+        pub const CLAUSE: &str = "clause";
+        pub const VERDICT: &str = "verdict";
+        pub const PLIES_SAVED: &str = "plies_saved";
+        pub const TIME_SAVED_MS: &str = "time_saved_ms";
+        pub const FIRED: &str = "fired";
+        pub const AGREE: &str = "agree";
+        pub const WRONG: &str = "wrong";
+        pub const CENSORED: &str = "censored";
+        pub const WRONG_DECISIVE: &str = "wrong_decisive";
+        pub const WRONG_DRAW: &str = "wrong_draw";
+        pub const FIRED_DECISIVE: &str = "fired_decisive";
+        pub const FIRED_DRAW: &str = "fired_draw";
+        pub const RESIGNED: &str = "resigned";
+        pub const SAVED_PCT: &str = "saved_pct";
+        pub const HOURS_SAVED: &str = "hours_saved";
+        pub const RD_REPLAY: &str = "rd_replay";
+        pub const RR_REPLAY: &str = "rr_replay";
+    }
 }
 
 /// Name of the dataset manifest file.

@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod adjudicate;
 mod agreement;
 mod analyze;
 mod annotate;
@@ -47,6 +48,7 @@ enum Command {
     Analyze(analyze::Args),
     Agreement(agreement::Args),
     Match(r#match::Args),
+    Adjudicate(adjudicate::Args),
     Run(run::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
@@ -68,6 +70,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Analyze(a) => analyze::run(a),
         Command::Agreement(a) => agreement::run(a),
         Command::Match(a) => r#match::run(a),
+        Command::Adjudicate(a) => adjudicate::run(a),
         Command::Run(a) => run::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),

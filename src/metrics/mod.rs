@@ -4,6 +4,7 @@
 //! Shared building blocks live here: the per-engine view of games and the
 //! engine's own evals.
 
+pub mod adjudication;
 pub mod agreement;
 pub mod balance;
 pub mod calibrate;

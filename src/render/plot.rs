@@ -51,12 +51,29 @@ fn step(span: f64) -> f64 {
         .unwrap_or(10.0 * mag)
 }
 
+/// Margins of a chart panel: left, right, top, bottom.
+const MARGINS: (f64, f64, f64, f64) = (56.0, 12.0, 28.0, 44.0);
+
+/// Data to pixel coordinates of a chart drawn at (ox, oy) with size (w, h).
+fn scale(c: &Chart, ox: f64, oy: f64, w: f64, h: f64) -> impl Fn(f64, f64) -> (f64, f64) {
+    let (l, r, t, b) = MARGINS;
+    let (pw, ph) = (w - l - r, h - t - b);
+    let (xr, yr) = (c.x_range, c.y_range);
+    move |x, y| {
+        (
+            ox + l + (x - xr.0) / (xr.1 - xr.0) * pw,
+            oy + t + ph - (y - yr.0) / (yr.1 - yr.0) * ph,
+        )
+    }
+}
+
 /// Draws one chart into `svg` at (ox, oy) with size (w, h).
 pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
-    let (l, r, t, b) = (56.0, 12.0, 28.0, 44.0);
+    let (l, r, t, b) = MARGINS;
     let (pw, ph) = (w - l - r, h - t - b);
-    let sx = |x: f64| ox + l + (x - c.x_range.0) / (c.x_range.1 - c.x_range.0) * pw;
-    let sy = |y: f64| oy + t + ph - (y - c.y_range.0) / (c.y_range.1 - c.y_range.0) * ph;
+    let px = scale(c, ox, oy, w, h);
+    let sx = |x: f64| px(x, c.y_range.0).0;
+    let sy = |y: f64| px(c.x_range.0, y).1;
     let _ = writeln!(
         svg,
         r#"<text x="{:.1}" y="{:.1}" font-size="14" font-weight="bold">{}</text>"#,
@@ -325,6 +342,43 @@ pub fn calibration_chart(p: &CalibrationPanel) -> Chart {
 pub fn calibration(panels: &[CalibrationPanel], path: &Path) -> Result<(), Error> {
     let charts: Vec<Chart> = panels.iter().map(calibration_chart).collect();
     let svg = grid(&charts, 2, 560.0, 380.0);
+    save(&svg, path)
+}
+
+/// The trade-off of a rule sweep: one point per parameter point, x = wrong
+/// results, y = plies saved (%), each point labelled with its parameters.
+pub fn tradeoff(title: &str, points: &[(String, f64, f64)], path: &Path) -> Result<(), Error> {
+    let hi =
+        |f: fn(&(String, f64, f64)) -> f64| points.iter().map(f).fold(0.0f64, f64::max) * 1.1 + 1.0;
+    let chart = Chart {
+        title: title.to_string(),
+        x_label: "wrong results (games)".into(),
+        y_label: "plies saved (%)".into(),
+        x_range: (0.0, hi(|p| p.1)),
+        y_range: (0.0, hi(|p| p.2)),
+        series: vec![Series {
+            label: format!("{} rule settings", points.len()),
+            color: PALETTE[0],
+            dashed: false,
+            points: points.iter().map(|p| (p.1, p.2, 4.0)).collect(),
+        }],
+    };
+    let (w, h) = (900.0, 640.0);
+    let mut svg = grid(std::slice::from_ref(&chart), 1, w, h);
+    let px = scale(&chart, 0.0, 0.0, w, h);
+    let labels: String = points
+        .iter()
+        .map(|(label, x, y)| {
+            let (x, y) = px(*x, *y);
+            format!(
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\">{}</text>\n",
+                x + 5.0,
+                y - 3.0,
+                esc(label)
+            )
+        })
+        .collect();
+    svg.insert_str(svg.len() - "</svg>\n".len(), &labels);
     save(&svg, path)
 }
 

@@ -1,7 +1,8 @@
 //! `evallab report`: one self-contained HTML page (inline CSS and SVG, no
 //! scripts, no network) with, per event, the win-draw balance, the calibration
 //! curves, the EAS components, the relevance summary, the agreement with each
-//! engine analysis (`evallab analyze`) and the eval trajectories
+//! engine analysis (`evallab analyze`), the adjudication rules replayed
+//! (`evallab adjudicate`) and the eval trajectories
 //! of selected games with their probabilistic result and NAGs.
 
 use std::collections::HashMap;
@@ -13,6 +14,8 @@ use crate::Error;
 use crate::dataset::Dataset;
 use crate::derived::stored_labels;
 use crate::metrics::Families;
+use crate::metrics::adjudication::RuleSet;
+use crate::metrics::adjudication::query as adj;
 use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{calibrate_group, observations};
@@ -115,6 +118,49 @@ fn eas_bars(df: &DataFrame) -> Result<String, Error> {
     }
     s.push_str("</tbody></table>");
     Ok(s)
+}
+
+/// The adjudication tables of every event: the three presets, and the
+/// cutechess draw rule at scores 0, 10, …, 50.
+fn adjudication_tables(
+    games: LazyFrame,
+    moves: LazyFrame,
+) -> Result<(DataFrame, DataFrame), Error> {
+    let loaded = adj::load(games, moves, None, &Families::default(), false)?;
+    let rows = |set: &RuleSet, extra: Option<(&str, f64)>| -> Result<DataFrame, Error> {
+        let mut df = adj::summary(loaded.outcomes(set)?.lazy(), adj::By::Event).collect()?;
+        df.insert_column(
+            0,
+            Column::new(adj::cols::RULES.into(), vec![set.name.clone(); df.height()]),
+        )?;
+        if let Some((k, v)) = extra {
+            df.insert_column(1, Column::new(k.into(), vec![v; df.height()]))?;
+        }
+        Ok(df)
+    };
+    let stack = |frames: Vec<DataFrame>| -> Result<DataFrame, Error> {
+        let mut it = frames.into_iter();
+        let mut out = it.next().unwrap_or_default();
+        for f in it {
+            out.vstack_mut(&f)?;
+        }
+        Ok(out)
+    };
+    let presets = ["tcec", "cutechess", "terra"]
+        .into_iter()
+        .map(|p| rows(&RuleSet::load(p)?, None))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let cute = RuleSet::load("cutechess")?;
+    let sweep = (0..=5)
+        .map(|i| {
+            let v = f64::from(i * 10);
+            rows(
+                &cute.set("draw.score", &v.to_string())?,
+                Some(("draw.score", v)),
+            )
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok((stack(presets)?, stack(sweep)?))
 }
 
 /// The eval trajectory of one game: White-POV eval (clipped to ±5), P(White),
@@ -299,6 +345,15 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
         let df = matching::summary(rows, &[col::EVENT, match_col::PLAYER]).collect()?;
         matchings.push((run, df));
     }
+    let adjudication = adjudication_tables(
+        ds.scan(&GAMES)?.join(
+            games.clone().lazy().select([col(col::GAME_ID)]),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        ),
+        moves.clone(),
+    )?;
     let events: Vec<String> = {
         let e = bal.column(col::EVENT)?.str()?.clone();
         let mut v: Vec<String> = e.iter().flatten().map(str::to_string).collect();
@@ -487,6 +542,39 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                 ],
             )?);
         }
+        html.push_str(
+            "<h3>Adjudication rules replayed</h3><p class=note>The shipped rule sets over the \
+             event's games (<code>evallab adjudicate</code>; tcec: the event's own TCEC rule, \
+             if its era is known): games the rule ended early, agreeing with the result or \
+             not, games adjudicated otherwise (censored), plies and hours saved; then the \
+             cutechess draw rule swept over its score (centipawns).</p>",
+        );
+        let (presets, sweep) = &adjudication;
+        html.push_str(&table(
+            &rows_of(presets, col::EVENT, event)?,
+            &[
+                adj::cols::RULES,
+                metric::GAMES,
+                adj::cols::FIRED,
+                adj::cols::AGREE,
+                adj::cols::WRONG,
+                adj::cols::CENSORED,
+                adj::cols::PLIES_SAVED,
+                adj::cols::SAVED_PCT,
+                adj::cols::HOURS_SAVED,
+            ],
+        )?);
+        html.push_str(&table(
+            &rows_of(sweep, col::EVENT, event)?,
+            &[
+                "draw.score",
+                adj::cols::FIRED,
+                adj::cols::AGREE,
+                adj::cols::WRONG,
+                adj::cols::PLIES_SAVED,
+                adj::cols::SAVED_PCT,
+            ],
+        )?);
         html.push_str(
             "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>",
         );

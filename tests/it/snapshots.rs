@@ -113,6 +113,36 @@ fn eas() {
 }
 
 #[test]
+fn adjudicate() {
+    check(
+        "adjudicate",
+        &[
+            "adjudicate",
+            "DS",
+            "--rules",
+            "cutechess",
+            "--by",
+            "event",
+            "--format",
+            "csv",
+        ],
+    );
+    check(
+        "adjudicate_sweep",
+        &[
+            "adjudicate",
+            "DS",
+            "--rules",
+            "cutechess",
+            "--sweep",
+            "draw.score=0..20:10",
+            "--format",
+            "csv",
+        ],
+    );
+}
+
+#[test]
 fn calc() {
     check("calc_limits", &["calc", "--limits"]);
     check("calc_eval", &["calc", "--eval", "1.5"]);
@@ -153,6 +183,7 @@ fn report_sections() {
             "Calibration: win rate by own eval",
             "EAS components",
             "Relevance",
+            "Adjudication rules replayed",
             "Selected games"
         ]
     );

@@ -294,3 +294,76 @@ fn season9_superfinal_balance_matches_the_spec() {
     assert_eq!(get(metric::HIGHEST_EVAL_WITHOUT_WIN), 1.75);
     assert!(get(metric::REACHING_BALANCE) >= 16.0);
 }
+
+/// The TCEC preset against the archive's own clocks (`Rd`, `Rr`): every ply
+/// that carries them is compared; the S6–S13 era (the fork's documented
+/// behaviour) agrees on at least 99.9 % of plies.
+#[test]
+fn adjudication_tcec_preset_reproduces_the_s6_s13_clocks() {
+    use evallab::metrics::Families;
+    use evallab::metrics::adjudication::{RuleSet, query};
+    let Some(c) = corpus() else { return };
+    let set = RuleSet::load("tcec").unwrap();
+    let games = c.ds.scan(&GAMES).unwrap();
+    let moves = c.ds.scan(&MOVES).unwrap();
+    let carried = moves
+        .clone()
+        .filter(col(col::RD).is_not_null())
+        .select([len()])
+        .collect()
+        .unwrap()
+        .column("len")
+        .unwrap()
+        .u32()
+        .unwrap()
+        .get(0)
+        .unwrap();
+    let l = query::load(games, moves, None, &Families::default(), true).unwrap();
+    let per_event = query::clock_agreement(l.clocks(&set).unwrap().lazy(), l.games.clone().lazy());
+    let eras = query::clock_agreement_by_era(per_event).collect().unwrap();
+    let total: i64 = eras
+        .column("rd_plies")
+        .unwrap()
+        .cast(&DataType::Int64)
+        .unwrap()
+        .i64()
+        .unwrap()
+        .sum()
+        .unwrap();
+    assert_eq!(total, i64::from(carried), "every ply with Rd is compared");
+    let era = eras
+        .lazy()
+        .filter(col("era").eq(lit("S6-S13, Cup 1")))
+        .collect()
+        .unwrap();
+    let pct = |c: &str| era.column(c).unwrap().f64().unwrap().get(0).unwrap();
+    assert!(pct("rd_pct") >= 99.9 && pct("rr_pct") >= 99.9, "{era}");
+}
+
+/// Games the archive says ended by TCEC's draw or win rule: before Season 22
+/// (the fork whose source is public), the replay fires that rule at exactly
+/// their last ply in at least 99 % of them.
+#[test]
+fn adjudication_rule_ends_fire_at_the_last_ply_before_season_22() {
+    use evallab::metrics::Families;
+    use evallab::metrics::adjudication::{RuleSet, query};
+    let Some(c) = corpus() else { return };
+    let set = RuleSet::load("tcec").unwrap();
+    let l = query::load(
+        c.ds.scan(&GAMES).unwrap(),
+        c.ds.scan(&MOVES).unwrap(),
+        None,
+        &Families::default(),
+        false,
+    )
+    .unwrap();
+    let ends = query::rule_ends(l.outcomes(&set).unwrap().lazy())
+        .filter(col("era").str().contains(lit(r"^S(6|1\d|20)-"), false))
+        .select([len().alias("n"), col("ok").sum().alias("ok")])
+        .collect()
+        .unwrap();
+    let n = ends.column("n").unwrap().u32().unwrap().get(0).unwrap();
+    let ok = ends.column("ok").unwrap().u32().unwrap().get(0).unwrap();
+    assert!(n > 5000, "{n} rule-ended games before S22");
+    assert!(f64::from(ok) >= 0.99 * f64::from(n), "{ok} of {n}");
+}

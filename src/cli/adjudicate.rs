@@ -1,0 +1,233 @@
+//! `evallab adjudicate <DATASET>`: resign and draw rules replayed over the games.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use evallab::dataset::Dataset;
+use evallab::metrics::adjudication::RuleSet;
+use evallab::metrics::adjudication::query::{
+    self, By, clock_agreement, clock_agreement_by_era, clock_causes, clock_disagreements, cols,
+    rule_ends, rule_ends_by_era,
+};
+use evallab::metrics::adjudication::sweep::{Axis, sweep, tradeoff_points};
+use evallab::metrics::select_events;
+use evallab::render::annotate::AnnotateOptions;
+use evallab::render::plot;
+use evallab::schema::{GAMES, MOVES, col as gcol, metric};
+use polars::prelude::*;
+
+use super::{FilterArgs, OutputArgs};
+
+/// Grouping of the summary table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Group {
+    /// One row for all selected games.
+    Total,
+    Event,
+    Engine,
+    #[value(name = "event,engine")]
+    EventEngine,
+}
+
+/// Games behind a number, for `--games`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Kind {
+    Agree,
+    Wrong,
+    Censored,
+}
+
+/// Replays resign and draw rules (cutechess, TCEC, Terra presets or a TOML
+/// file) over the games: per rule, how often it fires, agrees with the final
+/// result or gets it wrong, and the plies and hours it saves (README,
+/// "Adjudication").
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// A preset (cutechess, tcec, terra) or a rule TOML file.
+    #[arg(long, value_name = "PRESET|FILE")]
+    rules: String,
+    /// Override a rule key, e.g. `--set draw.score=20` (repeatable).
+    #[arg(long, value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Sum per event, engine, or both (default: all selected games).
+    #[arg(long, value_enum, default_value_t = Group::Total)]
+    by: Group,
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// List the games behind a number (or, with --check-clocks, the games whose
+    /// clocks disagree: `wrong`).
+    #[arg(long, value_enum, conflicts_with = "sweep")]
+    games: Option<Kind>,
+    /// With --games: also write those games as PGN.
+    #[arg(long, value_name = "FILE", requires = "games")]
+    pgn: Option<PathBuf>,
+    /// Sweep a key over a grid, `KEY=FROM..TO:STEP` (one or two): one row per point.
+    #[arg(long, value_name = "KEY=FROM..TO:STEP")]
+    sweep: Vec<String>,
+    /// With --sweep: draw the trade-off (wrong results vs plies saved), .svg or .png.
+    #[arg(long, value_name = "FILE", requires = "sweep")]
+    plot: Option<PathBuf>,
+    /// Compare the replayed TCEC clocks (Rd, Rr) with the archive's, per event.
+    #[arg(long, conflicts_with = "sweep")]
+    check_clocks: bool,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    // Every option is checked before anything is read.
+    let opts = a.filter.options()?;
+    a.out.check()?;
+    let mut set = RuleSet::load(&a.rules)?;
+    for kv in &a.set {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| super::usage(format!("--set {kv}: expected KEY=VALUE")))?;
+        set = set.set(k, v)?;
+    }
+    let axes = a
+        .sweep
+        .iter()
+        .map(|s| Axis::parse(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if axes.len() > 2 {
+        return Err(super::usage("--sweep: one or two keys"));
+    }
+    evallab::metrics::adjudication::sweep::sets(&set, &axes)?;
+    if let Some(p) = &a.plot {
+        plot::check_path(p)?;
+    }
+    if a.check_clocks && matches!(a.games, Some(Kind::Agree | Kind::Censored)) {
+        return Err(super::usage("--check-clocks lists only --games wrong"));
+    }
+    let ds = Dataset::open(&a.dataset)?;
+    let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
+    let loaded = query::load(
+        games,
+        moves,
+        opts.engine.as_deref(),
+        &opts.families,
+        a.check_clocks,
+    )?;
+    let mut df = if a.check_clocks {
+        check_clocks(&loaded, &set, a.games.is_some())?
+    } else if !axes.is_empty() {
+        let df = sweep(&loaded, &set, &axes)?;
+        if let Some(p) = &a.plot {
+            draw(&df, &axes, &set.name, p)?;
+            eprintln!("plot written to {}", p.display());
+        }
+        df
+    } else {
+        let outcomes = loaded.outcomes(&set)?;
+        if let Some(kind) = a.games {
+            games_behind(&ds, &outcomes, kind, a.pgn.as_ref())?
+        } else {
+            let by = match a.by {
+                Group::Total => By::Total,
+                Group::Event => By::Event,
+                Group::Engine => By::Engine,
+                Group::EventEngine => By::EventEngine,
+            };
+            let mut df = query::summary(outcomes.lazy(), by).collect()?;
+            if let Some(re) = opts
+                .engine
+                .as_deref()
+                .filter(|_| by == By::Engine || by == By::EventEngine)
+            {
+                df = df
+                    .lazy()
+                    .filter(col(metric::ENGINE).str().contains(lit(re), true))
+                    .collect()?;
+            }
+            df.insert_column(
+                0,
+                Column::new(cols::RULES.into(), vec![set.name.clone(); df.height()]),
+            )?;
+            df
+        }
+    };
+    a.out.write(&mut df)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn games_behind(
+    ds: &Dataset,
+    outcomes: &DataFrame,
+    kind: Kind,
+    pgn: Option<&PathBuf>,
+) -> anyhow::Result<DataFrame> {
+    let v = match kind {
+        Kind::Agree => query::verdict::AGREE,
+        Kind::Wrong => query::verdict::WRONG,
+        Kind::Censored => query::verdict::CENSORED,
+    };
+    let df = outcomes
+        .clone()
+        .lazy()
+        .filter(col(cols::VERDICT).eq(lit(v)))
+        .select([
+            col(gcol::GAME_ID),
+            col(gcol::EVENT),
+            col(gcol::ROUND),
+            col(gcol::WHITE),
+            col(gcol::BLACK),
+            col(gcol::RESULT),
+            col(gcol::PLIES),
+            col(cols::FIRE_PLY),
+            col(cols::CLAUSE),
+            col(cols::RULE_RESULT),
+            col(cols::PLIES_SAVED),
+        ])
+        .collect()?;
+    if let Some(path) = pgn {
+        let ids = df.column(gcol::GAME_ID)?.as_materialized_series().clone();
+        let filter = col(gcol::GAME_ID).is_in(lit(ids).implode(false), false);
+        let n = super::annotate::write_games(ds, filter, AnnotateOptions::default(), None, path)?;
+        eprintln!("{n} games written to {}", path.display());
+    }
+    Ok(df)
+}
+
+/// `--check-clocks`: the per-event table (or the disagreeing games), with
+/// per-era totals and the rule-end check on stderr.
+fn check_clocks(loaded: &query::Loaded, set: &RuleSet, list: bool) -> anyhow::Result<DataFrame> {
+    let clocks = loaded.clocks(set)?.lazy();
+    let games = loaded.games.clone().lazy();
+    let per_event = clock_agreement(clocks.clone(), games.clone()).collect()?;
+    let eras = clock_agreement_by_era(per_event.clone().lazy()).collect()?;
+    eprintln!("per era:\n{eras}");
+    let causes = clock_causes(clocks.clone()).collect()?;
+    eprintln!("disagreeing plies by cause:\n{causes}");
+    let ends = rule_ends(loaded.outcomes(set)?.lazy()).collect()?;
+    let bad = ends.clone().lazy().filter(col("ok").not()).collect()?;
+    eprintln!(
+        "games ended by the TCEC draw/win rule: {}; fired by the replay at exactly their last ply: {}; exceptions: {}",
+        ends.height(),
+        ends.height() - bad.height(),
+        bad.height()
+    );
+    eprintln!("{}", rule_ends_by_era(ends.lazy()).collect()?);
+    if bad.height() > 0 {
+        eprintln!("exceptions:\n{bad}");
+    }
+    Ok(if list {
+        clock_disagreements(clocks, games).collect()?
+    } else {
+        per_event
+    })
+}
+
+/// The sweep's trade-off plot, each point labelled with its key values.
+fn draw(df: &DataFrame, axes: &[Axis], name: &str, path: &Path) -> anyhow::Result<()> {
+    let points = tradeoff_points(df, axes)?;
+    let title = format!(
+        "{name}: plies saved vs wrong results ({} settings)",
+        points.len()
+    );
+    plot::tradeoff(&title, &points, path)?;
+    Ok(())
+}

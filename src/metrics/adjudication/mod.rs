@@ -1,0 +1,15 @@
+//! Adjudication lab (`adjudication.md`): resign and draw rules — cutechess,
+//! TCEC and Terra — replayed over archived games: when each rule would have
+//! ended a game, with which result, and what that would have saved or got wrong.
+//!
+//! - [`rules`]: rule sets as data (TOML presets, overrides, sweeps);
+//! - [`replay`]: the pure per-game replay, TCEC's Rd/Rr clocks included;
+//! - [`query`]: the moves into plies, per-game outcomes and their sums;
+//! - [`sweep`]: one summary row per point of a parameter grid.
+
+pub mod query;
+pub mod replay;
+pub mod rules;
+pub mod sweep;
+
+pub use rules::{Compiled, RuleSet};

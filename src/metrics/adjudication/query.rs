@@ -1,0 +1,693 @@
+//! The polars side: the moves of the selected games into [`Ply`] runs (read
+//! once, replayed for as many rule sets as asked, in parallel), and the
+//! per-game outcomes judged and summed as lazy queries.
+
+use std::collections::HashMap;
+
+use polars::prelude::*;
+use rayon::prelude::*;
+
+use super::replay::{Fire, MATE, Ply, replay};
+use super::rules::RuleSet;
+use crate::Error;
+use crate::metrics::Families;
+use crate::schema::{col as c, metric};
+
+/// Output columns of the adjudication tables (declared in [`crate::schema::metric`]).
+pub use crate::schema::metric::adjudication as cols;
+
+/// The verdicts (`verdict` column).
+pub mod verdict {
+    pub const AGREE: &str = "agree";
+    pub const WRONG: &str = "wrong";
+    pub const CENSORED: &str = "censored";
+    /// Played to its end, the rule never fired.
+    pub const NONE: &str = "none";
+}
+
+/// The plies of the selected games, grouped per game, ready to replay.
+pub struct Loaded {
+    /// game_id, event, round, white, black, result, termination,
+    /// termination_details, plies; one row per game that has moves.
+    pub games: DataFrame,
+    /// Per game (in `games` order): its range in `plies`.
+    pub spans: Vec<(usize, usize)>,
+    pub plies: Vec<Ply>,
+    /// Recorded move time per ply (ms).
+    pub time_ms: Vec<Option<i64>>,
+    /// The archive's clocks per ply (loaded with `clocks`).
+    pub rd: Vec<Option<i16>>,
+    pub rr: Vec<Option<i16>>,
+}
+
+/// The games matching `engine` (either player, after `families`) among
+/// `games`, and their moves.
+pub fn load(
+    games: LazyFrame,
+    moves: LazyFrame,
+    engine: Option<&str>,
+    families: &Families,
+    clocks: bool,
+) -> Result<Loaded, Error> {
+    let mut games = games.select([
+        col(c::GAME_ID),
+        col(c::EVENT),
+        col(c::ROUND),
+        families.apply(col(c::WHITE)).alias(c::WHITE),
+        families.apply(col(c::BLACK)).alias(c::BLACK),
+        col(c::RESULT),
+        col(c::TERMINATION),
+        col(c::TERMINATION_DETAILS),
+        col(c::PLIES),
+    ]);
+    if let Some(re) = engine {
+        games = games.filter(
+            col(c::WHITE)
+                .str()
+                .contains(lit(re), true)
+                .or(col(c::BLACK).str().contains(lit(re), true)),
+        );
+    }
+    let games = games
+        .filter(col(c::PLIES).gt(lit(0)))
+        .sort([c::GAME_ID], SortMultipleOptions::default())
+        .collect()?;
+    let mut cols = vec![
+        col(c::GAME_ID),
+        col(c::PLY),
+        col(c::SIDE),
+        col(c::IS_BOOK),
+        col(c::EVAL_CP),
+        col(c::MATE),
+        col(c::IS_CHECK),
+        col(c::IS_MATE),
+        col(c::TIME_MS),
+        col(c::TIME_LEFT_MS),
+        col(c::HALFMOVE_CLOCK),
+        col(c::REPETITION),
+        col(c::DEAD_MATERIAL),
+        col(c::MATERIAL_BALANCE),
+    ];
+    if clocks {
+        cols.extend([col(c::RD), col(c::RR)]);
+    }
+    let moves = if engine.is_some() {
+        moves.join(
+            games.clone().lazy().select([col(c::GAME_ID)]),
+            [col(c::GAME_ID)],
+            [col(c::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        )
+    } else {
+        moves
+    };
+    let mut mv = moves.select(cols).collect()?;
+    // Ingest writes each game's plies together and in order; sorting 2 M rows
+    // would double the run time, so only an unordered table is sorted.
+    if !in_game_order(&mv)? {
+        mv = mv.sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())?;
+    }
+    let ids = mv.column(c::GAME_ID)?.i64()?;
+    let side = mv.column(c::SIDE)?.str()?;
+    let book = mv.column(c::IS_BOOK)?.bool()?;
+    let cp = mv.column(c::EVAL_CP)?.i32()?;
+    let mate = mv.column(c::MATE)?.i16()?;
+    let check = mv.column(c::IS_CHECK)?.bool()?;
+    let mated = mv.column(c::IS_MATE)?.bool()?;
+    let left = mv.column(c::TIME_LEFT_MS)?.i64()?;
+    let half = mv.column(c::HALFMOVE_CLOCK)?.u16()?;
+    let rep = mv.column(c::REPETITION)?.u8()?;
+    let dead = mv.column(c::DEAD_MATERIAL)?.bool()?;
+    let mat = mv.column(c::MATERIAL_BALANCE)?.i16()?;
+    let n = mv.height();
+    let mut plies = Vec::with_capacity(n);
+    for i in 0..n {
+        let white = side.get(i) == Some("w");
+        let sign = if white { 1 } else { -1 };
+        let eval = if book.get(i) == Some(true) {
+            None
+        } else {
+            // eval_cp is null for mates, placeholders and absurd values.
+            cp.get(i)
+                .or_else(|| {
+                    mate.get(i).map(|m| {
+                        let m = i32::from(m);
+                        if m >= 0 { MATE - m } else { -MATE - m }
+                    })
+                })
+                .map(|e| sign * e)
+        };
+        plies.push(Ply {
+            white,
+            eval,
+            halfmove: half.get(i).unwrap_or(0),
+            repetition: rep.get(i).unwrap_or(1),
+            check: check.get(i) == Some(true),
+            mate: mated.get(i) == Some(true),
+            book: book.get(i) == Some(true),
+            material: sign * 100 * i32::from(mat.get(i).unwrap_or(0)),
+            time_left_ms: left.get(i),
+            dead: dead.get(i) == Some(true),
+        });
+    }
+    let time_ms = mv.column(c::TIME_MS)?.i64()?.iter().collect();
+    let (rd, rr) = if clocks {
+        (
+            mv.column(c::RD)?.i16()?.iter().collect(),
+            mv.column(c::RR)?.i16()?.iter().collect(),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    // Runs of equal game_id, in game order (both sorted by game_id).
+    let mut at: HashMap<i64, (usize, usize)> = HashMap::new();
+    let mut start = 0;
+    for i in 1..=n {
+        if i == n || ids.get(i) != ids.get(start) {
+            at.insert(ids.get(start).unwrap_or_default(), (start, i));
+            start = i;
+        }
+    }
+    let gid = games.column(c::GAME_ID)?.i64()?;
+    let spans = gid
+        .iter()
+        .map(|g| at.get(&g.unwrap_or_default()).copied().unwrap_or((0, 0)))
+        .collect();
+    Ok(Loaded {
+        games,
+        spans,
+        plies,
+        time_ms,
+        rd,
+        rr,
+    })
+}
+
+/// One compared ply: game_id, ply, rule index, replayed Rd and Rr.
+type ClockRow = (i64, u32, usize, i16, i16);
+
+/// Whether every game's rows are contiguous and in ply order 1, 2, 3, ….
+fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
+    let ids = mv.column(c::GAME_ID)?.i64()?;
+    let ply = mv.column(c::PLY)?.u16()?;
+    let mut seen = std::collections::HashSet::new();
+    let mut prev: Option<(i64, u16)> = None;
+    for (g, p) in ids.iter().zip(ply.iter()) {
+        let (Some(g), Some(p)) = (g, p) else {
+            return Ok(false);
+        };
+        let ok = match prev {
+            Some((pg, pp)) if pg == g => p == pp + 1,
+            _ => p == 1 && seen.insert(g),
+        };
+        if !ok {
+            return Ok(false);
+        }
+        prev = Some((g, p));
+    }
+    Ok(true)
+}
+
+impl Loaded {
+    /// Each game's event.
+    fn events(&self) -> Result<Vec<String>, Error> {
+        Ok(self
+            .games
+            .column(c::EVENT)?
+            .str()?
+            .iter()
+            .map(|e| e.unwrap_or_default().to_string())
+            .collect())
+    }
+
+    /// The rule set compiled per distinct event, and each game's index in it.
+    fn compiled(&self, set: &RuleSet) -> Result<(Vec<super::Compiled>, Vec<usize>), Error> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut rules = Vec::new();
+        let compile = set.compiler();
+        let idx = self
+            .events()?
+            .into_iter()
+            .map(|e| {
+                *seen.entry(e.clone()).or_insert_with(|| {
+                    rules.push(compile(&e));
+                    rules.len() - 1
+                })
+            })
+            .collect();
+        Ok((rules, idx))
+    }
+
+    /// The first firing of every game (in `games` order).
+    fn fires_with(&self, rules: &[super::Compiled], idx: &[usize]) -> Vec<Option<Fire>> {
+        self.spans
+            .par_iter()
+            .zip(idx.par_iter())
+            .map(|(&(a, b), &r)| replay(&rules[r], &self.plies[a..b], false).fire)
+            .collect()
+    }
+
+    /// The per-game outcomes of `set`: the games columns plus era, fire_ply,
+    /// rule_result, clause, verdict, plies_saved and time_saved_ms.
+    pub fn outcomes(&self, set: &RuleSet) -> Result<DataFrame, Error> {
+        let (rules, idx) = self.compiled(set)?;
+        let fires = self.fires_with(&rules, &idx);
+        let era: Vec<Option<String>> = idx
+            .iter()
+            .map(|&r| rules[r].tcec.as_ref().map(|t| t.0.clone()))
+            .collect();
+        let saved_ms: Vec<Option<i64>> = fires
+            .iter()
+            .zip(&self.spans)
+            .map(|(f, &(a, b))| {
+                f.map(|f| {
+                    self.time_ms[(a + f.ply as usize).min(b)..b]
+                        .iter()
+                        .flatten()
+                        .sum()
+                })
+            })
+            .collect();
+        let mut df = self.games.clone();
+        df.with_column(Column::new(cols::ERA.into(), era))?;
+        df.with_column(Column::new(
+            cols::FIRE_PLY.into(),
+            fires.iter().map(|f| f.map(|f| f.ply)).collect::<Vec<_>>(),
+        ))?;
+        df.with_column(Column::new(
+            cols::RULE_RESULT.into(),
+            fires
+                .iter()
+                .map(|f| f.map(|f| f.result.pgn()))
+                .collect::<Vec<_>>(),
+        ))?;
+        df.with_column(Column::new(
+            cols::CLAUSE.into(),
+            fires
+                .iter()
+                .map(|f| f.map(|f| f.clause))
+                .collect::<Vec<_>>(),
+        ))?;
+        df.with_column(Column::new("saved_ms_raw".into(), saved_ms))?;
+        Ok(df
+            .lazy()
+            .with_columns([judge()])
+            .with_columns([
+                when(col(cols::VERDICT).eq(lit(verdict::AGREE)))
+                    .then(
+                        col(c::PLIES).cast(DataType::Int64)
+                            - col(cols::FIRE_PLY).cast(DataType::Int64),
+                    )
+                    .otherwise(lit(0i64))
+                    .alias(cols::PLIES_SAVED),
+                when(col(cols::VERDICT).eq(lit(verdict::AGREE)))
+                    .then(col("saved_ms_raw"))
+                    .otherwise(lit(0i64))
+                    .alias(cols::TIME_SAVED_MS),
+            ])
+            .drop(by_name(["saved_ms_raw"], true, false))
+            .collect()?)
+    }
+
+    /// Replayed against archived clocks: one row per ply that carries `rd`
+    /// or `rr` (game_id, ply, era, rd, rr, rd_replay, rr_replay).
+    pub fn clocks(&self, set: &RuleSet) -> Result<DataFrame, Error> {
+        let (rules, idx) = self.compiled(set)?;
+        let gids: Vec<i64> = self
+            .games
+            .column(c::GAME_ID)?
+            .i64()?
+            .into_no_null_iter()
+            .collect();
+        let rows: Vec<Vec<ClockRow>> = self
+            .spans
+            .par_iter()
+            .zip(idx.par_iter())
+            .zip(gids.par_iter())
+            .map(|((&(a, b), &r), &g)| {
+                if !(a..b).any(|i| self.rd[i].is_some() || self.rr[i].is_some()) {
+                    return Vec::new();
+                }
+                let rep = replay(&rules[r], &self.plies[a..b], true);
+                (a..b)
+                    .filter(|&i| self.rd[i].is_some() || self.rr[i].is_some())
+                    .map(|i| {
+                        (
+                            g,
+                            (i - a + 1) as u32,
+                            r,
+                            rep.clocks[i - a].0,
+                            rep.clocks[i - a].1,
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut gid = Vec::new();
+        let mut ply = Vec::new();
+        let mut era = Vec::new();
+        let mut rd = Vec::new();
+        let mut rr = Vec::new();
+        let mut rd_a = Vec::new();
+        let mut rr_a = Vec::new();
+        for (i, game) in rows.iter().enumerate() {
+            let a = self.spans[i].0;
+            for &(g, p, r, d, w) in game {
+                gid.push(g);
+                ply.push(p);
+                era.push(rules[r].tcec.as_ref().map(|t| t.0.clone()));
+                rd.push(d);
+                rr.push(w);
+                rd_a.push(self.rd[a + p as usize - 1]);
+                rr_a.push(self.rr[a + p as usize - 1]);
+            }
+        }
+        Ok(DataFrame::new_infer_height(vec![
+            Column::new(c::GAME_ID.into(), gid),
+            Column::new(c::PLY.into(), ply),
+            Column::new(cols::ERA.into(), era),
+            Column::new(c::RD.into(), rd_a),
+            Column::new(c::RR.into(), rr_a),
+            Column::new(cols::RD_REPLAY.into(), rd),
+            Column::new(cols::RR_REPLAY.into(), rr),
+        ])?)
+    }
+}
+
+/// A game ended by an adjudication (TCEC's rules, tablebases, the GUI or a
+/// person): its rest was never played.
+fn adjudicated() -> Expr {
+    let re = lit(r"(?i)adjudicat|TCEC (draw|win) rule|TB");
+    col(c::TERMINATION)
+        .str()
+        .contains(re.clone(), false)
+        .fill_null(false)
+        .or(col(c::TERMINATION_DETAILS)
+            .str()
+            .contains(re, false)
+            .fill_null(false))
+}
+
+/// The verdict of a rule on a game (adjudication.md §3): a firing agrees or
+/// is wrong against the final result; a rule that never fired in an
+/// adjudicated (or unfinished) game is censored.
+fn judge() -> Expr {
+    let finished = col(c::RESULT).is_in(
+        lit(Series::new("r".into(), ["1-0", "0-1", "1/2-1/2"])).implode(false),
+        false,
+    );
+    when(finished.clone().not())
+        .then(lit(verdict::CENSORED))
+        .when(col(cols::FIRE_PLY).is_not_null())
+        .then(
+            when(col(cols::RULE_RESULT).eq(col(c::RESULT)))
+                .then(lit(verdict::AGREE))
+                .otherwise(lit(verdict::WRONG)),
+        )
+        .when(adjudicated())
+        .then(lit(verdict::CENSORED))
+        .otherwise(lit(verdict::NONE))
+        .alias(cols::VERDICT)
+}
+
+/// Grouping of the summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum By {
+    Total,
+    Event,
+    Engine,
+    EventEngine,
+}
+
+/// Sums per group: games, fired (decisive, draw), agree, wrong (decisive,
+/// draw), censored, plies, plies_saved, saved_pct, hours_saved. Per engine,
+/// `resigned` counts the games the rule gave to the engine's opponent.
+pub fn summary(outcomes: LazyFrame, by: By) -> LazyFrame {
+    let per_engine = matches!(by, By::Engine | By::EventEngine);
+    let base = if per_engine {
+        let view = |me: &str, lose: &str| {
+            outcomes.clone().with_columns([
+                col(me).alias(metric::ENGINE),
+                col(cols::RULE_RESULT)
+                    .eq(lit(lose))
+                    .fill_null(false)
+                    .alias(cols::RESIGNED),
+            ])
+        };
+        concat(
+            [view(c::WHITE, "0-1"), view(c::BLACK, "1-0")],
+            UnionArgs::default(),
+        )
+        .unwrap_or_else(|_| outcomes.clone())
+    } else {
+        outcomes
+    };
+    let keys: Vec<Expr> = match by {
+        By::Total => vec![],
+        By::Event => vec![col(c::EVENT)],
+        By::Engine => vec![col(metric::ENGINE)],
+        By::EventEngine => vec![col(c::EVENT), col(metric::ENGINE)],
+    };
+    let v = |s: &str| col(cols::VERDICT).eq(lit(s));
+    let decisive = col(cols::RULE_RESULT).neq(lit("1/2-1/2")).fill_null(false);
+    let drawn = col(cols::RULE_RESULT).eq(lit("1/2-1/2")).fill_null(false);
+    let mut aggs = vec![
+        len().cast(DataType::UInt32).alias(metric::GAMES),
+        col(cols::FIRE_PLY).is_not_null().sum().alias(cols::FIRED),
+        decisive.clone().sum().alias(cols::FIRED_DECISIVE),
+        drawn.clone().sum().alias(cols::FIRED_DRAW),
+    ];
+    if per_engine {
+        aggs.push(col(cols::RESIGNED).sum().alias(cols::RESIGNED));
+    }
+    aggs.extend([
+        v(verdict::AGREE).sum().alias(cols::AGREE),
+        v(verdict::WRONG).sum().alias(cols::WRONG),
+        v(verdict::WRONG)
+            .and(decisive)
+            .sum()
+            .alias(cols::WRONG_DECISIVE),
+        v(verdict::WRONG).and(drawn).sum().alias(cols::WRONG_DRAW),
+        v(verdict::CENSORED).sum().alias(cols::CENSORED),
+        col(c::PLIES).cast(DataType::Int64).sum().alias(c::PLIES),
+        col(cols::PLIES_SAVED).sum().alias(cols::PLIES_SAVED),
+        col(cols::TIME_SAVED_MS).sum().alias(cols::TIME_SAVED_MS),
+    ]);
+    let grouped = if keys.is_empty() {
+        base.select(aggs)
+    } else {
+        base.group_by(keys.clone())
+            .agg(aggs)
+            .sort_by_exprs(keys, SortMultipleOptions::default())
+    };
+    grouped
+        .with_columns([
+            (lit(100.0) * col(cols::PLIES_SAVED).cast(DataType::Float64)
+                / col(c::PLIES).cast(DataType::Float64))
+            .round(2, RoundMode::default())
+            .alias(cols::SAVED_PCT),
+            (col(cols::TIME_SAVED_MS).cast(DataType::Float64) / lit(3_600_000.0))
+                .round(2, RoundMode::default())
+                .alias(cols::HOURS_SAVED),
+        ])
+        .drop(by_name([cols::TIME_SAVED_MS], true, false))
+}
+
+/// `--check-clocks`: agreement of the replayed clocks with the archive's,
+/// per era and event: plies carrying each clock, how many agree, the share,
+/// and the first disagreeing ply (game_id, ply, archive and replay values).
+pub fn clock_agreement(clocks: LazyFrame, games: LazyFrame) -> LazyFrame {
+    let rd_bad = col(c::RD)
+        .is_not_null()
+        .and(col(c::RD).neq(col(cols::RD_REPLAY)));
+    let rr_bad = col(c::RR)
+        .is_not_null()
+        .and(col(c::RR).neq(col(cols::RR_REPLAY)));
+    let bad = rd_bad.clone().or(rr_bad.clone());
+    let first = |e: Expr| e.filter(bad.clone()).first();
+    clocks
+        .join(
+            games.select([col(c::GAME_ID), col(c::EVENT)]),
+            [col(c::GAME_ID)],
+            [col(c::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())
+        .group_by([col(cols::ERA), col(c::EVENT)])
+        .agg([
+            col(c::RD).is_not_null().sum().alias("rd_plies"),
+            col(c::RD).eq(col(cols::RD_REPLAY)).sum().alias("rd_agree"),
+            col(c::RR).is_not_null().sum().alias("rr_plies"),
+            col(c::RR).eq(col(cols::RR_REPLAY)).sum().alias("rr_agree"),
+            first(col(c::GAME_ID)).alias("first_bad_game"),
+            first(col(c::PLY)).alias("first_bad_ply"),
+            first(col(c::RD)).alias("rd_archive"),
+            first(col(cols::RD_REPLAY)).alias(cols::RD_REPLAY),
+            first(col(c::RR)).alias("rr_archive"),
+            first(col(cols::RR_REPLAY)).alias(cols::RR_REPLAY),
+        ])
+        .with_columns([
+            (lit(100.0) * col("rd_agree").cast(DataType::Float64)
+                / col("rd_plies").cast(DataType::Float64))
+            .round(3, RoundMode::default())
+            .alias("rd_pct"),
+            (lit(100.0) * col("rr_agree").cast(DataType::Float64)
+                / col("rr_plies").cast(DataType::Float64))
+            .round(3, RoundMode::default())
+            .alias("rr_pct"),
+        ])
+        .sort([cols::ERA, c::EVENT], SortMultipleOptions::default())
+}
+
+/// The per-era sums of [`clock_agreement`]'s table.
+pub fn clock_agreement_by_era(per_event: LazyFrame) -> LazyFrame {
+    per_event
+        .group_by([col(cols::ERA)])
+        .agg([
+            len().alias("events"),
+            col("rd_plies").sum(),
+            col("rd_agree").sum(),
+            col("rr_plies").sum(),
+            col("rr_agree").sum(),
+        ])
+        .with_columns([
+            (lit(100.0) * col("rd_agree").cast(DataType::Float64)
+                / col("rd_plies").cast(DataType::Float64))
+            .round(3, RoundMode::default())
+            .alias("rd_pct"),
+            (lit(100.0) * col("rr_agree").cast(DataType::Float64)
+                / col("rr_plies").cast(DataType::Float64))
+            .round(3, RoundMode::default())
+            .alias("rr_pct"),
+        ])
+        .sort([cols::ERA], SortMultipleOptions::default())
+}
+
+/// The games whose replayed clocks disagree with the archive's, with the
+/// first disagreeing ply and the number of disagreeing plies.
+pub fn clock_disagreements(clocks: LazyFrame, games: LazyFrame) -> LazyFrame {
+    let rd_bad = col(c::RD)
+        .is_not_null()
+        .and(col(c::RD).neq(col(cols::RD_REPLAY)));
+    let rr_bad = col(c::RR)
+        .is_not_null()
+        .and(col(c::RR).neq(col(cols::RR_REPLAY)));
+    clocks
+        .filter(rd_bad.or(rr_bad))
+        .sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())
+        .group_by([col(c::GAME_ID)])
+        .agg([
+            col(cols::ERA).first(),
+            col(c::PLY).first().alias("first_bad_ply"),
+            col(c::RD).first(),
+            col(cols::RD_REPLAY).first(),
+            col(c::RR).first(),
+            col(cols::RR_REPLAY).first(),
+            len().alias("bad_plies"),
+        ])
+        .join(
+            games.select([col(c::GAME_ID), col(c::EVENT), col(c::ROUND)]),
+            [col(c::GAME_ID)],
+            [col(c::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .sort([c::GAME_ID], SortMultipleOptions::default())
+}
+
+/// Games the archive says ended by TCEC's draw or win rule, and whether the
+/// replay fired that rule at exactly their last ply (`ok`).
+pub fn rule_ends(outcomes: LazyFrame) -> LazyFrame {
+    let text = col(c::TERMINATION_DETAILS)
+        .fill_null(col(c::TERMINATION))
+        .str()
+        .to_lowercase();
+    let rule = when(text.clone().str().contains(lit("tcec draw rule"), true))
+        .then(lit(super::replay::clause::TCEC_DRAW))
+        .when(text.str().contains(lit("tcec win rule"), true))
+        .then(lit(super::replay::clause::TCEC_WIN))
+        .otherwise(lit(NULL).cast(DataType::String))
+        .alias("archive_rule");
+    outcomes
+        .with_column(rule)
+        .filter(col("archive_rule").is_not_null())
+        .with_column(
+            col(cols::FIRE_PLY)
+                .cast(DataType::Int64)
+                .eq(col(c::PLIES).cast(DataType::Int64))
+                .and(col(cols::CLAUSE).eq(col("archive_rule")))
+                .fill_null(false)
+                .alias("ok"),
+        )
+        .select([
+            col(c::GAME_ID),
+            col(c::EVENT),
+            col(c::ROUND),
+            col(c::WHITE),
+            col(c::BLACK),
+            col(c::RESULT),
+            col(c::PLIES),
+            col("archive_rule"),
+            col(cols::ERA),
+            col(cols::FIRE_PLY),
+            col(cols::CLAUSE),
+            col("ok"),
+        ])
+}
+
+/// Disagreeing plies by kind of disagreement, with one example each: the
+/// archive's count behind the replay's (it did not advance), ahead of it,
+/// counting where the replay does not (or the reverse), both still negative
+/// (before the window can complete), and the win clock.
+pub fn clock_causes(clocks: LazyFrame) -> LazyFrame {
+    let (a, r) = (col(c::RD), col(cols::RD_REPLAY));
+    let rd_bad = a.clone().is_not_null().and(a.clone().neq(r.clone()));
+    let rr_bad = col(c::RR)
+        .is_not_null()
+        .and(col(c::RR).neq(col(cols::RR_REPLAY)));
+    let pos = |e: Expr| e.gt_eq(lit(0));
+    let cause = when(rd_bad.clone().not())
+        .then(lit("rr: win clock differs"))
+        .when(
+            pos(a.clone())
+                .and(pos(r.clone()))
+                .and(a.clone().gt(r.clone())),
+        )
+        .then(lit("rd: archive count behind the replay (did not advance)"))
+        .when(pos(a.clone()).and(pos(r.clone())))
+        .then(lit("rd: archive count ahead of the replay"))
+        .when(pos(a.clone()))
+        .then(lit("rd: archive counts, replay does not"))
+        .when(pos(r.clone()))
+        .then(lit("rd: replay counts, archive does not"))
+        .otherwise(lit("rd: both negative, counts differ"))
+        .alias("cause");
+    clocks
+        .filter(rd_bad.or(rr_bad))
+        .with_column(cause)
+        .sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())
+        .group_by([col("cause")])
+        .agg([
+            len().alias(c::PLIES),
+            col(c::GAME_ID).first().alias("example_game"),
+            col(c::PLY).first().alias("example_ply"),
+            col(c::RD).first().alias("rd_archive"),
+            col(cols::RD_REPLAY).first(),
+            col(c::RR).first().alias("rr_archive"),
+            col(cols::RR_REPLAY).first(),
+        ])
+        .sort(
+            [c::PLIES],
+            SortMultipleOptions::default().with_order_descending(true),
+        )
+}
+
+/// [`rule_ends`] per era: the games ended by a TCEC rule and how many the
+/// replay fired at exactly their last ply.
+pub fn rule_ends_by_era(ends: LazyFrame) -> LazyFrame {
+    ends.group_by([col(cols::ERA)])
+        .agg([
+            len().alias(metric::GAMES),
+            col("ok").sum().alias("fired_at_end"),
+        ])
+        .sort([cols::ERA], SortMultipleOptions::default())
+}

@@ -1,0 +1,786 @@
+//! The replay: one pass over a game's plies per rule set, never looking ahead
+//! (each decision at ply p sees `plies[..=p]` only). Pure: no polars, no I/O.
+//!
+//! The TCEC families reproduce TCEC's cutechess fork (coolchess123/tceccutechess,
+//! `gameadjudicator.cpp` `addEval`/`drawClock`/`resignClock`, called from
+//! `chessgame.cpp` `onMoveMade`): the clocks printed after a ply are computed
+//! from the counters *before* the ply is added, as the fork prints them.
+
+use super::rules::{Compiled, Draw, Resign, TerraDraw, TerraResign, Win};
+
+/// A mate score on the own-eval scale: mate in n is ±(MATE − n).
+pub const MATE: i32 = 1_000_000;
+
+/// The clock value of a rule that is off.
+pub const CLOCK_OFF: i16 = -1000;
+
+/// What a rule can see of one ply (after the move, mover's point of view).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Ply {
+    pub white: bool,
+    /// Own eval, centipawns (mates ±(MATE − n)); None: unknown (book, no eval,
+    /// placeholder).
+    pub eval: Option<i32>,
+    /// The halfmove clock after the move (0: a capture or pawn move).
+    pub halfmove: u16,
+    /// How often the position after the move has occurred (1: first time).
+    pub repetition: u8,
+    /// The move gives check.
+    pub check: bool,
+    /// The move mates: the game is over.
+    pub mate: bool,
+    /// An opening-book move (played without a search).
+    pub book: bool,
+    /// Material after the move, mover minus opponent, centipawns (1/3/3/5/9).
+    pub material: i32,
+    /// The mover's clock after the move, ms.
+    pub time_left_ms: Option<i64>,
+    /// Only kings, or kings and one minor piece, remain.
+    pub dead: bool,
+}
+
+impl Ply {
+    /// A capture or a pawn move.
+    pub fn irreversible(&self) -> bool {
+        self.halfmove == 0
+    }
+}
+
+/// The result a rule gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl Outcome {
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    fn win(white: bool) -> Outcome {
+        if white {
+            Outcome::WhiteWins
+        } else {
+            Outcome::BlackWins
+        }
+    }
+}
+
+/// A rule firing: at 1-based `ply`, with its result and the clause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fire {
+    pub ply: u32,
+    pub result: Outcome,
+    pub clause: &'static str,
+}
+
+/// Clause names (the `clause` column).
+pub mod clause {
+    pub const TCEC_DRAW: &str = "tcec draw rule";
+    pub const TCEC_WIN: &str = "tcec win rule";
+    pub const RESIGN: &str = "resign";
+    pub const DRAW: &str = "draw";
+    pub const TERRA_RESIGN: &str = "terra resign";
+    pub const TERRA_DRAW: &str = "terra draw";
+    pub const FIFTY: &str = "fifty-move rule";
+    pub const THREEFOLD: &str = "threefold repetition";
+    pub const DEAD: &str = "dead material";
+}
+
+/// The replay of one game: the first firing, and the TCEC clocks (Rd, Rr)
+/// after every ply when asked for.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Replay {
+    pub fire: Option<Fire>,
+    pub clocks: Vec<(i16, i16)>,
+}
+
+/// Replays `rules` over a game. With `clocks`, the whole game is walked (the
+/// clocks of every ply) even after the first firing.
+///
+/// ```
+/// use evallab::metrics::adjudication::{RuleSet, replay::{replay, Ply}};
+/// let rules = RuleSet::load("cutechess").unwrap().compile("any");
+/// // Black's own eval is -10.00 on three consecutive moves: Black resigns at ply 6.
+/// let plies: Vec<Ply> = (0..8)
+///     .map(|i| Ply { white: i % 2 == 0, eval: Some(if i % 2 == 0 { 1000 } else { -1000 }), ..Ply::default() })
+///     .collect();
+/// let f = replay(&rules, &plies, false).fire.unwrap();
+/// assert_eq!((f.ply, f.result.pgn(), f.clause), (6, "1-0", "resign"));
+/// ```
+pub fn replay(rules: &Compiled, plies: &[Ply], clocks: bool) -> Replay {
+    let mut out = Replay::default();
+    let mut state = State::new();
+    for i in 0..plies.len() {
+        let (fire, clock) = state.step(rules, &plies[..=i]);
+        if clocks {
+            out.clocks.push(clock);
+        }
+        if out.fire.is_none() {
+            out.fire = fire;
+            if fire.is_some() && !clocks {
+                break;
+            }
+        }
+        if plies[i].mate {
+            break;
+        }
+    }
+    out
+}
+
+/// Every family's counters.
+struct State {
+    cute_draw: u32,
+    cute_resign: [u32; 2],
+    cute_winning: [u32; 2],
+    tcec_draw: u32,
+    tcec_loser: [u32; 2],
+    tcec_winner: [u32; 2],
+    terra_offer: [Option<usize>; 2],
+}
+
+fn side(white: bool) -> usize {
+    usize::from(!white)
+}
+
+impl State {
+    fn new() -> State {
+        State {
+            cute_draw: 0,
+            cute_resign: [0; 2],
+            cute_winning: [0; 2],
+            tcec_draw: 0,
+            tcec_loser: [0; 2],
+            tcec_winner: [0; 2],
+            terra_offer: [None; 2],
+        }
+    }
+
+    /// Adds the last ply of `hist`; returns a firing and the TCEC clocks.
+    fn step(&mut self, rules: &Compiled, hist: &[Ply]) -> (Option<Fire>, (i16, i16)) {
+        let p = hist[hist.len() - 1];
+        let ply = hist.len() as u32;
+        let mut fire = None;
+        let mut first = |f: Option<Fire>| {
+            if fire.is_none() {
+                fire = f;
+            }
+        };
+        // The board's own results come before any adjudication (cutechess
+        // asks the adjudicator only when the board has no result).
+        if !p.mate {
+            if rules.always.dead && p.dead {
+                first(Some(Fire {
+                    ply,
+                    result: Outcome::Draw,
+                    clause: clause::DEAD,
+                }));
+            }
+            if rules.always.threefold && p.repetition >= 3 {
+                first(Some(Fire {
+                    ply,
+                    result: Outcome::Draw,
+                    clause: clause::THREEFOLD,
+                }));
+            }
+            if rules.always.fifty && p.halfmove >= 100 {
+                first(Some(Fire {
+                    ply,
+                    result: Outcome::Draw,
+                    clause: clause::FIFTY,
+                }));
+            }
+        }
+        let mut clock = (CLOCK_OFF, CLOCK_OFF);
+        if let (Some(_), true) = (&rules.tcec, p.book) {
+            // Book moves print no clocks; a move without a search resets the
+            // counts (`addEval`'s "moves forced by the user").
+            self.tcec_draw = 0;
+            self.tcec_loser[side(p.white)] = 0;
+            self.tcec_winner[side(p.white)] = 0;
+        } else if let Some((_, draw, win)) = &rules.tcec {
+            // The fork's engines report a score for every move; a missing one
+            // (book, placeholder) is printed and counted as 0.00.
+            let score = p.eval.unwrap_or(0);
+            clock.0 = match draw {
+                Some(d) => self.tcec_draw_clock(d, ply, p.irreversible(), score),
+                None => CLOCK_OFF,
+            };
+            clock.1 = match win {
+                Some(w) => self.tcec_win_clock(w, p.white, score),
+                None => CLOCK_OFF,
+            };
+            if let Some(d) = draw {
+                first(self.tcec_draw_add(d, ply, p.irreversible(), score));
+            }
+            if let Some(w) = win {
+                first(self.tcec_win_add(w, ply, p.white, score));
+            }
+        }
+        if let Some(d) = &rules.draw {
+            first(self.cute_draw_add(d, ply, &p));
+        }
+        if let Some(r) = &rules.resign {
+            first(self.cute_resign_add(r, ply, &p));
+        }
+        if let Some(t) = &rules.terra {
+            if let Some(r) = &t.resign {
+                first(terra_resign(r, hist));
+            }
+            if let Some(d) = &t.draw {
+                first(self.terra_draw(d, hist));
+            }
+        }
+        (fire, clock)
+    }
+
+    /// `drawClock`: plies still needed, −r−1 while the rule cannot fire yet.
+    fn tcec_draw_clock(&self, d: &Draw, ply: u32, irreversible: bool, score: i32) -> i16 {
+        let limit = 2 * d.movecount as i32;
+        let count = if irreversible {
+            0
+        } else if score.abs() <= d.score {
+            self.tcec_draw as i32 + 1
+        } else {
+            0
+        };
+        let mut rem = if count >= limit { 0 } else { limit - count };
+        if rem >= limit || (ply as i32 + rem) / 2 < d.movenumber as i32 {
+            rem = -rem - 1;
+        }
+        rem as i16
+    }
+
+    /// `addEval`'s draw part with `-tcecadj`: an irreversible ply resets the
+    /// count (`resetDrawMoveCount`) and is not counted itself.
+    fn tcec_draw_add(
+        &mut self,
+        d: &Draw,
+        ply: u32,
+        irreversible: bool,
+        score: i32,
+    ) -> Option<Fire> {
+        if irreversible {
+            self.tcec_draw = 0;
+            return None;
+        }
+        self.tcec_draw = if score.abs() <= d.score {
+            self.tcec_draw + 1
+        } else {
+            0
+        };
+        (ply / 2 >= d.movenumber && self.tcec_draw >= 2 * d.movecount).then_some(Fire {
+            ply,
+            result: Outcome::Draw,
+            clause: clause::TCEC_DRAW,
+        })
+    }
+
+    /// The win counters after adding `score` for the mover (loser, winner).
+    fn tcec_win_counts(&self, w: &Win, s: usize, score: i32) -> (u32, u32) {
+        let (l, v) = (self.tcec_loser[s], self.tcec_winner[s]);
+        if score <= -w.score {
+            (l + 1, 0)
+        } else if score >= w.score {
+            (0, v + 1)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// `resignClock` with `-tcecadj`: plies still needed for the win rule,
+    /// the larger progress of the two ways it can fire, in plies.
+    fn tcec_win_clock(&self, w: &Win, white: bool, score: i32) -> i16 {
+        let s = side(white);
+        let o = 1 - s;
+        let limit = 2 * w.movecount as i32;
+        let (l, v) = self.tcec_win_counts(w, s, score);
+        let (l, v) = (l as i32, v as i32);
+        let (ow, ol) = (self.tcec_winner[o] as i32, self.tcec_loser[o] as i32);
+        let loser = 2 * l.min(ow) + i32::from(l > ow);
+        let winner = 2 * v.min(ol) + i32::from(v > ol);
+        let count = loser.max(winner);
+        let mut rem = if count >= limit { 0 } else { limit - count };
+        if rem >= limit {
+            rem = -rem - 1;
+        }
+        rem as i16
+    }
+
+    fn tcec_win_add(&mut self, w: &Win, ply: u32, white: bool, score: i32) -> Option<Fire> {
+        let s = side(white);
+        let o = 1 - s;
+        let (l, v) = self.tcec_win_counts(w, s, score);
+        self.tcec_loser[s] = l;
+        self.tcec_winner[s] = v;
+        let c = w.movecount;
+        if l >= c && self.tcec_winner[o] >= c {
+            Some(Fire {
+                ply,
+                result: Outcome::win(!white),
+                clause: clause::TCEC_WIN,
+            })
+        } else if v >= c && self.tcec_loser[o] >= c {
+            Some(Fire {
+                ply,
+                result: Outcome::win(white),
+                clause: clause::TCEC_WIN,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// cutechess `-draw`: an irreversible ply resets the count and is then
+    /// counted; a move without an eval resets it.
+    fn cute_draw_add(&mut self, d: &Draw, ply: u32, p: &Ply) -> Option<Fire> {
+        if p.irreversible() {
+            self.cute_draw = 0;
+        }
+        let Some(e) = p.eval else {
+            self.cute_draw = 0;
+            return None;
+        };
+        self.cute_draw = if e.abs() <= d.score {
+            self.cute_draw + 1
+        } else {
+            0
+        };
+        (ply / 2 >= d.movenumber && self.cute_draw >= 2 * d.movecount).then_some(Fire {
+            ply,
+            result: Outcome::Draw,
+            clause: clause::DRAW,
+        })
+    }
+
+    /// cutechess `-resign`: the mover's own eval at or below −score for
+    /// movecount own moves; `twosided` also needs the opponent at or above +score.
+    fn cute_resign_add(&mut self, r: &Resign, ply: u32, p: &Ply) -> Option<Fire> {
+        let s = side(p.white);
+        let Some(e) = p.eval else {
+            self.cute_resign[s] = 0;
+            self.cute_winning[s] = 0;
+            return None;
+        };
+        self.cute_resign[s] = if e <= -r.score {
+            self.cute_resign[s] + 1
+        } else {
+            0
+        };
+        self.cute_winning[s] = if e >= r.score {
+            self.cute_winning[s] + 1
+        } else {
+            0
+        };
+        let two = !r.twosided || self.cute_winning[1 - s] >= r.movecount;
+        (self.cute_resign[s] >= r.movecount && two).then_some(Fire {
+            ply,
+            result: Outcome::win(!p.white),
+            clause: clause::RESIGN,
+        })
+    }
+
+    /// Terra's draw offers and acceptances: an offer at ply p is agreed when
+    /// the opponent's move at p+1 meets the acceptance rules.
+    fn terra_draw(&mut self, d: &TerraDraw, hist: &[Ply]) -> Option<Fire> {
+        let i = hist.len() - 1;
+        let p = hist[i];
+        let s = side(p.white);
+        let ply = hist.len() as u32;
+        let common = ply.div_ceil(2) >= d.movenumber
+            && own_evals(hist, d.window as usize)
+                .is_some_and(|v| v.iter().all(|e| *e <= d.contempt))
+            && !clock_short(hist, d.short_seconds, d.moves_left);
+        if common && i > 0 && self.terra_offer[1 - s] == Some(i - 1) {
+            return Some(Fire {
+                ply,
+                result: Outcome::Draw,
+                clause: clause::TERRA_DRAW,
+            });
+        }
+        let gap_ok = self.terra_offer[s].is_none_or(|o| i - o > 2 * d.gap as usize);
+        if common && gap_ok && p.eval.is_some_and(|e| e >= d.min_score) {
+            self.terra_offer[s] = Some(i);
+        }
+        None
+    }
+}
+
+/// The last `n` own evals of the mover of the last ply (None if fewer, or
+/// one is unknown), oldest first.
+fn own_evals(hist: &[Ply], n: usize) -> Option<Vec<i32>> {
+    let i = hist.len() - 1;
+    if i + 1 < 2 * n - 1 {
+        return None;
+    }
+    (0..n)
+        .rev()
+        .map(|k| hist.get(i.checked_sub(2 * k)?)?.eval)
+        .collect()
+}
+
+/// The opponent's (mover of the ply before the last) last clock, seconds per
+/// remaining move.
+fn per_move(p: Option<&Ply>, moves_left: u32) -> Option<f64> {
+    p?.time_left_ms
+        .map(|ms| ms as f64 / 1000.0 / f64::from(moves_left))
+}
+
+/// "The opponent's clock is very short and ours is not" (unknown: not short).
+fn clock_short(hist: &[Ply], short: f64, moves_left: u32) -> bool {
+    let i = hist.len() - 1;
+    let ours = per_move(hist.get(i), moves_left);
+    let theirs = per_move(i.checked_sub(1).and_then(|j| hist.get(j)), moves_left);
+    theirs.is_some_and(|t| t < short) && !ours.is_some_and(|o| o < short)
+}
+
+/// Terra resigns for the mover of the last ply when every condition holds.
+fn terra_resign(r: &TerraResign, hist: &[Ply]) -> Option<Fire> {
+    let i = hist.len() - 1;
+    let p = hist[i];
+    let losing = own_evals(hist, r.movecount as usize)?
+        .iter()
+        .all(|e| *e < -r.score);
+    if !losing || p.material > -r.material || p.check {
+        return None;
+    }
+    let opp = i.checked_sub(1).map(|j| &hist[..=j]);
+    // The opponent's clock: unknown holds.
+    let time_ok =
+        per_move(opp.and_then(|h| h.last()), r.moves_left).is_none_or(|t| t >= r.opponent_seconds);
+    // The opponent's own evals over its last `improvement_moves` moves.
+    let theirs = opp.and_then(|h| own_evals(h, r.improvement_moves as usize))?;
+    let last = *theirs.last()?;
+    let no_mate = last < MATE - 1000;
+    let improved = last - theirs[0] > r.improvement;
+    (time_ok && no_mate && improved).then_some(Fire {
+        ply: hist.len() as u32,
+        result: Outcome::win(!p.white),
+        clause: clause::TERRA_RESIGN,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::adjudication::RuleSet;
+
+    /// Plies alternating White, Black from White; quiet moves (halfmove
+    /// clock counting up), first occurrences, no clocks.
+    fn game(evals: &[Option<i32>]) -> Vec<Ply> {
+        evals
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Ply {
+                white: i % 2 == 0,
+                eval: *e,
+                halfmove: i as u16 + 1,
+                repetition: 1,
+                ..Ply::default()
+            })
+            .collect()
+    }
+
+    fn all(e: i32, n: usize) -> Vec<Option<i32>> {
+        vec![Some(e); n]
+    }
+
+    /// Own evals: White `w`, Black `b`, alternating, `n` plies.
+    fn pair(w: i32, b: i32, n: usize) -> Vec<Option<i32>> {
+        (0..n)
+            .map(|i| Some(if i % 2 == 0 { w } else { b }))
+            .collect()
+    }
+
+    fn rules(toml: &str) -> Compiled {
+        RuleSet::parse(&format!("name = 't'\n{toml}"), "test")
+            .unwrap()
+            .compile("Event")
+    }
+
+    fn fire(r: &Compiled, g: &[Ply]) -> Option<(u32, &'static str, &'static str)> {
+        replay(r, g, false)
+            .fire
+            .map(|f| (f.ply, f.result.pgn(), f.clause))
+    }
+
+    const NO_ALWAYS: &str = "[always]\nfifty = false\nthreefold = false\ndead = false\n";
+
+    #[test]
+    fn cutechess_resign_after_movecount_own_moves() {
+        let r = rules("[resign]\nmovecount = 3\nscore = 500\n");
+        // Black at -5.00 on its moves 2, 4, 6: resigns at ply 6.
+        assert_eq!(
+            fire(&r, &game(&pair(500, -500, 10))),
+            Some((6, "1-0", "resign"))
+        );
+        // -4.99 is not at or below -5.00: never.
+        assert_eq!(fire(&r, &game(&pair(500, -499, 10))), None);
+        // One better move restarts the count: plies 2, 4 bad, 6 not, 8, 10, 12 bad.
+        let mut e = pair(0, -600, 14);
+        e[5] = Some(-100);
+        assert_eq!(fire(&r, &game(&e)), Some((12, "1-0", "resign")));
+        // A move without an eval restarts it too.
+        e[5] = None;
+        assert_eq!(fire(&r, &game(&e)), Some((12, "1-0", "resign")));
+    }
+
+    #[test]
+    fn cutechess_resign_twosided_needs_the_winner_too() {
+        let r = rules("[resign]\nmovecount = 2\nscore = 300\ntwosided = true\n");
+        assert_eq!(
+            fire(&r, &game(&pair(300, -300, 8))),
+            Some((4, "1-0", "resign"))
+        );
+        // The opponent at +2.99 does not confirm.
+        assert_eq!(fire(&r, &game(&pair(299, -300, 8))), None);
+        let one = rules("[resign]\nmovecount = 2\nscore = 300\n");
+        assert_eq!(
+            fire(&one, &game(&pair(299, -300, 8))),
+            Some((4, "1-0", "resign"))
+        );
+    }
+
+    #[test]
+    fn cutechess_draw_window_floor_and_resets() {
+        let r = rules(&format!(
+            "{NO_ALWAYS}[draw]\nmovenumber = 0\nmovecount = 2\nscore = 10\n"
+        ));
+        // 2 moves each = 4 plies within ±0.10.
+        assert_eq!(fire(&r, &game(&all(10, 12))), Some((4, "1/2-1/2", "draw")));
+        assert_eq!(fire(&r, &game(&all(11, 12))), None);
+        // A capture at ply 3 resets the count and is counted: plies 3..6.
+        let mut g = game(&all(0, 12));
+        g[2].halfmove = 0;
+        assert_eq!(fire(&r, &g), Some((6, "1/2-1/2", "draw")));
+        // A move without an eval resets it and is not counted: plies 4..7.
+        let mut e = all(0, 12);
+        e[2] = None;
+        assert_eq!(fire(&r, &game(&e)), Some((7, "1/2-1/2", "draw")));
+        // The move floor: full move 5 (ply/2 >= 5) first at ply 10.
+        let f = rules(&format!(
+            "{NO_ALWAYS}[draw]\nmovenumber = 5\nmovecount = 2\nscore = 10\n"
+        ));
+        assert_eq!(fire(&f, &game(&all(0, 12))), Some((10, "1/2-1/2", "draw")));
+        // A game shorter than the window never fires.
+        assert_eq!(fire(&r, &game(&all(0, 3))), None);
+    }
+
+    #[test]
+    fn tcec_draw_clock_counts_down_and_fires_at_zero() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        let rep = replay(&r, &game(&all(0, 6)), true);
+        let rd: Vec<i16> = rep.clocks.iter().map(|c| c.0).collect();
+        assert_eq!(rd, [3, 2, 1, 0, 0, 0]);
+        assert_eq!(rep.clocks[0].1, CLOCK_OFF, "win rule off");
+        let f = rep.fire.unwrap();
+        assert_eq!(
+            (f.ply, f.result, f.clause),
+            (4, Outcome::Draw, clause::TCEC_DRAW)
+        );
+        // Out of the window: nothing counted, −L−1.
+        let rep = replay(&r, &game(&all(11, 4)), true);
+        assert!(rep.clocks.iter().all(|c| c.0 == -5) && rep.fire.is_none());
+    }
+
+    #[test]
+    fn tcec_draw_skips_the_resetting_ply() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        // A capture at ply 3 prints −L−1, resets, and is not counted (-tcecadj):
+        // plies 4..7 complete the window.
+        let mut g = game(&all(0, 10));
+        g[2].halfmove = 0;
+        let rep = replay(&r, &g, true);
+        let rd: Vec<i16> = rep.clocks.iter().take(7).map(|c| c.0).collect();
+        assert_eq!(rd, [3, 2, -5, 3, 2, 1, 0]);
+        assert_eq!(rep.fire.unwrap().ply, 7);
+    }
+
+    #[test]
+    fn tcec_draw_move_floor_prints_negative_until_reachable() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 5, movecount = 2, score = 10 }\n",
+        );
+        let rep = replay(&r, &game(&all(0, 10)), true);
+        let rd: Vec<i16> = rep.clocks.iter().map(|c| c.0).collect();
+        // (ply + remaining)/2 < 5 → −remaining−1; count ≥ L → remaining 0.
+        assert_eq!(rd, [-4, -3, -2, -1, -1, -1, -1, -1, -1, 0]);
+        assert_eq!(rep.fire.unwrap().ply, 10);
+    }
+
+    #[test]
+    fn tcec_win_rule_needs_both_sides() {
+        let r = rules("[[tcec]]\nera = 'e'\nevents = ''\nwin = { movecount = 2, score = 100 }\n");
+        let rep = replay(&r, &game(&pair(200, -200, 8)), true);
+        let rr: Vec<i16> = rep.clocks.iter().take(4).map(|c| c.1).collect();
+        assert_eq!(rr, [3, 2, 1, 0]);
+        assert_eq!(rep.clocks[0].0, CLOCK_OFF, "draw rule off");
+        let f = rep.fire.unwrap();
+        assert_eq!(
+            (f.ply, f.result, f.clause),
+            (4, Outcome::WhiteWins, clause::TCEC_WIN)
+        );
+        // Only White is beyond the threshold: never, and Black's moves print −L−1.
+        let rep = replay(&r, &game(&pair(200, -50, 8)), true);
+        assert!(rep.fire.is_none());
+        assert_eq!(rep.clocks[1].1, -5);
+        // Black winning: Black's own +, White's own −.
+        assert_eq!(
+            fire(&r, &game(&pair(-150, 150, 8))),
+            Some((4, "0-1", "tcec win rule"))
+        );
+    }
+
+    #[test]
+    fn tcec_book_moves_reset_and_placeholders_count_as_zero() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        let mut g = game(&[None, None, None, None, None, None, None]);
+        g[0].book = true;
+        g[1].book = true;
+        // Plies 3.. have no eval (placeholders): counted as 0.00.
+        let rep = replay(&r, &g, true);
+        assert_eq!(rep.fire.unwrap().ply, 6);
+        assert_eq!(rep.clocks[2].0, 3);
+    }
+
+    #[test]
+    fn mates_are_beyond_every_threshold_and_end_the_game() {
+        let r = rules(&format!(
+            "{NO_ALWAYS}[resign]\nmovecount = 1\nscore = 900\n[draw]\nmovenumber = 0\nmovecount = 1\nscore = 10\n"
+        ));
+        // White announces mate (+M), Black sees being mated (−M): Black resigns.
+        let e = [Some(MATE - 3), Some(-MATE + 2)];
+        assert_eq!(fire(&r, &game(&e)), Some((2, "1-0", "resign")));
+        // After a mating move nothing fires (the game is over).
+        let mut g = game(&[Some(0), Some(0), Some(0)]);
+        g[0].mate = true;
+        assert_eq!(fire(&r, &g), None);
+    }
+
+    #[test]
+    fn always_rules_end_games_as_draws() {
+        let r = rules("");
+        let mut g = game(&all(0, 6));
+        g[3].repetition = 3;
+        assert_eq!(fire(&r, &g), Some((4, "1/2-1/2", "threefold repetition")));
+        let mut g = game(&all(0, 6));
+        g[4].halfmove = 100;
+        assert_eq!(fire(&r, &g), Some((5, "1/2-1/2", "fifty-move rule")));
+        let mut g = game(&all(0, 6));
+        g[1].dead = true;
+        assert_eq!(fire(&r, &g), Some((2, "1/2-1/2", "dead material")));
+        assert_eq!(fire(&rules(NO_ALWAYS), &g), None);
+    }
+
+    /// Black losing: own evals −5.00 and worse, a rook down, White improving.
+    fn terra_losing() -> Vec<Ply> {
+        let mut g = game(
+            &(0..12)
+                .map(|i| Some(if i % 2 == 0 { 100 + 30 * i } else { -500 }))
+                .collect::<Vec<_>>(),
+        );
+        for p in g.iter_mut() {
+            p.material = if p.white { 500 } else { -500 };
+        }
+        g
+    }
+
+    #[test]
+    fn terra_resigns_only_when_every_clause_holds() {
+        let r = RuleSet::load("terra").unwrap().compile("x");
+        // Black's 4th move at −5.00 is ply 8; White rose 100 → 280 over its last 4.
+        assert_eq!(fire(&r, &terra_losing()), Some((8, "1-0", "terra resign")));
+        // Material only −3.00: no.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| !p.white)
+            .for_each(|p| p.material = -300);
+        assert_eq!(fire(&r, &g), None);
+        // Giving check: not at that move.
+        let mut g = terra_losing();
+        g[7].check = true;
+        assert_eq!(fire(&r, &g).map(|f| f.0), Some(10));
+        // The opponent short of time (10 s for 20 moves): no; unknown clock: yes.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| p.white)
+            .for_each(|p| p.time_left_ms = Some(10_000));
+        assert_eq!(fire(&r, &g), None);
+        // The opponent announces mate: no.
+        let mut g = terra_losing();
+        g[6].eval = Some(MATE - 5);
+        assert_eq!(fire(&r, &g).map(|f| f.0), Some(10));
+        // The opponent not improving (flat +1.00): no.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| p.white)
+            .for_each(|p| p.eval = Some(100));
+        assert_eq!(fire(&r, &g), None);
+        // −4.50 is not below −4.50.
+        let mut g = terra_losing();
+        g.iter_mut()
+            .filter(|p| !p.white)
+            .for_each(|p| p.eval = Some(-450));
+        assert_eq!(fire(&r, &g), None);
+    }
+
+    #[test]
+    fn terra_draw_offer_then_acceptance() {
+        let r = RuleSet::load("terra").unwrap().compile("x");
+        // All evals 0.00: White offers at ply 79 (move 40), Black accepts at 80.
+        assert_eq!(
+            fire(&r, &game(&all(0, 100))),
+            Some((80, "1/2-1/2", "terra draw"))
+        );
+        // An own eval above contempt in the last 5 blocks offers and acceptances.
+        let mut e = all(0, 120);
+        e[79] = Some(10); // Black's move at ply 80
+        // White offers at 79; Black cannot accept until its ply-80 eval leaves
+        // its window (ply 90). White may not offer again within 10 own moves,
+        // so Black offers at 90 and White accepts at 91.
+        assert_eq!(fire(&r, &game(&e)), Some((91, "1/2-1/2", "terra draw")));
+        let no_gap = RuleSet::load("terra")
+            .unwrap()
+            .set("terra.draw.gap", "0")
+            .unwrap()
+            .compile("x");
+        // Without the gap White offers again at 89 and Black accepts at 90.
+        assert_eq!(
+            fire(&no_gap, &game(&e)),
+            Some((90, "1/2-1/2", "terra draw"))
+        );
+        // An offer needs the eval at least s = −0.50; acceptance does not.
+        let low = pair(-60, 0, 100);
+        assert_eq!(fire(&r, &game(&low)), Some((81, "1/2-1/2", "terra draw")));
+    }
+
+    #[test]
+    fn replay_never_looks_ahead() {
+        let r = RuleSet::load("tcec")
+            .unwrap()
+            .compile("TCEC Season 14 - Division 1");
+        let e: Vec<Option<i32>> = (0..200).map(|i| Some(((i * 37) % 23) - 11)).collect();
+        let mut g = game(&e);
+        for (i, p) in g.iter_mut().enumerate() {
+            p.halfmove = (i % 13) as u16;
+        }
+        let full = replay(&r, &g, true);
+        for n in [1, 50, 77, 120, 199] {
+            let part = replay(&r, &g[..n], true);
+            assert_eq!(part.clocks, full.clocks[..n]);
+        }
+    }
+}

@@ -1,0 +1,468 @@
+//! Rule sets as data: a small TOML file with one table per rule family, every
+//! threshold a key. Three presets are shipped (`data/adjudication/*.toml`,
+//! embedded in the binary); any key can be overridden (`--set`, `--sweep`).
+//!
+//! Scores are centipawns from the mover's point of view; `movecount` counts the
+//! mover's own moves (TCEC's draw rule: full moves, i.e. 2·movecount plies).
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+
+/// The shipped presets: (name, TOML text).
+pub const PRESETS: [(&str, &str); 3] = [
+    (
+        "cutechess",
+        include_str!("../../../data/adjudication/cutechess.toml"),
+    ),
+    ("tcec", include_str!("../../../data/adjudication/tcec.toml")),
+    (
+        "terra",
+        include_str!("../../../data/adjudication/terra.toml"),
+    ),
+];
+
+/// A rule set: the families it uses (any combination) and the "always" rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSet {
+    pub name: String,
+    /// cutechess `-resign`.
+    pub resign: Option<Resign>,
+    /// cutechess `-draw`.
+    pub draw: Option<Draw>,
+    /// TCEC's rules per era of events (first matching era wins).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tcec: Vec<TcecEra>,
+    /// Terra's engine-side resignation and draw offers.
+    pub terra: Option<Terra>,
+    #[serde(default)]
+    pub always: Always,
+}
+
+/// cutechess `-resign movecount=C score=S [twosided=true]`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Resign {
+    pub movecount: u32,
+    pub score: i32,
+    #[serde(default)]
+    pub twosided: bool,
+}
+
+/// cutechess `-draw movenumber=N movecount=C score=S`; also TCEC's draw rule.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Draw {
+    pub movenumber: u32,
+    pub movecount: u32,
+    pub score: i32,
+}
+
+/// TCEC's win rule: both sides beyond `score` for `movecount` own moves each.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Win {
+    pub movecount: u32,
+    pub score: i32,
+}
+
+/// The TCEC rules of the events whose name matches `events`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcecEra {
+    pub era: String,
+    pub events: String,
+    pub draw: Option<Draw>,
+    pub win: Option<Win>,
+}
+
+/// Terra's rules (adjudication.md §2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Terra {
+    pub resign: Option<TerraResign>,
+    pub draw: Option<TerraDraw>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerraResign {
+    pub score: i32,
+    pub movecount: u32,
+    pub material: i32,
+    pub opponent_seconds: f64,
+    pub moves_left: u32,
+    pub improvement: i32,
+    pub improvement_moves: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerraDraw {
+    pub movenumber: u32,
+    pub gap: u32,
+    pub window: u32,
+    pub contempt: i32,
+    pub min_score: i32,
+    pub short_seconds: f64,
+    pub moves_left: u32,
+}
+
+/// Rules that end every game whatever the set: the 50-move rule, threefold
+/// repetition and dead material (K v K, K+B v K, K+N v K).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Always {
+    pub fifty: bool,
+    pub threefold: bool,
+    pub dead: bool,
+}
+
+impl Default for Always {
+    fn default() -> Self {
+        Always {
+            fifty: true,
+            threefold: true,
+            dead: true,
+        }
+    }
+}
+
+/// The rules that apply to one event: at most one TCEC era is chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    pub resign: Option<Resign>,
+    pub draw: Option<Draw>,
+    /// The TCEC era's name and rules (None: the set has no TCEC part, or no
+    /// era matches the event).
+    pub tcec: Option<(String, Option<Draw>, Option<Win>)>,
+    pub terra: Option<Terra>,
+    pub always: Always,
+}
+
+impl RuleSet {
+    /// A preset name or a TOML file.
+    pub fn load(spec: &str) -> Result<RuleSet, Error> {
+        if let Some((_, text)) = PRESETS.iter().find(|(n, _)| *n == spec) {
+            return RuleSet::parse(text, spec);
+        }
+        let path = std::path::Path::new(spec);
+        if !path.exists() {
+            let names: Vec<_> = PRESETS.iter().map(|(n, _)| *n).collect();
+            return Err(Error::Usage(format!(
+                "--rules {spec}: neither a preset ({}) nor a file",
+                names.join(", ")
+            )));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        RuleSet::parse(&text, spec)
+    }
+
+    /// Parses and checks a rule file; errors name the file and the key.
+    ///
+    /// ```
+    /// use evallab::metrics::adjudication::RuleSet;
+    /// let e = RuleSet::parse("name = 'x'\n[draw]\nmovenumber = 1\nmovecount = 2\nscor = 3", "f.toml")
+    ///     .unwrap_err().to_string();
+    /// assert!(e.contains("unknown field `scor`, expected one of `movenumber`, `movecount`, `score`"), "{e}");
+    /// ```
+    pub fn parse(text: &str, origin: &str) -> Result<RuleSet, Error> {
+        let set: RuleSet = toml::from_str(text)
+            .map_err(|e| Error::InputData(format!("{origin}: {}", e.to_string().trim())))?;
+        set.check()
+            .map_err(|e| Error::InputData(format!("{origin}: {e}")))?;
+        Ok(set)
+    }
+
+    /// Value ranges the TOML types do not express.
+    fn check(&self) -> Result<(), String> {
+        let pos = |key: &str, v: u32| {
+            if v == 0 {
+                Err(format!("{key} = 0: allowed values are integers >= 1"))
+            } else {
+                Ok(())
+            }
+        };
+        let nonneg = |key: &str, v: i32| {
+            if v < 0 {
+                Err(format!("{key} = {v}: allowed values are integers >= 0"))
+            } else {
+                Ok(())
+            }
+        };
+        if let Some(r) = &self.resign {
+            pos("resign.movecount", r.movecount)?;
+            nonneg("resign.score", r.score)?;
+        }
+        if let Some(d) = &self.draw {
+            pos("draw.movecount", d.movecount)?;
+            nonneg("draw.score", d.score)?;
+        }
+        for (i, e) in self.tcec.iter().enumerate() {
+            Regex::new(&e.events).map_err(|err| format!("tcec[{i}].events: not a regex: {err}"))?;
+            if let Some(d) = &e.draw {
+                pos(&format!("tcec[{i}].draw.movenumber"), d.movenumber)?;
+                pos(&format!("tcec[{i}].draw.movecount"), d.movecount)?;
+                nonneg(&format!("tcec[{i}].draw.score"), d.score)?;
+            }
+            if let Some(w) = &e.win {
+                pos(&format!("tcec[{i}].win.movecount"), w.movecount)?;
+                nonneg(&format!("tcec[{i}].win.score"), w.score)?;
+            }
+        }
+        if let Some(t) = &self.terra {
+            if let Some(r) = &t.resign {
+                pos("terra.resign.movecount", r.movecount)?;
+                pos("terra.resign.moves_left", r.moves_left)?;
+                pos("terra.resign.improvement_moves", r.improvement_moves)?;
+            }
+            if let Some(d) = &t.draw {
+                pos("terra.draw.window", d.window)?;
+                pos("terra.draw.moves_left", d.moves_left)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The rules of one event.
+    pub fn compile(&self, event: &str) -> Compiled {
+        self.compiler()(event)
+    }
+
+    /// The rules per event, the era regexes compiled once.
+    pub fn compiler(&self) -> impl Fn(&str) -> Compiled + '_ {
+        // Checked in `parse`; a set built in code with a bad regex matches nothing.
+        let eras: Vec<(Option<Regex>, &TcecEra)> = self
+            .tcec
+            .iter()
+            .map(|e| (Regex::new(&e.events).ok(), e))
+            .collect();
+        move |event| Compiled {
+            resign: self.resign,
+            draw: self.draw,
+            tcec: eras
+                .iter()
+                .find(|(re, _)| re.as_ref().is_some_and(|re| re.is_match(event)))
+                .map(|(_, e)| (e.era.clone(), e.draw, e.win)),
+            terra: self.terra,
+            always: self.always,
+        }
+    }
+
+    /// Every settable key (dotted; `tcec.*` keys set every era that has the table).
+    pub fn keys(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Ok(v) = toml::Value::try_from(self) {
+            leaf_keys(&v, "", &mut out);
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// A copy with `key` set to `value` (parsed as the key's type). An unknown
+    /// key is an error that lists the known ones.
+    ///
+    /// ```
+    /// use evallab::metrics::adjudication::RuleSet;
+    /// let t = RuleSet::load("tcec").unwrap();
+    /// let s = t.set("tcec.draw.score", "30").unwrap();
+    /// assert!(s.tcec.iter().filter_map(|e| e.draw).all(|d| d.score == 30));
+    /// assert!(t.set("tcec.draw.scor", "3").unwrap_err().to_string().contains("tcec.draw.score"));
+    /// ```
+    pub fn set(&self, key: &str, value: &str) -> Result<RuleSet, Error> {
+        let mut root = toml::Value::try_from(self)
+            .map_err(|e| Error::Usage(format!("rule set `{}`: {e}", self.name)))?;
+        let parts: Vec<&str> = key.split('.').collect();
+        let mut hits = 0;
+        set_path(&mut root, &parts, value, &mut hits)
+            .map_err(|e| Error::Usage(format!("--set/--sweep {key}={value}: {e}")))?;
+        if hits == 0 {
+            return Err(Error::Usage(format!(
+                "--set/--sweep {key}: not a key of rule set `{}`; allowed keys: {}",
+                self.name,
+                self.keys().join(", ")
+            )));
+        }
+        let set: RuleSet = root
+            .try_into()
+            .map_err(|e: toml::de::Error| Error::Usage(format!("{key}={value}: {e}")))?;
+        set.check()
+            .map_err(|e| Error::Usage(format!("{key}={value}: {e}")))?;
+        Ok(set)
+    }
+}
+
+fn leaf_keys(v: &toml::Value, prefix: &str, out: &mut Vec<String>) {
+    match v {
+        toml::Value::Table(t) => {
+            for (k, x) in t {
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                leaf_keys(x, &p, out);
+            }
+        }
+        toml::Value::Array(a) => a.iter().for_each(|x| leaf_keys(x, prefix, out)),
+        _ if prefix == "name" || prefix.ends_with(".era") || prefix.ends_with(".events") => {}
+        _ => out.push(prefix.to_string()),
+    }
+}
+
+/// Sets the leaf at `path` (through arrays: in every element that has it).
+fn set_path(
+    v: &mut toml::Value,
+    path: &[&str],
+    value: &str,
+    hits: &mut usize,
+) -> Result<(), String> {
+    match v {
+        toml::Value::Array(a) => {
+            for x in a {
+                set_path(x, path, value, hits)?;
+            }
+            Ok(())
+        }
+        toml::Value::Table(t) => {
+            let Some(x) = t.get_mut(path[0]) else {
+                return Ok(());
+            };
+            if path.len() > 1 {
+                return set_path(x, &path[1..], value, hits);
+            }
+            *x = match x {
+                toml::Value::Integer(_) => value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|f| f.fract() == 0.0)
+                    .map(|f| toml::Value::Integer(f as i64))
+                    .ok_or("allowed values are integers")?,
+                toml::Value::Float(_) => value
+                    .parse::<f64>()
+                    .map(toml::Value::Float)
+                    .map_err(|_| "allowed values are numbers")?,
+                toml::Value::Boolean(_) => value
+                    .parse::<bool>()
+                    .map(toml::Value::Boolean)
+                    .map_err(|_| "allowed values are true and false")?,
+                _ => return Err("not a settable value".into()),
+            };
+            *hits += 1;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `FROM..TO:STEP` as the list of its values (TO included when on the grid).
+///
+/// ```
+/// use evallab::metrics::adjudication::rules::range;
+/// assert_eq!(range("5..20:5").unwrap(), vec![5.0, 10.0, 15.0, 20.0]);
+/// assert!(range("5..20").is_err());
+/// ```
+pub fn range(spec: &str) -> Result<Vec<f64>, String> {
+    let err = || format!("`{spec}`: expected FROM..TO:STEP, e.g. 5..50:5");
+    let (span, step) = spec.split_once(':').ok_or_else(err)?;
+    let (from, to) = span.split_once("..").ok_or_else(err)?;
+    let (from, to, step): (f64, f64, f64) = (
+        from.trim().parse().map_err(|_| err())?,
+        to.trim().parse().map_err(|_| err())?,
+        step.trim().parse().map_err(|_| err())?,
+    );
+    if step.is_nan() || step <= 0.0 || to < from || ((to - from) / step) > 10_000.0 {
+        return Err(err());
+    }
+    let n = ((to - from) / step + 1e-9).floor() as usize;
+    Ok((0..=n).map(|i| from + step * i as f64).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse_and_pick_the_era_by_event() {
+        for (name, _) in PRESETS {
+            assert_eq!(RuleSet::load(name).unwrap().name, name);
+        }
+        let t = RuleSet::load("tcec").unwrap();
+        let era = |e: &str| t.compile(e).tcec.map(|x| x.0);
+        assert_eq!(
+            era("TCEC Season 13 - Division 1").as_deref(),
+            Some("S6-S13, Cup 1")
+        );
+        assert_eq!(
+            era("TCEC Season 26 - FRD 2 League B").as_deref(),
+            Some("S24-S29, Cup 11-16")
+        );
+        assert_eq!(
+            era("TCEC Cup 2 - Round 4 - Match 29").as_deref(),
+            Some("S14-S17, Cup 2-5: move floor 30")
+        );
+        assert_eq!(era("my own match"), None);
+        let s24 = t.compile("TCEC Season 24 - Sufi Testing").tcec.unwrap();
+        assert_eq!(
+            s24.1,
+            Some(Draw {
+                movenumber: 1,
+                movecount: 4,
+                score: 25
+            })
+        );
+        assert_eq!(s24.2, None);
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_allowed_values() {
+        let e = RuleSet::parse("name = 'x'\n[resign]\nmovecount = 0\nscore = 1\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "f: resign.movecount = 0: allowed values are integers >= 1"
+        );
+        let e = RuleSet::parse("name = 'x'\n[resign]\nmovecount = 'a'\nscore = 1\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("movecount = 'a'") && e.contains("expected u32"),
+            "{e}"
+        );
+        let e = RuleSet::parse("name = 'x'\n[resing]\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `resing`, expected one of `name`, `resign`, `draw`, `tcec`, `terra`, `always`"), "{e}");
+        let e = RuleSet::parse("name = 'x'\n[[tcec]]\nera = 'a'\nevents = '('\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("f: tcec[0].events: not a regex"), "{e}");
+        let c = RuleSet::load("cutechess").unwrap();
+        let e = c.set("draw.scor", "3").unwrap_err().to_string();
+        assert!(e.contains("allowed keys: always.dead, always.fifty, always.threefold, draw.movecount, draw.movenumber, draw.score, resign.movecount, resign.score, resign.twosided"), "{e}");
+        let e = c.set("draw.score", "1.5").unwrap_err().to_string();
+        assert!(e.contains("allowed values are integers"), "{e}");
+        let e = c.set("resign.twosided", "yes").unwrap_err().to_string();
+        assert!(e.contains("allowed values are true and false"), "{e}");
+        assert!(
+            RuleSet::load("nope")
+                .unwrap_err()
+                .to_string()
+                .contains("cutechess, tcec, terra")
+        );
+    }
+
+    #[test]
+    fn ranges_include_the_end_on_the_grid() {
+        assert_eq!(range("0.05..0.5:0.05").unwrap().len(), 10);
+        assert_eq!(
+            range("3..10:1").unwrap(),
+            [3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
+        );
+        assert!(range("10..3:1").is_err() && range("1..3:0").is_err());
+    }
+}

@@ -1,0 +1,122 @@
+//! Parameter sweeps: one summary row per point of a grid over one or two
+//! rule keys (`--sweep KEY=FROM..TO:STEP`), so a director can read the
+//! trade-off between plies saved and wrong results.
+
+use polars::prelude::*;
+
+use super::query::{By, Loaded, summary};
+use super::rules::{RuleSet, range};
+use crate::Error;
+
+/// One swept key and its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    pub key: String,
+    pub values: Vec<f64>,
+}
+
+impl Axis {
+    /// `KEY=FROM..TO:STEP`.
+    ///
+    /// ```
+    /// use evallab::metrics::adjudication::sweep::Axis;
+    /// let a = Axis::parse("draw.score=5..15:5").unwrap();
+    /// assert_eq!((a.key.as_str(), a.values), ("draw.score", vec![5.0, 10.0, 15.0]));
+    /// ```
+    pub fn parse(spec: &str) -> Result<Axis, Error> {
+        let (key, r) = spec
+            .split_once('=')
+            .ok_or_else(|| Error::Usage(format!("--sweep {spec}: expected KEY=FROM..TO:STEP")))?;
+        let values = range(r).map_err(|e| Error::Usage(format!("--sweep {key}: {e}")))?;
+        Ok(Axis {
+            key: key.to_string(),
+            values,
+        })
+    }
+}
+
+/// A number as a rule value: integral values without a fraction.
+fn value(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A grid point: (key, value) per axis.
+pub type Point = Vec<(String, f64)>;
+
+/// Every point of the grid (the first axis varies slowest).
+pub fn grid(axes: &[Axis]) -> Vec<Point> {
+    axes.iter().fold(vec![Vec::new()], |acc, a| {
+        acc.iter()
+            .flat_map(|p| {
+                a.values.iter().map(move |&v| {
+                    let mut q = p.clone();
+                    q.push((a.key.clone(), v));
+                    q
+                })
+            })
+            .collect()
+    })
+}
+
+/// The rule set at each point, checked before anything is replayed.
+pub fn sets(set: &RuleSet, axes: &[Axis]) -> Result<Vec<(Point, RuleSet)>, Error> {
+    grid(axes)
+        .into_iter()
+        .map(|p| {
+            let s = p
+                .iter()
+                .try_fold(set.clone(), |s, (k, v)| s.set(k, &value(*v)))?;
+            Ok((p, s))
+        })
+        .collect()
+}
+
+/// One summary row (all selected games) per grid point, the swept keys first.
+pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame, Error> {
+    let mut out: Option<DataFrame> = None;
+    for (point, s) in sets(set, axes)? {
+        let mut row = summary(loaded.outcomes(&s)?.lazy(), By::Total).collect()?;
+        for (i, (k, v)) in point.iter().enumerate() {
+            row.insert_column(i, Column::new(k.as_str().into(), [*v]))?;
+        }
+        out = Some(match out {
+            None => row,
+            Some(mut df) => {
+                df.vstack_mut(&row)?;
+                df
+            }
+        });
+    }
+    out.ok_or_else(|| Error::Usage("--sweep: no points".into()))
+}
+
+/// The sweep table as plot points: (label "key=value …", wrong, saved_pct).
+pub fn tradeoff_points(df: &DataFrame, axes: &[Axis]) -> Result<Vec<(String, f64, f64)>, Error> {
+    let num = |c: &str| -> Result<Vec<f64>, Error> {
+        Ok(df
+            .column(c)?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .iter()
+            .map(|v| v.unwrap_or(0.0))
+            .collect())
+    };
+    let keys: Vec<Vec<f64>> = axes.iter().map(|a| num(&a.key)).collect::<Result<_, _>>()?;
+    let wrong = num(super::query::cols::WRONG)?;
+    let saved = num(super::query::cols::SAVED_PCT)?;
+    Ok((0..df.height())
+        .map(|i| {
+            let label = axes
+                .iter()
+                .zip(&keys)
+                .map(|(a, k)| format!("{}={}", a.key.rsplit('.').next().unwrap_or(&a.key), k[i]))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (label, wrong[i], saved[i])
+        })
+        .collect())
+}

@@ -482,10 +482,7 @@ pub fn summary(outcomes: LazyFrame, by: By) -> LazyFrame {
     };
     grouped
         .with_columns([
-            (lit(100.0) * col(cols::PLIES_SAVED).cast(DataType::Float64)
-                / col(c::PLIES).cast(DataType::Float64))
-            .round(2, RoundMode::default())
-            .alias(cols::SAVED_PCT),
+            percent(cols::PLIES_SAVED, c::PLIES, 2).alias(cols::SAVED_PCT),
             (col(cols::TIME_SAVED_MS).cast(DataType::Float64) / lit(3_600_000.0))
                 .round(2, RoundMode::default())
                 .alias(cols::HOURS_SAVED),
@@ -527,16 +524,16 @@ pub fn clock_agreement(clocks: LazyFrame, games: LazyFrame) -> LazyFrame {
             first(col(cols::RR_REPLAY)).alias(cols::RR_REPLAY),
         ])
         .with_columns([
-            (lit(100.0) * col("rd_agree").cast(DataType::Float64)
-                / col("rd_plies").cast(DataType::Float64))
-            .round(3, RoundMode::default())
-            .alias("rd_pct"),
-            (lit(100.0) * col("rr_agree").cast(DataType::Float64)
-                / col("rr_plies").cast(DataType::Float64))
-            .round(3, RoundMode::default())
-            .alias("rr_pct"),
+            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
+            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
         ])
         .sort([cols::ERA, c::EVENT], SortMultipleOptions::default())
+}
+
+/// 100 · part / whole, rounded to `digits` decimals.
+fn percent(part: &str, whole: &str, digits: u32) -> Expr {
+    (lit(100.0) * col(part).cast(DataType::Float64) / col(whole).cast(DataType::Float64))
+        .round(digits, RoundMode::default())
 }
 
 /// The per-era sums of [`clock_agreement`]'s table.
@@ -551,14 +548,8 @@ pub fn clock_agreement_by_era(per_event: LazyFrame) -> LazyFrame {
             col("rr_agree").sum(),
         ])
         .with_columns([
-            (lit(100.0) * col("rd_agree").cast(DataType::Float64)
-                / col("rd_plies").cast(DataType::Float64))
-            .round(3, RoundMode::default())
-            .alias("rd_pct"),
-            (lit(100.0) * col("rr_agree").cast(DataType::Float64)
-                / col("rr_plies").cast(DataType::Float64))
-            .round(3, RoundMode::default())
-            .alias("rr_pct"),
+            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
+            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
         ])
         .sort([cols::ERA], SortMultipleOptions::default())
 }

@@ -38,10 +38,12 @@
 mod engine;
 mod error;
 mod info;
+mod verbose;
 
 pub use engine::{Engine, EngineConfig, QUIT_GRACE, STOP_GRACE, Search};
 pub use error::UciError;
 pub use info::{Bound, Info, Limit, OptionDecl, Score, parse_info, parse_option};
+pub use verbose::{MoveStats, parse_move_stats};
 
 #[cfg(test)]
 mod tests;

@@ -104,6 +104,31 @@ mod tests {
         );
     }
 
+    /// Real output: lc0 v0.31.0-dev with Maia-1900, `go nodes 1` after 1.e4.
+    #[test]
+    fn lc0_maia_output_after_e4() {
+        let text = include_str!("../tests/data/lc0-maia1900-after-e2e4.txt");
+        let moves: Vec<MoveStats> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("info string "))
+            .filter_map(parse_move_stats)
+            .collect();
+        // Black's 20 legal moves, each with a prior; the root's `node` line is not one.
+        assert_eq!(moves.len(), 20);
+        let total: f64 = moves.iter().map(|m| m.p.unwrap()).sum();
+        assert!((total - 100.0).abs() < 0.05, "{total}");
+        let best = moves
+            .iter()
+            .max_by(|a, b| a.p.partial_cmp(&b.p).unwrap())
+            .unwrap();
+        assert_eq!((best.mv.as_str(), best.p), ("c7c5", Some(24.37)));
+        assert!(
+            moves
+                .iter()
+                .all(|m| m.n == Some(0) && m.wl.is_none() && m.q == Some(-0.02326))
+        );
+    }
+
     #[test]
     fn not_move_lines() {
         for t in [

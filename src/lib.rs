@@ -15,6 +15,7 @@ pub mod ingest;
 pub mod matching;
 pub mod metrics;
 pub mod pipeline;
+pub mod policy;
 pub mod render;
 pub mod schema;
 pub mod tables;

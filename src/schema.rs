@@ -525,6 +525,36 @@ base_table! {
     }
 }
 
+/// Column names of the `policy` table (`evallab policy`).
+pub mod policy_col {
+    pub const PRIOR: &str = "prior";
+    pub const VISITS: &str = "visits";
+    pub const Q: &str = "q";
+    pub const WL: &str = "wl";
+    pub const D: &str = "d";
+    pub const M: &str = "m";
+    pub const V: &str = "v";
+}
+
+base_table! {
+    /// One row per legal move of each position a policy net priced.
+    POLICY, PolicyBuilder, "policy",
+    "policy priors (`evallab policy`, lc0 `VerboseMoveStats`): one row per legal move of the position before `ply`",
+    {
+        game_id => (col::GAME_ID, Int64, false, "games.game_id"),
+        ply => (col::PLY, UInt16, false, "the position is the one before this ply"),
+        label => (col::LABEL, Utf8, false, "the policy run's label (manifest `analyses`: engine, weights file and its sha256)"),
+        r#move => (col::MOVE, Utf8, false, "a legal move, UCI"),
+        prior => (policy_col::PRIOR, Float64, false, "the policy head's prior, a fraction (lc0 prints percent)"),
+        visits => (policy_col::VISITS, UInt32, true, "visits of the move (0 with `go nodes 1`)"),
+        q => (policy_col::Q, Float64, true, "Q as lc0 prints it, side to move (the parent's at 0 visits)"),
+        wl => (policy_col::WL, Float64, true, "W − L of the move's node (null until visited)"),
+        d => (policy_col::D, Float64, true, "draw probability of the move's node (null until visited)"),
+        m => (policy_col::M, Float64, true, "moves left (null until visited)"),
+        v => (policy_col::V, Float64, true, "the value head's eval of the move's node (null until visited)"),
+    }
+}
+
 /// Column names of the `match` table (`evallab match`), one row per tested move.
 pub mod match_col {
     pub const PLAYER: &str = "player";
@@ -787,17 +817,18 @@ pub fn derived_file(t: &Table) -> String {
 /// The tables `evallab ingest` writes, one part each per run.
 pub const TABLES: [&Table; 3] = [&GAMES, &MOVES, &REJECTS];
 
-/// The tables `evallab analyze` and `evallab match` write, in parts listed under the manifest's `analyses`.
-pub const ANALYSIS_TABLES: [&Table; 3] = [&ANALYSIS, &ANALYSIS_FAILURES, &MATCH];
+/// The tables `evallab analyze`, `match` and `policy` write, in parts listed under the manifest's `analyses`.
+pub const ANALYSIS_TABLES: [&Table; 4] = [&ANALYSIS, &ANALYSIS_FAILURES, &MATCH, &POLICY];
 
 /// Every table of a dataset, in the order they are documented.
-pub const ALL_TABLES: [&Table; 6] = [
+pub const ALL_TABLES: [&Table; 7] = [
     &GAMES,
     &MOVES,
     &REJECTS,
     &ANALYSIS,
     &ANALYSIS_FAILURES,
     &MATCH,
+    &POLICY,
 ];
 
 /// Looks up a table (of the dataset, or derived) by name.

@@ -219,6 +219,7 @@ pub fn analyze(
         skip_book: opts.selection.skip_book,
         fingerprint: String::new(),
         chunks: Vec::new(),
+        weights_sha256: None,
     };
     run.fingerprint = fingerprint(&run);
     continue_run(&ds, &mut run)?;

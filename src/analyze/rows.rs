@@ -101,7 +101,7 @@ fn describe(info: &Info) -> String {
 }
 
 /// A move the engine named must be legal in the position it was given.
-fn check_move(pos: &Chess, m: &str) -> Result<(), String> {
+pub(crate) fn check_move(pos: &Chess, m: &str) -> Result<(), String> {
     let uci: UciMove = m.parse().map_err(|_| format!("`{m}` is not a UCI move"))?;
     uci.to_move(pos)
         .map(|_| ())

@@ -41,27 +41,53 @@ pub struct Args {
     /// Keep every completed depth, not only the final lines.
     #[arg(long)]
     all_depths: bool,
-    /// Only events matching this regex.
-    #[arg(long, value_name = "REGEX")]
-    event: Option<String>,
-    /// Only games where White or Black matches this regex.
-    #[arg(long, value_name = "REGEX")]
-    player: Option<String>,
-    /// Only the positions before these plies (inclusive), e.g. 1..80.
-    #[arg(long, value_name = "A..B", value_parser = parse_plies)]
-    plies: Option<(u16, u16)>,
-    /// Leave out positions whose played move is a book move.
-    #[arg(long)]
-    skip_book: bool,
-    /// Only the first N selected games (dataset order).
-    #[arg(long, value_name = "N")]
-    max_games: Option<usize>,
+    #[command(flatten)]
+    selection: SelectionArgs,
     /// Name of the analysis in the dataset [default: ENGINE-LIMIT-mpvK].
     #[arg(long, value_name = "NAME")]
     label: Option<String>,
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 60.0)]
     timeout: f64,
+}
+
+/// Which positions an engine run covers (`analyze`, `policy`).
+#[derive(Debug, clap::Args)]
+pub struct SelectionArgs {
+    /// Only events matching this regex.
+    #[arg(long, value_name = "REGEX")]
+    pub event: Option<String>,
+    /// Only games where White or Black matches this regex.
+    #[arg(long, value_name = "REGEX")]
+    pub player: Option<String>,
+    /// Only the positions before these plies (inclusive), e.g. 1..80.
+    #[arg(long, value_name = "A..B", value_parser = parse_plies)]
+    pub plies: Option<(u16, u16)>,
+    /// Leave out positions whose played move is a book move.
+    #[arg(long)]
+    pub skip_book: bool,
+    /// Only the first N selected games (dataset order).
+    #[arg(long, value_name = "N")]
+    pub max_games: Option<usize>,
+}
+
+impl SelectionArgs {
+    /// The selection, its regexes checked.
+    pub fn selection(self) -> anyhow::Result<Selection> {
+        for (opt, re) in [("--event", &self.event), ("--player", &self.player)] {
+            if let Some(re) = re {
+                regex::Regex::new(re)
+                    .map_err(|e| super::usage(format!("{opt}: bad regex `{re}`: {e}")))?;
+            }
+        }
+        Ok(Selection {
+            event: self.event,
+            player: self.player,
+            plies: self.plies,
+            skip_book: self.skip_book,
+            max_games: self.max_games,
+        })
+    }
 }
 
 /// The engine options `analyze` and `match` share.
@@ -142,12 +168,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (_, _, Some(ms)) => Limit::MoveTime(ms),
         _ => unreachable!("clap requires one limit"),
     };
-    for (opt, re) in [("--event", &args.event), ("--player", &args.player)] {
-        if let Some(re) = re {
-            regex::Regex::new(re)
-                .map_err(|e| super::usage(format!("{opt}: bad regex `{re}`: {e}")))?;
-        }
-    }
     let opts = AnalyzeOptions {
         engine: args.engine.engine,
         engine_options: args.engine.engine_option,
@@ -157,13 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         jobs: args.engine.jobs as usize,
         threads: args.engine.threads,
         hash_mb: args.engine.hash,
-        selection: Selection {
-            event: args.event,
-            player: args.player,
-            plies: args.plies,
-            skip_book: args.skip_book,
-            max_games: args.max_games,
-        },
+        selection: args.selection.selection()?,
         label: args.label,
         timeout: seconds("--timeout", args.timeout)?,
         handshake_timeout: Duration::from_secs(10),

@@ -20,6 +20,7 @@ mod eas;
 mod ingest;
 mod inspect;
 mod r#match;
+mod policy;
 mod relevance;
 mod report;
 mod run;
@@ -49,6 +50,7 @@ enum Command {
     Agreement(agreement::Args),
     Match(r#match::Args),
     Adjudicate(adjudicate::Args),
+    Policy(policy::Args),
     Run(run::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
@@ -71,6 +73,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Agreement(a) => agreement::run(a),
         Command::Match(a) => r#match::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
+        Command::Policy(a) => policy::run(a),
         Command::Run(a) => run::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),

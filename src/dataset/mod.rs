@@ -90,6 +90,9 @@ pub struct AnalysisRun {
     /// Hash of the settings above: a label keeps one meaning.
     pub fingerprint: String,
     pub chunks: Vec<AnalysisChunk>,
+    /// sha256 of the network's weights file (`evallab policy`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights_sha256: Option<String>,
 }
 
 impl AnalysisRun {

@@ -182,6 +182,7 @@ pub fn run_match(
         skip_book: opts.skip_book,
         fingerprint: String::new(),
         chunks: Vec::new(),
+        weights_sha256: None,
     };
     run.fingerprint = fingerprint_of(&serde_json::json!({
         "engine": run.engine,

@@ -9,6 +9,7 @@ pub mod agreement;
 pub mod balance;
 pub mod calibrate;
 pub mod eas;
+pub mod ease;
 pub mod matching;
 pub mod relevance;
 

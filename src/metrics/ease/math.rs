@@ -160,14 +160,21 @@ mod tests {
         assert!((per - (1.0 - t2.cbrt() - t3.cbrt())).abs() < 1e-15);
         assert!((per - 0.446_691).abs() < 1e-6, "{per}");
         // Percentages read as fractions.
-        let pct: Vec<_> = cands.iter().map(|x| c(x.prior.map(|p| p * 100.0), x.q)).collect();
+        let pct: Vec<_> = cands
+            .iter()
+            .map(|x| c(x.prior.map(|p| p * 100.0), x.q))
+            .collect();
         assert!((ease(&pct, Form::Sum).unwrap() - sum).abs() < 1e-12);
     }
 
     #[test]
     fn a_single_candidate_or_equal_candidates_are_easy() {
         assert_eq!(ease(&[c(Some(0.9), Some(0.3))], Form::Sum), Some(1.0));
-        let equal = [c(Some(0.4), Some(0.1)), c(Some(0.3), Some(0.1)), c(Some(0.3), Some(0.1))];
+        let equal = [
+            c(Some(0.4), Some(0.1)),
+            c(Some(0.3), Some(0.1)),
+            c(Some(0.3), Some(0.1)),
+        ];
         for f in Form::ALL {
             assert_eq!(ease(&equal, f), Some(1.0));
         }
@@ -193,7 +200,10 @@ mod tests {
         let want = 1.0 - (0.25f64.powf(1.5) * 0.4 / 2.0).cbrt();
         assert!((ease(&cands, Form::Sum).unwrap() - want).abs() < 1e-15);
         // Nothing with both: undefined.
-        assert_eq!(ease(&[c(None, Some(0.5)), c(Some(0.5), None)], Form::Sum), None);
+        assert_eq!(
+            ease(&[c(None, Some(0.5)), c(Some(0.5), None)], Form::Sum),
+            None
+        );
         assert_eq!(ease(&[], Form::PerTerm), None);
     }
 

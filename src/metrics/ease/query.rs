@@ -1,0 +1,205 @@
+//! Ease per position, and its summaries, as polars queries over the
+//! `analysis` table (Q from the reference's MultiPV lines) and the `policy`
+//! table (P); [`super::math`] is the same arithmetic on plain values.
+
+use polars::prelude::*;
+
+use super::math::{Form, WIN_K};
+use crate::schema::{col, policy_col};
+
+/// Column names of the per-position ease frame.
+pub mod cols {
+    pub const EASE: &str = "ease";
+    pub const CANDIDATES: &str = "candidates";
+    pub const Q_MAX: &str = "q_max";
+    pub const PRIOR_BEST: &str = "prior_best";
+}
+
+/// Which analysis and policy runs, how many candidates, which form.
+#[derive(Debug, Clone)]
+pub struct EaseOptions {
+    pub analysis_label: String,
+    pub policy_label: String,
+    /// Candidates: the reference's top N lines (N ≤ 5 in the spec).
+    pub top: u8,
+    pub form: Form,
+}
+
+/// Q of a final line, side-to-move POV: a mate is ±1; a bound is no Q.
+fn q_expr() -> Expr {
+    let cp = col(col::SCORE_CP).cast(DataType::Float64);
+    let q = lit(2.0) / (lit(1.0) + lit(std::f64::consts::E).pow(lit(-WIN_K) * cp)) - lit(1.0);
+    when(col(col::BOUND).neq(lit("exact")))
+        .then(lit(NULL).cast(DataType::Float64))
+        .when(col(col::SCORE_MATE).is_not_null())
+        .then(
+            when(col(col::SCORE_MATE).gt(lit(0)))
+                .then(lit(1.0))
+                .otherwise(lit(-1.0)),
+        )
+        .otherwise(q)
+}
+
+/// One row per analysed position: game_id, ply, ease, candidates (lines with
+/// both P and Q), q_max and the best line's prior.
+pub fn per_position(
+    analysis: LazyFrame,
+    policy: LazyFrame,
+    opts: &EaseOptions,
+) -> PolarsResult<LazyFrame> {
+    let keys = [col(col::GAME_ID), col(col::PLY), col(col::MOVE)];
+    let lines = analysis
+        .filter(
+            col(col::LABEL)
+                .eq(lit(opts.analysis_label.as_str()))
+                .and(col(col::IS_FINAL))
+                .and(col(col::MULTIPV).lt_eq(lit(u32::from(opts.top)))),
+        )
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::MULTIPV),
+            col(col::MOVE),
+            q_expr().alias("q"),
+        ]);
+    let priors = policy
+        .filter(col(col::LABEL).eq(lit(opts.policy_label.as_str())))
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::MOVE),
+            col(policy_col::PRIOR),
+        ]);
+    let q_max = col("q").max().over([col(col::GAME_ID), col(col::PLY)])?;
+    let valid = col(policy_col::PRIOR)
+        .is_not_null()
+        .and(col("q").is_not_null());
+    // A prior above 1 is a percentage (a user-supplied table may hold either).
+    let p = when(col(policy_col::PRIOR).gt(lit(1.0)))
+        .then(col(policy_col::PRIOR) / lit(100.0))
+        .otherwise(col(policy_col::PRIOR));
+    let gap = (col(cols::Q_MAX) - col("q")).clip_min(lit(0.0));
+    let term = when(valid.clone())
+        .then(p.pow(lit(1.5)) * gap / lit(2.0))
+        .otherwise(lit(NULL).cast(DataType::Float64));
+    let total = match opts.form {
+        Form::Sum => col("term").sum().pow(lit(1.0 / 3.0)),
+        Form::PerTerm => col("term").pow(lit(1.0 / 3.0)).sum(),
+    };
+    Ok(lines
+        .join(priors, keys.clone(), keys, JoinArgs::new(JoinType::Left))
+        .with_column(q_max.alias(cols::Q_MAX))
+        .with_column(term.alias("term"))
+        .group_by([col(col::GAME_ID), col(col::PLY)])
+        .agg([
+            col("term").count().alias(cols::CANDIDATES),
+            total.alias("total"),
+            col(cols::Q_MAX).first(),
+            col(policy_col::PRIOR)
+                .sort_by([col(col::MULTIPV)], SortMultipleOptions::default())
+                .first()
+                .alias(cols::PRIOR_BEST),
+        ])
+        .with_column(
+            when(col(cols::CANDIDATES).gt(lit(0)))
+                .then(lit(1.0) - col("total"))
+                .otherwise(lit(NULL).cast(DataType::Float64))
+                .alias(cols::EASE),
+        )
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(cols::EASE),
+            col(cols::CANDIDATES),
+            col(cols::Q_MAX),
+            col(cols::PRIOR_BEST),
+        ])
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::ease::math::{Candidate, ease, q_of};
+
+    fn frames() -> (LazyFrame, LazyFrame) {
+        // Position (1, 5): three lines; (1, 6): a mate line and a bound line;
+        // (1, 7): no priors at all.
+        let analysis = df!(
+            col::GAME_ID => [1i64, 1, 1, 1, 1, 1, 1],
+            col::PLY => [5u16, 5, 5, 6, 6, 6, 7],
+            col::LABEL => ["a"; 7],
+            col::IS_FINAL => [true; 7],
+            col::MULTIPV => [1u8, 2, 3, 1, 2, 3, 1],
+            col::MOVE => ["e2e4", "d2d4", "g1f3", "h5f7", "d1d2", "a2a3", "b1c3"],
+            col::SCORE_CP => [Some(50), Some(20), Some(-40), None, Some(100), Some(0), Some(10)],
+            col::SCORE_MATE => [None, None, None, Some(2i16), None, None, None],
+            col::BOUND => ["exact", "exact", "exact", "exact", "exact", "lower", "exact"],
+        )
+        .unwrap()
+        .lazy();
+        let policy = df!(
+            col::GAME_ID => [1i64, 1, 1, 1, 1, 1],
+            col::PLY => [5u16, 5, 5, 6, 6, 6],
+            col::LABEL => ["p"; 6],
+            col::MOVE => ["e2e4", "d2d4", "g1f3", "h5f7", "d1d2", "a2a3"],
+            policy_col::PRIOR => [0.5, 0.3, 0.2, 0.1, 0.85, 0.05],
+        )
+        .unwrap()
+        .lazy();
+        (analysis, policy)
+    }
+
+    /// The query equals [`math::ease`] on the same candidates, both forms.
+    #[test]
+    fn per_position_matches_the_math() {
+        let q = |cp: f64| q_of(Some(cp), None);
+        let c = |p: f64, q: Option<f64>| Candidate { prior: Some(p), q };
+        let want5 = [c(0.5, q(50.0)), c(0.3, q(20.0)), c(0.2, q(-40.0))];
+        // The lower bound line has no Q; the mate is Q = 1.
+        let want6 = [
+            c(0.1, q_of(None, Some(2))),
+            c(0.85, q(100.0)),
+            c(0.05, None),
+        ];
+        for form in Form::ALL {
+            let (a, p) = frames();
+            let opts = EaseOptions {
+                analysis_label: "a".into(),
+                policy_label: "p".into(),
+                top: 5,
+                form,
+            };
+            let df = per_position(a, p, &opts).unwrap().collect().unwrap();
+            let e = df.column(cols::EASE).unwrap().f64().unwrap().clone();
+            let n = df
+                .column(cols::CANDIDATES)
+                .unwrap()
+                .cast(&DataType::UInt32)
+                .unwrap();
+            let n = n.u32().unwrap();
+            assert!((e.get(0).unwrap() - ease(&want5, form).unwrap()).abs() < 1e-12);
+            assert!((e.get(1).unwrap() - ease(&want6, form).unwrap()).abs() < 1e-12);
+            assert_eq!((n.get(0), n.get(1), n.get(2)), (Some(3), Some(2), Some(0)));
+            // No prior: undefined.
+            assert_eq!(e.get(2), None);
+        }
+    }
+
+    #[test]
+    fn top_limits_the_candidates() {
+        let (a, p) = frames();
+        let opts = EaseOptions {
+            analysis_label: "a".into(),
+            policy_label: "p".into(),
+            top: 1,
+            form: Form::Sum,
+        };
+        let df = per_position(a, p, &opts).unwrap().collect().unwrap();
+        // One candidate: nothing to lose, ease 1.
+        assert_eq!(
+            df.column(cols::EASE).unwrap().f64().unwrap().get(0),
+            Some(1.0)
+        );
+    }
+}

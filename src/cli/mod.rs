@@ -17,6 +17,7 @@ mod balance;
 mod calc;
 mod calibrate;
 mod eas;
+mod ease;
 mod ingest;
 mod inspect;
 mod r#match;
@@ -56,6 +57,7 @@ enum Command {
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
     Eas(eas::Args),
+    Ease(ease::Args),
     Report(report::Args),
     Annotate(annotate::Args),
     Calc(calc::Args),
@@ -79,6 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Calibrate(a) => calibrate::run(a),
         Command::Relevance(a) => relevance::run(a),
         Command::Eas(a) => eas::run(a),
+        Command::Ease(a) => ease::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),

@@ -5,7 +5,7 @@
 use polars::prelude::*;
 
 use super::math::{Form, WIN_K};
-use crate::schema::{col, policy_col};
+use crate::schema::{col, metric, policy_col};
 
 /// Column names of the per-position ease frame.
 pub mod cols {
@@ -13,6 +13,11 @@ pub mod cols {
     pub const CANDIDATES: &str = "candidates";
     pub const Q_MAX: &str = "q_max";
     pub const PRIOR_BEST: &str = "prior_best";
+    pub const MEAN_EASE: &str = "mean_ease";
+    pub const TREACHEROUS: &str = "treacherous";
+    pub const TREACHEROUS_SHARE: &str = "treacherous_share";
+    pub const LOSS_TREACHEROUS: &str = "mean_loss_cp_treacherous";
+    pub const LOSS_OTHER: &str = "mean_loss_cp_other";
 }
 
 /// Which analysis and policy runs, how many candidates, which form.
@@ -115,6 +120,51 @@ pub fn per_position(
             col(cols::PRIOR_BEST),
         ])
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default()))
+}
+
+/// Per group (`keys`, e.g. engine or event and engine, of the player facing
+/// the position): positions with an ease, mean ease, the treacherous ones
+/// (ease < `cut`) and their share, and the played move's mean loss (cp,
+/// [`crate::metrics::agreement::query::per_move`]'s `loss_cp`) overall, in
+/// treacherous and in the other positions: how errors relate to ease.
+pub fn summary(per_position: LazyFrame, per_move: LazyFrame, cut: f64, keys: &[&str]) -> LazyFrame {
+    let keys_e: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
+    let treacherous = col(cols::EASE).lt(lit(cut));
+    let loss = col(metric::LOSS_CP);
+    let mut sel = keys_e.clone();
+    sel.extend([col(col::GAME_ID), col(col::PLY), loss.clone()]);
+    per_position
+        .filter(col(cols::EASE).is_not_null())
+        .join(
+            per_move.select(sel),
+            [col(col::GAME_ID), col(col::PLY)],
+            [col(col::GAME_ID), col(col::PLY)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .group_by(keys_e.clone())
+        .agg([
+            len().alias(metric::POSITIONS),
+            col(cols::EASE).mean().alias(cols::MEAN_EASE),
+            treacherous
+                .clone()
+                .cast(DataType::UInt32)
+                .sum()
+                .alias(cols::TREACHEROUS),
+            treacherous
+                .clone()
+                .cast(DataType::Float64)
+                .mean()
+                .alias(cols::TREACHEROUS_SHARE),
+            loss.clone().mean().alias(metric::MEAN_LOSS_CP),
+            loss.clone()
+                .filter(treacherous.clone())
+                .mean()
+                .alias(cols::LOSS_TREACHEROUS),
+            loss.filter(treacherous.not())
+                .mean()
+                .alias(cols::LOSS_OTHER),
+        ])
+        .sort_by_exprs(keys_e, SortMultipleOptions::default())
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! - [`cli`]: the binary end to end: exit codes, stdin, locks, crashes, pipelines;
 //! - [`matching`]: `evallab match` on hand-picked positions with Stockfish;
 //! - [`eas`]: EAS labels and scores on hand-built games, against pgn-extract;
+//! - [`ease`]: `policy` and `ease` with lc0 + Maia-1900 and Stockfish;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
@@ -13,6 +14,7 @@
 mod analyze;
 mod cli;
 mod eas;
+mod ease;
 mod fixtures;
 mod matching;
 mod robustness;

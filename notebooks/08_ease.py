@@ -1,0 +1,109 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,-all
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 08 · Ease of a position
+#
+# `pipelines/ease.toml` (after the demo pipeline) prices the demo's analysed positions
+# with Maia-1900 through lc0 (`evallab policy`, table `policy`) and computes the ease
+# of each (`evallab ease`, README "Ease of a position") from the priors P and the
+# Stockfish re-analysis `sf-1k` (Q of its top 2 exact lines). This notebook re-derives
+# the ease of every position in polars-python from the two tables and checks it
+# against `results/ease_positions.csv`, then plots the ease along one game.
+
+# %% tags=["parameters"]
+import os
+
+DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
+ANALYSIS, POLICY, TOP = "sf-1k", "maia-1900", 2
+
+# %%
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import polars as pl
+
+from evallab import manifest, parts
+
+root = Path(DATASET)
+labels = {a["label"] for a in manifest(root).get("analyses", [])}
+HAVE_POLICY = POLICY in labels and (root / "results/ease_positions.csv").exists()
+if not HAVE_POLICY:
+    # CI without lc0 (EVALLAB_SKIP_LC0=1) runs no ease pipeline: say so loudly.
+    print(f"SKIPPED: no policy run {POLICY!r} in {root} (run pipelines/ease.toml after scripts/install_lc0.sh)")
+
+# %% [markdown]
+# ## Re-derive the ease of every position
+#
+# Q = 2/(1 + e^(−0.00368208·cp)) − 1 of each exact final line (a mate ±1), P from the
+# policy table, ease = 1 − (Σ P^1.5 · max(0, Q_max − Q)/2)^(1/3).
+
+# %%
+if HAVE_POLICY:
+    lines = (
+        pl.read_parquet(parts(root, "analysis"))
+        .filter((pl.col("label") == ANALYSIS) & pl.col("is_final") & (pl.col("multipv") <= TOP))
+        .with_columns(
+            q=pl.when(pl.col("bound") != "exact")
+            .then(None)
+            .when(pl.col("score_mate").is_not_null())
+            .then(pl.when(pl.col("score_mate") > 0).then(1.0).otherwise(-1.0))
+            .otherwise(2 / (1 + (-0.00368208 * pl.col("score_cp")).exp()) - 1)
+        )
+    )
+    priors = pl.read_parquet(parts(root, "policy")).filter(pl.col("label") == POLICY)
+    mine = (
+        lines.join(priors.select("game_id", "ply", "move", "prior"), on=["game_id", "ply", "move"], how="left")
+        .with_columns(q_max=pl.col("q").max().over("game_id", "ply"))
+        .with_columns(
+            term=pl.when(pl.col("prior").is_not_null() & pl.col("q").is_not_null()).then(
+                pl.col("prior") ** 1.5 * (pl.col("q_max") - pl.col("q")).clip(lower_bound=0) / 2
+            )
+        )
+        .group_by("game_id", "ply")
+        .agg(n=pl.col("term").count(), total=pl.col("term").sum())
+        .with_columns(ease=pl.when(pl.col("n") > 0).then(1 - pl.col("total") ** (1 / 3)))
+        .sort("game_id", "ply")
+    )
+    theirs = pl.read_csv(root / "results/ease_positions.csv").sort("game_id", "ply")
+    both = mine.join(theirs, on=["game_id", "ply"], suffix="_evallab")
+    assert both.height == theirs.height == mine.height
+    assert (both["n"] == both["candidates"]).all()
+    diff = (both["ease"] - both["ease_evallab"]).abs().max()
+    assert diff is None or diff < 1e-9, diff
+    print(both.height, "positions: evallab ease == the polars-python re-derivation")
+    # Every position's priors are a distribution over its legal moves.
+    sums = priors.group_by("game_id", "ply").agg(pl.col("prior").sum())
+    assert ((sums["prior"] - 1).abs() < 0.002).all()
+
+# %% [markdown]
+# ## Ease along one game
+#
+# The game with the hardest position: ease per ply (1 = the net's natural moves are
+# the good ones).
+
+# %%
+if HAVE_POLICY:
+    worst = theirs.filter(pl.col("ease").is_not_null()).sort("ease").row(0, named=True)["game_id"]
+    g = theirs.filter(pl.col("game_id") == worst)
+    fig, ax = plt.subplots(figsize=(7, 2.5))
+    ax.plot(g["ply"], g["ease"], marker=".")
+    ax.set_xlabel("ply")
+    ax.set_ylabel("ease")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"game {worst}")
+    plt.show()
+    print(pl.read_csv(root / "results/ease.csv"))

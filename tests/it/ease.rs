@@ -31,6 +31,11 @@ fn lc0() -> Option<(PathBuf, PathBuf)> {
     match (bin.exists(), weights) {
         (true, Some(w)) => Some((bin, w)),
         _ => {
+            assert!(
+                std::env::var_os("CI").is_none() || std::env::var_os("EVALLAB_SKIP_LC0").is_some(),
+                "CI=true but lc0 + Maia-1900 are missing under {} (.ci/run installs them; EVALLAB_SKIP_LC0=1 skips)",
+                prefix.display()
+            );
             eprintln!(
                 "SKIPPED: lc0 + Maia-1900 not found under {} (scripts/install_lc0.sh)",
                 prefix.display()

@@ -20,12 +20,14 @@ use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{calibrate_group, observations};
 use crate::metrics::eas::{EasOptions, score};
+use crate::metrics::ease::math::Form;
+use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query::{self as matching, out as mout};
 use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::metrics::relevance::{X05, per_move, summary};
 use crate::render::annotate::{AnnotateOptions, move_symbol, white_pov};
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
-use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, col, match_col, metric};
+use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
 
 /// What the report covers.
 #[derive(Debug, Clone)]
@@ -256,6 +258,72 @@ fn trajectories(ds: &Dataset, picks: &DataFrame) -> Result<Plies, Error> {
     Ok(out)
 }
 
+/// Per game: (ply, ease) of its positions.
+type EaseCurves = HashMap<i64, Vec<(f64, f64)>>;
+
+/// Per game: (ply, ease) of its priced positions, from the dataset's first
+/// analysis (MultiPV ≥ 2) and first policy run, and their labels; `None`
+/// without both.
+fn ease_curves(
+    ds: &Dataset,
+    picks: &DataFrame,
+) -> Result<Option<(String, EaseCurves)>, Error> {
+    let analysis = ds
+        .manifest
+        .analyses
+        .iter()
+        .find(|a| a.has_table(&ANALYSIS) && a.multipv >= 2);
+    let policy = ds.manifest.analyses.iter().find(|a| a.has_table(&POLICY));
+    let (Some(a), Some(p)) = (analysis, policy) else {
+        return Ok(None);
+    };
+    let ids = picks.column(col::GAME_ID)?.as_materialized_series().clone();
+    let only =
+        |lf: LazyFrame| lf.filter(col(col::GAME_ID).is_in(lit(ids.clone()).implode(false), false));
+    let opts = EaseOptions {
+        analysis_label: a.label.clone(),
+        policy_label: p.label.clone(),
+        top: 5,
+        form: Form::Sum,
+    };
+    let df = per_position(only(ds.scan(&ANALYSIS)?), only(ds.scan(&POLICY)?), &opts)?.collect()?;
+    let (gid, ply, ease) = (
+        df.column(col::GAME_ID)?.i64()?.clone(),
+        df.column(col::PLY)?.u16()?.clone(),
+        df.column(ease::cols::EASE)?.f64()?.clone(),
+    );
+    let mut out = EaseCurves::new();
+    for i in 0..df.height() {
+        if let (Some(g), Some(p), Some(e)) = (gid.get(i), ply.get(i), ease.get(i)) {
+            out.entry(g).or_default().push((f64::from(p), e));
+        }
+    }
+    Ok(Some((
+        format!("`{}` priors, `{}` lines", p.label, a.label),
+        out,
+    )))
+}
+
+/// The ease of a game's positions, ply by ply, drawn under its trajectory.
+fn ease_chart(title: &str, source: &str, points: &[(f64, f64)], plies: usize) -> Chart {
+    Chart {
+        title: format!("{title}: ease ({source})"),
+        x_label: "ply".into(),
+        y_label: "ease (1 = easy)".into(),
+        x_range: (0.0, plies.max(2) as f64),
+        y_range: (0.0, 1.0),
+        series: vec![Series {
+            label: "ease, sum form".into(),
+            color: PALETTE[3],
+            dashed: false,
+            points: points
+                .iter()
+                .map(|&(x, y)| (x, y.clamp(0.0, 1.0), 0.0))
+                .collect(),
+        }],
+    }
+}
+
 const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\
 h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}h3{margin-bottom:.3em}\
 table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1em}th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}\
@@ -391,6 +459,7 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
         )
         .collect()?;
     let trajectories = trajectories(ds, &picks)?;
+    let ease = ease_curves(ds, &picks)?;
     for (i, event) in events.iter().enumerate() {
         let _ = write!(html, "<section id=\"e{i}\"><h2>{}</h2>", esc(event));
         html.push_str("<h3>Win-draw balance</h3>");
@@ -602,6 +671,9 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                 s(col::ROUND)
             );
             charts.push(trajectory(&title, plies, aopts));
+            if let Some(points) = ease.as_ref().and_then(|(src, m)| Some((src, m.get(&id)?))) {
+                charts.push(ease_chart(&title, points.0, points.1, plies.len()));
+            }
         }
         if !charts.is_empty() {
             html.push_str(&plot::grid(&charts, 1, 1100.0, 320.0));

@@ -264,10 +264,7 @@ type EaseCurves = HashMap<i64, Vec<(f64, f64)>>;
 /// Per game: (ply, ease) of its priced positions, from the dataset's first
 /// analysis (MultiPV ≥ 2) and first policy run, and their labels; `None`
 /// without both.
-fn ease_curves(
-    ds: &Dataset,
-    picks: &DataFrame,
-) -> Result<Option<(String, EaseCurves)>, Error> {
+fn ease_curves(ds: &Dataset, picks: &DataFrame) -> Result<Option<(String, EaseCurves)>, Error> {
     let analysis = ds
         .manifest
         .analyses

@@ -10,7 +10,8 @@ use evallab::metrics::balance::BalanceOptions;
 use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, per_position, summary};
 use evallab::metrics::select_events;
-use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY};
+use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric, policy_col};
+use polars::prelude::*;
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -28,8 +29,12 @@ pub struct Args {
     #[arg(long, value_name = "LABEL")]
     analysis: String,
     /// The policy run (its priors give P).
-    #[arg(long, value_name = "LABEL")]
-    policy: String,
+    #[arg(long, value_name = "LABEL", required_unless_present = "policy_file")]
+    policy: Option<String>,
+    /// Priors from a Parquet file instead of a policy run: columns game_id,
+    /// ply, move (UCI) and prior (a fraction or a percentage).
+    #[arg(long, value_name = "FILE", conflicts_with = "policy")]
+    policy_file: Option<PathBuf>,
     /// Candidates: the reference's top N lines.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
     top: u8,
@@ -42,6 +47,9 @@ pub struct Args {
     /// One row per position instead of the per-engine summary.
     #[arg(long)]
     positions: bool,
+    /// Summarise per game and engine (the ease series of each game's player).
+    #[arg(long, conflicts_with = "positions")]
+    per_game: bool,
     /// Group the summary by engine (default) or by event and engine.
     #[arg(long, value_enum, default_value_t = By::Engine)]
     by: By,
@@ -58,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..args.filter.options()?
     };
     let ds = Dataset::open(&args.dataset)?;
-    for label in [&args.analysis, &args.policy] {
+    for label in std::iter::once(&args.analysis).chain(args.policy.as_ref()) {
         if ds.manifest.analysis(label).is_none() {
             return Err(super::usage(format!(
                 "no run `{label}` in {}; `evallab inspect` lists the analyses",
@@ -66,13 +74,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )));
         }
     }
+    // A user's table gets the label of a run so that one query serves both.
+    const USER: &str = "user-policy";
+    let (policy_label, priors) = match (&args.policy, &args.policy_file) {
+        (_, Some(file)) => {
+            if !file.exists() {
+                return Err(evallab::Error::io(
+                    file,
+                    std::io::Error::from(std::io::ErrorKind::NotFound),
+                )
+                .into());
+            }
+            let path = PlRefPath::new(file.to_string_lossy().as_ref());
+            let lf = LazyFrame::scan_parquet(path, ScanArgsParquet::default())?.select([
+                col(schema_col::GAME_ID).cast(DataType::Int64),
+                col(schema_col::PLY).cast(DataType::UInt16),
+                col(schema_col::MOVE).cast(DataType::String),
+                col(policy_col::PRIOR).cast(DataType::Float64),
+                lit(USER).alias(schema_col::LABEL),
+            ]);
+            (USER.to_string(), lf)
+        }
+        (Some(label), None) => (label.clone(), ds.scan(&POLICY)?),
+        (None, None) => unreachable!("clap requires --policy or --policy-file"),
+    };
     let ease_opts = EaseOptions {
         analysis_label: args.analysis.clone(),
-        policy_label: args.policy,
+        policy_label,
         top: args.top,
         form: args.form,
     };
-    let positions = per_position(ds.scan(&ANALYSIS)?, ds.scan(&POLICY)?, &ease_opts)?;
+    let positions = per_position(ds.scan(&ANALYSIS)?, priors, &ease_opts)?;
     let mut df = if args.positions {
         positions.collect()?
     } else {
@@ -85,7 +117,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &args.analysis,
             &opts.families,
         );
-        summary(positions, moves, args.cut, &opts.keys()).collect()?
+        let keys = if args.per_game {
+            vec![schema_col::GAME_ID, metric::ENGINE]
+        } else {
+            opts.keys()
+        };
+        summary(positions, moves, args.cut, &keys).collect()?
     };
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)

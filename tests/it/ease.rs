@@ -130,3 +130,87 @@ fn priors_are_distributions_and_ease_is_in_range() {
         }
     }
 }
+
+/// `--policy-file`: a user's priors, as fractions or as percentages (the
+/// whole table read one way), give the same ease; no lc0 needed.
+#[test]
+fn a_user_policy_table_in_percent_or_fractions() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let out = evallab(&["ingest", "data/fixtures/tcec.pgn", "-o", &ds, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        sf,
+        "--nodes",
+        "3000",
+        "--multipv",
+        "3",
+        "--label",
+        "sf",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Priors for the analysed lines' moves: 0.6, 0.3 and 0.004 by rank.
+    let lines = Dataset::open(Path::new(&ds))
+        .unwrap()
+        .scan(&evallab::schema::ANALYSIS)
+        .unwrap()
+        .filter(col(col::IS_FINAL))
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::MOVE),
+            when(col(col::MULTIPV).eq(lit(1)))
+                .then(lit(0.6))
+                .when(col(col::MULTIPV).eq(lit(2)))
+                .then(lit(0.3))
+                .otherwise(lit(0.004))
+                .alias(policy_col::PRIOR),
+        ])
+        .collect()
+        .unwrap();
+    let mut ease = Vec::new();
+    for scale in [1.0, 100.0] {
+        let mut t = lines
+            .clone()
+            .lazy()
+            .with_column(col(policy_col::PRIOR) * lit(scale))
+            .collect()
+            .unwrap();
+        let file = dir.path().join(format!("p{scale}.parquet"));
+        ParquetWriter::new(std::fs::File::create(&file).unwrap())
+            .finish(&mut t)
+            .unwrap();
+        let f = file.display().to_string();
+        let out = evallab(&[
+            "ease",
+            &ds,
+            "--analysis",
+            "sf",
+            "--policy-file",
+            &f,
+            "--positions",
+            "--format",
+            "csv",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let df = CsvReadOptions::default()
+            .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
+            .finish()
+            .unwrap();
+        assert_eq!(df.height(), 11);
+        ease.push(df.column("ease").unwrap().f64().unwrap().clone());
+    }
+    let (a, b) = (&ease[0], &ease[1]);
+    assert!(a.null_count() < a.len());
+    for (x, y) in a.iter().zip(b.iter()) {
+        match (x, y) {
+            (Some(x), Some(y)) => assert!((x - y).abs() < 1e-12, "{x} vs {y}"),
+            (x, y) => assert_eq!(x, y),
+        }
+    }
+}

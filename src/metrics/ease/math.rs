@@ -9,8 +9,9 @@
 //! - [`Form::Sum`] (the published form): ease = 1 − (Σ P_i^1.5 · max(0, Q_max − Q_i) / 2)^(1/3)
 //! - [`Form::PerTerm`] (ChessAgine's): ease = 1 − Σ (P_i^1.5 · max(0, Q_max − Q_i) / 2)^(1/3)
 //!
-//! Readings (README "Ease"): a prior above 1 is a percentage and is divided by
-//! 100; Q_max is taken over every candidate with a Q, also one whose prior is
+//! Readings (README "Ease"): priors are percentages (divided by 100) when the
+//! largest of them is above 1 — per candidate set here, per table in the
+//! query, since one value alone cannot tell 0.5 % from 50 %; Q_max is taken over every candidate with a Q, also one whose prior is
 //! missing (the best move stays the best move when the net did not price it);
 //! the terms skip candidates without a P or a Q; no candidate with both →
 //! undefined (`None`).
@@ -82,18 +83,6 @@ pub fn q_of(cp: Option<f64>, mate: Option<i64>) -> Option<f64> {
     }
 }
 
-/// A prior as a fraction: a value above 1 is a percentage.
-///
-/// ```
-/// use evallab::metrics::ease::math::prior_fraction;
-/// assert_eq!(prior_fraction(24.37), 0.2437);
-/// assert_eq!(prior_fraction(0.25), 0.25);
-/// ```
-#[must_use]
-pub fn prior_fraction(p: f64) -> f64 {
-    if p > 1.0 { p / 100.0 } else { p }
-}
-
 /// One candidate move: its prior (fraction or percent) and its Q.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Candidate {
@@ -119,8 +108,10 @@ pub fn ease(candidates: &[Candidate], form: Form) -> Option<f64> {
         .iter()
         .filter_map(|c| c.q)
         .fold(None, |m: Option<f64>, q| Some(m.map_or(q, |m| m.max(q))))?;
+    let percent = candidates.iter().filter_map(|c| c.prior).any(|p| p > 1.0);
     let terms = candidates.iter().filter_map(|c| {
-        let (p, q) = (prior_fraction(c.prior?), c.q?);
+        let p = c.prior?;
+        let (p, q) = (if percent { p / 100.0 } else { p }, c.q?);
         Some(p.powf(1.5) * (q_max - q).max(0.0) / 2.0)
     });
     let mut any = false;
@@ -165,6 +156,10 @@ mod tests {
             .map(|x| c(x.prior.map(|p| p * 100.0), x.q))
             .collect();
         assert!((ease(&pct, Form::Sum).unwrap() - sum).abs() < 1e-12);
+        // Small percentages too: 0.1 % is not 10 %.
+        let small = [c(Some(99.9), Some(0.5)), c(Some(0.1), Some(0.1))];
+        let want = 1.0 - (0.001f64.powf(1.5) * 0.4 / 2.0).cbrt();
+        assert!((ease(&small, Form::Sum).unwrap() - want).abs() < 1e-12);
     }
 
     #[test]

@@ -79,8 +79,9 @@ pub fn per_position(
     let valid = col(policy_col::PRIOR)
         .is_not_null()
         .and(col("q").is_not_null());
-    // A prior above 1 is a percentage (a user-supplied table may hold either).
-    let p = when(col(policy_col::PRIOR).gt(lit(1.0)))
+    // Priors in percent: a table whose largest prior is above 1 (a user's
+    // table may hold either; one value alone cannot tell 0.5 % from 50 %).
+    let p = when(col(policy_col::PRIOR).max().gt(lit(1.0)))
         .then(col(policy_col::PRIOR) / lit(100.0))
         .otherwise(col(policy_col::PRIOR));
     let gap = (col(cols::Q_MAX) - col("q")).clip_min(lit(0.0));
@@ -131,7 +132,12 @@ pub fn summary(per_position: LazyFrame, per_move: LazyFrame, cut: f64, keys: &[&
     let keys_e: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
     let treacherous = col(cols::EASE).lt(lit(cut));
     let loss = col(metric::LOSS_CP);
-    let mut sel = keys_e.clone();
+    // The join keys come once, whether or not they are also group keys.
+    let mut sel: Vec<Expr> = keys
+        .iter()
+        .filter(|k| **k != col::GAME_ID && **k != col::PLY)
+        .map(|k| col(*k))
+        .collect();
     sel.extend([col(col::GAME_ID), col(col::PLY), loss.clone()]);
     per_position
         .filter(col(cols::EASE).is_not_null())

@@ -74,7 +74,11 @@ if HAVE_POLICY:
             )
         )
         .group_by("game_id", "ply")
-        .agg(n=pl.col("term").count(), total=pl.col("term").sum())
+        .agg(
+            n=pl.col("term").count(),
+            total=pl.col("term").sum(),
+            used=pl.col("move").sort_by("multipv").filter(pl.col("term").sort_by("multipv").is_not_null()),
+        )
         .with_columns(ease=pl.when(pl.col("n") > 0).then(1 - pl.col("total") ** (1 / 3)))
         .sort("game_id", "ply")
     )
@@ -82,6 +86,8 @@ if HAVE_POLICY:
     both = mine.join(theirs, on=["game_id", "ply"], suffix="_evallab")
     assert both.height == theirs.height == mine.height
     assert (both["n"] == both["candidates"]).all()
+    # The candidates used: the priced lines' moves in MultiPV order.
+    assert (both["used"].list.join(" ") == both["candidate_moves"].fill_null("")).all()
     diff = (both["ease"] - both["ease_evallab"]).abs().max()
     assert diff is None or diff < 1e-9, diff
     print(both.height, "positions: evallab ease == the polars-python re-derivation")

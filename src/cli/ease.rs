@@ -10,8 +10,8 @@ use evallab::metrics::balance::BalanceOptions;
 use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, per_position, summary};
 use evallab::metrics::select_events;
-use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric, policy_col};
-use polars::prelude::*;
+use evallab::policy::user;
+use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -66,36 +66,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..args.filter.options()?
     };
     let ds = Dataset::open(&args.dataset)?;
-    for label in std::iter::once(&args.analysis).chain(args.policy.as_ref()) {
-        if ds.manifest.analysis(label).is_none() {
-            return Err(super::usage(format!(
-                "no run `{label}` in {}; `evallab inspect` lists the analyses",
-                args.dataset.display()
-            )));
-        }
-    }
-    // A user's table gets the label of a run so that one query serves both.
-    const USER: &str = "user-policy";
+    ds.manifest
+        .require_analysis(&args.analysis, &args.dataset)?;
     let (policy_label, priors) = match (&args.policy, &args.policy_file) {
-        (_, Some(file)) => {
-            if !file.exists() {
-                return Err(evallab::Error::io(
-                    file,
-                    std::io::Error::from(std::io::ErrorKind::NotFound),
-                )
-                .into());
-            }
-            let path = PlRefPath::new(file.to_string_lossy().as_ref());
-            let lf = LazyFrame::scan_parquet(path, ScanArgsParquet::default())?.select([
-                col(schema_col::GAME_ID).cast(DataType::Int64),
-                col(schema_col::PLY).cast(DataType::UInt16),
-                col(schema_col::MOVE).cast(DataType::String),
-                col(policy_col::PRIOR).cast(DataType::Float64),
-                lit(USER).alias(schema_col::LABEL),
-            ]);
-            (USER.to_string(), lf)
+        (_, Some(file)) => (user::USER_LABEL.to_string(), user::scan(file)?),
+        (Some(label), None) => {
+            ds.manifest.require_analysis(label, &args.dataset)?;
+            (label.clone(), ds.scan(&POLICY)?)
         }
-        (Some(label), None) => (label.clone(), ds.scan(&POLICY)?),
         (None, None) => unreachable!("clap requires --policy or --policy-file"),
     };
     let ease_opts = EaseOptions {

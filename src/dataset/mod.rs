@@ -160,6 +160,17 @@ impl Manifest {
         self.analyses.iter().find(|a| a.label == label)
     }
 
+    /// The analysis (or policy, or match) run with this label, or a usage
+    /// error naming the dataset.
+    pub fn require_analysis(&self, label: &str, root: &Path) -> Result<&AnalysisRun, Error> {
+        self.analysis(label).ok_or_else(|| {
+            Error::Usage(format!(
+                "no run `{label}` in {}; `evallab inspect` lists the runs",
+                root.display()
+            ))
+        })
+    }
+
     /// Every committed file: the ingest runs' and the analysis chunks'.
     pub fn files(&self) -> impl Iterator<Item = (&String, &String)> {
         let runs = self.runs.iter().flat_map(|r| r.files.iter());

@@ -9,6 +9,8 @@
 //! or a missing one, is garbage), chunked commits, resume and labels; the run
 //! records the weights file and its sha256 beside the engine.
 
+pub mod user;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -11,6 +11,7 @@ use crate::schema::{col, metric, policy_col};
 pub mod cols {
     pub const EASE: &str = "ease";
     pub const CANDIDATES: &str = "candidates";
+    pub const CANDIDATE_MOVES: &str = "candidate_moves";
     pub const Q_MAX: &str = "q_max";
     pub const PRIOR_BEST: &str = "prior_best";
     pub const MEAN_EASE: &str = "mean_ease";
@@ -46,7 +47,8 @@ fn q_expr() -> Expr {
 }
 
 /// One row per analysed position: game_id, ply, ease, candidates (lines with
-/// both P and Q), q_max and the best line's prior.
+/// both P and Q), the candidates used (UCI moves in MultiPV order), q_max and
+/// the best line's prior.
 pub fn per_position(
     analysis: LazyFrame,
     policy: LazyFrame,
@@ -99,6 +101,14 @@ pub fn per_position(
         .group_by([col(col::GAME_ID), col(col::PLY)])
         .agg([
             col("term").count().alias(cols::CANDIDATES),
+            col(col::MOVE)
+                .sort_by([col(col::MULTIPV)], SortMultipleOptions::default())
+                .filter(
+                    col("term")
+                        .sort_by([col(col::MULTIPV)], SortMultipleOptions::default())
+                        .is_not_null(),
+                )
+                .alias(cols::CANDIDATE_MOVES),
             total.alias("total"),
             col(cols::Q_MAX).first(),
             col(policy_col::PRIOR)
@@ -117,6 +127,7 @@ pub fn per_position(
             col(col::PLY),
             col(cols::EASE),
             col(cols::CANDIDATES),
+            col(cols::CANDIDATE_MOVES).list().join(lit(" "), true),
             col(cols::Q_MAX),
             col(cols::PRIOR_BEST),
         ])
@@ -180,15 +191,15 @@ mod tests {
 
     fn frames() -> (LazyFrame, LazyFrame) {
         // Position (1, 5): three lines; (1, 6): a mate line and a bound line;
-        // (1, 7): no priors at all.
+        // (1, 7): no priors at all. Lines out of MultiPV order at ply 5.
         let analysis = df!(
             col::GAME_ID => [1i64, 1, 1, 1, 1, 1, 1],
             col::PLY => [5u16, 5, 5, 6, 6, 6, 7],
             col::LABEL => ["a"; 7],
             col::IS_FINAL => [true; 7],
-            col::MULTIPV => [1u8, 2, 3, 1, 2, 3, 1],
-            col::MOVE => ["e2e4", "d2d4", "g1f3", "h5f7", "d1d2", "a2a3", "b1c3"],
-            col::SCORE_CP => [Some(50), Some(20), Some(-40), None, Some(100), Some(0), Some(10)],
+            col::MULTIPV => [2u8, 1, 3, 1, 2, 3, 1],
+            col::MOVE => ["d2d4", "e2e4", "g1f3", "h5f7", "d1d2", "a2a3", "b1c3"],
+            col::SCORE_CP => [Some(20), Some(50), Some(-40), None, Some(100), Some(0), Some(10)],
             col::SCORE_MATE => [None, None, None, Some(2i16), None, None, None],
             col::BOUND => ["exact", "exact", "exact", "exact", "exact", "lower", "exact"],
         )
@@ -239,6 +250,11 @@ mod tests {
             assert_eq!((n.get(0), n.get(1), n.get(2)), (Some(3), Some(2), Some(0)));
             // No prior: undefined.
             assert_eq!(e.get(2), None);
+            // The candidates used, in MultiPV order; the bound line is not one.
+            let used = df.column(cols::CANDIDATE_MOVES).unwrap().str().unwrap();
+            assert_eq!(used.get(0), Some("e2e4 d2d4 g1f3"));
+            assert_eq!(used.get(1), Some("h5f7 d1d2"));
+            assert!(matches!(used.get(2), None | Some("")));
         }
     }
 

@@ -48,25 +48,59 @@ if not HAVE_POLICY:
 # %% [markdown]
 # ## Re-derive the ease of every position
 #
-# Q = 2/(1 + e^(−0.00368208·cp)) − 1 of each exact final line (a mate ±1), P from the
-# policy table, ease = 1 − (Σ P^1.5 · max(0, Q_max − Q)/2)^(1/3).
+# Which lines give Q (README reading 4): the final lines when all are exact; else the
+# deepest depth at which every line is exact (the demo's analysis keeps all depths);
+# else the exact final lines if the best one is exact; else none (no ease).
+# Q = 2/(1 + e^(−0.00368208·cp)) − 1 (a mate ±1), P from the policy table,
+# ease = 1 − (Σ P^1.5 · max(0, Q_max − Q)/2)^(1/3).
 
 # %%
 if HAVE_POLICY:
-    lines = (
+    pos = ["game_id", "ply"]
+    rows = (
         pl.read_parquet(parts(root, "analysis"))
-        .filter((pl.col("label") == ANALYSIS) & pl.col("is_final") & (pl.col("multipv") <= TOP))
-        .with_columns(
-            q=pl.when(pl.col("bound") != "exact")
-            .then(None)
-            .when(pl.col("score_mate").is_not_null())
+        .filter((pl.col("label") == ANALYSIS) & (pl.col("multipv") <= TOP))
+        .with_columns(exact=pl.col("bound") == "exact")
+    )
+    finals = rows.filter("is_final")
+    per_pos = finals.group_by(pos).agg(
+        n_final=pl.len(),
+        final_exact=pl.col("exact").all(),
+        best_exact=pl.col("exact").filter(pl.col("multipv") == 1).any(),
+    )
+    complete = (
+        rows.group_by(*pos, "depth")
+        .agg(n=pl.col("exact").sum())
+        .join(per_pos, on=pos)
+        .filter(pl.col("n") == pl.col("n_final"))
+        .group_by(pos)
+        .agg(complete_depth=pl.col("depth").max())
+    )
+    chosen = rows.join(per_pos, on=pos).join(complete, on=pos, how="left").filter(
+        pl.when(pl.col("final_exact"))
+        .then(pl.col("is_final"))
+        .when(pl.col("complete_depth").is_not_null())
+        .then(pl.col("depth") == pl.col("complete_depth"))
+        .when(pl.col("best_exact"))
+        .then(pl.col("is_final") & pl.col("exact"))
+        .otherwise(False)
+    )
+    print(
+        per_pos.height, "positions:", per_pos["final_exact"].sum(), "with exact final lines,",
+        complete.join(per_pos.filter(~pl.col("final_exact")), on=pos).height, "from a complete depth",
+    )
+    lines = (
+        chosen.with_columns(
+            q=pl.when(pl.col("score_mate").is_not_null())
             .then(pl.when(pl.col("score_mate") > 0).then(1.0).otherwise(-1.0))
             .otherwise(2 / (1 + (-0.00368208 * pl.col("score_cp")).exp()) - 1)
         )
     )
     priors = pl.read_parquet(parts(root, "policy")).filter(pl.col("label") == POLICY)
     mine = (
-        lines.join(priors.select("game_id", "ply", "move", "prior"), on=["game_id", "ply", "move"], how="left")
+        per_pos.select(pos)
+        .join(lines, on=pos, how="left")
+        .join(priors.select("game_id", "ply", "move", "prior"), on=["game_id", "ply", "move"], how="left")
         .with_columns(q_max=pl.col("q").max().over("game_id", "ply"))
         .with_columns(
             term=pl.when(pl.col("prior").is_not_null() & pl.col("q").is_not_null()).then(

@@ -46,29 +46,85 @@ fn q_expr() -> Expr {
         .otherwise(q)
 }
 
+/// The reference's lines (the top N) with the Q the ease uses, and every
+/// final line (so that each analysed position has a row; a line not used has
+/// no Q). A bound is never read as an exact value (`analysis.md` §4), and a
+/// node limit often stops Stockfish mid-iteration with a line still bound:
+/// - the final lines when all are exact (their depths may differ);
+/// - else, when the run kept all depths, the deepest depth at which every
+///   line is exact;
+/// - else the exact final lines if the best one is exact (the bound lines
+///   have no Q); else none — without the best line's value, Q_max is unknown
+///   and any ease would be a guess.
+fn used_lines(analysis: LazyFrame, opts: &EaseOptions) -> PolarsResult<LazyFrame> {
+    let pos = [col(col::GAME_ID), col(col::PLY)];
+    let count = |e: Expr| e.cast(DataType::UInt32).sum();
+    let exact = col(col::BOUND).eq(lit("exact"));
+    let is_final = col(col::IS_FINAL);
+    let full_depth = count(exact.clone())
+        .over([col(col::GAME_ID), col(col::PLY), col(col::DEPTH)])?
+        .eq(col("n_final"));
+    let keep = when(col("final_exact"))
+        .then(is_final.clone())
+        .when(col("complete_depth").is_not_null())
+        .then(col(col::DEPTH).eq(col("complete_depth")))
+        .when(col("best_exact"))
+        .then(is_final.clone().and(exact.clone()))
+        .otherwise(lit(false));
+    Ok(analysis
+        .filter(
+            col(col::LABEL)
+                .eq(lit(opts.analysis_label.as_str()))
+                .and(col(col::MULTIPV).lt_eq(lit(u32::from(opts.top)))),
+        )
+        .with_columns([
+            count(is_final.clone()).over(pos.clone())?.alias("n_final"),
+            count(is_final.clone().and(exact.clone().not()))
+                .over(pos.clone())?
+                .eq(lit(0))
+                .alias("final_exact"),
+            count(
+                is_final
+                    .clone()
+                    .and(col(col::MULTIPV).eq(lit(1)))
+                    .and(exact.clone()),
+            )
+            .over(pos.clone())?
+            .gt(lit(0))
+            .alias("best_exact"),
+        ])
+        .with_column(
+            when(full_depth)
+                .then(col(col::DEPTH))
+                .otherwise(lit(NULL).cast(DataType::UInt16))
+                .max()
+                .over(pos)?
+                .alias("complete_depth"),
+        )
+        .with_column(keep.alias("keep"))
+        .filter(is_final.or(col("keep")))
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::MULTIPV),
+            col(col::MOVE),
+            when(col("keep"))
+                .then(q_expr())
+                .otherwise(lit(NULL).cast(DataType::Float64))
+                .alias("q"),
+        ]))
+}
+
 /// One row per analysed position: game_id, ply, ease, candidates (lines with
 /// both P and Q), the candidates used (UCI moves in MultiPV order), q_max and
-/// the best line's prior.
+/// the best used line's prior.
 pub fn per_position(
     analysis: LazyFrame,
     policy: LazyFrame,
     opts: &EaseOptions,
 ) -> PolarsResult<LazyFrame> {
     let keys = [col(col::GAME_ID), col(col::PLY), col(col::MOVE)];
-    let lines = analysis
-        .filter(
-            col(col::LABEL)
-                .eq(lit(opts.analysis_label.as_str()))
-                .and(col(col::IS_FINAL))
-                .and(col(col::MULTIPV).lt_eq(lit(u32::from(opts.top)))),
-        )
-        .select([
-            col(col::GAME_ID),
-            col(col::PLY),
-            col(col::MULTIPV),
-            col(col::MOVE),
-            q_expr().alias("q"),
-        ]);
+    let lines = used_lines(analysis, opts)?;
     let priors = policy
         .filter(col(col::LABEL).eq(lit(opts.policy_label.as_str())))
         .select([
@@ -113,6 +169,11 @@ pub fn per_position(
             col(cols::Q_MAX).first(),
             col(policy_col::PRIOR)
                 .sort_by([col(col::MULTIPV)], SortMultipleOptions::default())
+                .filter(
+                    col("q")
+                        .sort_by([col(col::MULTIPV)], SortMultipleOptions::default())
+                        .is_not_null(),
+                )
                 .first()
                 .alias(cols::PRIOR_BEST),
         ])
@@ -197,6 +258,7 @@ mod tests {
             col::PLY => [5u16, 5, 5, 6, 6, 6, 7],
             col::LABEL => ["a"; 7],
             col::IS_FINAL => [true; 7],
+            col::DEPTH => [12u16; 7],
             col::MULTIPV => [2u8, 1, 3, 1, 2, 3, 1],
             col::MOVE => ["d2d4", "e2e4", "g1f3", "h5f7", "d1d2", "a2a3", "b1c3"],
             col::SCORE_CP => [Some(20), Some(50), Some(-40), None, Some(100), Some(0), Some(10)],
@@ -273,5 +335,86 @@ mod tests {
             df.column(cols::EASE).unwrap().f64().unwrap().get(0),
             Some(1.0)
         );
+    }
+
+    /// A best line left bound by the limit: the deepest depth with every line
+    /// exact when the run kept all depths, else no ease (Q_max is unknown).
+    #[test]
+    fn a_bound_best_line_uses_the_last_complete_depth() {
+        let analysis = |all_depths: bool| {
+            // Final: depth 13, the best line a fail-low (upper bound), the
+            // second still at depth 12. Depth 12 complete; depth 11 complete.
+            let mut rows = vec![
+                (13u16, 1u8, "e2e4", 10, "upper", true),
+                (12, 2, "d2d4", 30, "exact", true),
+            ];
+            if all_depths {
+                rows.extend([
+                    (12, 1, "e2e4", 60, "exact", false),
+                    (11, 1, "g1f3", 40, "exact", false),
+                    (11, 2, "e2e4", 35, "exact", false),
+                ]);
+            }
+            let n = rows.len();
+            df!(
+                col::GAME_ID => vec![1i64; n],
+                col::PLY => vec![5u16; n],
+                col::LABEL => vec!["a"; n],
+                col::IS_FINAL => rows.iter().map(|r| r.5).collect::<Vec<_>>(),
+                col::DEPTH => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+                col::MULTIPV => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+                col::MOVE => rows.iter().map(|r| r.2).collect::<Vec<_>>(),
+                col::SCORE_CP => rows.iter().map(|r| Some(r.3)).collect::<Vec<_>>(),
+                col::SCORE_MATE => vec![None::<i16>; n],
+                col::BOUND => rows.iter().map(|r| r.4).collect::<Vec<_>>(),
+            )
+            .unwrap()
+            .lazy()
+        };
+        let policy = df!(
+            col::GAME_ID => [1i64, 1, 1],
+            col::PLY => [5u16, 5, 5],
+            col::LABEL => ["p"; 3],
+            col::MOVE => ["e2e4", "d2d4", "g1f3"],
+            policy_col::PRIOR => [0.2, 0.7, 0.1],
+        )
+        .unwrap()
+        .lazy();
+        let opts = EaseOptions {
+            analysis_label: "a".into(),
+            policy_label: "p".into(),
+            top: 5,
+            form: Form::Sum,
+        };
+        let q = |cp: f64| q_of(Some(cp), None);
+        let c = |p: f64, cp: f64| Candidate {
+            prior: Some(p),
+            q: q(cp),
+        };
+        let run = |all| {
+            per_position(analysis(all), policy.clone(), &opts)
+                .unwrap()
+                .collect()
+                .unwrap()
+        };
+        let df = run(true);
+        assert_eq!(df.height(), 1);
+        let e = df
+            .column(cols::EASE)
+            .unwrap()
+            .f64()
+            .unwrap()
+            .get(0)
+            .unwrap();
+        assert!((e - ease(&[c(0.2, 60.0), c(0.7, 30.0)], Form::Sum).unwrap()).abs() < 1e-12);
+        let used = df.column(cols::CANDIDATE_MOVES).unwrap().str().unwrap();
+        assert_eq!(used.get(0), Some("e2e4 d2d4"));
+        let best = df.column(cols::PRIOR_BEST).unwrap().f64().unwrap();
+        assert_eq!(best.get(0), Some(0.2));
+        // Final lines only: the position is listed, without an ease.
+        let df = run(false);
+        assert_eq!(df.height(), 1);
+        assert_eq!(df.column(cols::EASE).unwrap().f64().unwrap().get(0), None);
+        assert_eq!(df.column(cols::Q_MAX).unwrap().f64().unwrap().get(0), None);
     }
 }

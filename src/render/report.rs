@@ -262,14 +262,16 @@ fn trajectories(ds: &Dataset, picks: &DataFrame) -> Result<Plies, Error> {
 type EaseCurves = HashMap<i64, Vec<(f64, f64)>>;
 
 /// Per game: (ply, ease) of its priced positions, from the dataset's first
-/// analysis (MultiPV ≥ 2) and first policy run, and their labels; `None`
-/// without both.
+/// analysis with MultiPV ≥ 2 (one that kept all depths first: it prices the
+/// positions a node limit left bound) and first policy run, and their labels;
+/// `None` without both.
 fn ease_curves(ds: &Dataset, picks: &DataFrame) -> Result<Option<(String, EaseCurves)>, Error> {
     let analysis = ds
         .manifest
         .analyses
         .iter()
-        .find(|a| a.has_table(&ANALYSIS) && a.multipv >= 2);
+        .filter(|a| a.has_table(&ANALYSIS) && a.multipv >= 2)
+        .min_by_key(|a| !a.all_depths);
     let policy = ds.manifest.analyses.iter().find(|a| a.has_table(&POLICY));
     let (Some(a), Some(p)) = (analysis, policy) else {
         return Ok(None);

@@ -147,3 +147,30 @@ if HAVE_POLICY:
     ax.set_title(f"game {worst}")
     plt.show()
     print(pl.read_csv(root / "results/ease.csv"))
+
+# %% [markdown]
+# ## Errors by ease band
+#
+# `--bands 0.5,0.7,0.9`: the played move's mean loss (cp, against `sf-1k`) per engine and
+# band. The bands must add up to the per-engine summary (`ease.csv`) in positions, and
+# its mean loss lies between the bands' (a position whose played move has no loss counts
+# in `positions`, not in the means).
+
+# %%
+if HAVE_POLICY:
+    bands = pl.read_csv(root / "results/ease_bands.csv")
+    totals = pl.read_csv(root / "results/ease.csv").select("engine", "positions", "mean_loss_cp")
+    check = (
+        bands.group_by("engine")
+        .agg(n=pl.col("positions").sum(), lo=pl.col("mean_loss_cp").min(), hi=pl.col("mean_loss_cp").max())
+        .join(totals, on="engine")
+    )
+    assert (check["n"] == check["positions"]).all()
+    assert check.filter(~pl.col("mean_loss_cp").is_between("lo", "hi")).is_empty()
+    print(bands)
+    for engine, g in bands.group_by("engine", maintain_order=True):
+        plt.plot(g["mean_ease"], g["mean_loss_cp"], marker="o", label=engine[0])
+    plt.xlabel("mean ease of the band")
+    plt.ylabel("mean loss (cp)")
+    plt.legend()
+    plt.show()

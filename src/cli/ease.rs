@@ -8,7 +8,7 @@ use evallab::dataset::Dataset;
 use evallab::metrics::agreement::query::per_move;
 use evallab::metrics::balance::BalanceOptions;
 use evallab::metrics::ease::math::Form;
-use evallab::metrics::ease::query::{EaseOptions, per_position, summary};
+use evallab::metrics::ease::query::{EaseOptions, bands, per_position, summary};
 use evallab::metrics::select_events;
 use evallab::policy::user;
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
@@ -50,6 +50,10 @@ pub struct Args {
     /// Summarise per game and engine (the ease series of each game's player).
     #[arg(long, conflicts_with = "positions")]
     per_game: bool,
+    /// Instead of the summary, the played move's mean loss per ease band cut
+    /// at these ascending edges, e.g. `0.5,0.7,0.9`.
+    #[arg(long, value_name = "EDGES", value_delimiter = ',', num_args = 1.., conflicts_with = "positions")]
+    bands: Vec<f64>,
     /// Group the summary by engine (default) or by event and engine.
     #[arg(long, value_enum, default_value_t = By::Engine)]
     by: By,
@@ -100,7 +104,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             opts.keys()
         };
-        summary(positions, moves, args.cut, &keys).collect()?
+        if args.bands.is_empty() {
+            summary(positions, moves, args.cut, &keys).collect()?
+        } else {
+            if !args.bands.is_sorted_by(|a, b| a < b) || args.bands.iter().any(|e| !e.is_finite()) {
+                return Err(super::usage(format!(
+                    "--bands: edges must be finite and ascending, got {:?}",
+                    args.bands
+                )));
+            }
+            bands(positions, moves, &args.bands, &keys).collect()?
+        }
     };
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)

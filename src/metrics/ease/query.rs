@@ -19,6 +19,7 @@ pub mod cols {
     pub const TREACHEROUS_SHARE: &str = "treacherous_share";
     pub const LOSS_TREACHEROUS: &str = "mean_loss_cp_treacherous";
     pub const LOSS_OTHER: &str = "mean_loss_cp_other";
+    pub const EASE_BAND: &str = "ease_band";
 }
 
 /// Which analysis and policy runs, how many candidates, which form.
@@ -204,21 +205,7 @@ pub fn summary(per_position: LazyFrame, per_move: LazyFrame, cut: f64, keys: &[&
     let keys_e: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
     let treacherous = col(cols::EASE).lt(lit(cut));
     let loss = col(metric::LOSS_CP);
-    // The join keys come once, whether or not they are also group keys.
-    let mut sel: Vec<Expr> = keys
-        .iter()
-        .filter(|k| **k != col::GAME_ID && **k != col::PLY)
-        .map(|k| col(*k))
-        .collect();
-    sel.extend([col(col::GAME_ID), col(col::PLY), loss.clone()]);
-    per_position
-        .filter(col(cols::EASE).is_not_null())
-        .join(
-            per_move.select(sel),
-            [col(col::GAME_ID), col(col::PLY)],
-            [col(col::GAME_ID), col(col::PLY)],
-            JoinArgs::new(JoinType::Inner),
-        )
+    with_loss(per_position, per_move, keys)
         .group_by(keys_e.clone())
         .agg([
             len().alias(metric::POSITIONS),
@@ -243,6 +230,67 @@ pub fn summary(per_position: LazyFrame, per_move: LazyFrame, cut: f64, keys: &[&
                 .alias(cols::LOSS_OTHER),
         ])
         .sort_by_exprs(keys_e, SortMultipleOptions::default())
+}
+
+/// The priced positions with the played move's loss and the group keys.
+fn with_loss(per_position: LazyFrame, per_move: LazyFrame, keys: &[&str]) -> LazyFrame {
+    // The join keys come once, whether or not they are also group keys.
+    let mut sel: Vec<Expr> = keys
+        .iter()
+        .filter(|k| **k != col::GAME_ID && **k != col::PLY)
+        .map(|k| col(*k))
+        .collect();
+    sel.extend([col(col::GAME_ID), col(col::PLY), col(metric::LOSS_CP)]);
+    per_position.filter(col(cols::EASE).is_not_null()).join(
+        per_move.select(sel),
+        [col(col::GAME_ID), col(col::PLY)],
+        [col(col::GAME_ID), col(col::PLY)],
+        JoinArgs::new(JoinType::Inner),
+    )
+}
+
+/// Per group and ease band (cut at `edges`, ascending; a band holds its
+/// lower edge): positions, mean ease and the played move's mean loss (cp).
+/// How errors relate to ease, in more steps than treacherous/other.
+pub fn bands(
+    per_position: LazyFrame,
+    per_move: LazyFrame,
+    edges: &[f64],
+    keys: &[&str],
+) -> LazyFrame {
+    let mut keys_e: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
+    let label = |i: usize| match (i.checked_sub(1).map(|j| edges[j]), edges.get(i)) {
+        (None, Some(hi)) => format!("< {hi}"),
+        (Some(lo), Some(hi)) => format!("[{lo}, {hi})"),
+        (Some(lo), None) => format!(">= {lo}"),
+        (None, None) => "all".to_string(),
+    };
+    // The band's index orders the rows; its label is what users read.
+    let mut index = lit(edges.len() as u32);
+    let mut name = lit(label(edges.len()));
+    for (i, hi) in edges.iter().enumerate().rev() {
+        let below = col(cols::EASE).lt(lit(*hi));
+        index = when(below.clone()).then(lit(i as u32)).otherwise(index);
+        name = when(below).then(lit(label(i))).otherwise(name);
+    }
+    keys_e.extend([col("band_index"), col(cols::EASE_BAND)]);
+    let mut out: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
+    out.extend([
+        col(cols::EASE_BAND),
+        col(metric::POSITIONS),
+        col(cols::MEAN_EASE),
+        col(metric::MEAN_LOSS_CP),
+    ]);
+    with_loss(per_position, per_move, keys)
+        .with_columns([index.alias("band_index"), name.alias(cols::EASE_BAND)])
+        .group_by(keys_e.clone())
+        .agg([
+            len().alias(metric::POSITIONS),
+            col(cols::EASE).mean().alias(cols::MEAN_EASE),
+            col(metric::LOSS_CP).mean().alias(metric::MEAN_LOSS_CP),
+        ])
+        .sort_by_exprs(keys_e, SortMultipleOptions::default())
+        .select(out)
 }
 
 #[cfg(test)]
@@ -416,5 +464,63 @@ mod tests {
         assert_eq!(df.height(), 1);
         assert_eq!(df.column(cols::EASE).unwrap().f64().unwrap().get(0), None);
         assert_eq!(df.column(cols::Q_MAX).unwrap().f64().unwrap().get(0), None);
+    }
+
+    /// Summary and bands on hand-made positions: engine A faces plies 1, 3
+    /// and 5 (no ease: left out), B plies 2, 4 and 6.
+    #[test]
+    fn summary_and_bands_by_hand() {
+        let pos = || {
+            df!(
+                col::GAME_ID => [1i64; 6],
+                col::PLY => [1u16, 2, 3, 4, 5, 6],
+                cols::EASE => [Some(0.3), Some(0.6), Some(0.8), Some(0.95), None, Some(0.45)],
+            )
+            .unwrap()
+            .lazy()
+        };
+        let moves = || {
+            df!(
+                col::GAME_ID => [1i64; 6],
+                col::PLY => [1u16, 2, 3, 4, 5, 6],
+                metric::ENGINE => ["A", "B", "A", "B", "A", "B"],
+                metric::LOSS_CP => [50.0, 0.0, 10.0, 20.0, 99.0, 30.0],
+            )
+            .unwrap()
+            .lazy()
+        };
+        let f = |df: &DataFrame, c: &str| -> Vec<Option<f64>> {
+            let s = df.column(c).unwrap().cast(&DataType::Float64).unwrap();
+            let s = s.f64().unwrap();
+            (0..s.len()).map(|i| s.get(i)).collect()
+        };
+        let close = |a: Vec<Option<f64>>, b: &[f64]| {
+            assert_eq!(a.len(), b.len(), "{a:?} vs {b:?}");
+            for (x, y) in a.iter().zip(b) {
+                assert!((x.unwrap() - y).abs() < 1e-12, "{a:?} vs {b:?}");
+            }
+        };
+        let s = summary(pos(), moves(), 0.5, &[metric::ENGINE])
+            .collect()
+            .unwrap();
+        close(f(&s, metric::POSITIONS), &[2.0, 3.0]);
+        close(f(&s, cols::MEAN_EASE), &[0.55, 2.0 / 3.0]);
+        close(f(&s, cols::TREACHEROUS), &[1.0, 1.0]);
+        close(f(&s, cols::TREACHEROUS_SHARE), &[0.5, 1.0 / 3.0]);
+        close(f(&s, metric::MEAN_LOSS_CP), &[30.0, 50.0 / 3.0]);
+        close(f(&s, cols::LOSS_TREACHEROUS), &[50.0, 30.0]);
+        close(f(&s, cols::LOSS_OTHER), &[10.0, 10.0]);
+        let b = bands(pos(), moves(), &[0.5, 0.9], &[metric::ENGINE])
+            .collect()
+            .unwrap();
+        let names = b.column(cols::EASE_BAND).unwrap().str().unwrap().clone();
+        let names: Vec<_> = (0..names.len()).filter_map(|i| names.get(i)).collect();
+        assert_eq!(
+            names,
+            ["< 0.5", "[0.5, 0.9)", "< 0.5", "[0.5, 0.9)", ">= 0.9"]
+        );
+        close(f(&b, metric::POSITIONS), &[1.0; 5]);
+        close(f(&b, cols::MEAN_EASE), &[0.3, 0.8, 0.45, 0.6, 0.95]);
+        close(f(&b, metric::MEAN_LOSS_CP), &[50.0, 10.0, 30.0, 0.0, 20.0]);
     }
 }

@@ -10,7 +10,7 @@ use evallab::metrics::adjudication::query::{
     self, By, clock_agreement, clock_agreement_by_era, clock_causes, clock_disagreements, cols,
     rule_ends, rule_ends_by_era,
 };
-use evallab::metrics::adjudication::sweep::{Axis, sweep, tradeoff_points};
+use evallab::metrics::adjudication::sweep::{Axis, derive, sweep, tradeoff_points};
 use evallab::metrics::select_events;
 use evallab::render::annotate::AnnotateOptions;
 use evallab::render::plot;
@@ -64,14 +64,16 @@ pub struct Args {
     /// With --games: also write those games as PGN.
     #[arg(long, value_name = "FILE", requires = "games")]
     pgn: Option<PathBuf>,
-    /// Sweep a key over a grid, `KEY=FROM..TO:STEP` (one or two): one row per point.
+    /// Sweep a key over a grid, `KEY=FROM..TO:STEP` (one or two): one row per
+    /// point. With --check-clocks: per event, the point whose clocks agree best
+    /// with the archive's (parameters derived from the clocks).
     #[arg(long, value_name = "KEY=FROM..TO:STEP")]
     sweep: Vec<String>,
     /// With --sweep: draw the trade-off (wrong results vs plies saved), .svg or .png.
     #[arg(long, value_name = "FILE", requires = "sweep")]
     plot: Option<PathBuf>,
     /// Compare the replayed TCEC clocks (Rd, Rr) with the archive's, per event.
-    #[arg(long, conflicts_with = "sweep")]
+    #[arg(long)]
     check_clocks: bool,
     #[command(flatten)]
     out: OutputArgs,
@@ -99,6 +101,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     evallab::metrics::adjudication::sweep::sets(&set, &axes)?;
     if let Some(p) = &a.plot {
         plot::check_path(p)?;
+        if a.check_clocks {
+            return Err(super::usage(
+                "--plot draws a sweep's trade-off, not --check-clocks",
+            ));
+        }
     }
     if a.check_clocks && matches!(a.games, Some(Kind::Agree | Kind::Censored)) {
         return Err(super::usage("--check-clocks lists only --games wrong"));
@@ -112,7 +119,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         &opts.families,
         a.check_clocks,
     )?;
-    let mut df = if a.check_clocks {
+    let mut df = if a.check_clocks && !axes.is_empty() {
+        derive(&loaded, &set, &axes)?
+    } else if a.check_clocks {
         check_clocks(&loaded, &set, a.games.is_some())?
     } else if !axes.is_empty() {
         let df = sweep(&loaded, &set, &axes)?;

@@ -367,3 +367,48 @@ fn adjudication_rule_ends_fire_at_the_last_ply_before_season_22() {
     assert!(n > 5000, "{n} rule-ended games before S22");
     assert!(f64::from(ok) >= 0.99 * f64::from(n), "{ok} of {n}");
 }
+
+/// `--check-clocks --sweep`: parameters derived from the clocks. With every
+/// era's draw score set to 0.15, the sweep finds the 0.08 that the S18
+/// "This is not a SuFi Bonus" event's `Rd` clocks were written with.
+#[test]
+fn adjudication_derives_the_draw_score_from_the_clocks() {
+    use evallab::metrics::Families;
+    use evallab::metrics::adjudication::sweep::{Axis, derive};
+    use evallab::metrics::adjudication::{RuleSet, query};
+    use evallab::metrics::select_events;
+    let Some(c) = corpus() else { return };
+    let set = RuleSet::load("tcec")
+        .unwrap()
+        .set("tcec.draw.score", "15")
+        .unwrap();
+    let (games, moves) = select_events(
+        c.ds.scan(&GAMES).unwrap(),
+        c.ds.scan(&MOVES).unwrap(),
+        Some("^TCEC Season 18 - This is not a SuFi Bonus$"),
+    );
+    let l = query::load(games, moves, None, &Families::default(), true).unwrap();
+    let axes = [Axis::parse("tcec.draw.score=5..20:1").unwrap()];
+    let df = derive(&l, &set, &axes).unwrap();
+    assert_eq!(df.height(), 1, "{df}");
+    let get = |c: &str| {
+        df.column(c)
+            .unwrap()
+            .cast(&DataType::Float64)
+            .unwrap()
+            .f64()
+            .unwrap()
+            .get(0)
+    };
+    assert_eq!(get("tcec.draw.score"), Some(8.0), "{df}");
+    assert!(get("best_pct").unwrap() >= 99.7, "{df}");
+    assert!(get("agree_pct").unwrap() < 95.0, "{df}");
+    assert!(
+        df.column("derived")
+            .unwrap()
+            .bool()
+            .unwrap()
+            .get(0)
+            .unwrap()
+    );
+}

@@ -1,10 +1,12 @@
 //! Parameter sweeps: one summary row per point of a grid over one or two
 //! rule keys (`--sweep KEY=FROM..TO:STEP`), so a director can read the
-//! trade-off between plies saved and wrong results.
+//! trade-off between plies saved and wrong results; with `--check-clocks`,
+//! the point whose replayed clocks agree best with the archive's, per event
+//! ([`derive`]).
 
 use polars::prelude::*;
 
-use super::query::{By, Loaded, summary};
+use super::query::{By, Loaded, clock_agreement, cols, summary};
 use super::rules::{RuleSet, range};
 use crate::Error;
 
@@ -92,6 +94,83 @@ pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame,
         });
     }
     out.ok_or_else(|| Error::Usage("--sweep: no points".into()))
+}
+
+/// Parameters derived from the archive's clocks: per event, the grid point
+/// whose replayed `Rd`/`Rr` agree with the archive on the most plies, beside
+/// the rule set's own agreement. `derived` is true where the point does
+/// strictly better; only then are its key values shown (on a tie the rule
+/// set's values stand; among equal points the grid's first is taken).
+pub fn derive(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame, Error> {
+    let games = loaded.games.clone().lazy();
+    let event = crate::schema::col::EVENT;
+    let agreement = |s: &RuleSet| -> Result<LazyFrame, Error> {
+        Ok(
+            clock_agreement(loaded.clocks(s)?.lazy(), games.clone()).select([
+                col(cols::ERA),
+                col(event),
+                (col("rd_plies") + col("rr_plies")).alias("plies"),
+                (col("rd_agree") + col("rr_agree")).alias("agree"),
+            ]),
+        )
+    };
+    let own = agreement(set)?;
+    let mut points = Vec::new();
+    for (point, s) in sets(set, axes)? {
+        let mut lf = agreement(&s)?.select([col(event), col("agree")]);
+        for (k, v) in &point {
+            lf = lf.with_column(lit(*v).alias(k.as_str()));
+        }
+        points.push(lf);
+    }
+    if points.is_empty() {
+        return Err(Error::Usage("--sweep: no points".into()));
+    }
+    let mut firsts: Vec<Expr> = axes.iter().map(|a| col(a.key.as_str()).first()).collect();
+    firsts.push(col("agree").first().alias("agree_best"));
+    // Best first; the stable sort keeps grid order among ties, and a group
+    // keeps its rows in frame order.
+    let best = concat(points, UnionArgs::default())?
+        .sort(
+            ["agree"],
+            SortMultipleOptions::default()
+                .with_order_descending(true)
+                .with_maintain_order(true),
+        )
+        .group_by([col(event)])
+        .agg(firsts);
+    let pct = |agree: &str| {
+        (lit(100.0) * col(agree).cast(DataType::Float64) / col("plies").cast(DataType::Float64))
+            .round(3, RoundMode::default())
+    };
+    let mut out = vec![
+        col(cols::ERA),
+        col(event),
+        col("plies"),
+        pct("agree").alias("agree_pct"),
+    ];
+    let derived = col("agree_best").gt(col("agree"));
+    // A key's value is shown only where it beats the rule set's own.
+    out.extend(axes.iter().map(|a| {
+        when(derived.clone())
+            .then(col(a.key.as_str()))
+            .otherwise(lit(NULL).cast(DataType::Float64))
+            .alias(a.key.as_str())
+    }));
+    out.extend([
+        pct("agree_best").alias("best_pct"),
+        derived.alias("derived"),
+    ]);
+    Ok(own
+        .join(
+            best,
+            [col(event)],
+            [col(event)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .select(out)
+        .sort([cols::ERA, event], SortMultipleOptions::default())
+        .collect()?)
 }
 
 /// The sweep table as plot points: (label "key=value …", wrong, saved_pct).

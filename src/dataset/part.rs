@@ -7,7 +7,7 @@ use std::path::Path;
 
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
@@ -15,7 +15,7 @@ use parquet::schema::types::ColumnPath;
 use crate::Error;
 use crate::dataset::commit::Staged;
 use crate::dataset::part_file;
-use crate::schema::{SCHEMA_VERSION, SCHEMA_VERSION_KEY, TOOL_VERSION_KEY, Table, col};
+use crate::schema::{ColType, SCHEMA_VERSION, SCHEMA_VERSION_KEY, TOOL_VERSION_KEY, Table, col};
 
 /// A table's part being written: committed (renamed into place, still
 /// unlisted) when the whole run succeeded, removed otherwise.
@@ -43,9 +43,12 @@ impl PartWriter {
         // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
         // of the ingest's CPU time, and zstd compresses the plain pages well.
         props = props.set_dictionary_enabled(false);
-        for c in DICTIONARY_COLUMNS {
-            if table.column(c).is_some() {
-                props = props.set_column_dictionary_enabled(ColumnPath::from(c), true);
+        for col in table.columns {
+            let path = ColumnPath::from(col.name);
+            if DICTIONARY_COLUMNS.contains(&col.name) {
+                props = props.set_column_dictionary_enabled(path, true);
+            } else if let Some(encoding) = plain_encoding(col.ty) {
+                props = props.set_column_encoding(path, encoding);
             }
         }
         let arrow = ArrowWriter::try_new(file, table.arrow_schema(), Some(props.build()))?;
@@ -60,6 +63,25 @@ impl PartWriter {
     pub fn commit(self) -> Result<(), Error> {
         let file = self.arrow.into_inner()?;
         self.staged.commit(file)
+    }
+}
+
+/// The encoding of a column without dictionary. Integers: deltas, bit-packed
+/// per block (ids, ply numbers and material counts shrink to a few bits, so
+/// zstd has a fraction of the PLAIN bytes to compress). Text: the lengths
+/// delta-packed apart from the bytes. Both cut the writer's CPU time and the
+/// file size; polars, pyarrow and DuckDB read them.
+fn plain_encoding(ty: ColType) -> Option<Encoding> {
+    match ty {
+        ColType::UInt8
+        | ColType::UInt16
+        | ColType::UInt32
+        | ColType::Int16
+        | ColType::Int32
+        | ColType::Int64
+        | ColType::Date => Some(Encoding::DELTA_BINARY_PACKED),
+        ColType::Utf8 => Some(Encoding::DELTA_LENGTH_BYTE_ARRAY),
+        ColType::Bool | ColType::Float32 | ColType::Float64 => None,
     }
 }
 

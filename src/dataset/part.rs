@@ -27,31 +27,7 @@ pub struct PartWriter {
 impl PartWriter {
     pub fn create(root: &Path, table: &Table, part: u32) -> Result<PartWriter, Error> {
         let (staged, file) = Staged::create(&root.join(part_file(table, part)))?;
-        let mut props = WriterProperties::builder()
-            // Level 1: the PV text dominates and level 3 costs much more time for a
-            // few percent of size.
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-            .set_max_row_group_row_count(Some(128 * 1024))
-            .set_key_value_metadata(Some(vec![
-                KeyValue::new(SCHEMA_VERSION_KEY.into(), SCHEMA_VERSION.to_string()),
-                KeyValue::new(
-                    TOOL_VERSION_KEY.into(),
-                    env!("CARGO_PKG_VERSION").to_string(),
-                ),
-            ]));
-        // Dictionaries pay only for the few columns with a handful of values; for
-        // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
-        // of the ingest's CPU time, and zstd compresses the plain pages well.
-        props = props.set_dictionary_enabled(false);
-        for col in table.columns {
-            let path = ColumnPath::from(col.name);
-            if DICTIONARY_COLUMNS.contains(&col.name) {
-                props = props.set_column_dictionary_enabled(path, true);
-            } else if let Some(encoding) = plain_encoding(col.ty) {
-                props = props.set_column_encoding(path, encoding);
-            }
-        }
-        let arrow = ArrowWriter::try_new(file, table.arrow_schema(), Some(props.build()))?;
+        let arrow = ArrowWriter::try_new(file, table.arrow_schema(), Some(properties(table)?))?;
         Ok(PartWriter { staged, arrow })
     }
 
@@ -64,6 +40,36 @@ impl PartWriter {
         let file = self.arrow.into_inner()?;
         self.staged.commit(file)
     }
+}
+
+/// How every part of `table` is encoded and compressed (public for the
+/// benches, which write the same bytes to memory).
+pub fn properties(table: &Table) -> Result<WriterProperties, Error> {
+    let mut props = WriterProperties::builder()
+        // Level 1: the PV text dominates and level 3 costs much more time for a
+        // few percent of size.
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+        .set_max_row_group_row_count(Some(128 * 1024))
+        .set_key_value_metadata(Some(vec![
+            KeyValue::new(SCHEMA_VERSION_KEY.into(), SCHEMA_VERSION.to_string()),
+            KeyValue::new(
+                TOOL_VERSION_KEY.into(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ),
+        ]));
+    // Dictionaries pay only for the few columns with a handful of values; for
+    // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
+    // of the ingest's CPU time, and zstd compresses the plain pages well.
+    props = props.set_dictionary_enabled(false);
+    for col in table.columns {
+        let path = ColumnPath::from(col.name);
+        if DICTIONARY_COLUMNS.contains(&col.name) {
+            props = props.set_column_dictionary_enabled(path, true);
+        } else if let Some(encoding) = plain_encoding(col.ty) {
+            props = props.set_column_encoding(path, encoding);
+        }
+    }
+    Ok(props.build())
 }
 
 /// The encoding of a column without dictionary. Integers: deltas, bit-packed

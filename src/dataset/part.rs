@@ -9,7 +9,7 @@ use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use crate::Error;
@@ -66,6 +66,11 @@ pub fn properties(table: &Table) -> Result<WriterProperties, Error> {
         if DICTIONARY_COLUMNS.contains(&col.name) {
             props = props.set_column_dictionary_enabled(path, true);
         } else if let Some(encoding) = plain_encoding(col.ty) {
+            if col.ty == ColType::Utf8 {
+                // Min/max of free text (PVs, SAN, tags) prunes no query, and
+                // comparing every value cost a tenth of the writer's time.
+                props = props.set_column_statistics_enabled(path.clone(), EnabledStatistics::None);
+            }
             props = props.set_column_encoding(path, encoding);
         }
     }

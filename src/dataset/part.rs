@@ -59,7 +59,7 @@ pub fn properties(table: &Table) -> Result<WriterProperties, Error> {
         ]));
     // Dictionaries pay only for the few columns with a handful of values; for
     // the rest (PV, SAN, UCI, eval text …) hashing every value cost an eighth
-    // of the ingest's CPU time, and zstd compresses the plain pages well.
+    // of the ingest's CPU time, and zstd compresses their pages well without one.
     props = props.set_dictionary_enabled(false);
     for col in table.columns {
         let path = ColumnPath::from(col.name);

@@ -4,14 +4,18 @@
 # parses and validates the same plain PGN, all in one run.
 #
 #   scripts/bench_ingest.sh [ARCHIVE_DIR]     (default ../shared/tcec)
+#   EVALLAB_BEFORE=/path/to/old/evallab scripts/bench_ingest.sh
 #
 # Prints a table: wall and CPU seconds, peak RSS, plies/s, plies/s per CPU
-# second (the per-core rate) and MB/s of decompressed PGN.
+# second (the per-core rate), MB/s of decompressed PGN and the dataset's size.
+# With EVALLAB_BEFORE, every evallab row runs the old binary right before the
+# new one (A B A B …), so that both see the same machine load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 archive="${1:-../shared/tcec}"
 target="${CARGO_TARGET_DIR:-target}"
 bin="${EVALLAB:-$target/release/evallab}"
+before="${EVALLAB_BEFORE:-}"
 [ -d "$archive" ] || { echo "no archive at $archive" >&2; exit 1; }
 export PATH="$PATH:/usr/games"  # Debian installs pgn-extract there
 command -v pgn-extract >/dev/null || apt-get install -y -q pgn-extract >/dev/null
@@ -30,26 +34,39 @@ mb=$(du -cb "$work"/plain/*.pgn | tail -1 | awk '{printf "%.1f", $1/1e6}')
 cat "$archive"/*.zst "$work"/plain/*.pgn > /dev/null
 
 plies=""
-row() { # name, command...
+run() { # name, command...
   local name=$1; shift
+  rm -rf "$work/ds"
   /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" > /dev/null 2> "$work/err" || { cat "$work/err"; exit 1; }
   read -r wall user sys rss < "$work/t"
   if [ -z "$plies" ] && [ -f "$work/ds/manifest.json" ]; then
     plies=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(sum(i['plies'] for r in m['runs'] for i in r['inputs']))" "$work/ds/manifest.json")
   fi
-  awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$plies" -v mb="$mb" 'BEGIN {
-    c = u + s; printf "%-34s %7.2f %7.2f %8.0f %12.0f %12.0f %8.1f\n", n, w, c, r/1024, p/w, p/c, mb/w }'
+  local out="-"
+  [ -d "$work/ds" ] && out=$(du -sb "$work/ds" | awk '{printf "%.1f", $1/1e6}')
+  awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$plies" -v mb="$mb" -v o="$out" 'BEGIN {
+    c = u + s; printf "%-42s %7.2f %7.2f %8.0f %12.0f %12.0f %8.1f %8s\n", n, w, c, r/1024, p/w, p/c, mb/w, o }'
 }
-ev() { echo "$bin" ingest --quiet --overwrite -o "$work/ds"; }
+# An evallab row: the old binary (EVALLAB_BEFORE) first, then the new one;
+# a leading `taskset` pins the process to core 0.
+row() { # name, evallab arguments...
+  local name=$1; shift
+  local prefix=()
+  [ "$1" = taskset ] && { prefix=(taskset -c 0); shift; }
+  if [ -n "$before" ]; then
+    run "before: $name" "${prefix[@]}" "$before" ingest --quiet --overwrite -o "$work/ds" "$@"
+  fi
+  run "$name" "${prefix[@]}" "$bin" ingest --quiet --overwrite -o "$work/ds" "$@"
+}
 
-printf "%-34s %7s %7s %8s %12s %12s %8s\n" run wall_s cpu_s rss_MB plies/s plies/cpu_s MB/s
+printf "%-42s %7s %7s %8s %12s %12s %8s %8s\n" run wall_s cpu_s rss_MB plies/s plies/cpu_s MB/s out_MB
 # One core for the whole process (reader, parser and writer threads share it):
 # the baseline for the 1 -> 2 core speed-up.
-row "evallab zst   --jobs 1, 1 core"  taskset -c 0 $(ev) "$archive" --jobs 1
-row "evallab zst   --jobs 1"         $(ev) "$archive" --jobs 1
-row "evallab zst   --jobs 2"         $(ev) "$archive" --jobs 2
-row "evallab plain --jobs 1"         $(ev) "$work/plain" --jobs 1
-row "evallab plain --jobs 2"         $(ev) "$work/plain" --jobs 2
-row "evallab plain --jobs 2 --no-pv" $(ev) "$work/plain" --jobs 2 --no-pv
-row "pgn-extract -r (plain, 1 core)" pgn-extract -r -s "$work"/plain/*.pgn
+row "evallab zst   --jobs 1, 1 core"   taskset "$archive" --jobs 1
+row "evallab zst   --jobs 1"           "$archive" --jobs 1
+row "evallab zst   --jobs 2"           "$archive" --jobs 2
+row "evallab plain --jobs 1, 1 core"   taskset "$work/plain" --jobs 1
+row "evallab plain --jobs 2"           "$work/plain" --jobs 2
+row "evallab plain --jobs 2 --no-pv"   "$work/plain" --jobs 2 --no-pv
+run "pgn-extract -r (plain, 1 core)" pgn-extract -r -s "$work"/plain/*.pgn
 echo "plies: $plies; decompressed PGN: $mb MB"

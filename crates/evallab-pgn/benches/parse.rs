@@ -4,12 +4,14 @@
 //! it measures the parser alone (evallab's Arrow builders are not built here).
 
 use std::hint::black_box;
+use std::io::Read;
+use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use evallab_pgn::comment;
 use evallab_pgn::game::{ParseOptions, Source, parse_batch};
 use evallab_pgn::sink::Counter;
 use evallab_pgn::split::Splitter;
+use evallab_pgn::{comment, input};
 
 const TCEC: &str = "d=45, sd=61, pd=Nc6, mt=146610, tl=1656390, s=164179065, n=24070292811, \
 pv=f4 Nc6 Nf3 e5 fxe5 Nxe5 Nxe5 Qxe5 d4 Qe7 Bd3 d6 O-O Nf6 Nc3 O-O, tb=37272, h=42.0, \
@@ -34,48 +36,50 @@ fn comments(c: &mut Criterion) {
     g.finish();
 }
 
-/// The TCEC fixture repeated: 2 games, 11 plies per copy.
-fn sample() -> Vec<u8> {
-    let one = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/fixtures/tcec.pgn"
-    ))
-    .expect("fixture");
-    one.iter()
-        .copied()
-        .chain(b"\n".iter().copied())
-        .cycle()
-        .take((one.len() + 1) * 500)
+/// The project's demo games (data/demo, 132 games each, real engine output):
+/// one TCEC-style archive with PVs, one cutechess-style archive.
+fn demo() -> Vec<(&'static str, Vec<u8>)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/demo/");
+    ["demo_tcec.pgn.zst", "demo_cutechess.pgn.gz"]
+        .into_iter()
+        .map(|f| {
+            let mut text = Vec::new();
+            input::open_decoded(Path::new(&format!("{dir}{f}")))
+                .and_then(|mut r| r.read_to_end(&mut text))
+                .expect("demo games (data/demo)");
+            (f.split('.').next().unwrap_or(f), text)
+        })
         .collect()
 }
 
 fn games(c: &mut Criterion) {
-    let text = sample();
-    let mut g = c.benchmark_group("game");
-    g.throughput(Throughput::Bytes(text.len() as u64));
-    g.bench_function("split", |b| {
-        b.iter(|| {
-            let mut s = Splitter::new(&text[..]);
-            while let Some(batch) = s.next_batch(1 << 20).unwrap() {
-                black_box(batch.games.len());
-            }
-        })
-    });
-    let batch = Splitter::new(&text[..])
-        .next_batch(usize::MAX)
-        .unwrap()
-        .unwrap();
     let src = Source {
         name: "bench",
         sha256: "00",
     };
-    g.bench_function("parse_batch", |b| {
-        b.iter(|| {
-            let mut sink = Counter::default();
-            black_box(parse_batch(&batch, src, ParseOptions::default(), &mut sink));
-            black_box(sink);
-        })
-    });
+    let mut g = c.benchmark_group("game");
+    for (name, text) in demo() {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(format!("split/{name}"), |b| {
+            b.iter(|| {
+                let mut s = Splitter::new(&text[..]);
+                while let Some(batch) = s.next_batch(1 << 20).unwrap() {
+                    black_box(batch.games.len());
+                }
+            })
+        });
+        let batch = Splitter::new(&text[..])
+            .next_batch(usize::MAX)
+            .unwrap()
+            .unwrap();
+        g.bench_function(format!("parse_batch/{name}"), |b| {
+            b.iter(|| {
+                let mut sink = Counter::default();
+                black_box(parse_batch(&batch, src, ParseOptions::default(), &mut sink));
+                black_box(sink);
+            })
+        });
+    }
     g.finish();
 }
 

@@ -343,13 +343,6 @@ impl GameState {
         Span(start, self.arena.len() as u32)
     }
 
-    fn put_fmt(&mut self, args: std::fmt::Arguments) -> Span {
-        use std::fmt::Write;
-        let start = self.arena.len() as u32;
-        let _ = self.arena.write_fmt(args);
-        Span(start, self.arena.len() as u32)
-    }
-
     fn put_opt(&mut self, s: Option<&str>) -> Option<Span> {
         s.map(|s| self.put(s))
     }
@@ -416,8 +409,11 @@ impl GameState {
         let minors_only = board.occupied().count() <= 3
             && (board.pawns() | board.rooks() | board.queens()).is_empty()
             && (board.knights() | board.bishops()).count() <= 1;
-        let san_span = self.put_fmt(format_args!("{}", SanPlus { san, suffix }));
-        let uci_span = self.put_fmt(format_args!("{}", m.to_uci(self.mode)));
+        let start = self.arena.len() as u32;
+        SanPlus { san, suffix }.append_to_string(&mut self.arena);
+        let san_span = Span(start, self.arena.len() as u32);
+        m.to_uci(self.mode).append_to_string(&mut self.arena);
+        let uci_span = Span(san_span.1, self.arena.len() as u32);
         self.moves.push(MoveRec {
             move_number: move_number.min(u32::from(u16::MAX)) as u16,
             white: mover == Color::White,

@@ -318,7 +318,11 @@ impl<R: Read> Splitter<R> {
         if self.line_pos < cut {
             self.line_of(cut);
         }
-        let rest = self.buf.split_off(cut);
+        // The open game's bytes move to a buffer as large as this one, so that
+        // the refills up to the next batch do not grow (copy) it again.
+        let mut rest = Vec::with_capacity(self.buf.capacity());
+        rest.extend_from_slice(&self.buf[cut..]);
+        self.buf.truncate(cut);
         let buf = std::mem::replace(&mut self.buf, rest);
         self.line_pos -= cut;
         self.base += cut as u64;

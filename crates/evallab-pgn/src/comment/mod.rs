@@ -106,7 +106,7 @@ pub fn parse<'a>(text: &'a str, extra: &mut String) -> MoveComment<'a> {
     }
     if t.eq_ignore_ascii_case("book") || t == "B 0" {
         c.book = true;
-    } else if t.contains("[%") {
+    } else if memchr::memmem::find(t.as_bytes(), b"[%").is_some() {
         parse_lichess(t, &mut c, extra);
     } else if starts_with_key(t) || t.starts_with("book,") {
         parse_tcec(t, &mut c, extra);

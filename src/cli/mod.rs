@@ -16,6 +16,7 @@ mod annotate;
 mod balance;
 mod calc;
 mod calibrate;
+mod commit;
 mod eas;
 mod ingest;
 mod inspect;
@@ -45,6 +46,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Ingest(ingest::Args),
+    Commit(commit::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
     Match(r#match::Args),
@@ -67,6 +69,7 @@ pub const EXIT_REJECTS: u8 = 3;
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Ingest(a) => ingest::run(a),
+        Command::Commit(a) => commit::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Agreement(a) => agreement::run(a),
         Command::Match(a) => r#match::run(a),

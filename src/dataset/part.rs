@@ -26,7 +26,13 @@ pub struct PartWriter {
 
 impl PartWriter {
     pub fn create(root: &Path, table: &Table, part: u32) -> Result<PartWriter, Error> {
-        let (staged, file) = Staged::create(&root.join(part_file(table, part)))?;
+        PartWriter::create_at(&root.join(part_file(table, part)), table)
+    }
+
+    /// A part of `table` at `dst` (a shard's staging folder, see
+    /// [`crate::dataset::shard`]).
+    pub fn create_at(dst: &Path, table: &Table) -> Result<PartWriter, Error> {
+        let (staged, file) = Staged::create(dst)?;
         let mut props = WriterProperties::builder()
             // Level 1: the PV text dominates and level 3 costs much more time for a
             // few percent of size.

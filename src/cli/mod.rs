@@ -18,6 +18,7 @@ mod calc;
 mod calibrate;
 mod commit;
 mod eas;
+mod facts;
 mod ingest;
 mod inspect;
 mod r#match;
@@ -56,6 +57,7 @@ enum Command {
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
     Eas(eas::Args),
+    Facts(facts::Args),
     Report(report::Args),
     Annotate(annotate::Args),
     Calc(calc::Args),
@@ -79,6 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Calibrate(a) => calibrate::run(a),
         Command::Relevance(a) => relevance::run(a),
         Command::Eas(a) => eas::run(a),
+        Command::Facts(a) => facts::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),

@@ -187,14 +187,24 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
     };
     let (shards, incomplete) = list(root)?;
     let wanted = |n: &String| only.is_empty() || only.contains(n);
-    if let Some(missing) = only
-        .iter()
-        .find(|n| !shards.iter().any(|s| &s.name == *n) && !incomplete.contains(n))
-    {
-        return Err(Error::Dataset(format!(
-            "{}: no shard named {missing}",
-            shard_dir(root, missing).display()
-        )));
+    for n in only {
+        if shards.iter().any(|s| &s.name == n) || incomplete.contains(n) {
+            continue;
+        }
+        // Committed by an earlier run of `commit` (its folder is gone).
+        if ds
+            .manifest
+            .runs
+            .iter()
+            .any(|r| r.shard.as_ref().is_some_and(|s| &s.name == n))
+        {
+            report.already.push(n.clone());
+        } else {
+            return Err(Error::Dataset(format!(
+                "{}: no shard named {n}",
+                shard_dir(root, n).display()
+            )));
+        }
     }
     report.incomplete = incomplete.into_iter().filter(wanted).collect();
     for shard in shards.into_iter().filter(|s| wanted(&s.name)) {
@@ -266,7 +276,11 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
     // live on as links in the table folders).
     for name in report.committed.iter().map(|c| &c.0).chain(&report.already) {
         let dir = shard_dir(root, name);
-        fs::remove_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        match fs::remove_dir_all(&dir) {
+            // Committed by an earlier `commit` whose folder is gone.
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(&dir, e)),
+            _ => {}
+        }
     }
     Ok(report)
 }

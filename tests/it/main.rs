@@ -7,6 +7,7 @@
 //! - [`eas`]: EAS labels and scores on hand-built games, against pgn-extract;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
+//! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
 //! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
 
@@ -16,5 +17,6 @@ mod eas;
 mod fixtures;
 mod matching;
 mod robustness;
+mod shards;
 mod snapshots;
 mod tcec;

@@ -198,6 +198,7 @@ pub fn ingest_shard(
         options,
         inputs: report.inputs.clone(),
         files,
+        analysis: None,
     };
     shard::finish(root, &shard)?;
     report.seconds = started.elapsed().as_secs_f64();

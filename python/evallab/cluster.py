@@ -13,6 +13,11 @@ records the same names as a one-process ingest.
   ``DATASET/shards/``); then one ``evallab commit`` adds them all in one
   manifest. Shard names follow the input order, so the dataset's parts, and
   its rows, come in the order one ``evallab ingest`` writes them.
+- ``analyze DATASET --label L ANALYZE_OPTIONS…``: the selected games (in dataset
+  order) cut into ``--slices`` contiguous slices; each is one task
+  ``evallab analyze --slice K/N --shard NAME`` (any ``evallab analyze`` options:
+  engine, limit, selection); then one ``evallab commit`` adds them as chunks of
+  the label's analysis. Games already analysed under the label are skipped.
 - ``facts DATASET -o DIR``: one task ``evallab facts --part N`` per ingest run
   (the map step), then ``evallab balance|calibrate|eas --facts DIR`` (the
   reduce, on the small per-game files) write ``DIR/{balance,calibrate,eas}.csv``.
@@ -34,6 +39,7 @@ import argparse
 import ctypes
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -147,6 +153,25 @@ class Driver:
         names = [f"ingest-{n:06d}" for n in range(1, len(groups) + 1)]
         log(self.once(["commit", dataset, *[a for n in names for a in ("--shard", n)]])[1].strip())
 
+    def analyze(self, dataset, label, options, slices=None, log=print):
+        dataset = os.path.abspath(dataset)
+        slices = slices or 4 * max(1, sum(self.client.nthreads().values()))
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", label)
+        names = [f"analyze-{safe}-{k:06d}" for k in range(1, slices + 1)]
+        futures = [
+            self._run(["analyze", dataset, *options, "--label", label, "--slice", f"{k}/{slices}",
+                       "--shard", name, "--quiet"])
+            for k, name in enumerate(names, 1)
+        ]
+        self.client.gather(futures)
+        log(f"{slices} slices analysed")
+        # Slices with no game left to analyse wrote no shard (checked where the storage is).
+        done = [self.client.submit(os.path.exists, os.path.join(dataset, "shards", n, "shard.json"), pure=False)
+                for n in names]
+        written = [n for n, ok in zip(names, self.client.gather(done)) if ok]
+        if written:
+            log(self.once(["commit", dataset, *[a for n in written for a in ("--shard", n)]])[1].strip())
+
     def facts(self, dataset, out, log=print):
         dataset, out = os.path.abspath(dataset), os.path.abspath(out)
         from evallab import manifest
@@ -191,15 +216,24 @@ def main(argv=None):
     ing.add_argument("--shards", type=int, help="number of shards [default: twice the worker threads]")
     ing.add_argument("--jobs", type=int, default=1, help="parser threads per shard [default: 1]")
     ing.add_argument("--no-pv", action="store_true")
+    ana = sub.add_parser("analyze", help="sharded engine analysis, committed once",
+                         description="Other options are evallab analyze's (--engine, --nodes, …).")
+    ana.add_argument("dataset")
+    ana.add_argument("--label", required=True, help="the analysis' label")
+    ana.add_argument("--slices", type=int, help="tasks [default: 4 × the worker threads]")
     fac = sub.add_parser("facts", help="per-part facts (map), then balance, calibrate and eas (reduce)")
     fac.add_argument("dataset")
     fac.add_argument("-o", "--output", required=True, help="facts folder (on storage every worker sees)")
-    args = p.parse_args(argv)
+    args, rest = p.parse_known_args(argv)
+    if rest and args.command != "analyze":
+        p.error(f"unrecognized arguments: {' '.join(rest)}")
     t = time.time()
     with client_for(args) as client:
         d = Driver(client, args.evallab, args.retries)
         if args.command == "ingest":
             d.ingest(args.inputs, args.output, args.shards, args.jobs, args.no_pv)
+        elif args.command == "analyze":
+            d.analyze(args.dataset, args.label, rest, args.slices)
         else:
             d.facts(args.dataset, args.output)
     print(f"evallab-dask {args.command}: {time.time() - t:.2f}s", file=sys.stderr)

@@ -119,6 +119,9 @@ pub struct AnalysisChunk {
     pub restarts: u64,
     /// Table name → part file, relative to the dataset folder.
     pub files: BTreeMap<String, String>,
+    /// The shard this chunk was committed from (`evallab commit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<shard::ShardRecord>,
 }
 
 /// The dataset manifest.

@@ -21,7 +21,7 @@
 //! was retried and wrote its shard twice, or a commit run twice, adds no game
 //! twice.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -30,8 +30,8 @@ use sha2::{Digest, Sha256};
 
 use crate::Error;
 use crate::dataset::lock::{DatasetLock, Holder};
-use crate::dataset::{Dataset, InputRecord, Run, commit, part_file};
-use crate::schema;
+use crate::dataset::{AnalysisRun, Dataset, InputRecord, Run, commit, part_file};
+use crate::schema::{self, Table};
 
 /// The folder of the shards inside a dataset.
 pub const SHARDS_DIR: &str = "shards";
@@ -53,10 +53,17 @@ pub struct Shard {
     pub fingerprint: String,
     pub started_unix: u64,
     pub seconds: f64,
+    /// An ingest shard's options and inputs.
+    #[serde(default)]
     pub options: serde_json::Value,
+    #[serde(default)]
     pub inputs: Vec<InputRecord>,
     /// Table name → file inside the shard's folder.
     pub files: BTreeMap<String, String>,
+    /// An analysis shard (`analyze --shard`): the analysis' settings and the
+    /// one chunk of results (its files are the shard's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<AnalysisRun>,
 }
 
 /// The content fingerprint of a shard: its inputs' sha256 in order and the
@@ -158,10 +165,120 @@ pub fn list(root: &Path) -> Result<(Vec<Shard>, Vec<String>), Error> {
     Ok((complete, incomplete))
 }
 
+/// Links a shard's parts into the table folders as part `part`; returns
+/// table → file, relative to the dataset.
+fn link_parts(
+    ds: &Dataset,
+    shard: &Shard,
+    part: u32,
+    tables: &[&Table],
+) -> Result<BTreeMap<String, String>, Error> {
+    let dir = shard_dir(&ds.root, &shard.name);
+    let mut files = BTreeMap::new();
+    for (table, file) in &shard.files {
+        let t = tables.iter().find(|t| t.name == table).ok_or_else(|| {
+            Error::Dataset(format!(
+                "shard {}: unexpected table {table} in its {SHARD_FILE}",
+                shard.name
+            ))
+        })?;
+        let rel = part_file(t, part);
+        commit::link_into(&dir.join(file), &ds.root.join(&rel))?;
+        files.insert(table.clone(), rel);
+    }
+    Ok(files)
+}
+
+/// Adds an analysis shard as a chunk of its label's analysis (in memory;
+/// the caller commits the manifest). Skipped when the label has the shard
+/// (fingerprint) or all its games; an error when it has some of them, or
+/// when the label was run with other settings.
+fn commit_analysis(ds: &mut Dataset, shard: Shard, report: &mut CommitReport) -> Result<(), Error> {
+    let Some(settings) = shard.analysis.clone() else {
+        return Ok(());
+    };
+    let mut chunk = settings.chunks.first().cloned().ok_or_else(|| {
+        Error::Dataset(format!(
+            "shard {}: an analysis without its chunk",
+            shard.name
+        ))
+    })?;
+    let existing = ds.manifest.analysis(&settings.label).cloned();
+    if let Some(old) = &existing {
+        if old.fingerprint != settings.fingerprint {
+            return Err(Error::Dataset(format!(
+                "shard {}: label `{}` was run with other settings; nothing was committed",
+                shard.name, settings.label
+            )));
+        }
+        let seen = old.chunks.iter().any(|c| {
+            c.shard
+                .as_ref()
+                .is_some_and(|s| s.fingerprint == shard.fingerprint)
+        });
+        let tables = [&schema::ANALYSIS, &schema::ANALYSIS_FAILURES];
+        let done = crate::analyze::done_games(ds, old, &tables)?;
+        let mine = shard_games(&shard_dir(&ds.root, &shard.name), &shard)?;
+        let overlap = mine.iter().filter(|g| done.contains(g)).count();
+        if seen || (overlap == mine.len() && !mine.is_empty()) {
+            report.already.push(shard.name);
+            return Ok(());
+        }
+        if overlap > 0 {
+            return Err(Error::Dataset(format!(
+                "shard {}: {overlap} of its {} games are already analysed under label `{}`; \
+                 nothing was committed",
+                shard.name,
+                mine.len(),
+                settings.label
+            )));
+        }
+    }
+    let part = ds.next_part();
+    chunk.part = part;
+    chunk.files = link_parts(ds, &shard, part, &schema::ANALYSIS_TABLES)?;
+    chunk.shard = Some(ShardRecord {
+        name: shard.name.clone(),
+        fingerprint: shard.fingerprint,
+    });
+    report.committed.push((shard.name, part, chunk.games, 0));
+    match ds
+        .manifest
+        .analyses
+        .iter_mut()
+        .find(|a| a.label == settings.label)
+    {
+        Some(a) => a.chunks.push(chunk),
+        None => ds.manifest.analyses.push(AnalysisRun {
+            chunks: vec![chunk],
+            ..settings
+        }),
+    }
+    Ok(())
+}
+
+/// The game ids in an analysis shard's parts.
+fn shard_games(dir: &Path, shard: &Shard) -> Result<HashSet<i64>, Error> {
+    use polars::prelude::*;
+    let mut out = HashSet::new();
+    for file in shard.files.values() {
+        let path = dir.join(file);
+        let ids = LazyFrame::scan_parquet(
+            PlRefPath::new(path.to_string_lossy().as_ref()),
+            ScanArgsParquet::default(),
+        )?
+        .select([col(schema::col::GAME_ID)])
+        .collect()?;
+        out.extend(ids.column(schema::col::GAME_ID)?.i64()?.into_no_null_iter());
+    }
+    Ok(out)
+}
+
 /// What [`commit_shards`] did.
 #[derive(Debug, Clone, Default)]
 pub struct CommitReport {
-    /// Shards added, with their part number, games and rejects.
+    /// Shards added, with their part number, games (ingested or analysed)
+    /// and rejects.
     pub committed: Vec<(String, u32, u64, u64)>,
     /// Shards the dataset already had (same fingerprint, or every input).
     pub already: Vec<String>,
@@ -192,11 +309,11 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
             continue;
         }
         // Committed by an earlier run of `commit` (its folder is gone).
-        if ds
-            .manifest
-            .runs
-            .iter()
-            .any(|r| r.shard.as_ref().is_some_and(|s| &s.name == n))
+        let chunks = ds.manifest.analyses.iter().flat_map(|a| &a.chunks);
+        let committed = ds.manifest.runs.iter().map(|r| &r.shard);
+        if committed
+            .chain(chunks.map(|c| &c.shard))
+            .any(|s| s.as_ref().is_some_and(|s| &s.name == n))
         {
             report.already.push(n.clone());
         } else {
@@ -208,6 +325,10 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
     }
     report.incomplete = incomplete.into_iter().filter(wanted).collect();
     for shard in shards.into_iter().filter(|s| wanted(&s.name)) {
+        if shard.analysis.is_some() {
+            commit_analysis(&mut ds, shard, &mut report)?;
+            continue;
+        }
         let seen = ds.manifest.runs.iter().any(|r| {
             r.shard
                 .as_ref()
@@ -233,22 +354,7 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
             )));
         }
         let part = ds.next_part();
-        let dir = shard_dir(root, &shard.name);
-        let mut files = BTreeMap::new();
-        for (table, file) in &shard.files {
-            let t = schema::TABLES
-                .iter()
-                .find(|t| t.name == table)
-                .ok_or_else(|| {
-                    Error::Dataset(format!(
-                        "shard {}: unknown table {table} in its {SHARD_FILE}",
-                        shard.name
-                    ))
-                })?;
-            let rel = part_file(t, part);
-            commit::link_into(&dir.join(file), &root.join(&rel))?;
-            files.insert(table.clone(), rel);
-        }
+        let files = link_parts(&ds, &shard, part, &schema::TABLES)?;
         let (games, rejects) = shard
             .inputs
             .iter()

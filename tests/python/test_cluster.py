@@ -25,6 +25,7 @@ import pytest
 
 pytest.importorskip("distributed")
 
+import evallab  # noqa: E402
 from evallab.checksums import checksums  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -133,6 +134,34 @@ def evallab_children(pid):
         except (OSError, ValueError, IndexError):
             continue
     return out
+
+
+def test_sharded_analysis_equals_one_run(cluster, reference, tmp_path):
+    import shutil
+
+    import polars as pl
+
+    if not Path("/usr/games/stockfish").exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI needs /usr/games/stockfish")
+        pytest.skip("SKIPPED: no /usr/games/stockfish")
+    ref_ds, _, _ = reference
+    one, sharded = tmp_path / "one", tmp_path / "sharded"
+    shutil.copytree(ref_ds, one)
+    shutil.copytree(ref_ds, sharded)
+    opts = ["--engine", "/usr/games/stockfish", "--nodes", "2000", "--max-games", "6"]
+    run([evallab_bin(), "analyze", str(one), *opts, "--label", "sf", "--quiet"])
+    finish(driver(cluster, "analyze", str(sharded), "--label", "sf", "--slices", "3", *opts))
+
+    def rows(ds):
+        keys = ["game_id", "ply", "multipv", "depth", "is_final"]
+        return evallab.read_polars(ds, "analysis").drop("nps", "time_ms").sort(keys).collect()
+
+    a, b = rows(one), rows(sharded)
+    assert a.height > 100 and a.equals(b)
+    chunks = json.loads((sharded / "manifest.json").read_text())["analyses"][0]["chunks"]
+    assert [c["games"] for c in chunks] == [2, 2, 2]
+    assert pl.Series([c["shard"]["name"] for c in chunks]).str.starts_with("analyze-sf-").all()
 
 
 # Last: it leaves the cluster with one worker.

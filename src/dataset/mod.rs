@@ -9,7 +9,7 @@
 //! DATASET/analysis/part-000002.parquet            engine re-analysis (`evallab analyze`)
 //! DATASET/analysis_failures/part-000002.parquet   positions the engine failed on
 //! DATASET/derived/…            tables computed from the parts (EAS labels, …)
-//! DATASET/shards/<name>/…      uncommitted results of a distributed ingest ([`shard`])
+//! DATASET/shards/<name>/…      uncommitted results of a distributed ingest or analysis ([`shard`])
 //! DATASET/.evallab.lock        held by the one process writing the dataset
 //! ```
 //!

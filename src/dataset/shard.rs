@@ -1,11 +1,12 @@
-//! Shards: one piece of a distributed ingest, written beside the dataset by
-//! many processes at once, and committed later, many in one manifest, by
+//! Shards: one piece of a distributed ingest (`ingest --shard`) or analysis
+//! (`analyze --slice K/N --shard`), written beside the dataset by many
+//! processes at once, and committed later, many in one manifest, by
 //! [`commit_shards`] (`evallab commit`).
 //!
 //! ```text
-//! DATASET/shards/<name>/games.parquet    the shard's parts (committed files that no manifest lists)
-//! DATASET/shards/<name>/moves.parquet
-//! DATASET/shards/<name>/rejects.parquet
+//! DATASET/shards/<name>/games.parquet    the shard's parts (committed files that no manifest lists):
+//! DATASET/shards/<name>/moves.parquet    games, moves, rejects of an ingest shard;
+//! DATASET/shards/<name>/rejects.parquet  analysis, analysis_failures of an analysis shard
 //! DATASET/shards/<name>/shard.json       written last: the shard's commit point
 //! ```
 //!
@@ -14,10 +15,11 @@
 //! (its writer died or is still running) and is never committed. `commit`
 //! holds the dataset's lock, links every complete shard's parts into the
 //! table folders under new part numbers, and commits one manifest that adds
-//! one run per shard, recording the shard's name and content fingerprint;
+//! one run per ingest shard and one chunk of its label's analysis per
+//! analysis shard, recording the shard's name and content fingerprint;
 //! only then are the shard folders removed. So the dataset gains all the
 //! shards or none, and committing is idempotent: a shard whose fingerprint,
-//! or whose every input, the manifest already has is skipped — a task that
+//! or whose every input (analysed game), the manifest already has is skipped — a task that
 //! was retried and wrote its shard twice, or a commit run twice, adds no game
 //! twice.
 

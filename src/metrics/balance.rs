@@ -96,8 +96,12 @@ pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
         lf = lf.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
     }
     lf = lf.filter(col(metric::SCORE).is_not_null()).with_columns([
-        opts.families.apply(col(metric::ENGINE)),
-        opts.families.apply(col(metric::OPPONENT)),
+        opts.families
+            .apply(col(metric::ENGINE))
+            .alias(metric::ENGINE),
+        opts.families
+            .apply(col(metric::OPPONENT))
+            .alias(metric::OPPONENT),
     ]);
     if let Some(re) = &opts.engine {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));

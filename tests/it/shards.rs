@@ -165,8 +165,11 @@ fn statistics_from_part_facts_equal_one_process() {
     }
     let (side, lab) = read_facts(&sharded, f.path()).unwrap();
     for group in [Group::Engine, Group::EventEngine, Group::SeasonEngine] {
+        // Families and filters are the reduce's: the facts hold the tags' names.
         let o = BalanceOptions {
             group,
+            families: evallab::metrics::Families(vec![("^[AW]$".into(), "AW".into())]),
+            engine: (group == Group::SeasonEngine).then(|| "^(AW|B)$".into()),
             ..BalanceOptions::default()
         };
         let scans = || (one.scan(&GAMES).unwrap(), one.scan(&MOVES).unwrap());

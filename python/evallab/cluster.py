@@ -132,6 +132,18 @@ class Driver:
         """One evallab command on a worker; (stdout, stderr)."""
         return self._run(args).result()
 
+    def _commit(self, dataset, names, log):
+        """One `evallab commit` of the shards among `names` that were written (a
+        task with nothing left to do, all its inputs or games already in the
+        dataset, writes none); existence is checked where the storage is."""
+        done = [self.client.submit(os.path.exists, os.path.join(dataset, "shards", n, "shard.json"), pure=False)
+                for n in names]
+        written = [n for n, ok in zip(names, self.client.gather(done)) if ok]
+        if not written:
+            log("nothing to commit: the dataset already has everything")
+            return
+        log(self.once(["commit", dataset, *[a for n in written for a in ("--shard", n)]])[1].strip())
+
     def ingest(self, inputs, dataset, shards=None, jobs=1, no_pv=False, log=print):
         dataset = os.path.abspath(dataset)
         plan = [json.loads(line) for line in self.once(["ingest", "--plan", *inputs])[0].splitlines()]
@@ -150,8 +162,7 @@ class Driver:
             futures.append(self._run(args, fault=fault, watch=watch))
         for _, err in self.client.gather(futures):
             log(err.strip())
-        names = [f"ingest-{n:06d}" for n in range(1, len(groups) + 1)]
-        log(self.once(["commit", dataset, *[a for n in names for a in ("--shard", n)]])[1].strip())
+        self._commit(dataset, [f"ingest-{n:06d}" for n in range(1, len(groups) + 1)], log)
 
     def analyze(self, dataset, label, options, slices=None, log=print):
         dataset = os.path.abspath(dataset)
@@ -165,12 +176,7 @@ class Driver:
         ]
         self.client.gather(futures)
         log(f"{slices} slices analysed")
-        # Slices with no game left to analyse wrote no shard (checked where the storage is).
-        done = [self.client.submit(os.path.exists, os.path.join(dataset, "shards", n, "shard.json"), pure=False)
-                for n in names]
-        written = [n for n, ok in zip(names, self.client.gather(done)) if ok]
-        if written:
-            log(self.once(["commit", dataset, *[a for n in written for a in ("--shard", n)]])[1].strip())
+        self._commit(dataset, names, log)
 
     def facts(self, dataset, out, log=print):
         dataset, out = os.path.abspath(dataset), os.path.abspath(out)

@@ -130,6 +130,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             c.plies as f64 / secs,
             report.pgn_bytes as f64 / 1e6 / secs,
             match &args.shard {
+                Some(_) if report.inputs.is_empty() => format!(
+                    "{}: no shard written, the dataset has every input",
+                    output.display()
+                ),
                 Some(name) => format!(
                     "shard {name} of {} (uncommitted until `evallab commit`)",
                     output.display()

@@ -94,15 +94,15 @@ fn queries(c: &mut Criterion) {
     g.bench_function("balance", |b| {
         b.iter(|| {
             let (games, moves) = scan();
-            let facts = game_facts(games, moves, &bopts).unwrap();
+            let facts = game_facts(games, moves, &bopts, false).unwrap();
             balance(facts, &bopts).unwrap().collect().unwrap()
         })
     });
     g.bench_function("calibrate", |b| {
         b.iter(|| {
             let (games, moves) = scan();
-            let facts = game_facts(games, moves.clone(), &bopts).unwrap();
-            let groups = observations(facts, moves, &bopts).unwrap();
+            let facts = game_facts(games, moves, &bopts, true).unwrap();
+            let groups = observations(facts, &bopts).unwrap();
             groups
                 .values()
                 .map(|games| calibrate_group(games, 0, 1))

@@ -6,6 +6,7 @@
 //! in input order, so the output is identical whatever `jobs` is. Memory is
 //! bounded by the number of batches in flight, not by the input size.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -17,8 +18,9 @@ use rayon::prelude::*;
 use crate::Error;
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::part::PartWriter;
-use crate::dataset::{Dataset, InputRecord, Run};
-use crate::schema;
+use crate::dataset::shard::{self, Shard};
+use crate::dataset::{Dataset, InputRecord, Manifest, Run};
+use crate::schema::{self, MANIFEST_FILE};
 use crate::tables::Tables;
 use evallab_pgn::game::{Counts, ParseOptions, Source, parse_batch};
 use evallab_pgn::input::{self, Input};
@@ -107,54 +109,16 @@ pub fn ingest(
     } else {
         ds.manifest.runs.clone()
     };
-    let mut todo: Vec<Input> = Vec::new();
-    let resolved = expanded
-        .into_iter()
-        .try_for_each(|(name, path)| -> Result<(), Error> {
-            let inp = input::resolve(name, path, root)?;
-            let known = runs
-                .iter()
-                .flat_map(|r| &r.inputs)
-                .any(|i| i.sha256 == inp.sha256);
-            if known || todo.iter().any(|t| t.sha256 == inp.sha256) {
-                report.skipped.push((inp.name.clone(), inp.sha256.clone()));
-                cleanup_spool(&inp);
-            } else {
-                todo.push(inp);
-            }
-            Ok(())
-        });
-    if let Err(e) = resolved {
-        todo.iter().for_each(cleanup_spool);
-        return Err(e);
-    }
+    let known = |sha: &str| runs.iter().flat_map(|r| &r.inputs).any(|i| i.sha256 == sha);
+    let todo = select_inputs(expanded, root, known, &mut report.skipped)?;
     if !todo.is_empty() {
-        let result = run(&ds, part, &todo, opts, progress);
-        todo.iter().for_each(cleanup_spool);
-        let (per_input, pgn_bytes) = result?;
-        report.inputs = todo
-            .iter()
-            .zip(&per_input)
-            .map(|(inp, c)| {
-                report.counts += *c;
-                InputRecord {
-                    path: inp.name.clone(),
-                    size: inp.size,
-                    sha256: inp.sha256.clone(),
-                    games: c.games,
-                    rejects: c.rejects,
-                    plies: c.plies,
-                    unparsed_comments: c.unparsed_comments,
-                }
-            })
-            .collect();
+        let writers = [&schema::GAMES, &schema::MOVES, &schema::REJECTS]
+            .map(|t| PartWriter::create(&ds.root, t, part));
+        ingest_inputs(&todo, writers, opts, progress, &mut report)?;
         report.part = Some(part);
-        report.pgn_bytes = pgn_bytes;
         runs.push(Run {
             part,
-            started_unix: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
+            started_unix: unix_now(),
             seconds: started.elapsed().as_secs_f64(),
             options: serde_json::json!({
                 "jobs": opts.jobs,
@@ -163,6 +127,7 @@ pub fn ingest(
             }),
             inputs: report.inputs.clone(),
             files: Run::base_files(part),
+            shard: None,
         });
     } else if !opts.overwrite {
         report.seconds = started.elapsed().as_secs_f64();
@@ -174,6 +139,139 @@ pub fn ingest(
     report.removed.extend(ds.collect_garbage()?);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Ingests `inputs` into shard `name` of the dataset at `root` (see
+/// [`crate::dataset::shard`]): the parts go to the shard's folder, and
+/// nothing becomes visible to readers until `evallab commit`. Takes no lock,
+/// so that many shards are written at once. Inputs the dataset already has
+/// are skipped; when all are, no shard is written.
+pub fn ingest_shard(
+    root: &Path,
+    name: &str,
+    inputs: &[String],
+    opts: IngestOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<IngestReport, Error> {
+    shard::check_name(name)?;
+    if opts.overwrite {
+        return Err(Error::Usage(
+            "--shard adds to a dataset; it cannot --overwrite it".into(),
+        ));
+    }
+    let started = Instant::now();
+    let expanded = input::expand(inputs)?;
+    // The committed dataset, read as any reader does (the shard does not change it).
+    let committed = if root.join(MANIFEST_FILE).exists() {
+        Dataset::open(root)?.manifest
+    } else {
+        fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
+        Manifest::default()
+    };
+    let mut report = IngestReport::default();
+    let todo = select_inputs(
+        expanded,
+        root,
+        |sha| committed.has_input(sha),
+        &mut report.skipped,
+    )?;
+    if todo.is_empty() {
+        report.seconds = started.elapsed().as_secs_f64();
+        return Ok(report);
+    }
+    let dir = shard::begin(root, name)?;
+    let tables = [&schema::GAMES, &schema::MOVES, &schema::REJECTS];
+    let files: BTreeMap<String, String> = tables
+        .iter()
+        .map(|t| (t.name.to_string(), format!("{}.parquet", t.name)))
+        .collect();
+    let writers = tables.map(|t| PartWriter::create_at(&dir.join(&files[t.name]), t));
+    ingest_inputs(&todo, writers, opts, progress, &mut report)?;
+    // Only what changes the rows is fingerprinted (the output is the same
+    // whatever the jobs or the batch size).
+    let options = serde_json::json!({ "pv": opts.parse.keep_pv });
+    let shard = Shard {
+        name: name.to_string(),
+        fingerprint: shard::fingerprint(report.inputs.iter().map(|i| i.sha256.as_str()), &options),
+        started_unix: unix_now(),
+        seconds: started.elapsed().as_secs_f64(),
+        options,
+        inputs: report.inputs.clone(),
+        files,
+        analysis: None,
+    };
+    shard::finish(root, &shard)?;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Hashes the inputs and keeps those neither `known` nor repeated (by
+/// sha256), recording the others in `skipped`.
+fn select_inputs(
+    expanded: Vec<(String, PathBuf)>,
+    spool_dir: &Path,
+    known: impl Fn(&str) -> bool,
+    skipped: &mut Vec<(String, String)>,
+) -> Result<Vec<Input>, Error> {
+    let mut todo: Vec<Input> = Vec::new();
+    let resolved = expanded
+        .into_iter()
+        .try_for_each(|(name, path)| -> Result<(), Error> {
+            let inp = input::resolve(name, path, spool_dir)?;
+            if known(&inp.sha256) || todo.iter().any(|t| t.sha256 == inp.sha256) {
+                skipped.push((inp.name.clone(), inp.sha256.clone()));
+                cleanup_spool(&inp);
+            } else {
+                todo.push(inp);
+            }
+            Ok(())
+        });
+    if let Err(e) = resolved {
+        todo.iter().for_each(cleanup_spool);
+        return Err(e);
+    }
+    Ok(todo)
+}
+
+/// Parses `todo` into the three part writers (games, moves, rejects) and
+/// commits them; fills the report's inputs, counts and bytes.
+fn ingest_inputs(
+    todo: &[Input],
+    writers: [Result<PartWriter, Error>; 3],
+    opts: IngestOptions,
+    progress: &mut dyn FnMut(&Progress),
+    report: &mut IngestReport,
+) -> Result<(), Error> {
+    let result = writers
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .and_then(|w| run(w, todo, opts, progress));
+    todo.iter().for_each(cleanup_spool);
+    let (per_input, pgn_bytes) = result?;
+    report.inputs = todo
+        .iter()
+        .zip(&per_input)
+        .map(|(inp, c)| {
+            report.counts += *c;
+            InputRecord {
+                path: inp.name.clone(),
+                size: inp.size,
+                sha256: inp.sha256.clone(),
+                games: c.games,
+                rejects: c.rejects,
+                plies: c.plies,
+                unparsed_comments: c.unparsed_comments,
+            }
+        })
+        .collect();
+    report.pgn_bytes = pgn_bytes;
+    Ok(())
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 fn cleanup_spool(inp: &Input) {
@@ -191,8 +289,7 @@ enum Item {
 type Parsed = Vec<(RecordBatch, RecordBatch, RecordBatch)>;
 
 fn run(
-    ds: &Dataset,
-    part: u32,
+    writers: Vec<PartWriter>,
     inputs: &[Input],
     opts: IngestOptions,
     progress: &mut dyn FnMut(&Progress),
@@ -202,11 +299,7 @@ fn run(
         .num_threads(jobs)
         .build()
         .map_err(|e| Error::Usage(format!("--jobs {jobs}: cannot start the threads: {e}")))?;
-    let mut writers = [
-        PartWriter::create(&ds.root, &schema::GAMES, part)?,
-        PartWriter::create(&ds.root, &schema::MOVES, part)?,
-        PartWriter::create(&ds.root, &schema::REJECTS, part)?,
-    ];
+    let mut writers = writers;
     let (item_tx, item_rx) = sync_channel::<Item>(jobs * 2);
     let (out_tx, out_rx) = sync_channel::<Parsed>(2);
     let mut per_input = vec![Counts::default(); inputs.len()];

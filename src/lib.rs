@@ -11,6 +11,7 @@ pub mod analyze;
 pub mod dataset;
 pub mod derived;
 pub mod error;
+pub mod facts;
 pub mod ingest;
 pub mod matching;
 pub mod metrics;

@@ -39,16 +39,20 @@ use crate::dataset::lock::DatasetLock;
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 17] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
     ("ingest", 1),
-    ("adjudicate", 1),
+    ("commit", 1),
+    ("facts", 1),
+    // 2: the tcec preset's eras derived from the clocks (S18 bonus, early S22).
+    ("adjudicate", 2),
     ("analyze", 1),
     ("match", 1),
     ("policy", 1),
     ("ease", 1),
     ("agreement", 1),
     ("balance", 1),
-    ("calibrate", 1),
+    // 2: the bootstrap draws games in game-id order (whatever the parts).
+    ("calibrate", 2),
     ("relevance", 2),
     ("eas", 2),
     ("report", 3),

@@ -31,6 +31,8 @@ pub enum ColType {
     Utf8,
     /// Days since 1970-01-01.
     Date,
+    /// A list of i32 (derived tables only).
+    ListInt32,
 }
 
 impl ColType {
@@ -47,6 +49,9 @@ impl ColType {
             ColType::Float64 => DataType::Float64,
             ColType::Utf8 => DataType::Utf8,
             ColType::Date => DataType::Date32,
+            ColType::ListInt32 => {
+                DataType::List(Arc::new(Field::new("item", DataType::Int32, true)))
+            }
         }
     }
 
@@ -64,6 +69,7 @@ impl ColType {
             ColType::Float64 => "f64",
             ColType::Utf8 => "str",
             ColType::Date => "date",
+            ColType::ListInt32 => "list<i32>",
         }
     }
 }
@@ -806,8 +812,48 @@ pub const RELEVANCE_MOVES: Table = Table {
     ],
 };
 
-/// Tables computed from a dataset's parts and stored in `DATASET/derived/`.
-pub const DERIVED_TABLES: [&Table; 2] = [&EAS_LABELS, &RELEVANCE_MOVES];
+/// Derived: the map step of `balance` and `calibrate`, one row per game and
+/// side (`evallab facts`, one file per part).
+pub const GAME_FACTS: Table = Table {
+    name: "game_facts",
+    doc: "derived (FACTS_DIR/part-NNNNNN.game_facts.parquet, by `evallab facts`): per game and side, what balance and calibrate need; with part-NNNNNN.eas_labels.parquet (eas_labels without `duplicate`, which the reduce adds)",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "games.game_id"),
+        c(col::EVENT, Utf8, true, "Event tag"),
+        c(col::ROUND, Utf8, true, "Round tag"),
+        c(
+            metric::ENGINE,
+            Utf8,
+            true,
+            "the side's player, as in the tag (families are merged by the reduce)",
+        ),
+        c(metric::OPPONENT, Utf8, true, "the other player"),
+        c(col::SIDE, Utf8, false, "`w` or `b`"),
+        c(
+            metric::SCORE,
+            Float64,
+            true,
+            "1, 0.5 or 0 for the side; null for `*`",
+        ),
+        c(
+            metric::MAX_OWN_CP,
+            Int64,
+            true,
+            "the side's highest own eval (own-eval scale: cp, mates ±(1000000 − n))",
+        ),
+        c(metric::LAST_OWN_CP, Int64, true, "the side's last own eval"),
+        c(
+            metric::OWN_EVALS,
+            ListInt32,
+            true,
+            "the side's own evals without mates, cp, in ply order",
+        ),
+    ],
+};
+
+/// Tables computed from a dataset's parts and stored in `DATASET/derived/`
+/// (or, for the facts, where `evallab facts` writes them).
+pub const DERIVED_TABLES: [&Table; 3] = [&EAS_LABELS, &RELEVANCE_MOVES, &GAME_FACTS];
 
 /// Where a derived table is stored, relative to the dataset folder.
 pub fn derived_file(t: &Table) -> String {
@@ -849,6 +895,7 @@ pub mod metric {
     pub const OWN_CP: &str = "own_cp";
     pub const MAX_OWN_CP: &str = "max_own_cp";
     pub const LAST_OWN_CP: &str = "last_own_cp";
+    pub const OWN_EVALS: &str = "own_evals";
     pub const HOLLOW: &str = "hollow";
     pub const WON: &str = "won";
     pub const GAMES: &str = "games";

@@ -18,7 +18,7 @@ pub mod pool;
 pub mod positions;
 pub mod rows;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -31,6 +31,7 @@ use shakmaty::Chess;
 use crate::Error;
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::part::PartWriter;
+use crate::dataset::shard::{self, Shard};
 use crate::dataset::{AnalysisChunk, AnalysisRun, Dataset, part_file};
 use crate::schema::{ANALYSIS, ANALYSIS_FAILURES, AnalysisBuilder, FailuresBuilder, Table, col};
 use pool::{Chunk, GameResult, Job, PoolConfig};
@@ -60,6 +61,9 @@ pub struct AnalyzeOptions {
     pub handshake_timeout: Duration,
     /// Commit the results at least this often.
     pub commit_every: Duration,
+    /// Write the results into this shard of the dataset, uncommitted
+    /// ([`crate::dataset::shard`]), instead of committing chunks.
+    pub shard: Option<String>,
 }
 
 /// Progress, reported after every game.
@@ -197,9 +201,18 @@ pub fn analyze(
 ) -> Result<AnalyzeReport, Error> {
     let started = Instant::now();
     check_options(opts)?;
-    let lock = DatasetLock::acquire(root, "analyze")?;
+    // A shard writer takes no lock: it writes only into its shard's folder.
+    let lock = match &opts.shard {
+        Some(name) => {
+            shard::check_name(name)?;
+            None
+        }
+        None => Some(DatasetLock::acquire(root, "analyze")?),
+    };
     let mut ds = Dataset::open(root)?;
-    ds.collect_garbage()?;
+    if lock.is_some() {
+        ds.collect_garbage()?;
+    }
     let cfg = opts.engine_config();
     // One engine first: it names itself, and a bad path or option fails here,
     // before anything is written.
@@ -231,7 +244,7 @@ pub fn analyze(
         engine: engine_name,
         games_selected,
         games_already_done,
-        stale_lock: lock.stale.clone(),
+        stale_lock: lock.as_ref().and_then(|l| l.stale.clone()),
         ..AnalyzeReport::default()
     };
     if todo.is_empty() {
@@ -265,6 +278,10 @@ pub fn analyze(
         progress(&prog);
     };
     let mut chunks = Vec::new();
+    let mut staged = match &opts.shard {
+        Some(name) => Some(ShardWriter::create(root, name, &todo)?),
+        None => None,
+    };
     let mut commit = |chunk: &mut Chunk<Vec<Line>>| -> Result<(), Error> {
         let mut a = AnalysisBuilder::default();
         let mut f = FailuresBuilder::default();
@@ -275,22 +292,123 @@ pub fn analyze(
             push_failures(&mut f, r, &label);
         }
         let (lines, failures) = (a.rows() as u64, f.rows() as u64);
-        let part = commit_chunk(
-            &mut ds,
-            &mut run,
-            chunk,
-            lines,
-            failures,
-            vec![(&ANALYSIS, a.finish()), (&ANALYSIS_FAILURES, f.finish())],
-        )?;
+        let batches = vec![(&ANALYSIS, a.finish()), (&ANALYSIS_FAILURES, f.finish())];
+        if let Some(w) = &mut staged {
+            return w.add(chunk, lines, failures, &batches);
+        }
+        let part = commit_chunk(&mut ds, &mut run, chunk, lines, failures, batches)?;
         chunks.push(part);
         Ok(())
     };
     let job = AnalyzeJob { opts };
     pool::run(&pool_cfg, probe, &job, &todo, &mut on_game, &mut commit)?;
+    if let Some(w) = staged {
+        w.finish(root, &run, started)?;
+    }
     report.chunks = chunks;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The results of a sharded analysis, streamed into the shard's two parts
+/// and completed by its `shard.json` (the analysis settings and one chunk).
+struct ShardWriter {
+    name: String,
+    fingerprint: String,
+    writers: Vec<PartWriter>,
+    files: BTreeMap<String, String>,
+    chunk: AnalysisChunk,
+}
+
+impl ShardWriter {
+    fn create(root: &Path, name: &str, todo: &[GameTask]) -> Result<ShardWriter, Error> {
+        let dir = shard::begin(root, name)?;
+        let tables = [&ANALYSIS, &ANALYSIS_FAILURES];
+        let files: BTreeMap<String, String> = tables
+            .iter()
+            .map(|t| (t.name.to_string(), format!("{}.parquet", t.name)))
+            .collect();
+        let writers = tables
+            .iter()
+            .map(|t| PartWriter::create_at(&dir.join(&files[t.name]), t))
+            .collect::<Result<_, _>>()?;
+        let ids: Vec<String> = todo.iter().map(|t| t.game_id.to_string()).collect();
+        Ok(ShardWriter {
+            name: name.to_string(),
+            // Completed by the run's settings in `finish`.
+            fingerprint: ids.join(","),
+            writers,
+            files,
+            chunk: AnalysisChunk {
+                part: 0,
+                started_unix: unix_now(),
+                seconds: 0.0,
+                games: 0,
+                positions: 0,
+                lines: 0,
+                failures: 0,
+                restarts: 0,
+                files: BTreeMap::new(),
+                shard: None,
+            },
+        })
+    }
+
+    fn add(
+        &mut self,
+        chunk: &Chunk<Vec<Line>>,
+        lines: u64,
+        failures: u64,
+        batches: &[(&Table, RecordBatch)],
+    ) -> Result<(), Error> {
+        for (w, (_, b)) in self.writers.iter_mut().zip(batches) {
+            w.write(b)?;
+        }
+        let c = &mut self.chunk;
+        c.games += chunk.results.len() as u64;
+        c.positions += chunk.results.iter().map(|r| r.positions).sum::<u64>();
+        c.lines += lines;
+        c.failures += failures;
+        c.restarts += chunk.restarts;
+        Ok(())
+    }
+
+    /// Commits the parts, then `shard.json`: the shard's commit point.
+    fn finish(self, root: &Path, run: &AnalysisRun, started: Instant) -> Result<(), Error> {
+        for w in self.writers {
+            w.commit()?;
+        }
+        let mut chunk = self.chunk;
+        chunk.seconds = started.elapsed().as_secs_f64();
+        chunk.files = self.files.clone();
+        let settings = AnalysisRun {
+            chunks: vec![chunk],
+            ..run.clone()
+        };
+        let fingerprint = shard::fingerprint(
+            self.fingerprint.split(','),
+            &serde_json::json!({ "label": run.label, "settings": run.fingerprint }),
+        );
+        shard::finish(
+            root,
+            &Shard {
+                name: self.name,
+                fingerprint,
+                started_unix: settings.chunks[0].started_unix,
+                seconds: settings.chunks[0].seconds,
+                options: serde_json::Value::Null,
+                inputs: Vec::new(),
+                files: self.files,
+                analysis: Some(settings),
+            },
+        )
+    }
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// A label's settings, hashed: a label keeps one meaning across resumes.
@@ -354,7 +472,11 @@ pub(crate) fn pending(
 }
 
 /// Games with committed rows in `tables` under the run's label.
-fn done_games(ds: &Dataset, run: &AnalysisRun, tables: &[&Table]) -> Result<HashSet<i64>, Error> {
+pub(crate) fn done_games(
+    ds: &Dataset,
+    run: &AnalysisRun,
+    tables: &[&Table],
+) -> Result<HashSet<i64>, Error> {
     let mut done = HashSet::new();
     for table in tables {
         let paths: Vec<PlRefPath> = run
@@ -405,10 +527,7 @@ pub(crate) fn commit_chunk<O>(
     let started = chunk.started;
     run.chunks.push(AnalysisChunk {
         part,
-        started_unix: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-            .saturating_sub(started.elapsed().as_secs()),
+        started_unix: unix_now().saturating_sub(started.elapsed().as_secs()),
         seconds: started.elapsed().as_secs_f64(),
         games: chunk.results.len() as u64,
         positions: chunk.results.iter().map(|r| r.positions).sum(),
@@ -419,6 +538,7 @@ pub(crate) fn commit_chunk<O>(
             .iter()
             .map(|(t, _)| (t.name.to_string(), part_file(t, part)))
             .collect(),
+        shard: None,
     });
     match ds
         .manifest

@@ -23,6 +23,9 @@ pub struct Selection {
     pub skip_book: bool,
     /// Only the first N selected games (in dataset order).
     pub max_games: Option<usize>,
+    /// Only the K-th of N contiguous slices of the selected games, (K, N),
+    /// 1-based: one shard of a distributed analysis.
+    pub slice: Option<(usize, usize)>,
 }
 
 impl Selection {
@@ -30,6 +33,30 @@ impl Selection {
     pub fn plies_text(&self) -> Option<String> {
         self.plies.map(|(a, b)| format!("{a}..{b}"))
     }
+}
+
+/// The rows [from, to) of the `k`-th of `n` contiguous slices of `len` rows
+/// (1-based `k`): the slices cover every row once.
+///
+/// ```
+/// use evallab::analyze::positions::slice_bounds;
+/// assert_eq!(slice_bounds(10, 1, 3), (0, 3));
+/// assert_eq!(slice_bounds(10, 3, 3), (6, 10));
+/// assert_eq!(slice_bounds(2, 2, 3), (0, 1));
+/// ```
+pub fn slice_bounds(len: usize, k: usize, n: usize) -> (usize, usize) {
+    (len * (k - 1) / n, len * k / n)
+}
+
+/// Parses a slice `K/N` (1 ≤ K ≤ N).
+pub fn parse_slice(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{s}`: expected K/N with 1 <= K <= N, e.g. 3/8");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 /// Parses a ply range `A..B` (inclusive, 1-based).
@@ -147,7 +174,11 @@ pub fn select(ds: &Dataset, sel: &Selection) -> Result<Vec<GameTask>, Error> {
     if let Some(n) = sel.max_games {
         games = games.limit(n as IdxSize);
     }
-    let games = games.collect()?;
+    let mut games = games.collect()?;
+    if let Some((k, n)) = sel.slice {
+        let (from, to) = slice_bounds(games.height(), k, n);
+        games = games.slice(from as i64, to - from);
+    }
     let ids = games.column(col::GAME_ID)?.i64()?;
     let fens = games.column(col::START_FEN)?.str()?;
     let variants = games.column(col::VARIANT)?.str()?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use evallab::analyze::positions::{Selection, parse_plies};
+use evallab::analyze::positions::{Selection, parse_plies, parse_slice};
 use evallab::analyze::{AnalyzeOptions, AnalyzeProgress, analyze};
 use evallab_uci::Limit;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,6 +43,15 @@ pub struct Args {
     all_depths: bool,
     #[command(flatten)]
     selection: SelectionArgs,
+    /// Only the K-th of N contiguous slices of the selected games (one task
+    /// of a distributed analysis).
+    #[arg(long, value_name = "K/N", value_parser = parse_slice)]
+    slice: Option<(usize, usize)>,
+    /// Write the results into shard NAME of the dataset (`DATASET/shards/NAME/`)
+    /// without the lock and without committing them: `evallab commit` adds
+    /// them (a distributed analysis, see README "Scaling out").
+    #[arg(long, value_name = "NAME")]
+    shard: Option<String>,
     /// Name of the analysis in the dataset [default: ENGINE-LIMIT-mpvK].
     #[arg(long, value_name = "NAME")]
     label: Option<String>,
@@ -86,6 +95,7 @@ impl SelectionArgs {
             plies: self.plies,
             skip_book: self.skip_book,
             max_games: self.max_games,
+            slice: None,
         })
     }
 }
@@ -177,8 +187,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         jobs: args.engine.jobs as usize,
         threads: args.engine.threads,
         hash_mb: args.engine.hash,
-        selection: args.selection.selection()?,
+        selection: Selection {
+            slice: args.slice,
+            ..args.selection.selection()?
+        },
         label: args.label,
+        shard: args.shard,
         timeout: seconds("--timeout", args.timeout)?,
         handshake_timeout: Duration::from_secs(10),
         commit_every: seconds("--commit-every", args.engine.commit_every)?,

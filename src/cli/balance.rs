@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::balance::{BalanceOptions, balance, game_facts};
+use evallab::facts::read_facts;
+use evallab::metrics::balance::{BalanceOptions, balance, game_facts, select_facts};
 use evallab::schema::{GAMES, MOVES};
 
 use super::{By, FilterArgs, OutputArgs};
@@ -21,6 +22,10 @@ pub struct Args {
     by: By,
     #[command(flatten)]
     filter: FilterArgs,
+    /// Read the per-game facts from DIR (written by `evallab facts`) instead
+    /// of computing them from the moves.
+    #[arg(long, value_name = "DIR")]
+    facts: Option<PathBuf>,
     /// Print the optimised polars query plan to stderr first.
     #[arg(long)]
     explain: bool,
@@ -34,7 +39,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         group: args.by.group(),
         ..args.filter.options()?
     };
-    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
+    let facts = match &args.facts {
+        Some(dir) => select_facts(read_facts(&ds, dir)?.0, &opts),
+        None => game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts, false)?,
+    };
     let lf = balance(facts, &opts)?;
     if args.explain {
         eprintln!("{}", lf.describe_optimized_plan()?);

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::balance::{BalanceOptions, game_facts};
+use evallab::facts::read_facts;
+use evallab::metrics::balance::{BalanceOptions, game_facts, select_facts};
 use evallab::metrics::calibrate::{Calibration, calibrate_group, observations};
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES, metric};
@@ -38,6 +39,10 @@ pub struct Args {
     /// Also draw the empirical win rate by eval with the fitted curves (.svg or .png).
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
+    /// Read the per-game facts from DIR (written by `evallab facts`) instead
+    /// of computing them from the moves.
+    #[arg(long, value_name = "DIR")]
+    facts: Option<PathBuf>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -53,8 +58,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         group: args.by.group(),
         ..args.filter.options()?
     };
-    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
-    let groups = observations(facts, ds.scan(&MOVES)?, &opts)?;
+    let facts = match &args.facts {
+        Some(dir) => select_facts(read_facts(&ds, dir)?.0, &opts),
+        None => game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts, true)?,
+    };
+    let groups = observations(facts, &opts)?;
     let results: Vec<(Vec<String>, Calibration)> = groups
         .iter()
         .map(|(k, games)| (k.clone(), calibrate_group(games, args.bootstrap, args.seed)))

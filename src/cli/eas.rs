@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 use evallab::dataset::Dataset;
 use evallab::derived::stored_labels;
+use evallab::facts::read_facts;
 use evallab::metrics::eas::{EasOptions, Rules, cols, score};
 use evallab::render::annotate::AnnotateOptions;
 use evallab::schema::{EAS_LABELS, col as gcol, derived_file};
@@ -65,6 +66,10 @@ pub struct Args {
     /// Recompute the per-game labels even if stored ones are current.
     #[arg(long)]
     relabel: bool,
+    /// Read the per-part labels from DIR (written by `evallab facts`) instead
+    /// of the stored ones.
+    #[arg(long, value_name = "DIR", conflicts_with = "relabel")]
+    facts: Option<PathBuf>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -89,7 +94,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         })
         .transpose()?;
     let t = Instant::now();
-    let (mut lab, computed) = stored_labels(&ds, a.relabel)?;
+    let (mut lab, computed) = match &a.facts {
+        Some(dir) => (read_facts(&ds, dir)?.1, false),
+        None => stored_labels(&ds, a.relabel)?,
+    };
     if computed {
         eprintln!(
             "eas labels: {} games in {:.2}s, stored in {}",

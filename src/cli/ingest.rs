@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::ingest::{IngestOptions, Progress, ingest};
+use evallab::ingest::{IngestOptions, Progress, ingest, ingest_shard};
 use evallab_pgn::game::ParseOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -20,8 +20,18 @@ pub struct Args {
     #[arg(required = true)]
     inputs: Vec<String>,
     /// Dataset folder (created if missing; added to if it exists).
-    #[arg(short, long)]
-    output: PathBuf,
+    #[arg(short, long, required_unless_present = "plan")]
+    output: Option<PathBuf>,
+    /// Write the parts into shard NAME of the dataset (`DATASET/shards/NAME/`)
+    /// without the lock and without committing them: `evallab commit` adds
+    /// many shards at once (a distributed ingest, see README "Scaling out").
+    #[arg(long, value_name = "NAME", conflicts_with = "overwrite")]
+    shard: Option<String>,
+    /// Print the inputs as the ingest would read them, in order, one JSON
+    /// object per line (`name`, `bytes`), and write nothing: a distributed
+    /// ingest splits this list into shards.
+    #[arg(long, conflicts_with_all = ["shard", "overwrite", "strict"])]
+    plan: bool,
     /// Parser threads [default: number of cores].
     #[arg(short, long)]
     jobs: Option<usize>,
@@ -44,6 +54,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.plan {
+        for (name, path) in evallab_pgn::input::expand(&args.inputs)? {
+            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+            outln!("{}", serde_json::json!({ "name": name, "bytes": bytes }));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let output = args
+        .output
+        .clone()
+        .expect("clap requires --output without --plan");
     let mut opts = IngestOptions {
         parse: ParseOptions {
             keep_pv: !args.no_pv,
@@ -76,7 +97,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let report = ingest(&args.output, &args.inputs, opts, &mut on_progress)?;
+    let report = match &args.shard {
+        Some(name) => ingest_shard(&output, name, &args.inputs, opts, &mut on_progress)?,
+        None => ingest(&output, &args.inputs, opts, &mut on_progress)?,
+    };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -105,14 +129,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             secs,
             c.plies as f64 / secs,
             report.pgn_bytes as f64 / 1e6 / secs,
-            args.output.display()
+            match &args.shard {
+                Some(_) if report.inputs.is_empty() => format!(
+                    "{}: no shard written, the dataset has every input",
+                    output.display()
+                ),
+                Some(name) => format!(
+                    "shard {name} of {} (uncommitted until `evallab commit`)",
+                    output.display()
+                ),
+                None => output.display().to_string(),
+            }
         );
     }
     if args.strict && c.rejects > 0 {
         eprintln!(
             "evallab: {} games rejected (--strict); see `evallab inspect {}`",
             c.rejects,
-            args.output.display()
+            output.display()
         );
         return Ok(ExitCode::from(super::EXIT_REJECTS));
     }

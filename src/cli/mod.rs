@@ -16,8 +16,10 @@ mod annotate;
 mod balance;
 mod calc;
 mod calibrate;
+mod commit;
 mod eas;
 mod ease;
+mod facts;
 mod ingest;
 mod inspect;
 mod r#match;
@@ -47,6 +49,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Ingest(ingest::Args),
+    Commit(commit::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
     Match(r#match::Args),
@@ -58,6 +61,7 @@ enum Command {
     Relevance(relevance::Args),
     Eas(eas::Args),
     Ease(ease::Args),
+    Facts(facts::Args),
     Report(report::Args),
     Annotate(annotate::Args),
     Calc(calc::Args),
@@ -71,6 +75,7 @@ pub const EXIT_REJECTS: u8 = 3;
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Ingest(a) => ingest::run(a),
+        Command::Commit(a) => commit::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Agreement(a) => agreement::run(a),
         Command::Match(a) => r#match::run(a),
@@ -82,6 +87,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Relevance(a) => relevance::run(a),
         Command::Eas(a) => eas::run(a),
         Command::Ease(a) => ease::run(a),
+        Command::Facts(a) => facts::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),

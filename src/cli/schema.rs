@@ -34,9 +34,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for t in tables {
         outln!("\n{}: {}", t.name, t.doc);
         let width = t.columns.iter().map(|c| c.name.len()).max().unwrap_or(0);
+        let tw = t
+            .columns
+            .iter()
+            .map(|c| c.ty.name().len())
+            .max()
+            .unwrap_or(0)
+            .max(4);
         for c in t.columns {
             let null = if c.nullable { "?" } else { " " };
-            outln!("  {:width$}  {:>4}{null}  {}", c.name, c.ty.name(), c.doc);
+            outln!("  {:width$}  {:>tw$}{null}  {}", c.name, c.ty.name(), c.doc);
         }
     }
     Ok(ExitCode::SUCCESS)

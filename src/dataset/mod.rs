@@ -9,6 +9,7 @@
 //! DATASET/analysis/part-000002.parquet            engine re-analysis (`evallab analyze`)
 //! DATASET/analysis_failures/part-000002.parquet   positions the engine failed on
 //! DATASET/derived/…            tables computed from the parts (EAS labels, …)
+//! DATASET/shards/<name>/…      uncommitted results of a distributed ingest or analysis ([`shard`])
 //! DATASET/.evallab.lock        held by the one process writing the dataset
 //! ```
 //!
@@ -22,6 +23,7 @@ pub mod commit;
 pub mod inspect;
 pub mod lock;
 pub mod part;
+pub mod shard;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -58,6 +60,9 @@ pub struct Run {
     /// folder (what readers open; never a glob).
     #[serde(default)]
     pub files: BTreeMap<String, String>,
+    /// The shard this run was committed from (`evallab commit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<shard::ShardRecord>,
 }
 
 impl Run {
@@ -117,6 +122,9 @@ pub struct AnalysisChunk {
     pub restarts: u64,
     /// Table name → part file, relative to the dataset folder.
     pub files: BTreeMap<String, String>,
+    /// The shard this chunk was committed from (`evallab commit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<shard::ShardRecord>,
 }
 
 /// The dataset manifest.

@@ -26,7 +26,13 @@ pub struct PartWriter {
 
 impl PartWriter {
     pub fn create(root: &Path, table: &Table, part: u32) -> Result<PartWriter, Error> {
-        let (staged, file) = Staged::create(&root.join(part_file(table, part)))?;
+        PartWriter::create_at(&root.join(part_file(table, part)), table)
+    }
+
+    /// A part of `table` at `dst` (a shard's staging folder, see
+    /// [`crate::dataset::shard`]).
+    pub fn create_at(dst: &Path, table: &Table) -> Result<PartWriter, Error> {
+        let (staged, file) = Staged::create(dst)?;
         let arrow = ArrowWriter::try_new(file, table.arrow_schema(), Some(properties(table)?))?;
         Ok(PartWriter { staged, arrow })
     }
@@ -92,7 +98,7 @@ fn plain_encoding(ty: ColType) -> Option<Encoding> {
         | ColType::Int64
         | ColType::Date => Some(Encoding::DELTA_BINARY_PACKED),
         ColType::Utf8 => Some(Encoding::DELTA_LENGTH_BYTE_ARRAY),
-        ColType::Bool | ColType::Float32 | ColType::Float64 => None,
+        ColType::Bool | ColType::Float32 | ColType::Float64 | ColType::ListInt32 => None,
     }
 }
 

@@ -280,6 +280,7 @@ fn select(ds: &Dataset, opts: &MatchOptions) -> Result<(Vec<GameTask>, TestedMov
         plies: None,
         skip_book: opts.skip_book,
         max_games: opts.max_games,
+        slice: None,
     };
     let mut tasks = positions::select(ds, &sel)?;
     let names = names(ds)?;

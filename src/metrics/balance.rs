@@ -8,7 +8,7 @@
 
 use polars::prelude::*;
 
-use super::{Families, engine_games, own_evals, to_pawns};
+use super::{Families, MATE_CP, engine_games, own_evals, select_events, to_pawns};
 use crate::schema::{col, metric};
 
 /// What the per-engine statistics are grouped by besides the engine.
@@ -45,45 +45,64 @@ impl BalanceOptions {
     }
 }
 
-/// Per (game, engine) facts the balance and the calibrations need: outcome,
-/// maximum and final own eval, hollow and won flags.
+/// The map step of the balance and the calibrations: per (game, side) facts
+/// of some games and their moves, whatever the options (no family merging,
+/// no filter), so that they can be computed part by part and reduced by
+/// [`select_facts`] (see `evallab facts`).
 ///
-/// Columns: game_id, event, round, engine, opponent, side, score, max_own_cp,
-/// last_own_cp, season, hollow, won.
-pub fn game_facts(
+/// Columns: game_id, event, round, engine, opponent (names as in the tags),
+/// side, score (null for `*`), max_own_cp, last_own_cp, and with `evals`
+/// own_evals (the own evals without mates, in ply order, for the ml
+/// calibration).
+pub fn side_facts(
     games: LazyFrame,
     moves: LazyFrame,
-    opts: &BalanceOptions,
+    evals: bool,
 ) -> Result<LazyFrame, PolarsError> {
-    let mut games = games;
-    if let Some(re) = &opts.event {
-        // Aggregate only the moves of the selected events.
-        games = games.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
-    }
-    let selected = games.clone().select([col(col::GAME_ID)]);
-    let per_game = own_evals(moves, &[])
-        .join(
-            selected,
-            [col(col::GAME_ID)],
-            [col(col::GAME_ID)],
-            JoinArgs::new(JoinType::Semi),
-        )
-        .group_by([col(col::GAME_ID), col(col::SIDE)])
-        .agg([
-            col(metric::OWN_CP).max().alias(metric::MAX_OWN_CP),
-            col(metric::OWN_CP)
-                .sort_by([col(col::PLY)], SortMultipleOptions::default())
-                .last()
-                .alias(metric::LAST_OWN_CP),
-        ]);
-    let mut lf = engine_games(games, &opts.families)?
-        .filter(col(metric::SCORE).is_not_null())
-        .join(
-            per_game,
-            [col(col::GAME_ID), col(col::SIDE)],
-            [col(col::GAME_ID), col(col::SIDE)],
-            JoinArgs::new(JoinType::Left),
+    let by_ply = |e: Expr| e.sort_by([col(col::PLY)], SortMultipleOptions::default());
+    let mut aggs = vec![
+        col(metric::OWN_CP).max().alias(metric::MAX_OWN_CP),
+        by_ply(col(metric::OWN_CP))
+            .last()
+            .alias(metric::LAST_OWN_CP),
+    ];
+    if evals {
+        aggs.push(
+            by_ply(col(metric::OWN_CP))
+                .filter(by_ply(col(metric::OWN_CP)).abs().lt(lit(MATE_CP / 2)))
+                .cast(DataType::Int32)
+                .alias(metric::OWN_EVALS),
         );
+    }
+    let per_game = own_evals(moves, &[])
+        .group_by([col(col::GAME_ID), col(col::SIDE)])
+        .agg(aggs);
+    Ok(engine_games(games, &Families::default())?.join(
+        per_game,
+        [col(col::GAME_ID), col(col::SIDE)],
+        [col(col::GAME_ID), col(col::SIDE)],
+        JoinArgs::new(JoinType::Left),
+    ))
+}
+
+/// The reduce step's start: [`side_facts`] (of one part, or of many
+/// concatenated) with the options applied, and the outcome flags.
+///
+/// Columns: game_id, event, round, engine, opponent, side, score,
+/// max_own_cp, last_own_cp, [own_evals,] season, hollow, won.
+pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
+    let mut lf = side;
+    if let Some(re) = &opts.event {
+        lf = lf.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
+    }
+    lf = lf.filter(col(metric::SCORE).is_not_null()).with_columns([
+        opts.families
+            .apply(col(metric::ENGINE))
+            .alias(metric::ENGINE),
+        opts.families
+            .apply(col(metric::OPPONENT))
+            .alias(metric::OPPONENT),
+    ]);
     if let Some(re) = &opts.engine {
         lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
     }
@@ -92,15 +111,27 @@ pub fn game_facts(
         .and(col(metric::LAST_OWN_CP).eq(lit(0i64)))
         .fill_null(lit(false));
     let season = super::season(col(col::EVENT));
-    Ok(lf
-        .with_column(season.alias(metric::SEASON))
+    lf.with_column(season.alias(metric::SEASON))
         .with_column(hollow.alias(metric::HOLLOW))
         .with_column(
             col(metric::SCORE)
                 .eq(lit(1.0))
                 .and(col(metric::HOLLOW).not())
                 .alias(metric::WON),
-        ))
+        )
+}
+
+/// Per (game, engine) facts the balance and the calibrations need, in one
+/// process: [`side_facts`] of the selected events, then [`select_facts`].
+pub fn game_facts(
+    games: LazyFrame,
+    moves: LazyFrame,
+    opts: &BalanceOptions,
+    evals: bool,
+) -> Result<LazyFrame, PolarsError> {
+    // Aggregate only the moves of the selected events.
+    let (games, moves) = select_events(games, moves, opts.event.as_deref());
+    Ok(select_facts(side_facts(games, moves, evals)?, opts))
 }
 
 /// The balance table, one row per group, sorted by the group keys.
@@ -257,7 +288,7 @@ pub(crate) mod tests {
     fn run(games: &[(i64, &str, &str, &str)], moves: &[Move]) -> DataFrame {
         let (g, m) = frames(games, moves);
         let opts = BalanceOptions::default();
-        balance(game_facts(g, m, &opts).unwrap(), &opts)
+        balance(game_facts(g, m, &opts, false).unwrap(), &opts)
             .unwrap()
             .collect()
             .unwrap()

@@ -338,9 +338,9 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
     };
     // The per-game facts feed the balance and the calibrations: computed once
     // (a LazyFrame's cache lasts one collect only).
-    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts)?.collect()?;
+    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts, true)?.collect()?;
     let bal = balance(facts.clone().lazy(), &bopts)?.collect()?;
-    let obs = observations(facts.lazy(), ds.scan(&MOVES)?, &bopts)?;
+    let obs = observations(facts.lazy(), &bopts)?;
     let (labels, _) = stored_labels(ds, false)?;
     let mut games = ds.scan(&GAMES)?;
     if let Some(re) = &opts.event {

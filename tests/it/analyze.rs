@@ -421,3 +421,53 @@ fn a_crash_at_the_third_search_is_retried_and_only_that_position_fails() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("1 failures, 2 restarts"), "{stderr}");
 }
+
+/// A distributed analysis: two slices of the games written as shards (no
+/// lock, side by side) and committed give the rows of one run; committing
+/// again adds nothing, and a slice already committed writes no shard.
+#[test]
+fn sharded_analysis_equals_one_run_and_commits_once() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dataset(dir.path(), "a"), dataset(dir.path(), "b"));
+    let run = |ds: &str, extra: &[&str]| {
+        let mut args = vec![
+            "analyze", ds, "--engine", sf, "--nodes", "3000", "--label", "ref", "--quiet",
+        ];
+        args.extend(extra);
+        let out = evallab(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    run(&a, &[]);
+    run(&b, &["--slice", "1/2", "--shard", "s1"]);
+    run(&b, &["--slice", "2/2", "--shard", "s2"]);
+    // Not visible before the commit.
+    assert!(
+        Dataset::open(Path::new(&b))
+            .unwrap()
+            .manifest
+            .analyses
+            .is_empty()
+    );
+    let out = evallab(&["commit", &b]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for t in [&ANALYSIS, &ANALYSIS_FAILURES] {
+        assert!(content(&sorted(&a, t)).equals_missing(&content(&sorted(&b, t))));
+    }
+    let m = Dataset::open(Path::new(&b)).unwrap().manifest;
+    let chunks: Vec<_> = m.analyses[0].chunks.iter().map(|c| c.games).collect();
+    assert_eq!(chunks, [1, 1], "one game per slice");
+    let before = std::fs::read(Path::new(&b).join("manifest.json")).unwrap();
+    let out = evallab(&["commit", &b, "--shard", "s1"]);
+    assert!(
+        text(&out.stderr).contains("already"),
+        "{}",
+        text(&out.stderr)
+    );
+    run(&b, &["--slice", "1/2", "--shard", "s1"]);
+    assert!(!Path::new(&b).join("shards/s1").exists());
+    assert_eq!(
+        std::fs::read(Path::new(&b).join("manifest.json")).unwrap(),
+        before
+    );
+}

@@ -494,6 +494,7 @@ fn polars_type(t: evallab::schema::ColType) -> DataType {
         Float64 => DataType::Float64,
         Utf8 => DataType::String,
         Date => DataType::Date,
+        ListInt32 => DataType::List(Box::new(DataType::Int32)),
     }
 }
 
@@ -547,4 +548,17 @@ fn derived_tables_match_their_declarations() {
     .unwrap();
     assert!(rel.height() > 0);
     assert_declared(&rel, &RELEVANCE_MOVES);
+    let facts = evallab::metrics::balance::side_facts(
+        ds.scan(&GAMES).unwrap(),
+        ds.scan(&MOVES).unwrap(),
+        true,
+    )
+    .unwrap()
+    .collect()
+    .unwrap();
+    assert_eq!(
+        facts.height(),
+        2 * ds.scan(&GAMES).unwrap().collect().unwrap().height()
+    );
+    assert_declared(&facts, &evallab::schema::GAME_FACTS);
 }

@@ -8,6 +8,7 @@
 //! - [`ease`]: `policy` and `ease` with lc0 + Maia-1900 and Stockfish;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
+//! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
 //! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
 
@@ -18,5 +19,6 @@ mod ease;
 mod fixtures;
 mod matching;
 mod robustness;
+mod shards;
 mod snapshots;
 mod tcec;

@@ -267,6 +267,7 @@ fn season9_superfinal_balance_matches_the_spec() {
         c.ds.scan(&GAMES).unwrap(),
         c.ds.scan(&MOVES).unwrap(),
         &opts,
+        false,
     )
     .unwrap();
     let df = balance(facts, &opts).unwrap().collect().unwrap();

@@ -112,3 +112,38 @@ def test_parts_lists_analysis_chunks(tmp_path):
         str(tmp_path / "analysis/part-000003.parquet"),
     ]
     assert evallab.parts(tmp_path, "games") == [str(tmp_path / "games/part-000001.parquet")]
+
+
+def test_read_helpers_agree(manifest):
+    """`read_polars`, `read_duckdb` and `read_dask` read the committed rows,
+    with the same sum of a column (a content check beyond the counts)."""
+    dask = pytest.importorskip("dask")  # noqa: F841 (installed by .ci/run)
+    for table, column in (("games", "plies"), ("moves", "ply")):
+        expected = sum(sum(pq.read_table(f, columns=[column])[column].to_pylist()) for f in parts(manifest, table))
+        p = evallab.read_polars(DATASET, table).select(pl.col(column).cast(pl.Int64).sum()).collect().item()
+        d = evallab.read_duckdb(DATASET, table).aggregate(f"sum({column})::bigint").fetchall()[0][0]
+        k = int(evallab.read_dask(DATASET, table)[column].astype("int64").sum().compute())
+        assert p == d == k == expected, table
+
+
+def test_read_spark(manifest):
+    """PySpark reads the tables as they are (u8/u16 widened). Runs where a JRE
+    and pyspark are present (`.ci/run` installs pyspark when `java` is there)."""
+    if not shutil.which("java"):
+        pytest.skip("SKIPPED: no JRE (java) for PySpark")
+    if os.environ.get("CI"):
+        import pyspark  # noqa: F401 (CI installs it where java is)
+    pyspark_sql = pytest.importorskip("pyspark.sql")
+    spark = (pyspark_sql.SparkSession.builder.master("local[1]")
+             .config("spark.ui.enabled", "false").getOrCreate())
+    try:
+        moves = evallab.read_spark(spark, DATASET, "moves")
+        games = evallab.read_spark(spark, DATASET, "games")
+        plies = sum(i["plies"] for r in manifest["runs"] for i in r["inputs"])
+        assert moves.count() == plies
+        assert games.join(moves, "game_id").count() == plies
+        # u16 `ply` is widened, not changed.
+        top = moves.agg({"ply": "max"}).collect()[0][0]
+        assert top == pl.scan_parquet(parts(manifest, "moves")).select(pl.col("ply").max()).collect().item()
+    finally:
+        spark.stop()

@@ -235,14 +235,21 @@ impl Labeller {
 }
 
 /// The labels of a dataset from its parts, each given as the (games, moves)
-/// scans of one part: one part in memory at a time, then the duplicate flag
-/// (an earlier game, in part order, has the same `dup_key`).
+/// scans of one part: one part in memory at a time, then
+/// [`mark_duplicates`].
 pub fn labels(parts: impl IntoIterator<Item = (LazyFrame, LazyFrame)>) -> PolarsResult<DataFrame> {
     let mut labeller = Labeller::new();
-    let mut frames = Vec::new();
-    for (games, moves) in parts {
-        frames.push(labeller.part(games, moves)?);
-    }
+    let frames = parts
+        .into_iter()
+        .map(|(games, moves)| labeller.part(games, moves))
+        .collect::<PolarsResult<Vec<_>>>()?;
+    mark_duplicates(frames)
+}
+
+/// The reduce step of the labels: the parts' labels ([`Labeller::part`]),
+/// in the dataset's part order, concatenated with the `duplicate` flag (an
+/// earlier game, in part order, has the same `dup_key`).
+pub fn mark_duplicates(mut frames: Vec<DataFrame>) -> PolarsResult<DataFrame> {
     let mut out = match frames.len() {
         0 => return Err(polars_err!(NoData: "no parts to label")),
         1 => frames.pop().unwrap_or_default(),

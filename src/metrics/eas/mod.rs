@@ -17,5 +17,5 @@ pub mod patterns;
 pub mod rules;
 pub mod score;
 
-pub use labels::{Labeller, cols, labels};
+pub use labels::{Labeller, cols, labels, mark_duplicates};
 pub use score::{EasOptions, Globals, Rules, score};

@@ -1,0 +1,51 @@
+//! `evallab commit <DATASET>`: adds the shards of a distributed ingest.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use evallab::dataset::shard::commit_shards;
+
+/// Commit the complete shards written by `ingest --shard` into the dataset,
+/// all in one manifest (all or none). Idempotent: shards the dataset already
+/// has are skipped, so running it again, or committing a shard a retried
+/// task wrote twice, adds nothing. Half-written shards are left alone.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder (created if missing).
+    dataset: PathBuf,
+    /// Commit only these shards [default: every complete shard].
+    #[arg(long, value_name = "NAME")]
+    shard: Vec<String>,
+    /// No summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let report = commit_shards(&args.dataset, &args.shard)?;
+    if !args.quiet {
+        if let Some(h) = &report.stale_lock {
+            eprintln!("recovered the lock of a writer that died: {h}");
+        }
+        for p in &report.removed {
+            eprintln!("removed leftover {}", p.display());
+        }
+        for (name, part, games, rejects) in &report.committed {
+            eprintln!("committed shard {name} as part {part}: {games} games, {rejects} rejects");
+        }
+        for name in &report.already {
+            eprintln!("skipped shard {name}: already in the dataset");
+        }
+        for name in &report.incomplete {
+            eprintln!("left shard {name}: incomplete (its writer died or is still running)");
+        }
+        eprintln!(
+            "{} shards committed, {} already there, {} incomplete, into {}",
+            report.committed.len(),
+            report.already.len(),
+            report.incomplete.len(),
+            args.dataset.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

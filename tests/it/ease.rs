@@ -88,20 +88,7 @@ fn priors_are_distributions_and_ease_is_in_range() {
         .into_no_null_iter()
         .collect();
     assert!(n.contains(&20), "{n:?}");
-    let out = evallab(&[
-        "analyze",
-        &ds,
-        "--engine",
-        sf,
-        "--nodes",
-        "3000",
-        "--multipv",
-        "3",
-        "--label",
-        "sf",
-        "--quiet",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    analyse(&ds, sf);
     for form in ["sum", "per-term"] {
         let out = evallab(&[
             "ease",
@@ -140,20 +127,7 @@ fn a_user_policy_table_in_percent_or_fractions() {
     let ds = dir.path().join("ds").display().to_string();
     let out = evallab(&["ingest", "data/fixtures/tcec.pgn", "-o", &ds, "--quiet"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = evallab(&[
-        "analyze",
-        &ds,
-        "--engine",
-        sf,
-        "--nodes",
-        "3000",
-        "--multipv",
-        "3",
-        "--label",
-        "sf",
-        "--quiet",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    analyse(&ds, sf);
     // Priors for the analysed lines' moves: 0.6, 0.3 and 0.004 by rank.
     let lines = Dataset::open(Path::new(&ds))
         .unwrap()
@@ -213,4 +187,24 @@ fn a_user_policy_table_in_percent_or_fractions() {
             (x, y) => assert_eq!(x, y),
         }
     }
+}
+
+/// Stockfish's top 3 lines of every position (label `sf`), every depth kept
+/// so that a line left bound by the node limit falls back to a complete depth.
+fn analyse(ds: &str, sf: &str) {
+    let out = evallab(&[
+        "analyze",
+        ds,
+        "--engine",
+        sf,
+        "--nodes",
+        "3000",
+        "--multipv",
+        "3",
+        "--all-depths",
+        "--label",
+        "sf",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }

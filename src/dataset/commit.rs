@@ -65,11 +65,21 @@ impl Drop for Staged {
     }
 }
 
-/// Writes a whole file through the protocol.
+/// Writes a whole file through the protocol. A target that is a device or a
+/// pipe (`-o /dev/null`, `-o /dev/stdout`, a FIFO) is written in place: the
+/// rename would replace it with a regular file (once seen: `/dev/null` as a
+/// plain file, which broke every later redirection on the machine).
 pub fn write_with(
     dst: &Path,
     fill: impl FnOnce(&mut File) -> Result<(), Error>,
 ) -> Result<(), Error> {
+    if fs::metadata(dst).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .open(dst)
+            .map_err(|e| Error::io(dst, e))?;
+        return fill(&mut file);
+    }
     let (staged, mut file) = Staged::create(dst)?;
     fill(&mut file)?;
     staged.commit(file)
@@ -140,6 +150,27 @@ fn sync_dir(path: &Path) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A FIFO stays a FIFO and gets the bytes (as `/dev/null` stays a device).
+    #[test]
+    fn a_pipe_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.fifo");
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(&fifo).unwrap())
+        };
+        write_bytes(&fifo, b"through the pipe\n").unwrap();
+        assert_eq!(reader.join().unwrap(), b"through the pipe\n");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file");
+    }
 
     #[test]
     fn an_uncommitted_file_leaves_nothing_and_keeps_the_old_one() {

@@ -171,15 +171,6 @@ impl AnalyzeOptions {
             self.multipv
         )
     }
-
-    fn engine_config(&self) -> EngineConfig {
-        EngineConfig {
-            path: self.engine.clone(),
-            args: Vec::new(),
-            options: self.options_sent(),
-            handshake_timeout: self.handshake_timeout,
-        }
-    }
 }
 
 /// Checks what can be checked before any engine runs.
@@ -213,11 +204,7 @@ pub fn analyze(
     if lock.is_some() {
         ds.collect_garbage()?;
     }
-    let cfg = opts.engine_config();
-    // One engine first: it names itself, and a bad path or option fails here,
-    // before anything is written.
-    let probe = Engine::start(&cfg)
-        .map_err(|e| Error::Engine(format!("{}: {e}", opts.engine.display())))?;
+    let (cfg, probe) = probe_engine(&opts.engine, opts.options_sent(), opts.handshake_timeout)?;
     let engine_name = probe.id_name().to_string();
     let label = opts.label.clone().unwrap_or_else(|| opts.default_label());
     let mut run = AnalysisRun {
@@ -423,6 +410,25 @@ fn fingerprint(run: &AnalysisRun) -> String {
         "plies": run.plies,
         "skip_book": run.skip_book,
     }))
+}
+
+/// The engine settings of a run (analyze, match, policy) and its first
+/// engine, started before anything is written: it names itself, and a bad
+/// path or option fails here.
+pub(crate) fn probe_engine(
+    engine: &Path,
+    options: Vec<(String, String)>,
+    handshake_timeout: Duration,
+) -> Result<(EngineConfig, Engine), Error> {
+    let cfg = EngineConfig {
+        path: engine.to_path_buf(),
+        args: Vec::new(),
+        options,
+        handshake_timeout,
+    };
+    let probe =
+        Engine::start(&cfg).map_err(|e| Error::Engine(format!("{}: {e}", engine.display())))?;
+    Ok((cfg, probe))
 }
 
 /// The first 8 bytes of sha256 of a run's settings, in hex.

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use evallab_uci::{Engine, EngineConfig, Limit, Search};
+use evallab_uci::{Engine, Limit, Search};
 use polars::prelude::*;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -30,7 +30,7 @@ use crate::analyze::positions::{self, GameTask, Selection, fen_of};
 use crate::analyze::rows::Line;
 use crate::analyze::{
     AnalyzeProgress, check_reserved, commit_chunk, continue_run, fingerprint_of, options_sent,
-    pending, push_failures, stopped,
+    pending, probe_engine, push_failures, stopped,
 };
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::{AnalysisRun, Dataset};
@@ -161,14 +161,7 @@ pub fn run_match(
     let lock = DatasetLock::acquire(root, "match")?;
     let mut ds = Dataset::open(root)?;
     ds.collect_garbage()?;
-    let cfg = EngineConfig {
-        path: opts.engine.clone(),
-        args: Vec::new(),
-        options: opts.options_sent(),
-        handshake_timeout: opts.handshake_timeout,
-    };
-    let probe = Engine::start(&cfg)
-        .map_err(|e| Error::Engine(format!("{}: {e}", opts.engine.display())))?;
+    let (cfg, probe) = probe_engine(&opts.engine, opts.options_sent(), opts.handshake_timeout)?;
     let engine_name = probe.id_name().to_string();
     let mut run = AnalysisRun {
         label: String::new(),

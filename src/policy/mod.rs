@@ -14,7 +14,7 @@ pub mod user;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use evallab_uci::{Engine, EngineConfig, Limit, MoveStats, parse_move_stats};
+use evallab_uci::{Engine, Limit, MoveStats, parse_move_stats};
 use sha2::{Digest, Sha256};
 use shakmaty::{Chess, Position};
 
@@ -24,7 +24,7 @@ use crate::analyze::positions::{self, GameTask, Selection};
 use crate::analyze::rows::check_move;
 use crate::analyze::{
     AnalyzeProgress, check_reserved, commit_chunk, continue_run, fingerprint_of, pending,
-    push_failures, stopped,
+    probe_engine, push_failures, stopped,
 };
 use crate::dataset::lock::{DatasetLock, Holder};
 use crate::dataset::{AnalysisRun, Dataset};
@@ -125,14 +125,7 @@ pub fn run_policy(
     let lock = DatasetLock::acquire(root, "policy")?;
     let mut ds = Dataset::open(root)?;
     ds.collect_garbage()?;
-    let cfg = EngineConfig {
-        path: opts.engine.clone(),
-        args: Vec::new(),
-        options: opts.options_sent(),
-        handshake_timeout: opts.handshake_timeout,
-    };
-    let probe = Engine::start(&cfg)
-        .map_err(|e| Error::Engine(format!("{}: {e}", opts.engine.display())))?;
+    let (cfg, probe) = probe_engine(&opts.engine, opts.options_sent(), opts.handshake_timeout)?;
     let engine_name = probe.id_name().to_string();
     let limit = Limit::Nodes(opts.nodes);
     let mut run = AnalysisRun {

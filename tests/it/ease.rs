@@ -90,24 +90,7 @@ fn priors_are_distributions_and_ease_is_in_range() {
     assert!(n.contains(&20), "{n:?}");
     analyse(&ds, sf);
     for form in ["sum", "per-term"] {
-        let out = evallab(&[
-            "ease",
-            &ds,
-            "--analysis",
-            "sf",
-            "--policy",
-            "maia",
-            "--positions",
-            "--form",
-            form,
-            "--format",
-            "csv",
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let df = CsvReadOptions::default()
-            .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
-            .finish()
-            .unwrap();
+        let df = ease_positions(&[&ds, "--policy", "maia", "--form", form]);
         assert_eq!(df.height(), 11);
         let ease = df.column("ease").unwrap().f64().unwrap();
         // Each term is at most 1^1.5 · 2 / 2 = 1: sum form ≥ 0, per-term ≥ 1 − N (N ≤ 3).
@@ -160,22 +143,7 @@ fn a_user_policy_table_in_percent_or_fractions() {
             .finish(&mut t)
             .unwrap();
         let f = file.display().to_string();
-        let out = evallab(&[
-            "ease",
-            &ds,
-            "--analysis",
-            "sf",
-            "--policy-file",
-            &f,
-            "--positions",
-            "--format",
-            "csv",
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let df = CsvReadOptions::default()
-            .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
-            .finish()
-            .unwrap();
+        let df = ease_positions(&[&ds, "--policy-file", &f]);
         assert_eq!(df.height(), 11);
         ease.push(df.column("ease").unwrap().f64().unwrap().clone());
     }
@@ -207,4 +175,18 @@ fn analyse(ds: &str, sf: &str) {
         "--quiet",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// `evallab ease DS --analysis sf … --positions` as a frame (`args` starts
+/// with the dataset).
+fn ease_positions(args: &[&str]) -> DataFrame {
+    let mut argv = vec!["ease"];
+    argv.extend_from_slice(args);
+    argv.extend(["--analysis", "sf", "--positions", "--format", "csv"]);
+    let out = evallab(&argv);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    CsvReadOptions::default()
+        .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
+        .finish()
+        .unwrap()
 }

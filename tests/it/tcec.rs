@@ -273,16 +273,7 @@ fn season9_superfinal_balance_matches_the_spec() {
     let df = balance(facts, &opts).unwrap().collect().unwrap();
     eprintln!("{df}");
     assert_eq!(df.height(), 1);
-    let get = |name: &str| {
-        df.column(name)
-            .unwrap()
-            .cast(&DataType::Float64)
-            .unwrap()
-            .f64()
-            .unwrap()
-            .get(0)
-            .unwrap()
-    };
+    let get = |name: &str| first_f64(&df, name).unwrap();
     assert_eq!(get(metric::GAMES), 100.0);
     assert_eq!(get(metric::OFFICIAL_WINS), 17.0);
     assert_eq!(get(metric::HOLLOW_WINS), 1.0);
@@ -392,15 +383,7 @@ fn adjudication_derives_the_draw_score_from_the_clocks() {
     let axes = [Axis::parse("tcec.draw.score=5..20:1").unwrap()];
     let df = derive(&l, &set, &axes).unwrap();
     assert_eq!(df.height(), 1, "{df}");
-    let get = |c: &str| {
-        df.column(c)
-            .unwrap()
-            .cast(&DataType::Float64)
-            .unwrap()
-            .f64()
-            .unwrap()
-            .get(0)
-    };
+    let get = |c: &str| first_f64(&df, c);
     assert_eq!(get("tcec.draw.score"), Some(8.0), "{df}");
     assert!(get("best_pct").unwrap() >= 99.7, "{df}");
     assert!(get("agree_pct").unwrap() < 95.0, "{df}");
@@ -412,4 +395,15 @@ fn adjudication_derives_the_draw_score_from_the_clocks() {
             .get(0)
             .unwrap()
     );
+}
+
+/// The first value of a numeric column, as f64.
+fn first_f64(df: &DataFrame, name: &str) -> Option<f64> {
+    df.column(name)
+        .unwrap()
+        .cast(&DataType::Float64)
+        .unwrap()
+        .f64()
+        .unwrap()
+        .get(0)
 }

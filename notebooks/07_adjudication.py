@@ -63,6 +63,9 @@ display(summary)
 # board's own draws (dead material, threefold, 50 moves), then the draw rule
 # (a capture or pawn move resets the count and is then counted; an unknown eval
 # resets it), then the resign rule (movecount own moves at or below −score).
+# cutechess's board also counts a rook move that gives up a castling right as
+# irreversible (the FIDE halfmove clock does not): `rook_rights` keeps those
+# rights from the start position (X-FEN `KQkq`: the outermost rooks).
 
 # %%
 MATE = 1_000_000
@@ -83,14 +86,46 @@ def own_eval(r):
     return e if r["side"] == "w" else -e
 
 
-def replay(rows):
+def rook_rights(fen):
+    """The squares ("a1", …) of the rooks that may castle in a start position."""
+    if fen is None:
+        return {"a1", "h1", "a8", "h8"}
+    board, _, castling = fen.split()[:3]
+    ranks = board.split("/")
+    out = set()
+    for color, rank, digit in (("w", ranks[7], "1"), ("b", ranks[0], "8")):
+        row = "".join("." * int(ch) if ch.isdigit() else ch for ch in rank)
+        rook, king = ("R", "K") if color == "w" else ("r", "k")
+        k = row.find(king)
+        for ch in castling:
+            if (ch.isupper()) != (color == "w"):
+                continue
+            files = [i for i, p in enumerate(row) if p == rook]
+            side = {"k": [i for i in files if i > k], "q": [i for i in files if i < k]}.get(ch.lower())
+            if side is None:  # Shredder-FEN: the rook's file
+                side = [ord(ch.lower()) - ord("a")]
+            if side:
+                i = max(side) if ch.lower() == "k" else min(side)
+                out.add("abcdefgh"[i] + digit)
+    return out
+
+
+def replay(rows, fen=None):
     """First firing (ply, result) of the preset in one game's plies."""
     draw, resign = 0, {"w": 0, "b": 0}
+    rights = rook_rights(fen)
     for r in rows:
         ply, e, s = r["ply"], own_eval(r), r["side"]
         if not r["is_mate"] and (r["dead_material"] or r["repetition"] >= 3 or r["halfmove_clock"] >= 100):
             return ply, "1/2-1/2"
-        if r["halfmove_clock"] == 0:
+        frm, to = r["uci"][:2], r["uci"][2:4]
+        if r["san"].startswith(("K", "O-O")):
+            rights -= {sq for sq in rights if sq[1] == ("1" if s == "w" else "8")}
+            gives_up = False
+        else:
+            gives_up = r["san"].startswith("R") and frm in rights
+            rights -= {frm, to}
+        if r["halfmove_clock"] == 0 or gives_up:
             draw = 0
         if e is None:
             draw = 0
@@ -107,9 +142,10 @@ def replay(rows):
     return None
 
 
+fens = dict(games.select("game_id", "start_fen").iter_rows())
 fires = []
 for (gid,), g in moves.group_by(["game_id"], maintain_order=True):
-    f = replay(g.iter_rows(named=True))
+    f = replay(g.iter_rows(named=True), fens.get(gid))
     fires.append({"game_id": gid, "fire_ply": f and f[0], "rule_result": f and f[1]})
 fires = pl.DataFrame(fires, schema={"game_id": pl.Int64, "fire_ply": pl.Int64, "rule_result": pl.String})
 

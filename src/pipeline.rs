@@ -44,7 +44,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
     ("commit", 1),
     ("facts", 1),
     // 2: the tcec preset's eras derived from the clocks (S18 bonus, early S22).
-    ("adjudicate", 2),
+    // 3: the fork's 2022 draw rule (piece/pawn limits, no reset), castling-right
+    //    rook moves reset, silent moves break the window, eras by round.
+    ("adjudicate", 3),
     ("analyze", 1),
     ("match", 1),
     ("policy", 1),

@@ -288,10 +288,14 @@ fn season9_superfinal_balance_matches_the_spec() {
 }
 
 /// The TCEC preset against the archive's own clocks (`Rd`, `Rr`): every ply
-/// that carries them is compared; the S6–S13 era (the fork's documented
-/// behaviour) agrees on at least 99.9 % of plies.
+/// that carries them is compared. Every era agrees on at least 99.9 % of its
+/// plies but two: Seasons 24–29 (≥ 99.85 %) and the Bluefish–Redmodo ponder
+/// exhibition; and every disagreeing ply outside that exhibition has a
+/// placeholder eval in its count window (a score the PGN does not record).
+/// The spec's own example (S26 FRD 2 League B, plies 100–108: the new draw
+/// rule's piece limit, no reset on captures) is reproduced exactly.
 #[test]
-fn adjudication_tcec_preset_reproduces_the_s6_s13_clocks() {
+fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
     use evallab::metrics::Families;
     use evallab::metrics::adjudication::{RuleSet, query};
     let Some(c) = corpus() else { return };
@@ -311,7 +315,8 @@ fn adjudication_tcec_preset_reproduces_the_s6_s13_clocks() {
         .get(0)
         .unwrap();
     let l = query::load(games, moves, None, &Families::default(), true).unwrap();
-    let per_event = query::clock_agreement(l.clocks(&set).unwrap().lazy(), l.games.clone().lazy());
+    let clocks = l.clocks(&set).unwrap();
+    let per_event = query::clock_agreement(clocks.clone().lazy(), l.games.clone().lazy());
     let eras = query::clock_agreement_by_era(per_event).collect().unwrap();
     let total: i64 = eras
         .column("rd_plies")
@@ -323,20 +328,81 @@ fn adjudication_tcec_preset_reproduces_the_s6_s13_clocks() {
         .sum()
         .unwrap();
     assert_eq!(total, i64::from(carried), "every ply with Rd is compared");
-    let era = eras
+    let names = eras.column("era").unwrap().str().unwrap();
+    let rd = eras.column("rd_pct").unwrap().f64().unwrap();
+    let rr = eras.column("rr_pct").unwrap().f64().unwrap();
+    for i in 0..eras.height() {
+        let era = names.get(i).unwrap();
+        let floor = match era {
+            "S24-S29, Cup 11-16" => 99.85,
+            e if e.starts_with("Bluefish vs Redmodo: rounds 21+") => 80.0,
+            _ => 99.9,
+        };
+        assert!(
+            rd.get(i).unwrap() >= floor && rr.get(i).unwrap() >= 99.9,
+            "{era}: {eras}"
+        );
+    }
+    // Every disagreement has a cause: a placeholder in the window, or the
+    // ponder exhibition (its adjudicator read the ponder search's evals).
+    let ponder = l
+        .games
+        .clone()
         .lazy()
-        .filter(col("era").eq(lit("S6-S13, Cup 1")))
+        .filter(col(col::EVENT).str().contains(lit("ponder on"), true))
+        .select([col(col::GAME_ID)]);
+    let unexplained = query::clock_causes(clocks.clone().lazy().join(
+        ponder,
+        [col(col::GAME_ID)],
+        [col(col::GAME_ID)],
+        JoinArgs::new(JoinType::Anti),
+    ))
+    .filter(
+        col("cause")
+            .str()
+            .starts_with(lit("score not recorded"))
+            .not(),
+    )
+    .collect()
+    .unwrap();
+    assert_eq!(unexplained.height(), 0, "{unexplained}");
+    // adjudication.md's example game: Rd stays 7 over plies 100–104, three
+    // captures print −9, ply 108 prints 5; the replay prints the same.
+    let spec = clocks
+        .lazy()
+        .filter(
+            col(col::GAME_ID)
+                .eq(lit(7527552393414097i64))
+                .and(col(col::PLY).gt_eq(lit(100u32)))
+                .and(col(col::PLY).lt_eq(lit(108u32))),
+        )
         .collect()
         .unwrap();
-    let pct = |c: &str| era.column(c).unwrap().f64().unwrap().get(0).unwrap();
-    assert!(pct("rd_pct") >= 99.9 && pct("rr_pct") >= 99.9, "{era}");
+    let rd: Vec<_> = spec
+        .column(col::RD)
+        .unwrap()
+        .i16()
+        .unwrap()
+        .iter()
+        .collect();
+    let rep: Vec<_> = spec
+        .column("rd_replay")
+        .unwrap()
+        .i16()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(rd.len(), 9, "{spec}");
+    assert_eq!(&rd[..5], &[Some(7); 5], "{spec}");
+    assert_eq!(&rd[5..], &[Some(-9), Some(-9), Some(-9), Some(5)], "{spec}");
+    assert_eq!(rep, rd, "{spec}");
 }
 
-/// Games the archive says ended by TCEC's draw or win rule: before Season 22
-/// (the fork whose source is public), the replay fires that rule at exactly
-/// their last ply in at least 99 % of them.
+/// Games the archive says ended by TCEC's draw or win rule: the replay fires
+/// that rule at exactly their last ply in at least 99.7 % of them, in every
+/// season (15 of 6,364 exceptions, each explained in the README).
 #[test]
-fn adjudication_rule_ends_fire_at_the_last_ply_before_season_22() {
+fn adjudication_rule_ends_fire_at_the_last_ply() {
     use evallab::metrics::Families;
     use evallab::metrics::adjudication::{RuleSet, query};
     let Some(c) = corpus() else { return };
@@ -350,14 +416,13 @@ fn adjudication_rule_ends_fire_at_the_last_ply_before_season_22() {
     )
     .unwrap();
     let ends = query::rule_ends(l.outcomes(&set).unwrap().lazy())
-        .filter(col("era").str().contains(lit(r"^S(6|1\d|20)-"), false))
         .select([len().alias("n"), col("ok").sum().alias("ok")])
         .collect()
         .unwrap();
     let n = ends.column("n").unwrap().u32().unwrap().get(0).unwrap();
     let ok = ends.column("ok").unwrap().u32().unwrap().get(0).unwrap();
-    assert!(n > 5000, "{n} rule-ended games before S22");
-    assert!(f64::from(ok) >= 0.99 * f64::from(n), "{ok} of {n}");
+    assert!(n > 6000, "{n} rule-ended games");
+    assert!(f64::from(ok) >= 0.997 * f64::from(n), "{ok} of {n}");
 }
 
 /// `--check-clocks --sweep`: parameters derived from the clocks. With every

@@ -4,9 +4,11 @@
 //!
 //! - [`rules`]: rule sets as data (TOML presets, overrides, sweeps);
 //! - [`replay`]: the pure per-game replay, TCEC's Rd/Rr clocks included;
+//! - [`castling`]: which rook moves cutechess counts as irreversible;
 //! - [`query`]: the moves into plies, per-game outcomes and their sums;
 //! - [`sweep`]: one summary row per point of a parameter grid.
 
+pub mod castling;
 pub mod query;
 pub mod replay;
 pub mod rules;

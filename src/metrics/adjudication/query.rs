@@ -7,11 +7,18 @@ use std::collections::HashMap;
 use polars::prelude::*;
 use rayon::prelude::*;
 
+use super::castling::CastlingRooks;
 use super::replay::{Fire, MATE, Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
 use crate::metrics::Families;
 use crate::schema::{col as c, metric};
+
+// Loader-internal columns (not in any table): TCEC's piece and pawn counts.
+const PAWNS: &str = "pawns";
+const PIECES: &str = "pieces";
+// Clock comparison (not a table either): a placeholder eval in the window.
+const PLACEHOLDER_IN_WINDOW: &str = "placeholder_in_window";
 
 /// Output columns of the adjudication tables (declared in [`crate::schema::metric`]).
 pub use crate::schema::metric::adjudication as cols;
@@ -59,6 +66,7 @@ pub fn load(
         col(c::TERMINATION),
         col(c::TERMINATION_DETAILS),
         col(c::PLIES),
+        col(c::START_FEN),
     ]);
     if let Some(re) = engine {
         games = games.filter(
@@ -87,6 +95,22 @@ pub fn load(
         col(c::REPETITION),
         col(c::DEAD_MATERIAL),
         col(c::MATERIAL_BALANCE),
+        col(c::UCI),
+        col(c::DEPTH),
+        (col(c::WHITE_PAWNS) + col(c::BLACK_PAWNS)).alias(PAWNS),
+        [
+            c::WHITE_KNIGHTS,
+            c::WHITE_BISHOPS,
+            c::WHITE_ROOKS,
+            c::WHITE_QUEENS,
+            c::BLACK_KNIGHTS,
+            c::BLACK_BISHOPS,
+            c::BLACK_ROOKS,
+            c::BLACK_QUEENS,
+        ]
+        .into_iter()
+        .fold(lit(2u8), |n, k| n + col(k))
+        .alias(PIECES),
     ];
     if clocks {
         cols.extend([col(c::RD), col(c::RR)]);
@@ -119,10 +143,28 @@ pub fn load(
     let rep = mv.column(c::REPETITION)?.u8()?;
     let dead = mv.column(c::DEAD_MATERIAL)?.bool()?;
     let mat = mv.column(c::MATERIAL_BALANCE)?.i16()?;
+    let pawns = mv.column(PAWNS)?.u8()?;
+    let pieces = mv.column(PIECES)?.u8()?;
+    let depth = mv.column(c::DEPTH)?.i16()?;
+    let uci = mv.column(c::UCI)?.str()?;
+    let fens: HashMap<i64, &str> = games
+        .column(c::GAME_ID)?
+        .i64()?
+        .iter()
+        .zip(games.column(c::START_FEN)?.str()?.iter())
+        .filter_map(|(g, f)| Some((g?, f?)))
+        .collect();
     let n = mv.height();
     let mut plies = Vec::with_capacity(n);
+    let mut rooks = CastlingRooks::new(None);
     for i in 0..n {
         let white = side.get(i) == Some("w");
+        if i == 0 || ids.get(i) != ids.get(i - 1) {
+            let g = ids.get(i).unwrap_or_default();
+            rooks = CastlingRooks::new(fens.get(&g).copied());
+        }
+        let halfmove = half.get(i).unwrap_or(0);
+        let gives_up = rooks.play(uci.get(i).unwrap_or(""));
         let sign = if white { 1 } else { -1 };
         let eval = if book.get(i) == Some(true) {
             None
@@ -140,7 +182,8 @@ pub fn load(
         plies.push(Ply {
             white,
             eval,
-            halfmove: half.get(i).unwrap_or(0),
+            halfmove,
+            irreversible: halfmove == 0 || gives_up,
             repetition: rep.get(i).unwrap_or(1),
             check: check.get(i) == Some(true),
             mate: mated.get(i) == Some(true),
@@ -148,6 +191,13 @@ pub fn load(
             material: sign * 100 * i32::from(mat.get(i).unwrap_or(0)),
             time_left_ms: left.get(i),
             dead: dead.get(i) == Some(true),
+            // No comment at all: no eval and no depth (a placeholder has d=1).
+            silent: depth.get(i).is_none()
+                && cp.get(i).is_none()
+                && mate.get(i).is_none()
+                && book.get(i) != Some(true),
+            pieces: pieces.get(i).unwrap_or(0),
+            pawns: pawns.get(i).unwrap_or(0),
         });
     }
     let time_ms = mv.column(c::TIME_MS)?.i64()?.iter().collect();
@@ -183,8 +233,9 @@ pub fn load(
     })
 }
 
-/// One compared ply: game_id, ply, rule index, replayed Rd and Rr.
-type ClockRow = (i64, u32, usize, i16, i16);
+/// One compared ply: game_id, ply, rule index, replayed Rd and Rr, and
+/// whether a placeholder eval lies in the draw window up to it.
+type ClockRow = (i64, u32, usize, i16, i16, bool);
 
 /// Whether every game's rows are contiguous and in ply order 1, 2, 3, ….
 fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
@@ -209,28 +260,32 @@ fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
 }
 
 impl Loaded {
-    /// Each game's event.
-    fn events(&self) -> Result<Vec<String>, Error> {
-        Ok(self
-            .games
-            .column(c::EVENT)?
-            .str()?
-            .iter()
-            .map(|e| e.unwrap_or_default().to_string())
-            .collect())
+    /// Each game's event and round.
+    fn events(&self) -> Result<Vec<(String, String)>, Error> {
+        let tag = |name: &str| -> Result<Vec<String>, Error> {
+            Ok(self
+                .games
+                .column(name)?
+                .str()?
+                .iter()
+                .map(|e| e.unwrap_or_default().to_string())
+                .collect())
+        };
+        Ok(tag(c::EVENT)?.into_iter().zip(tag(c::ROUND)?).collect())
     }
 
-    /// The rule set compiled per distinct event, and each game's index in it.
+    /// The rule set compiled per distinct event and round, and each game's
+    /// index in it.
     fn compiled(&self, set: &RuleSet) -> Result<(Vec<super::Compiled>, Vec<usize>), Error> {
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut seen: HashMap<(String, String), usize> = HashMap::new();
         let mut rules = Vec::new();
         let compile = set.compiler();
         let idx = self
             .events()?
             .into_iter()
-            .map(|e| {
-                *seen.entry(e.clone()).or_insert_with(|| {
-                    rules.push(compile(&e));
+            .map(|(e, r)| {
+                *seen.entry((e.clone(), r.clone())).or_insert_with(|| {
+                    rules.push(compile(&e, &r));
                     rules.len() - 1
                 })
             })
@@ -328,16 +383,27 @@ impl Loaded {
                 if !(a..b).any(|i| self.rd[i].is_some() || self.rr[i].is_some()) {
                     return Vec::new();
                 }
-                let rep = replay(&rules[r], &self.plies[a..b], true);
+                let plies = &self.plies[a..b];
+                let rep = replay(&rules[r], plies, true);
+                let window = rules[r]
+                    .tcec
+                    .as_ref()
+                    .and_then(|t| t.1)
+                    .map_or(10, |d| 2 * d.movecount as usize);
                 (a..b)
                     .filter(|&i| self.rd[i].is_some() || self.rr[i].is_some())
                     .map(|i| {
+                        let k = i - a;
+                        let placeholder = plies[(k + 1).saturating_sub(window)..=k]
+                            .iter()
+                            .any(Ply::placeholder);
                         (
                             g,
-                            (i - a + 1) as u32,
+                            k as u32 + 1,
                             r,
-                            rep.clocks[i - a].0,
-                            rep.clocks[i - a].1,
+                            rep.clocks[k].0,
+                            rep.clocks[k].1,
+                            placeholder,
                         )
                     })
                     .collect()
@@ -350,9 +416,11 @@ impl Loaded {
         let mut rr = Vec::new();
         let mut rd_a = Vec::new();
         let mut rr_a = Vec::new();
+        let mut held = Vec::new();
         for (i, game) in rows.iter().enumerate() {
             let a = self.spans[i].0;
-            for &(g, p, r, d, w) in game {
+            for &(g, p, r, d, w, h) in game {
+                held.push(h);
                 gid.push(g);
                 ply.push(p);
                 era.push(rules[r].tcec.as_ref().map(|t| t.0.clone()));
@@ -370,6 +438,7 @@ impl Loaded {
             Column::new(c::RR.into(), rr_a),
             Column::new(cols::RD_REPLAY.into(), rd),
             Column::new(cols::RR_REPLAY.into(), rr),
+            Column::new(PLACEHOLDER_IN_WINDOW.into(), held),
         ])?)
     }
 }
@@ -625,7 +694,9 @@ pub fn rule_ends(outcomes: LazyFrame) -> LazyFrame {
         ])
 }
 
-/// Disagreeing plies by kind of disagreement, with one example each: the
+/// Disagreeing plies by kind of disagreement, with one example each: a
+/// placeholder eval in the count window (the engine's real score, which the
+/// adjudicator counted, is not in the PGN: it prints 0.00), then by shape: the
 /// archive's count behind the replay's (it did not advance), ahead of it,
 /// counting where the replay does not (or the reverse), both still negative
 /// (before the window can complete), and the win clock.
@@ -636,7 +707,11 @@ pub fn clock_causes(clocks: LazyFrame) -> LazyFrame {
         .is_not_null()
         .and(col(c::RR).neq(col(cols::RR_REPLAY)));
     let pos = |e: Expr| e.gt_eq(lit(0));
-    let cause = when(rd_bad.clone().not())
+    let cause = when(col(PLACEHOLDER_IN_WINDOW))
+        .then(lit(
+            "score not recorded: a placeholder eval (d=1, 0.00) in the count window",
+        ))
+        .when(rd_bad.clone().not())
         .then(lit("rr: win clock differs"))
         .when(
             pos(a.clone())

@@ -6,10 +6,13 @@
 //! `chessgame.cpp` `onMoveMade`): the clocks printed after a ply are computed
 //! from the counters *before* the ply is added, as the fork prints them.
 
-use super::rules::{Compiled, Draw, Resign, TerraDraw, TerraResign, Win};
+use super::rules::{Compiled, Draw, Resign, TcecDraw, TerraDraw, TerraResign, Win};
 
 /// A mate score on the own-eval scale: mate in n is ±(MATE − n).
 pub const MATE: i32 = 1_000_000;
+
+/// cutechess's `MoveEvaluation::NULL_SCORE`: the score of an empty evaluation.
+const NULL_SCORE: i32 = 0xFFFFFFF;
 
 /// The clock value of a rule that is off.
 pub const CLOCK_OFF: i16 = -1000;
@@ -23,6 +26,10 @@ pub struct Ply {
     pub eval: Option<i32>,
     /// The halfmove clock after the move (0: a capture or pawn move).
     pub halfmove: u16,
+    /// cutechess's `reversibleMoveCount() == 0`: a capture, a pawn move, or a
+    /// rook move that gives up a castling right (see [`super::castling`]).
+    /// What resets the draw counts, in cutechess and TCEC alike.
+    pub irreversible: bool,
     /// How often the position after the move has occurred (1: first time).
     pub repetition: u8,
     /// The move gives check.
@@ -37,12 +44,21 @@ pub struct Ply {
     pub time_left_ms: Option<i64>,
     /// Only kings, or kings and one minor piece, remain.
     pub dead: bool,
+    /// The engine reported nothing for the move (no comment at all, not a
+    /// book move): cutechess's empty evaluation, whose score is `NULL_SCORE`.
+    pub silent: bool,
+    /// Pieces on the board after the move, kings included, pawns not (TCEC's
+    /// `Board::pieceCount`).
+    pub pieces: u8,
+    /// Pawns on the board after the move.
+    pub pawns: u8,
 }
 
 impl Ply {
-    /// A capture or a pawn move.
-    pub fn irreversible(&self) -> bool {
-        self.halfmove == 0
+    /// A move with an eval placeholder (depth 0, printed "d=1 … 0.00"): the
+    /// score the adjudicator counted is not in the PGN.
+    pub fn placeholder(&self) -> bool {
+        self.eval.is_none() && !self.silent && !self.book
     }
 }
 
@@ -106,7 +122,7 @@ pub struct Replay {
 ///
 /// ```
 /// use evallab::metrics::adjudication::{RuleSet, replay::{replay, Ply}};
-/// let rules = RuleSet::load("cutechess").unwrap().compile("any");
+/// let rules = RuleSet::load("cutechess").unwrap().compile("any", "1");
 /// // Black's own eval is -10.00 on three consecutive moves: Black resigns at ply 6.
 /// let plies: Vec<Ply> = (0..8)
 ///     .map(|i| Ply { white: i % 2 == 0, eval: Some(if i % 2 == 0 { 1000 } else { -1000 }), ..Ply::default() })
@@ -206,11 +222,16 @@ impl State {
             self.tcec_loser[side(p.white)] = 0;
             self.tcec_winner[side(p.white)] = 0;
         } else if let Some((_, draw, win)) = &rules.tcec {
-            // The fork's engines report a score for every move; a missing one
-            // (book, placeholder) is printed and counted as 0.00.
-            let score = p.eval.unwrap_or(0);
+            // A placeholder (depth 0, printed "0.00") is counted as 0.00; a
+            // move the engine reported nothing for carries cutechess's
+            // NULL_SCORE, out of every window (and "winning" for the win rule).
+            let score = match p.eval {
+                Some(e) => e,
+                None if p.silent => NULL_SCORE,
+                None => 0,
+            };
             clock.0 = match draw {
-                Some(d) => self.tcec_draw_clock(d, ply, p.irreversible(), score),
+                Some(d) => self.tcec_draw_clock(d, ply, p.irreversible, score),
                 None => CLOCK_OFF,
             };
             clock.1 = match win {
@@ -218,7 +239,7 @@ impl State {
                 None => CLOCK_OFF,
             };
             if let Some(d) = draw {
-                first(self.tcec_draw_add(d, ply, p.irreversible(), score));
+                first(self.tcec_draw_add(d, ply, &p, score));
             }
             if let Some(w) = win {
                 first(self.tcec_win_add(w, ply, p.white, score));
@@ -242,7 +263,10 @@ impl State {
     }
 
     /// `drawClock`: plies still needed, −r−1 while the rule cannot fire yet.
-    fn tcec_draw_clock(&self, d: &Draw, ply: u32, irreversible: bool, score: i32) -> i16 {
+    /// The fork's 2022 change left it as it was: it zeroes the count on a
+    /// capture or pawn move even when `reset` is off and ignores the piece
+    /// limits, so the printed clock then disagrees with the stored count.
+    fn tcec_draw_clock(&self, d: &TcecDraw, ply: u32, irreversible: bool, score: i32) -> i16 {
         let limit = 2 * d.movecount as i32;
         let count = if irreversible {
             0
@@ -258,20 +282,18 @@ impl State {
         rem as i16
     }
 
-    /// `addEval`'s draw part with `-tcecadj`: an irreversible ply resets the
-    /// count (`resetDrawMoveCount`) and is not counted itself.
-    fn tcec_draw_add(
-        &mut self,
-        d: &Draw,
-        ply: u32,
-        irreversible: bool,
-        score: i32,
-    ) -> Option<Fire> {
-        if irreversible {
+    /// `addEval`'s draw part with `-tcecadj`: with `reset`, an irreversible
+    /// ply zeroes the count (`resetDrawMoveCount`) and is not counted itself;
+    /// a ply with more pieces or pawns than the limits zeroes it too.
+    fn tcec_draw_add(&mut self, d: &TcecDraw, ply: u32, p: &Ply, score: i32) -> Option<Fire> {
+        if d.reset && p.irreversible {
             self.tcec_draw = 0;
             return None;
         }
-        self.tcec_draw = if score.abs() <= d.score {
+        let within = |max: u32, n: u8| max == 0 || u32::from(n) <= max;
+        self.tcec_draw = if !within(d.maxpieces, p.pieces) || !within(d.maxpawns, p.pawns) {
+            0
+        } else if score.abs() <= d.score {
             self.tcec_draw + 1
         } else {
             0
@@ -341,7 +363,7 @@ impl State {
     /// cutechess `-draw`: an irreversible ply resets the count and is then
     /// counted; a move without an eval resets it.
     fn cute_draw_add(&mut self, d: &Draw, ply: u32, p: &Ply) -> Option<Fire> {
-        if p.irreversible() {
+        if p.irreversible {
             self.cute_draw = 0;
         }
         let Some(e) = p.eval else {
@@ -502,7 +524,7 @@ mod tests {
     fn rules(toml: &str) -> Compiled {
         RuleSet::parse(&format!("name = 't'\n{toml}"), "test")
             .unwrap()
-            .compile("Event")
+            .compile("Event", "1")
     }
 
     fn fire(r: &Compiled, g: &[Ply]) -> Option<(u32, &'static str, &'static str)> {
@@ -558,7 +580,7 @@ mod tests {
         assert_eq!(fire(&r, &game(&all(11, 12))), None);
         // A capture at ply 3 resets the count and is counted: plies 3..6.
         let mut g = game(&all(0, 12));
-        g[2].halfmove = 0;
+        (g[2].halfmove, g[2].irreversible) = (0, true);
         assert_eq!(fire(&r, &g), Some((6, "1/2-1/2", "draw")));
         // A move without an eval resets it and is not counted: plies 4..7.
         let mut e = all(0, 12);
@@ -600,10 +622,78 @@ mod tests {
         // A capture at ply 3 prints −L−1, resets, and is not counted (-tcecadj):
         // plies 4..7 complete the window.
         let mut g = game(&all(0, 10));
-        g[2].halfmove = 0;
+        (g[2].halfmove, g[2].irreversible) = (0, true);
         let rep = replay(&r, &g, true);
         let rd: Vec<i16> = rep.clocks.iter().take(7).map(|c| c.0).collect();
         assert_eq!(rd, [3, 2, -5, 3, 2, 1, 0]);
+        assert_eq!(rep.fire.unwrap().ply, 7);
+    }
+
+    /// The fork's 2022 draw rule (Season 22 on), `reset = false`: a capture
+    /// is counted and does not reset, yet `drawClock` still prints −L−1 for it.
+    #[test]
+    fn tcec_new_draw_rule_counts_through_captures() {
+        let rd = |r: &Compiled, g: &[Ply]| -> Vec<i16> {
+            replay(r, g, true).clocks.iter().map(|c| c.0).collect()
+        };
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10, reset = false }\n",
+        );
+        let mut g = game(&all(0, 6));
+        (g[2].halfmove, g[2].irreversible) = (0, true);
+        assert_eq!(rd(&r, &g)[..4], [3, 2, -5, 0]);
+        assert_eq!(fire(&r, &g), Some((4, "1/2-1/2", "tcec draw rule")));
+        // A rook giving up a castling right resets like a capture with `reset`.
+        let old = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        g[2].halfmove = 3;
+        assert_eq!(fire(&old, &g), None, "plies 4..6 are one short");
+    }
+
+    /// `maxpieces`/`maxpawns`: above a limit the stored count is zeroed, but
+    /// `drawClock` ignores the limits and keeps printing L−1 (the spec's
+    /// "Rd stays 7" example, with L = 8).
+    #[test]
+    fn tcec_draw_piece_and_pawn_limits() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10, maxpieces = 6, maxpawns = 8, reset = false }\n",
+        );
+        let mut g = game(&all(0, 9));
+        for (i, p) in g.iter_mut().enumerate() {
+            p.pieces = if i < 3 { 10 } else { 6 };
+            p.pawns = 8;
+        }
+        let rep = replay(&r, &g, true);
+        let rd: Vec<i16> = rep.clocks.iter().take(7).map(|c| c.0).collect();
+        assert_eq!(rd, [3, 3, 3, 3, 2, 1, 0]);
+        assert_eq!(rep.fire.unwrap().ply, 7);
+        // Nine pawns at ply 5 zero the count again: plies 6..9.
+        g[4].pawns = 9;
+        assert_eq!(fire(&r, &g), Some((9, "1/2-1/2", "tcec draw rule")));
+        // 0 = no limit.
+        let free = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10, reset = false }\n",
+        );
+        assert_eq!(fire(&free, &g), Some((4, "1/2-1/2", "tcec draw rule")));
+    }
+
+    /// A move the engine reported nothing for carries cutechess's NULL_SCORE
+    /// (out of the window); a placeholder ("d=1 0.00") counts as 0.00.
+    #[test]
+    fn tcec_silent_moves_break_the_window_placeholders_do_not() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        let mut e = all(0, 8);
+        e[2] = None;
+        let mut g = game(&e);
+        assert!(g[2].placeholder());
+        assert_eq!(fire(&r, &g), Some((4, "1/2-1/2", "tcec draw rule")));
+        g[2].silent = true;
+        assert!(!g[2].placeholder());
+        let rep = replay(&r, &g, true);
+        assert_eq!(rep.clocks[2].0, -5);
         assert_eq!(rep.fire.unwrap().ply, 7);
     }
 
@@ -700,7 +790,7 @@ mod tests {
 
     #[test]
     fn terra_resigns_only_when_every_clause_holds() {
-        let r = RuleSet::load("terra").unwrap().compile("x");
+        let r = RuleSet::load("terra").unwrap().compile("x", "1");
         // Black's 4th move at −5.00 is ply 8; White rose 100 → 280 over its last 4.
         assert_eq!(fire(&r, &terra_losing()), Some((8, "1-0", "terra resign")));
         // Material only −3.00: no.
@@ -739,7 +829,7 @@ mod tests {
 
     #[test]
     fn terra_draw_offer_then_acceptance() {
-        let r = RuleSet::load("terra").unwrap().compile("x");
+        let r = RuleSet::load("terra").unwrap().compile("x", "1");
         // All evals 0.00: White offers at ply 79 (move 40), Black accepts at 80.
         assert_eq!(
             fire(&r, &game(&all(0, 100))),
@@ -756,7 +846,7 @@ mod tests {
             .unwrap()
             .set("terra.draw.gap", "0")
             .unwrap()
-            .compile("x");
+            .compile("x", "1");
         // Without the gap White offers again at 89 and Black accepts at 90.
         assert_eq!(
             fire(&no_gap, &game(&e)),
@@ -771,11 +861,12 @@ mod tests {
     fn replay_never_looks_ahead() {
         let r = RuleSet::load("tcec")
             .unwrap()
-            .compile("TCEC Season 14 - Division 1");
+            .compile("TCEC Season 14 - Division 1", "1.1");
         let e: Vec<Option<i32>> = (0..200).map(|i| Some(((i * 37) % 23) - 11)).collect();
         let mut g = game(&e);
         for (i, p) in g.iter_mut().enumerate() {
             p.halfmove = (i % 13) as u16;
+            p.irreversible = p.halfmove == 0;
         }
         let full = replay(&r, &g, true);
         for n in [1, 50, 77, 120, 199] {

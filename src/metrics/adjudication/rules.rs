@@ -51,13 +51,37 @@ pub struct Resign {
     pub twosided: bool,
 }
 
-/// cutechess `-draw movenumber=N movecount=C score=S`; also TCEC's draw rule.
+/// cutechess `-draw movenumber=N movecount=C score=S`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Draw {
     pub movenumber: u32,
     pub movecount: u32,
     pub score: i32,
+}
+
+/// TCEC's draw rule: `-draw` in TCEC's cutechess fork, whose May 2022 "new
+/// draw rule" (Season 22 on) added `maxpieces`, `maxpawns` and `reset`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcecDraw {
+    pub movenumber: u32,
+    pub movecount: u32,
+    pub score: i32,
+    /// Count only while the board has at most this many pieces, kings
+    /// included, pawns not (0: no limit); a ply above it zeroes the count.
+    #[serde(default)]
+    pub maxpieces: u32,
+    /// The same for pawns (0: no limit).
+    #[serde(default)]
+    pub maxpawns: u32,
+    /// A capture or pawn move zeroes the count (and is not counted itself).
+    #[serde(default = "yes")]
+    pub reset: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// TCEC's win rule: both sides beyond `score` for `movecount` own moves each.
@@ -68,13 +92,17 @@ pub struct Win {
     pub score: i32,
 }
 
-/// The TCEC rules of the events whose name matches `events`.
+/// The TCEC rules of the events whose name matches `events` (and, with
+/// `rounds`, of their rounds `[first, last]` only: TCEC changed an exhibition's
+/// settings between rounds; the round is the Round tag's leading number).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcecEra {
     pub era: String,
     pub events: String,
-    pub draw: Option<Draw>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<[u32; 2]>,
+    pub draw: Option<TcecDraw>,
     pub win: Option<Win>,
 }
 
@@ -137,7 +165,7 @@ pub struct Compiled {
     pub draw: Option<Draw>,
     /// The TCEC era's name and rules (None: the set has no TCEC part, or no
     /// era matches the event).
-    pub tcec: Option<(String, Option<Draw>, Option<Win>)>,
+    pub tcec: Option<(String, Option<TcecDraw>, Option<Win>)>,
     pub terra: Option<Terra>,
     pub always: Always,
 }
@@ -202,6 +230,13 @@ impl RuleSet {
         }
         for (i, e) in self.tcec.iter().enumerate() {
             Regex::new(&e.events).map_err(|err| format!("tcec[{i}].events: not a regex: {err}"))?;
+            if let Some([a, b]) = e.rounds
+                && a > b
+            {
+                return Err(format!(
+                    "tcec[{i}].rounds = [{a}, {b}]: allowed values are [first, last] with first <= last"
+                ));
+            }
             if let Some(d) = &e.draw {
                 pos(&format!("tcec[{i}].draw.movenumber"), d.movenumber)?;
                 pos(&format!("tcec[{i}].draw.movecount"), d.movecount)?;
@@ -226,28 +261,41 @@ impl RuleSet {
         Ok(())
     }
 
-    /// The rules of one event.
-    pub fn compile(&self, event: &str) -> Compiled {
-        self.compiler()(event)
+    /// The rules of one event's round (the PGN Event and Round tags).
+    pub fn compile(&self, event: &str, round: &str) -> Compiled {
+        self.compiler()(event, round)
     }
 
-    /// The rules per event, the era regexes compiled once.
-    pub fn compiler(&self) -> impl Fn(&str) -> Compiled + '_ {
+    /// The rules per event and round, the era regexes compiled once.
+    pub fn compiler(&self) -> impl Fn(&str, &str) -> Compiled + '_ {
         // Checked in `parse`; a set built in code with a bad regex matches nothing.
         let eras: Vec<(Option<Regex>, &TcecEra)> = self
             .tcec
             .iter()
             .map(|e| (Regex::new(&e.events).ok(), e))
             .collect();
-        move |event| Compiled {
-            resign: self.resign,
-            draw: self.draw,
-            tcec: eras
-                .iter()
-                .find(|(re, _)| re.as_ref().is_some_and(|re| re.is_match(event)))
-                .map(|(_, e)| (e.era.clone(), e.draw, e.win)),
-            terra: self.terra,
-            always: self.always,
+        move |event, round| {
+            let number = round
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .and_then(|n| n.parse::<u32>().ok());
+            let in_rounds = |e: &TcecEra| match (e.rounds, number) {
+                (None, _) => true,
+                (Some([a, b]), Some(n)) => (a..=b).contains(&n),
+                (Some(_), None) => false,
+            };
+            Compiled {
+                resign: self.resign,
+                draw: self.draw,
+                tcec: eras
+                    .iter()
+                    .find(|(re, e)| {
+                        re.as_ref().is_some_and(|re| re.is_match(event)) && in_rounds(e)
+                    })
+                    .map(|(_, e)| (e.era.clone(), e.draw, e.win)),
+                terra: self.terra,
+                always: self.always,
+            }
         }
     }
 
@@ -308,7 +356,10 @@ fn leaf_keys(v: &toml::Value, prefix: &str, out: &mut Vec<String>) {
             }
         }
         toml::Value::Array(a) => a.iter().for_each(|x| leaf_keys(x, prefix, out)),
-        _ if prefix == "name" || prefix.ends_with(".era") || prefix.ends_with(".events") => {}
+        _ if prefix == "name"
+            || prefix.ends_with(".era")
+            || prefix.ends_with(".events")
+            || prefix.ends_with(".rounds") => {}
         _ => out.push(prefix.to_string()),
     }
 }
@@ -391,7 +442,7 @@ mod tests {
             assert_eq!(RuleSet::load(name).unwrap().name, name);
         }
         let t = RuleSet::load("tcec").unwrap();
-        let era = |e: &str| t.compile(e).tcec.map(|x| x.0);
+        let era = |e: &str| t.compile(e, "1.1").tcec.map(|x| x.0);
         assert_eq!(
             era("TCEC Season 13 - Division 1").as_deref(),
             Some("S6-S13, Cup 1")
@@ -405,16 +456,49 @@ mod tests {
             Some("S14-S17, Cup 2-5: move floor 30")
         );
         assert_eq!(era("my own match"), None);
-        let s24 = t.compile("TCEC Season 24 - Sufi Testing").tcec.unwrap();
+        let s24 = t
+            .compile("TCEC Season 24 - Sufi Testing", "1.1")
+            .tcec
+            .unwrap();
         assert_eq!(
             s24.1,
-            Some(Draw {
+            Some(TcecDraw {
                 movenumber: 1,
                 movecount: 4,
-                score: 25
+                score: 25,
+                maxpieces: 6,
+                maxpawns: 0,
+                reset: false,
             })
         );
         assert_eq!(s24.2, None);
+    }
+
+    #[test]
+    fn rounds_split_an_event_between_eras() {
+        let t = RuleSet::load("tcec").unwrap();
+        let event = "Bluefish vs Redmodo ponder on 170 vs 124 threads";
+        let era = |r: &str| t.compile(event, r).tcec.map(|x| x.0).unwrap();
+        assert_eq!(era("11.1"), "S14-S17, Cup 2-5");
+        assert_eq!(era("12.1"), "Bluefish vs Redmodo: rounds 12-20 rules off");
+        assert_eq!(era("20.1"), "Bluefish vs Redmodo: rounds 12-20 rules off");
+        assert_eq!(era("21.1"), "Bluefish vs Redmodo: rounds 21+ win rule off");
+        assert_eq!(
+            era("?"),
+            "S14-S17, Cup 2-5",
+            "no round number: no `rounds` era"
+        );
+        let e = RuleSet::parse(
+            "name = 'x'\n[[tcec]]\nera = 'a'\nevents = ''\nrounds = [5, 2]\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("tcec[0].rounds = [5, 2]: allowed values are [first, last]"),
+            "{e}"
+        );
+        assert!(!t.keys().iter().any(|k| k.ends_with("rounds")));
     }
 
     #[test]

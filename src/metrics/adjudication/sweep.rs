@@ -1,7 +1,7 @@
 //! Parameter sweeps: one summary row per point of a grid over one or two
 //! rule keys (`--sweep KEY=FROM..TO:STEP`), so a director can read the
 //! trade-off between plies saved and wrong results; with `--check-clocks`,
-//! the point whose replayed clocks agree best with the archive's, per event
+//! the point whose replayed clocks agree best with the archive's, per era and event
 //! ([`derive`]).
 
 use polars::prelude::*;
@@ -96,7 +96,8 @@ pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame,
     out.ok_or_else(|| Error::Usage("--sweep: no points".into()))
 }
 
-/// Parameters derived from the archive's clocks: per event, the grid point
+/// Parameters derived from the archive's clocks: per era and event (an era
+/// can take some rounds of an event), the grid point
 /// whose replayed `Rd`/`Rr` agree with the archive on the most plies, beside
 /// the rule set's own agreement. `derived` is true where the point does
 /// strictly better; only then are its key values shown (on a tie the rule
@@ -117,7 +118,7 @@ pub fn derive(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame
     let own = agreement(set)?;
     let mut points = Vec::new();
     for (point, s) in sets(set, axes)? {
-        let mut lf = agreement(&s)?.select([col(event), col("agree")]);
+        let mut lf = agreement(&s)?.select([col(cols::ERA), col(event), col("agree")]);
         for (k, v) in &point {
             lf = lf.with_column(lit(*v).alias(k.as_str()));
         }
@@ -137,7 +138,7 @@ pub fn derive(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame
                 .with_order_descending(true)
                 .with_maintain_order(true),
         )
-        .group_by([col(event)])
+        .group_by([col(cols::ERA), col(event)])
         .agg(firsts);
     let pct = |agree: &str| {
         (lit(100.0) * col(agree).cast(DataType::Float64) / col("plies").cast(DataType::Float64))
@@ -164,8 +165,8 @@ pub fn derive(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame
     Ok(own
         .join(
             best,
-            [col(event)],
-            [col(event)],
+            [col(cols::ERA), col(event)],
+            [col(cols::ERA), col(event)],
             JoinArgs::new(JoinType::Left),
         )
         .select(out)

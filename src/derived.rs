@@ -14,7 +14,8 @@ use crate::schema::{EAS_LABELS, GAMES, MOVES, derived_file};
 
 /// The dataset's labels: read from their [`derived_file`] when they were computed for
 /// the dataset's current parts, else computed and stored. The flag says
-/// whether they were computed.
+/// whether they were computed. While another process writes the dataset, they
+/// are computed and not stored (a cache must not make a reader fail).
 pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Error> {
     let path = ds.root.join(derived_file(&EAS_LABELS));
     let stamp = path.with_extension("parts");
@@ -37,7 +38,11 @@ pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Err
         .collect()?;
         return Ok((df, false));
     }
-    let _lock = DatasetLock::acquire(&ds.root, "eas")?;
+    let lock = match DatasetLock::acquire(&ds.root, "eas") {
+        Ok(lock) => Some(lock),
+        Err(Error::Locked { .. }) => None,
+        Err(e) => return Err(e),
+    };
     let parts = ds
         .manifest
         .runs
@@ -51,7 +56,9 @@ pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Err
         )));
     }
     let mut df = labels(parts)?;
-    format::write(&mut df, Format::Parquet, Some(&path))?;
-    format::write_text(&stamp, &current)?;
+    if lock.is_some() {
+        format::write(&mut df, Format::Parquet, Some(&path))?;
+        format::write_text(&stamp, &current)?;
+    }
     Ok((df, true))
 }

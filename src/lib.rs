@@ -19,6 +19,7 @@ pub mod pipeline;
 pub mod policy;
 pub mod render;
 pub mod schema;
+pub mod tablebase;
 pub mod tables;
 
 pub use error::Error;

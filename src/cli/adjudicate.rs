@@ -15,6 +15,7 @@ use evallab::metrics::select_events;
 use evallab::render::annotate::AnnotateOptions;
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES, col as gcol, metric};
+use evallab::tablebase::Syzygy;
 use polars::prelude::*;
 
 use super::{FilterArgs, OutputArgs};
@@ -75,6 +76,10 @@ pub struct Args {
     /// Compare the replayed TCEC clocks (Rd, Rr) with the archive's, per event.
     #[arg(long)]
     check_clocks: bool,
+    /// Syzygy tables for the rule sets' tablebase rules (TCEC eras, `[tb]`);
+    /// without them those rules are skipped, and stderr says so.
+    #[arg(long, value_name = "DIR")]
+    syzygy: Option<PathBuf>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -110,6 +115,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.check_clocks && matches!(a.games, Some(Kind::Agree | Kind::Censored)) {
         return Err(super::usage("--check-clocks lists only --games wrong"));
     }
+    let tables = a.syzygy.as_deref().map(Syzygy::open).transpose()?;
+    let tb = match (&tables, set.tb_men()) {
+        (Some(t), Some(men)) => Some((t as &dyn query::Probe, men.min(t.max_men()))),
+        (None, Some(men)) => {
+            eprintln!(
+                "note: the tablebase rule (up to {men} men) is skipped: no --syzygy DIR; games it would have ended count as censored"
+            );
+            None
+        }
+        _ => None,
+    };
     let ds = Dataset::open(&a.dataset)?;
     let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
     let loaded = query::load(
@@ -118,6 +134,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         opts.engine.as_deref(),
         &opts.families,
         a.check_clocks,
+        tb,
     )?;
     let mut df = if a.check_clocks && !axes.is_empty() {
         derive(&loaded, &set, &axes)?

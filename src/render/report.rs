@@ -128,7 +128,7 @@ fn adjudication_tables(
     games: LazyFrame,
     moves: LazyFrame,
 ) -> Result<(DataFrame, DataFrame), Error> {
-    let loaded = adj::load(games, moves, None, &Families::default(), false)?;
+    let loaded = adj::load(games, moves, None, &Families::default(), false, None)?;
     let rows = |set: &RuleSet, extra: Option<(&str, f64)>| -> Result<DataFrame, Error> {
         let mut df = adj::summary(loaded.outcomes(set)?.lazy(), adj::By::Event).collect()?;
         df.insert_column(
@@ -615,7 +615,10 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
              event's games (<code>evallab adjudicate</code>; tcec: the event's own TCEC rule, \
              if its era is known): games the rule ended early, agreeing with the result or \
              not, games adjudicated otherwise (censored), plies and hours saved; then the \
-             cutechess draw rule swept over its score (centipawns).</p>",
+             cutechess draw rule swept over its score (centipawns). The tcec set's \
+             tablebase rule is not replayed here (it needs Syzygy tables: \
+             <code>evallab adjudicate --syzygy DIR</code>); the games it ended count as \
+             censored.</p>",
         );
         let (presets, sweep) = &adjudication;
         html.push_str(&table(

@@ -538,3 +538,24 @@ fn error_kinds_have_exit_codes() {
         );
     }
 }
+
+/// The EAS labels are a cache: while another process holds the dataset's lock
+/// they are computed and returned, not stored (a reader such as `report` must
+/// not fail because `eas` runs beside it); once the lock is free, stored.
+#[test]
+fn labels_cache_is_skipped_not_failed_while_the_dataset_is_locked() {
+    use evallab::dataset::Dataset;
+    use evallab::derived::stored_labels;
+    use evallab::schema::{EAS_LABELS, derived_file};
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds.display().to_string(), &[]);
+    let file = ds.join(derived_file(&EAS_LABELS));
+    let held = evallab::dataset::lock::DatasetLock::acquire(&ds, "ingest").unwrap();
+    let (df, computed) = stored_labels(&Dataset::open(&ds).unwrap(), false).unwrap();
+    assert!(computed && df.height() > 0 && !file.exists());
+    drop(held);
+    let (again, computed) = stored_labels(&Dataset::open(&ds).unwrap(), false).unwrap();
+    assert!(computed && file.exists());
+    assert_eq!(again, df);
+}

@@ -6,6 +6,17 @@
 use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, Position, Square};
 
+/// A game's start position: the standard one without a FEN; X-FEN or
+/// Shredder-FEN (Chess960 too); None when the FEN does not parse.
+pub fn start_position(fen: Option<&str>) -> Option<Chess> {
+    match fen {
+        None => Some(Chess::default()),
+        Some(fen) => Fen::from_ascii(fen.as_bytes())
+            .ok()
+            .and_then(|f| f.into_position::<Chess>(CastlingMode::Chess960).ok()),
+    }
+}
+
 /// The squares of the rooks that may still castle, and of the kings that
 /// still may (a king move gives up both its rights).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,17 +26,10 @@ pub struct CastlingRooks {
 }
 
 impl CastlingRooks {
-    /// The rights of a start position (X-FEN or Shredder-FEN, so Chess960
-    /// too); the standard position when there is no FEN, and none when the FEN
-    /// does not parse (nothing can then give a right up).
-    pub fn new(start_fen: Option<&str>) -> CastlingRooks {
-        let pos = match start_fen {
-            None => Some(Chess::default()),
-            Some(fen) => Fen::from_ascii(fen.as_bytes())
-                .ok()
-                .and_then(|f| f.into_position::<Chess>(CastlingMode::Chess960).ok()),
-        };
-        let Some(pos) = pos else {
+    /// The rights of a start position (None: a FEN that did not parse, so
+    /// nothing can give a right up).
+    pub fn new(start: Option<&Chess>) -> CastlingRooks {
+        let Some(pos) = start else {
             return CastlingRooks {
                 rooks: Bitboard::EMPTY,
                 kings: Bitboard::EMPTY,
@@ -46,8 +50,8 @@ impl CastlingRooks {
     /// piece on its rook square is that rook, and on its king square the king.
     ///
     /// ```
-    /// use evallab::metrics::adjudication::castling::CastlingRooks;
-    /// let mut c = CastlingRooks::new(None);
+    /// use evallab::metrics::adjudication::castling::{CastlingRooks, start_position};
+    /// let mut c = CastlingRooks::new(start_position(None).as_ref());
     /// assert!(c.play("h1g1"));  // Rg1 gives up O-O: irreversible
     /// assert!(!c.play("g1h1")); // back on h1, no right left
     /// assert!(!c.play("e8e7")); // king moves stay reversible...
@@ -81,7 +85,7 @@ mod tests {
     fn chess960_rights_come_from_the_start_fen() {
         // Rooks on b1/e1 (b8/e8), king on d1: KQkq are the outer rooks.
         let fen = "qrnkrbbn/pppppppp/8/8/8/8/PPPPPPPP/QRNKRBBN w KQkq - 0 1";
-        let mut c = CastlingRooks::new(Some(fen));
+        let mut c = CastlingRooks::new(start_position(Some(fen)).as_ref());
         assert!(!c.play("c1c3"));
         assert!(c.play("b1a1"), "b1 had the O-O-O right");
         assert!(!c.play("a1b1"), "the right is gone");
@@ -94,7 +98,8 @@ mod tests {
         assert!(c.play("b8c8"));
         // A FEN without rights, and one that does not parse.
         let none = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
-        assert!(!CastlingRooks::new(Some(none)).play("a1b1"));
-        assert!(!CastlingRooks::new(Some("nonsense")).play("a1b1"));
+        assert!(!CastlingRooks::new(start_position(Some(none)).as_ref()).play("a1b1"));
+        assert!(start_position(Some("nonsense")).is_none());
+        assert!(!CastlingRooks::new(None).play("a1b1"));
     }
 }

@@ -7,8 +7,11 @@ use std::collections::HashMap;
 use polars::prelude::*;
 use rayon::prelude::*;
 
-use super::castling::CastlingRooks;
-use super::replay::{Fire, MATE, Ply, replay};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+use super::castling::{CastlingRooks, start_position};
+use super::replay::{Fire, MATE, Outcome, Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
 use crate::metrics::Families;
@@ -47,14 +50,22 @@ pub struct Loaded {
     pub rr: Vec<Option<i16>>,
 }
 
+/// Tablebases to probe (`--syzygy`): the game's result in a position (None:
+/// not in the tables).
+pub trait Probe: Sync {
+    fn probe(&self, pos: &Chess) -> Option<Outcome>;
+}
+
 /// The games matching `engine` (either player, after `families`) among
-/// `games`, and their moves.
+/// `games`, and their moves. With `tb`, the positions with at most that many
+/// men and no castling right are probed.
 pub fn load(
     games: LazyFrame,
     moves: LazyFrame,
     engine: Option<&str>,
     families: &Families,
     clocks: bool,
+    tb: Option<(&dyn Probe, u32)>,
 ) -> Result<Loaded, Error> {
     let mut games = games.select([
         col(c::GAME_ID),
@@ -157,14 +168,39 @@ pub fn load(
     let n = mv.height();
     let mut plies = Vec::with_capacity(n);
     let mut rooks = CastlingRooks::new(None);
+    // The position, replayed only when tablebases are probed.
+    let mut board: Option<Chess> = None;
     for i in 0..n {
         let white = side.get(i) == Some("w");
         if i == 0 || ids.get(i) != ids.get(i - 1) {
             let g = ids.get(i).unwrap_or_default();
-            rooks = CastlingRooks::new(fens.get(&g).copied());
+            let start = start_position(fens.get(&g).copied());
+            rooks = CastlingRooks::new(start.as_ref());
+            board = start.filter(|_| tb.is_some());
         }
         let halfmove = half.get(i).unwrap_or(0);
-        let gives_up = rooks.play(uci.get(i).unwrap_or(""));
+        let mv = uci.get(i).unwrap_or("");
+        let gives_up = rooks.play(mv);
+        let (ply_pawns, ply_pieces) = (pawns.get(i).unwrap_or(0), pieces.get(i).unwrap_or(0));
+        let mut tb_result = None;
+        if let (Some((probe, men)), Some(pos)) = (tb, board.take()) {
+            // A move that does not parse or is illegal ends the replay of this game.
+            let m = mv
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok());
+            board = m.map(|m| {
+                let mut pos = pos;
+                pos.play_unchecked(m);
+                pos
+            });
+            if let Some(after) = &board
+                && u32::from(ply_pawns) + u32::from(ply_pieces) <= men
+                && after.castles().is_empty()
+            {
+                tb_result = probe.probe(after);
+            }
+        }
         let sign = if white { 1 } else { -1 };
         let eval = if book.get(i) == Some(true) {
             None
@@ -196,8 +232,9 @@ pub fn load(
                 && cp.get(i).is_none()
                 && mate.get(i).is_none()
                 && book.get(i) != Some(true),
-            pieces: pieces.get(i).unwrap_or(0),
-            pawns: pawns.get(i).unwrap_or(0),
+            pieces: ply_pieces,
+            pawns: ply_pawns,
+            tb: tb_result,
         });
     }
     let time_ms = mv.column(c::TIME_MS)?.i64()?.iter().collect();

@@ -52,6 +52,10 @@ pub struct Ply {
     pub pieces: u8,
     /// Pawns on the board after the move.
     pub pawns: u8,
+    /// The tablebases' result for the position after the move (probed by the
+    /// loader with `--syzygy` up to the set's TB men; None: not probed, not in
+    /// the tables, or a castling right left).
+    pub tb: Option<Outcome>,
 }
 
 impl Ply {
@@ -107,6 +111,7 @@ pub mod clause {
     pub const FIFTY: &str = "fifty-move rule";
     pub const THREEFOLD: &str = "threefold repetition";
     pub const DEAD: &str = "dead material";
+    pub const TB: &str = "tablebase";
 }
 
 /// The replay of one game: the first firing, and the TCEC clocks (Rd, Rr)
@@ -213,6 +218,16 @@ impl State {
                     clause: clause::FIFTY,
                 }));
             }
+        }
+        // cutechess's adjudicator asks the tablebases before any other rule.
+        if let (Some(men), Some(result), false) = (rules.tb, p.tb, p.mate)
+            && u32::from(p.pieces) + u32::from(p.pawns) <= men
+        {
+            first(Some(Fire {
+                ply,
+                result,
+                clause: clause::TB,
+            }));
         }
         let mut clock = (CLOCK_OFF, CLOCK_OFF);
         if let (Some(_), true) = (&rules.tcec, p.book) {
@@ -627,6 +642,38 @@ mod tests {
         let rd: Vec<i16> = rep.clocks.iter().take(7).map(|c| c.0).collect();
         assert_eq!(rd, [3, 2, -5, 3, 2, 1, 0]);
         assert_eq!(rep.fire.unwrap().ply, 7);
+    }
+
+    /// Tablebase adjudication: at the first ply with at most `men` men that
+    /// the tables know, before any other rule; off without a `tb` part; a mate
+    /// is the board's own result.
+    #[test]
+    fn tablebase_rule_fires_at_the_first_position_in_the_tables() {
+        let r = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\ntb = { men = 5 }\n",
+        );
+        let mut g = game(&all(500, 8));
+        for (i, p) in g.iter_mut().enumerate() {
+            (p.pieces, p.pawns) = (if i < 4 { 4 } else { 3 }, 2);
+            // The loader probes only up to the rule's men; a stand-in here.
+            p.tb = (i >= 2).then_some(Outcome::WhiteWins);
+        }
+        // Ply 3 has 6 men although the tables know it; ply 5 has 5.
+        assert_eq!(fire(&r, &g), Some((5, "1-0", "tablebase")));
+        // Not in the tables (None): nothing fires.
+        g.iter_mut().for_each(|p| p.tb = None);
+        assert_eq!(fire(&r, &g), None);
+        // A mate ends the game first.
+        g[4].tb = Some(Outcome::Draw);
+        g[4].mate = true;
+        assert_eq!(fire(&r, &g), None);
+        // No `tb` part: the rule is off.
+        g[4].mate = false;
+        let off = rules(
+            "[[tcec]]\nera = 'e'\nevents = ''\ndraw = { movenumber = 1, movecount = 2, score = 10 }\n",
+        );
+        assert_eq!(fire(&off, &g), None);
+        assert_eq!(fire(&r, &g), Some((5, "1/2-1/2", "tablebase")));
     }
 
     /// The fork's 2022 draw rule (Season 22 on), `reset = false`: a capture

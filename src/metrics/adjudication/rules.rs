@@ -37,6 +37,9 @@ pub struct RuleSet {
     pub tcec: Vec<TcecEra>,
     /// Terra's engine-side resignation and draw offers.
     pub terra: Option<Terra>,
+    /// cutechess `-tb PATHS -tbpieces N`: tablebase adjudication (needs
+    /// `--syzygy DIR`; skipped without tables). A TCEC era has its own.
+    pub tb: Option<Tb>,
     #[serde(default)]
     pub always: Always,
 }
@@ -84,6 +87,16 @@ fn yes() -> bool {
     true
 }
 
+/// Tablebase adjudication: a position after a move with at most `men` pieces
+/// (kings and pawns included) and no castling right ends the game with the
+/// tables' result (cursed wins and blessed losses are draws: the 50-move rule
+/// counts), as cutechess's `SyzygyTablebase::result` does.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tb {
+    pub men: u32,
+}
+
 /// TCEC's win rule: both sides beyond `score` for `movecount` own moves each.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -104,6 +117,7 @@ pub struct TcecEra {
     pub rounds: Option<[u32; 2]>,
     pub draw: Option<TcecDraw>,
     pub win: Option<Win>,
+    pub tb: Option<Tb>,
 }
 
 /// Terra's rules (adjudication.md §2.3).
@@ -167,6 +181,8 @@ pub struct Compiled {
     /// era matches the event).
     pub tcec: Option<(String, Option<TcecDraw>, Option<Win>)>,
     pub terra: Option<Terra>,
+    /// Tablebase adjudication up to this many men (the era's, else the set's).
+    pub tb: Option<u32>,
     pub always: Always,
 }
 
@@ -228,6 +244,13 @@ impl RuleSet {
             pos("draw.movecount", d.movecount)?;
             nonneg("draw.score", d.score)?;
         }
+        let men = |key: &str, t: Option<Tb>| match t {
+            Some(Tb { men }) if !(3..=7).contains(&men) => Err(format!(
+                "{key} = {men}: allowed values are 3 to 7 (Syzygy tables)"
+            )),
+            _ => Ok(()),
+        };
+        men("tb.men", self.tb)?;
         for (i, e) in self.tcec.iter().enumerate() {
             Regex::new(&e.events).map_err(|err| format!("tcec[{i}].events: not a regex: {err}"))?;
             if let Some([a, b]) = e.rounds
@@ -237,6 +260,7 @@ impl RuleSet {
                     "tcec[{i}].rounds = [{a}, {b}]: allowed values are [first, last] with first <= last"
                 ));
             }
+            men(&format!("tcec[{i}].tb.men"), e.tb)?;
             if let Some(d) = &e.draw {
                 pos(&format!("tcec[{i}].draw.movenumber"), d.movenumber)?;
                 pos(&format!("tcec[{i}].draw.movecount"), d.movecount)?;
@@ -284,19 +308,29 @@ impl RuleSet {
                 (Some([a, b]), Some(n)) => (a..=b).contains(&n),
                 (Some(_), None) => false,
             };
+            let era = eras
+                .iter()
+                .find(|(re, e)| re.as_ref().is_some_and(|re| re.is_match(event)) && in_rounds(e))
+                .map(|(_, e)| e);
             Compiled {
                 resign: self.resign,
                 draw: self.draw,
-                tcec: eras
-                    .iter()
-                    .find(|(re, e)| {
-                        re.as_ref().is_some_and(|re| re.is_match(event)) && in_rounds(e)
-                    })
-                    .map(|(_, e)| (e.era.clone(), e.draw, e.win)),
+                tcec: era.map(|e| (e.era.clone(), e.draw, e.win)),
                 terra: self.terra,
+                tb: era.and_then(|e| e.tb).or(self.tb).map(|t| t.men),
                 always: self.always,
             }
         }
+    }
+
+    /// The most men any tablebase rule of the set asks for (None: no TB rule).
+    pub fn tb_men(&self) -> Option<u32> {
+        self.tcec
+            .iter()
+            .filter_map(|e| e.tb)
+            .chain(self.tb)
+            .map(|t| t.men)
+            .max()
     }
 
     /// Every settable key (dotted; `tcec.*` keys set every era that has the table).
@@ -445,11 +479,11 @@ mod tests {
         let era = |e: &str| t.compile(e, "1.1").tcec.map(|x| x.0);
         assert_eq!(
             era("TCEC Season 13 - Division 1").as_deref(),
-            Some("S6-S13, Cup 1")
+            Some("S12-S13, Cup 1")
         );
         assert_eq!(
             era("TCEC Season 26 - FRD 2 League B").as_deref(),
-            Some("S24-S29, Cup 11-16")
+            Some("S24-S27, Cup 11-14")
         );
         assert_eq!(
             era("TCEC Cup 2 - Round 4 - Match 29").as_deref(),
@@ -520,7 +554,7 @@ mod tests {
         let e = RuleSet::parse("name = 'x'\n[resing]\n", "f")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("unknown field `resing`, expected one of `name`, `resign`, `draw`, `tcec`, `terra`, `always`"), "{e}");
+        assert!(e.contains("unknown field `resing`, expected one of `name`, `resign`, `draw`, `tcec`, `terra`, `tb`, `always`"), "{e}");
         let e = RuleSet::parse("name = 'x'\n[[tcec]]\nera = 'a'\nevents = '('\n", "f")
             .unwrap_err()
             .to_string();

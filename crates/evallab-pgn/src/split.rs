@@ -146,7 +146,10 @@ impl<R: Read> Splitter<R> {
         // (decoders) have each byte zeroed once. (Zeroing a whole CHUNK before
         // every read zeroed the same bytes again and again when a decoder
         // returned less per call.)
-        let n = match (&mut self.reader).take(CHUNK as u64).read_to_end(&mut self.buf) {
+        let n = match (&mut self.reader)
+            .take(CHUNK as u64)
+            .read_to_end(&mut self.buf)
+        {
             Ok(n) => n,
             Err(e) => {
                 self.buf.truncate(len);

@@ -1,15 +1,16 @@
 //! `ingest`: inputs → batches of games → parallel parse → Parquet parts.
 //!
 //! Three stages run at once: a reader thread decompresses and splits the inputs
-//! (in order) into batches, a rayon pool parses groups of batches, and a writer
+//! (in order) into batches, a rayon pool parses each batch as it comes, and a writer
 //! thread encodes the rows with the arrow + parquet crates. Batches are written
 //! in input order, so the output is identical whatever `jobs` is. Memory is
 //! bounded by the number of batches in flight, not by the input size.
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use arrow::record_batch::RecordBatch;
@@ -110,11 +111,12 @@ pub fn ingest(
         ds.manifest.runs.clone()
     };
     let known = |sha: &str| runs.iter().flat_map(|r| &r.inputs).any(|i| i.sha256 == sha);
-    let todo = select_inputs(expanded, root, known, &mut report.skipped)?;
+    let pool = thread_pool(opts.jobs)?;
+    let todo = select_inputs(&pool, expanded, root, known, &mut report.skipped)?;
     if !todo.is_empty() {
         let writers = [&schema::GAMES, &schema::MOVES, &schema::REJECTS]
             .map(|t| PartWriter::create(&ds.root, t, part));
-        ingest_inputs(&todo, writers, opts, progress, &mut report)?;
+        ingest_inputs(&pool, &todo, writers, opts, progress, &mut report)?;
         report.part = Some(part);
         runs.push(Run {
             part,
@@ -169,7 +171,9 @@ pub fn ingest_shard(
         Manifest::default()
     };
     let mut report = IngestReport::default();
+    let pool = thread_pool(opts.jobs)?;
     let todo = select_inputs(
+        &pool,
         expanded,
         root,
         |sha| committed.has_input(sha),
@@ -186,7 +190,7 @@ pub fn ingest_shard(
         .map(|t| (t.name.to_string(), format!("{}.parquet", t.name)))
         .collect();
     let writers = tables.map(|t| PartWriter::create_at(&dir.join(&files[t.name]), t));
-    ingest_inputs(&todo, writers, opts, progress, &mut report)?;
+    ingest_inputs(&pool, &todo, writers, opts, progress, &mut report)?;
     // Only what changes the rows is fingerprinted (the output is the same
     // whatever the jobs or the batch size).
     let options = serde_json::json!({ "pv": opts.parse.keep_pv });
@@ -205,28 +209,55 @@ pub fn ingest_shard(
     Ok(report)
 }
 
+/// The parser threads (`--jobs`); they hash the inputs first.
+fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, Error> {
+    let jobs = jobs.max(1);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| Error::Usage(format!("--jobs {jobs}: cannot start the threads: {e}")))
+}
+
 /// Hashes the inputs and keeps those neither `known` nor repeated (by
 /// sha256), recording the others in `skipped`.
+///
+/// The inputs are hashed in parallel on `pool` (game ids need every input's
+/// sha256 before its first row, so this phase precedes parsing; hashed one
+/// after the other it capped the 1 -> 2 jobs speed-up). The selection then
+/// runs in input order, as before.
 fn select_inputs(
+    pool: &rayon::ThreadPool,
     expanded: Vec<(String, PathBuf)>,
     spool_dir: &Path,
     known: impl Fn(&str) -> bool,
     skipped: &mut Vec<(String, String)>,
 ) -> Result<Vec<Input>, Error> {
+    let resolved: Vec<Result<Input, Error>> = pool.install(|| {
+        expanded
+            .into_par_iter()
+            .map(|(name, path)| Ok(input::resolve(name, path, spool_dir)?))
+            .collect()
+    });
     let mut todo: Vec<Input> = Vec::new();
-    let resolved = expanded
-        .into_iter()
-        .try_for_each(|(name, path)| -> Result<(), Error> {
-            let inp = input::resolve(name, path, spool_dir)?;
-            if known(&inp.sha256) || todo.iter().any(|t| t.sha256 == inp.sha256) {
-                skipped.push((inp.name.clone(), inp.sha256.clone()));
-                cleanup_spool(&inp);
-            } else {
-                todo.push(inp);
+    let mut failed = None;
+    for inp in resolved {
+        match inp {
+            Err(e) => {
+                failed.get_or_insert(e);
             }
-            Ok(())
-        });
-    if let Err(e) = resolved {
+            // After a failure, the remaining inputs are only cleaned up.
+            Ok(inp) if failed.is_some() => cleanup_spool(&inp),
+            Ok(inp) => {
+                if known(&inp.sha256) || todo.iter().any(|t| t.sha256 == inp.sha256) {
+                    skipped.push((inp.name.clone(), inp.sha256.clone()));
+                    cleanup_spool(&inp);
+                } else {
+                    todo.push(inp);
+                }
+            }
+        }
+    }
+    if let Some(e) = failed {
         todo.iter().for_each(cleanup_spool);
         return Err(e);
     }
@@ -236,6 +267,7 @@ fn select_inputs(
 /// Parses `todo` into the three part writers (games, moves, rejects) and
 /// commits them; fills the report's inputs, counts and bytes.
 fn ingest_inputs(
+    pool: &rayon::ThreadPool,
     todo: &[Input],
     writers: [Result<PartWriter, Error>; 3],
     opts: IngestOptions,
@@ -245,7 +277,7 @@ fn ingest_inputs(
     let result = writers
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
-        .and_then(|w| run(w, todo, opts, progress));
+        .and_then(|w| run(pool, w, todo, opts, progress));
     todo.iter().for_each(cleanup_spool);
     let (per_input, pgn_bytes) = result?;
     report.inputs = todo
@@ -286,19 +318,17 @@ enum Item {
     InputDone(usize),
 }
 
-type Parsed = Vec<(RecordBatch, RecordBatch, RecordBatch)>;
+/// The rows of one batch: games, moves, rejects.
+type Parsed = (RecordBatch, RecordBatch, RecordBatch);
 
 fn run(
+    pool: &rayon::ThreadPool,
     writers: Vec<PartWriter>,
     inputs: &[Input],
     opts: IngestOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<(Vec<Counts>, u64), Error> {
     let jobs = opts.jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| Error::Usage(format!("--jobs {jobs}: cannot start the threads: {e}")))?;
     let mut writers = writers;
     let (item_tx, item_rx) = sync_channel::<Item>(jobs * 2);
     let (out_tx, out_rx) = sync_channel::<Parsed>(2);
@@ -312,33 +342,24 @@ fn run(
     std::thread::scope(|s| -> Result<(), Error> {
         let reader = s.spawn(|| read_inputs(inputs, opts.batch_bytes, item_tx));
         let writer = s.spawn(move || -> Result<_, Error> {
-            for group in out_rx {
-                for (g, m, r) in group {
-                    writers[0].write(&g)?;
-                    writers[1].write(&m)?;
-                    writers[2].write(&r)?;
-                }
+            for (g, m, r) in out_rx {
+                writers[0].write(&g)?;
+                writers[1].write(&m)?;
+                writers[2].write(&r)?;
             }
             Ok(writers)
         });
-        let parsed = parse_all(
-            &pool,
-            inputs,
-            opts,
-            item_rx,
-            &out_tx,
-            |item_counts, done| {
-                for (i, c) in item_counts {
-                    per_input[i] += c;
-                    prog.counts += c;
-                }
-                for i in done {
-                    prog.inputs_done += 1;
-                    prog.bytes_done += inputs[i].size;
-                }
-                progress(&prog);
-            },
-        );
+        let parsed = parse_all(pool, inputs, opts, item_rx, &out_tx, |item_counts, done| {
+            for (i, c) in item_counts {
+                per_input[i] += c;
+                prog.counts += c;
+            }
+            for i in done {
+                prog.inputs_done += 1;
+                prog.bytes_done += inputs[i].size;
+            }
+            progress(&prog);
+        });
         drop(out_tx);
         let read = reader.join().expect("reader thread panicked");
         let writers = writer.join().expect("writer thread panicked");
@@ -353,7 +374,15 @@ fn run(
     Ok((per_input, pgn_bytes))
 }
 
-/// Parses groups of `jobs` batches in parallel and sends their rows, in order.
+/// Parses the batches on `pool` as they arrive and sends their rows in input
+/// order.
+///
+/// No batch waits for another to start: each is a task of its own, and the
+/// results are put back in order before they are sent. (Groups of `jobs`
+/// batches with a barrier after each left a thread idle whenever the batches
+/// of a group differed in size, as the inputs' last batches do.) At most
+/// `2 × jobs` batches are between the reader and the writer at once, parsed
+/// or not, which bounds the memory.
 fn parse_all(
     pool: &rayon::ThreadPool,
     inputs: &[Input],
@@ -362,44 +391,78 @@ fn parse_all(
     out: &SyncSender<Parsed>,
     mut report: impl FnMut(Vec<(usize, Counts)>, Vec<usize>),
 ) -> Result<(), Error> {
-    let jobs = opts.jobs.max(1);
-    let mut items = items.into_iter().peekable();
-    while items.peek().is_some() {
-        let mut group = Vec::with_capacity(jobs);
-        let mut done = Vec::new();
-        while group.len() < jobs {
-            match items.next() {
-                Some(Item::Batch(i, b)) => group.push((i, b)),
-                Some(Item::InputDone(i)) => done.push(i),
-                None => break,
+    let window = 2 * opts.jobs.max(1);
+    let (done_tx, done_rx) = channel();
+    // Items by sequence number: a parsed batch, or the end of an input.
+    let mut ready: BTreeMap<usize, Result<Done, Panic>> = BTreeMap::new();
+    let (mut next_in, mut next_out) = (0usize, 0usize);
+    // Returning drops `items`, which stops the reader.
+    pool.in_place_scope(|scope| {
+        let mut items = items.into_iter();
+        loop {
+            // Fill the window, then wait for the oldest item to be done.
+            while next_in - next_out < window {
+                match items.next() {
+                    Some(Item::Batch(i, b)) => {
+                        let tx = done_tx.clone();
+                        let seq = next_in;
+                        scope.spawn(move |_| {
+                            let parsed = catch_unwind(AssertUnwindSafe(|| {
+                                let src = Source {
+                                    name: &inputs[i].name,
+                                    sha256: &inputs[i].sha256,
+                                };
+                                let mut t = Tables::default();
+                                let c = parse_batch(&b, src, opts.parse, &mut t);
+                                Done::Batch(
+                                    (i, c),
+                                    (t.games.finish(), t.moves.finish(), t.rejects.finish()),
+                                )
+                            }));
+                            // The receiver outlives the scope.
+                            let _ = tx.send((seq, parsed));
+                        });
+                    }
+                    Some(Item::InputDone(i)) => {
+                        ready.insert(next_in, Ok(Done::Input(i)));
+                    }
+                    None => break,
+                }
+                next_in += 1;
+            }
+            if next_out == next_in {
+                break;
+            }
+            while !ready.contains_key(&next_out) {
+                let (seq, parsed) = done_rx.recv().expect("a parse task vanished");
+                ready.insert(seq, parsed);
+            }
+            while let Some(item) = ready.remove(&next_out) {
+                next_out += 1;
+                match item.unwrap_or_else(|panic| resume_unwind(panic)) {
+                    Done::Input(i) => report(Vec::new(), vec![i]),
+                    Done::Batch(counts, rows) => {
+                        if out.send(rows).is_err() {
+                            // The writer stopped; its error is reported by the
+                            // caller. The scope waits for the tasks in flight.
+                            return;
+                        }
+                        report(vec![counts], Vec::new());
+                    }
+                }
             }
         }
-        let results: Vec<_> = pool.install(|| {
-            group
-                .par_iter()
-                .map(|(i, b)| {
-                    let src = Source {
-                        name: &inputs[*i].name,
-                        sha256: &inputs[*i].sha256,
-                    };
-                    let mut t = Tables::default();
-                    let c = parse_batch(b, src, opts.parse, &mut t);
-                    (
-                        (*i, c),
-                        (t.games.finish(), t.moves.finish(), t.rejects.finish()),
-                    )
-                })
-                .collect()
-        });
-        let (counts, rows): (Vec<_>, Vec<_>) = results.into_iter().unzip();
-        if out.send(rows).is_err() {
-            // The writer stopped; its error is reported by the caller.
-            return Ok(());
-        }
-        report(counts, done);
-    }
+    });
     Ok(())
 }
+
+/// What a parse task hands back, or an input's end.
+enum Done {
+    Batch((usize, Counts), Parsed),
+    Input(usize),
+}
+
+type Panic = Box<dyn std::any::Any + Send>;
 
 /// Decompresses and splits the inputs in order. Returns the PGN bytes read.
 fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Result<u64, Error> {

@@ -141,19 +141,23 @@ impl<R: Read> Splitter<R> {
             return Ok(());
         }
         let len = self.buf.len();
-        self.buf.resize(len + CHUNK, 0);
-        let n = loop {
-            match self.reader.read(&mut self.buf[len..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.buf.truncate(len);
-                    return Err(e);
-                }
+        // Up to CHUNK bytes straight into the spare capacity: readers that
+        // support it (files) write there without zeroing it first, the others
+        // (decoders) have each byte zeroed once. (Zeroing a whole CHUNK before
+        // every read zeroed the same bytes again and again when a decoder
+        // returned less per call.)
+        let n = match (&mut self.reader)
+            .take(CHUNK as u64)
+            .read_to_end(&mut self.buf)
+        {
+            Ok(n) => n,
+            Err(e) => {
+                self.buf.truncate(len);
+                return Err(e);
             }
         };
-        self.buf.truncate(len + n);
-        if n == 0 {
+        // `read_to_end` stops short of the limit only at the end of the input.
+        if n < CHUNK {
             self.eof = true;
         }
         if self.base == 0 && len < 3 && self.buf.starts_with(b"\xef\xbb\xbf") && self.pos == 0 {

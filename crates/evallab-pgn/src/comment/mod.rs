@@ -29,6 +29,7 @@
 pub mod cutechess_chessbase;
 pub mod eval;
 pub mod lichess;
+pub mod num;
 pub mod tcec;
 
 pub use eval::{ABSURD_PAWNS, Eval, EvalKind, Pov, RawEval};
@@ -106,7 +107,7 @@ pub fn parse<'a>(text: &'a str, extra: &mut String) -> MoveComment<'a> {
     }
     if t.eq_ignore_ascii_case("book") || t == "B 0" {
         c.book = true;
-    } else if memchr::memmem::find(t.as_bytes(), b"[%").is_some() {
+    } else if has_command(t.as_bytes()) {
         parse_lichess(t, &mut c, extra);
     } else if starts_with_key(t) || t.starts_with("book,") {
         parse_tcec(t, &mut c, extra);
@@ -114,6 +115,12 @@ pub fn parse<'a>(text: &'a str, extra: &mut String) -> MoveComment<'a> {
         push_extra(extra, t);
     }
     c
+}
+
+/// Whether a comment holds a `[%` command (lichess). memchr for the `[`:
+/// TCEC comments have none, and no searcher is built per comment.
+fn has_command(b: &[u8]) -> bool {
+    memchr::memchr_iter(b'[', b).any(|i| b.get(i + 1) == Some(&b'%'))
 }
 
 pub(super) fn push_extra(extra: &mut String, s: &str) {
@@ -159,18 +166,31 @@ pub(super) fn parse_eval_token(v: &str, pov: Pov) -> Option<RawEval> {
     if !rest.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.') {
         return None;
     }
-    let x: f64 = rest.parse().ok()?;
+    let x = num::parse_f64(rest)?;
     Some(RawEval::Pawns(if neg { -x } else { x }, pov))
 }
 
 /// Milliseconds (era E) or `hh:mm:ss(.f)` (eras B–D, lichess clocks).
 pub fn parse_duration_ms(v: &str) -> Option<i64> {
-    if memchr::memchr(b':', v.as_bytes()).is_none() {
-        return v.parse().ok();
+    // Milliseconds first: a clock fails them at its first `:`.
+    let ms = num::parse_i64(v.as_bytes());
+    if ms.is_some() || memchr::memchr(b':', v.as_bytes()).is_none() {
+        return ms;
+    }
+    // Whole `h:m:s` (eras B–D): integers, the same value as the float sum
+    // below (exact far beyond any clock). Fractions and signs take that path.
+    let mut whole = Some(0u64);
+    for part in v.as_bytes().split(|&c| c == b':') {
+        whole = whole
+            .zip(num::parse_u64(part))
+            .and_then(|(w, x)| w.checked_mul(60)?.checked_add(x));
+    }
+    if let Some(s) = whole.filter(|&s| s < 1 << 40) {
+        return Some(s as i64 * 1000);
     }
     let mut ms = 0f64;
     for part in v.split(':') {
-        let x: f64 = part.parse().ok()?;
+        let x = num::parse_f64(part)?;
         if x.is_nan() || x < 0.0 {
             return None;
         }
@@ -229,5 +249,15 @@ mod tests {
         assert_eq!(parse_duration_ms("0:00:01.25"), Some(1250));
         assert_eq!(parse_duration_ms("1500"), Some(1500));
         assert_eq!(parse_duration_ms("a:b"), None);
+        // The integer path and the float path agree at their border.
+        assert_eq!(parse_duration_ms("00:07:08"), Some(428_000));
+        assert_eq!(parse_duration_ms("+0:07:08"), Some(428_000));
+        assert_eq!(parse_duration_ms("1:-1:00"), None);
+        assert_eq!(parse_duration_ms("1::00"), None);
+        assert_eq!(parse_duration_ms("0:0:0:1"), Some(1000));
+        assert_eq!(
+            parse_duration_ms("99999999:00:00"),
+            Some(359_999_996_400_000)
+        );
     }
 }

@@ -296,25 +296,23 @@ fn season9_superfinal_balance_matches_the_spec() {
 /// rule's piece limit, no reset on captures) is reproduced exactly.
 #[test]
 fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
-    use evallab::metrics::Families;
     use evallab::metrics::adjudication::{RuleSet, query};
     let Some(c) = corpus() else { return };
     let set = RuleSet::load("tcec").unwrap();
-    let games = c.ds.scan(&GAMES).unwrap();
-    let moves = c.ds.scan(&MOVES).unwrap();
-    let carried = moves
-        .clone()
-        .filter(col(col::RD).is_not_null())
-        .select([len()])
-        .collect()
-        .unwrap()
-        .column("len")
-        .unwrap()
-        .u32()
-        .unwrap()
-        .get(0)
-        .unwrap();
-    let l = query::load(games, moves, None, &Families::default(), true, None).unwrap();
+    let carried =
+        c.ds.scan(&MOVES)
+            .unwrap()
+            .filter(col(col::RD).is_not_null())
+            .select([len()])
+            .collect()
+            .unwrap()
+            .column("len")
+            .unwrap()
+            .u32()
+            .unwrap()
+            .get(0)
+            .unwrap();
+    let l = load_corpus(c, true, None);
     let clocks = l.clocks(&set).unwrap();
     let per_event = query::clock_agreement(clocks.clone().lazy(), l.games.clone().lazy());
     let eras = query::clock_agreement_by_era(per_event).collect().unwrap();
@@ -404,19 +402,10 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
 /// season (15 of 6,364 exceptions, each explained in the README).
 #[test]
 fn adjudication_rule_ends_fire_at_the_last_ply() {
-    use evallab::metrics::Families;
     use evallab::metrics::adjudication::{RuleSet, query};
     let Some(c) = corpus() else { return };
     let set = RuleSet::load("tcec").unwrap();
-    let l = query::load(
-        c.ds.scan(&GAMES).unwrap(),
-        c.ds.scan(&MOVES).unwrap(),
-        None,
-        &Families::default(),
-        false,
-        None,
-    )
-    .unwrap();
+    let l = load_corpus(c, false, None);
     let ends = query::rule_ends(l.outcomes(&set).unwrap().lazy())
         .select([len().alias("n"), col("ok").sum().alias("ok")])
         .collect()
@@ -433,7 +422,6 @@ fn adjudication_rule_ends_fire_at_the_last_ply() {
 /// at exactly their last ply (5 men in S6–S11, 6 later; no castling right).
 #[test]
 fn adjudication_tablebase_rule_fires_where_tcec_used_the_tables() {
-    use evallab::metrics::Families;
     use evallab::metrics::adjudication::replay::{Outcome, clause};
     use evallab::metrics::adjudication::{RuleSet, query};
     use shakmaty::Chess;
@@ -446,15 +434,7 @@ fn adjudication_tablebase_rule_fires_where_tcec_used_the_tables() {
     let Some(c) = corpus() else { return };
     let set = RuleSet::load("tcec").unwrap();
     let tb: Option<(&dyn query::Probe, u32)> = Some((&Everywhere, set.tb_men().unwrap()));
-    let l = query::load(
-        c.ds.scan(&GAMES).unwrap(),
-        c.ds.scan(&MOVES).unwrap(),
-        None,
-        &Families::default(),
-        false,
-        tb,
-    )
-    .unwrap();
+    let l = load_corpus(c, false, tb);
     let ended = l
         .outcomes(&set)
         .unwrap()
@@ -527,6 +507,23 @@ fn adjudication_derives_the_draw_score_from_the_clocks() {
             .get(0)
             .unwrap()
     );
+}
+
+/// The whole corpus loaded for adjudication (all games, both engines).
+fn load_corpus(
+    c: &Corpus,
+    clocks: bool,
+    tb: Option<(&dyn evallab::metrics::adjudication::query::Probe, u32)>,
+) -> evallab::metrics::adjudication::query::Loaded {
+    evallab::metrics::adjudication::query::load(
+        c.ds.scan(&GAMES).unwrap(),
+        c.ds.scan(&MOVES).unwrap(),
+        None,
+        &evallab::metrics::Families::default(),
+        clocks,
+        tb,
+    )
+    .unwrap()
 }
 
 /// The first value of a numeric column, as f64.

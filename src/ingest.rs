@@ -1,10 +1,12 @@
 //! `ingest`: inputs → batches of games → parallel parse → Parquet parts.
 //!
 //! Three stages run at once: a reader thread decompresses and splits the inputs
-//! (in order) into batches, a rayon pool parses each batch as it comes, and a writer
-//! thread encodes the rows with the arrow + parquet crates. Batches are written
-//! in input order, so the output is identical whatever `jobs` is. Memory is
-//! bounded by the number of batches in flight, not by the input size.
+//! (in order) into batches, a rayon pool of `jobs` threads parses each batch as
+//! it comes, and a writer thread hands the rows, in input order, to the Parquet
+//! writers, which encode and compress their columns as tasks on the same pool.
+//! So the output is identical whatever `jobs` is, and `jobs` threads do all
+//! the work but the reading. Memory is bounded by the number of batches in
+//! flight, not by the input size.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -30,7 +32,7 @@ use evallab_pgn::split::{Batch, Splitter};
 /// Options of an ingest run.
 #[derive(Debug, Clone, Copy)]
 pub struct IngestOptions {
-    /// Parser threads.
+    /// Worker threads: they parse the batches and encode the columns.
     pub jobs: usize,
     pub parse: ParseOptions,
     /// Target size of a batch of PGN text handed to one parser thread.
@@ -209,7 +211,7 @@ pub fn ingest_shard(
     Ok(report)
 }
 
-/// The parser threads (`--jobs`); they hash the inputs first.
+/// The worker threads (`--jobs`); they hash the inputs first.
 fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, Error> {
     let jobs = jobs.max(1);
     rayon::ThreadPoolBuilder::new()
@@ -341,11 +343,16 @@ fn run(
     let mut pgn_bytes = 0u64;
     std::thread::scope(|s| -> Result<(), Error> {
         let reader = s.spawn(|| read_inputs(inputs, opts.batch_bytes, item_tx));
+        // The writer encodes each batch's columns on the parser pool, between
+        // parse tasks: every `--jobs` thread does both kinds of work.
+        // (Waiting for the next batch happens here, never on a pool thread.)
         let writer = s.spawn(move || -> Result<_, Error> {
             for (g, m, r) in out_rx {
-                writers[0].write(&g)?;
-                writers[1].write(&m)?;
-                writers[2].write(&r)?;
+                pool.install(|| -> Result<_, Error> {
+                    writers[0].write(&g)?;
+                    writers[1].write(&m)?;
+                    writers[2].write(&r)
+                })?;
             }
             Ok(writers)
         });
@@ -367,7 +374,7 @@ fn run(
         pgn_bytes = read?;
         parsed?;
         for w in writers? {
-            w.commit()?;
+            pool.install(|| w.commit())?;
         }
         Ok(())
     })?;
@@ -382,7 +389,8 @@ fn run(
 /// batches with a barrier after each left a thread idle whenever the batches
 /// of a group differed in size, as the inputs' last batches do.) At most
 /// `2 × jobs` batches are between the reader and the writer at once, parsed
-/// or not, which bounds the memory.
+/// or not, which bounds the memory. (`4 × jobs` was not measurably faster and
+/// took the peak RSS on the corpus concatenated 4× from 265 MB to 328 MB.)
 fn parse_all(
     pool: &rayon::ThreadPool,
     inputs: &[Input],

@@ -32,7 +32,8 @@ pub struct Args {
     /// ingest splits this list into shards.
     #[arg(long, conflicts_with_all = ["shard", "overwrite", "strict"])]
     plan: bool,
-    /// Parser threads [default: number of cores].
+    /// Worker threads, which parse the games and encode the Parquet columns
+    /// (a reader thread decompresses besides) [default: number of cores].
     #[arg(short, long)]
     jobs: Option<usize>,
     /// Drop the principal variations (the largest column).

@@ -57,6 +57,24 @@ impl Staged {
     }
 }
 
+/// Starts writing `file`'s dirty pages to disk without waiting for them, so
+/// that [`Staged::commit`]'s fsync waits only for the last ones. (A 113 MB
+/// part written in 4 s otherwise waited 0.24 s at the end of the run.) A
+/// no-op where the call does not exist; its failure is harmless, the fsync
+/// still decides.
+pub fn start_writeback(file: &File) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: a valid open fd; the call only schedules writeback.
+        unsafe {
+            libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
+}
+
 impl Drop for Staged {
     fn drop(&mut self) {
         if !self.committed {

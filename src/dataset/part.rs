@@ -266,12 +266,12 @@ mod tests {
         let n = rows.num_rows();
         assert!(n > 4000, "{n} rows");
         let cuts = [0, 5, 1500, 1501, n];
+        // The parts' own properties, with small row groups.
         let props = || {
-            let p = properties(&MOVES).unwrap();
-            WriterProperties::builder()
+            properties(&MOVES)
+                .unwrap()
+                .into_builder()
                 .set_max_row_group_row_count(Some(1000))
-                .set_compression(p.compression(&ColumnPath::from(col::PV)))
-                .set_column_encoding(ColumnPath::from(col::PLY), Encoding::DELTA_BINARY_PACKED)
                 .build()
         };
         let mut expected = ArrowWriter::try_new(Vec::new(), rows.schema(), Some(props())).unwrap();

@@ -174,20 +174,16 @@ pub(super) fn parse_eval_token(v: &str, pov: Pov) -> Option<RawEval> {
 pub fn parse_duration_ms(v: &str) -> Option<i64> {
     // Milliseconds first: a clock fails them at its first `:`.
     let ms = num::parse_i64(v.as_bytes());
-    if ms.is_some() || memchr::memchr(b':', v.as_bytes()).is_none() {
+    if ms.is_some() {
         return ms;
     }
     // Whole `h:m:s` (eras B–D): integers, the same value as the float sum
     // below (exact far beyond any clock). Fractions and signs take that path.
-    let mut whole = Some(0u64);
-    for part in v.as_bytes().split(|&c| c == b':') {
-        whole = whole
-            .zip(num::parse_u64(part))
-            .and_then(|(w, x)| w.checked_mul(60)?.checked_add(x));
-    }
-    if let Some(s) = whole.filter(|&s| s < 1 << 40) {
+    if let Some(s) = whole_seconds(v.as_bytes()) {
         return Some(s as i64 * 1000);
     }
+    // Not a clock: no `:` at all.
+    memchr::memchr(b':', v.as_bytes())?;
     let mut ms = 0f64;
     for part in v.split(':') {
         let x = num::parse_f64(part)?;
@@ -197,6 +193,34 @@ pub fn parse_duration_ms(v: &str) -> Option<i64> {
         ms = ms * 60.0 + x;
     }
     Some((ms * 1000.0).round() as i64)
+}
+
+/// The seconds of `h:m:s` with one or more `:`, every part ASCII digits, in
+/// one pass (30 % of the TCEC archive's moves carry such clocks); `None` for any
+/// other shape, on overflow, or from 2^40 s on.
+fn whole_seconds(b: &[u8]) -> Option<u64> {
+    let (mut total, mut part, mut digits, mut colons) = (0u64, 0u64, 0u32, 0u32);
+    for &c in b {
+        if c == b':' {
+            if digits == 0 {
+                return None;
+            }
+            total = total.checked_mul(60)?.checked_add(part)?;
+            (part, digits, colons) = (0, 0, colons + 1);
+        } else {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                return None;
+            }
+            part = part.checked_mul(10)?.checked_add(u64::from(d))?;
+            digits += 1;
+        }
+    }
+    if digits == 0 || colons == 0 {
+        return None;
+    }
+    let s = total.checked_mul(60)?.checked_add(part)?;
+    (s < 1 << 40).then_some(s)
 }
 
 /// Test helpers: a comment's fields and extra text, a raw eval normalised.
@@ -259,5 +283,51 @@ mod tests {
             parse_duration_ms("99999999:00:00"),
             Some(359_999_996_400_000)
         );
+    }
+
+    /// The one-pass reader of whole clocks against the fold it replaced:
+    /// split at `:`, each part `parse_u64`, checked `w * 60 + x`, below 2^40.
+    #[test]
+    fn whole_seconds_matches_the_split_fold() {
+        let fold = |v: &str| {
+            if !v.contains(':') {
+                return None;
+            }
+            v.as_bytes()
+                .split(|&c| c == b':')
+                .try_fold(0u64, |w, part| {
+                    w.checked_mul(60)?.checked_add(num::parse_u64(part)?)
+                })
+                .filter(|&s| s < 1 << 40)
+        };
+        let cases = [
+            "",
+            ":",
+            "1",
+            "1:",
+            ":1",
+            "1::2",
+            "01:02:03",
+            "0:0:0:1",
+            "00:07:08",
+            "+0:07:08",
+            "1:-1:00",
+            "0:00:01.25",
+            "a:b",
+            "1:2 ",
+            " 1:2",
+            "18446744073709551615:0",
+            "0:18446744073709551616",
+            "307445734561825860:15",
+            "0:1099511627775",
+            "0:1099511627776",
+            "18325193796:0:0",
+            "305419896:0",
+            "99999999:00:00",
+            "١:٢",
+        ];
+        for v in cases {
+            assert_eq!(whole_seconds(v.as_bytes()), fold(v), "{v:?}");
+        }
     }
 }

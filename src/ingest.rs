@@ -345,14 +345,13 @@ fn run(
         let reader = s.spawn(|| read_inputs(inputs, opts.batch_bytes, item_tx));
         // The writer encodes each batch's columns on the parser pool, between
         // parse tasks: every `--jobs` thread does both kinds of work.
-        // (Waiting for the next batch happens here, never on a pool thread.)
+        // (Waiting, for the next batch or for the columns, happens here, never
+        // on a pool thread.)
         let writer = s.spawn(move || -> Result<_, Error> {
             for (g, m, r) in out_rx {
-                pool.install(|| -> Result<_, Error> {
-                    writers[0].write(&g)?;
-                    writers[1].write(&m)?;
-                    writers[2].write(&r)
-                })?;
+                writers[0].write_on(&g, pool)?;
+                writers[1].write_on(&m, pool)?;
+                writers[2].write_on(&r, pool)?;
             }
             Ok(writers)
         });

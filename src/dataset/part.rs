@@ -9,13 +9,16 @@ use std::path::Path;
 use arrow::datatypes::SchemaRef;
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
-use parquet::arrow::arrow_writer::{ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves};
+use parquet::arrow::arrow_writer::{
+    ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves,
+};
 use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::errors::ParquetError;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
-use rayon::prelude::*;
+use rayon::{Scope, ThreadPool};
 
 use crate::Error;
 use crate::dataset::commit::{self, Staged};
@@ -42,10 +45,20 @@ impl PartWriter {
         Ok(PartWriter { staged, parquet })
     }
 
-    /// Appends rows.
+    /// Appends rows; the columns are encoded on the current rayon pool.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
+        self.write_with(batch, None)
+    }
+
+    /// Appends rows; the columns are encoded on `pool`, while this thread
+    /// waits (see [`ParallelWriter::write_on`]).
+    pub fn write_on(&mut self, batch: &RecordBatch, pool: &ThreadPool) -> Result<(), Error> {
+        self.write_with(batch, Some(pool))
+    }
+
+    fn write_with(&mut self, batch: &RecordBatch, pool: Option<&ThreadPool>) -> Result<(), Error> {
         let groups = self.parquet.row_groups();
-        self.parquet.write(batch)?;
+        self.parquet.write_with(batch, pool)?;
         if self.parquet.row_groups() > groups {
             commit::start_writeback(self.parquet.inner());
         }
@@ -90,8 +103,24 @@ impl<W: Write + Send> ParallelWriter<W> {
         })
     }
 
-    /// Appends rows; a row group is written out whenever it is full.
+    /// Appends rows; a row group is written out whenever it is full. The
+    /// columns are encoded on the current rayon pool (the global one outside
+    /// any).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
+        self.write_with(batch, None)
+    }
+
+    /// [`Self::write`], the columns encoded on `pool` while the calling
+    /// thread, outside it, only waits. Called from a pool thread (through
+    /// `install`), the writer picked up a parse task of the ingest whenever it
+    /// waited for its last column, and the batches behind it waited for that
+    /// whole parse: on the TCEC corpus concatenated 4× the two CPUs were idle
+    /// 6.3 s of a 19.5 s ingest that way, 4.2 s of 18.5 s this way.
+    pub fn write_on(&mut self, batch: &RecordBatch, pool: &ThreadPool) -> Result<(), Error> {
+        self.write_with(batch, Some(pool))
+    }
+
+    fn write_with(&mut self, batch: &RecordBatch, pool: Option<&ThreadPool>) -> Result<(), Error> {
         let mut rest = batch.clone();
         while rest.num_rows() > 0 {
             let (writers, rows) = match &mut self.group {
@@ -109,13 +138,13 @@ impl<W: Write + Send> ParallelWriter<W> {
             for (field, column) in self.schema.fields().iter().zip(now.columns()) {
                 leaves.extend(compute_leaves(field, column)?);
             }
-            writers
-                .par_iter_mut()
-                .zip(leaves.par_iter())
-                .try_for_each(|(w, leaf)| w.write(leaf))?;
+            let mut done: Vec<Result<(), ParquetError>> = leaves.iter().map(|_| Ok(())).collect();
+            let tasks = writers.iter_mut().zip(&leaves).zip(&mut done);
+            each(pool, tasks, |((w, leaf), done)| *done = w.write(leaf));
+            done.into_iter().collect::<Result<(), _>>()?;
             *rows += n;
             if *rows == self.max_rows {
-                self.flush()?;
+                self.flush(pool)?;
             }
         }
         Ok(())
@@ -133,19 +162,23 @@ impl<W: Write + Send> ParallelWriter<W> {
 
     /// Writes the last row group and the footer; returns the output.
     pub fn into_inner(mut self) -> Result<W, Error> {
-        self.flush()?;
+        self.flush(None)?;
         Ok(self.file.into_inner()?)
     }
 
     /// Closes the row group being filled (its last pages are compressed in
     /// parallel) and appends it to the output.
-    fn flush(&mut self) -> Result<(), Error> {
+    fn flush(&mut self, pool: Option<&ThreadPool>) -> Result<(), Error> {
         let Some((writers, _)) = self.group.take() else {
             return Ok(());
         };
-        let chunks = writers
-            .into_par_iter()
-            .map(ArrowColumnWriter::close)
+        let mut chunks: Vec<Option<Result<ArrowColumnChunk, ParquetError>>> =
+            writers.iter().map(|_| None).collect();
+        let tasks = writers.into_iter().zip(&mut chunks);
+        each(pool, tasks, |(w, chunk)| *chunk = Some(w.close()));
+        let chunks = chunks
+            .into_iter()
+            .map(|c| c.expect("every column task ran"))
             .collect::<Result<Vec<_>, _>>()?;
         let mut group = self.file.next_row_group()?;
         for chunk in chunks {
@@ -153,6 +186,25 @@ impl<W: Write + Send> ParallelWriter<W> {
         }
         group.close()?;
         Ok(())
+    }
+}
+
+/// Runs `f` on every task, each a rayon task on `pool` (the current pool if
+/// `None`), and returns when all are done.
+fn each<T: Send, F: Fn(T) + Sync>(pool: Option<&ThreadPool>, tasks: impl Iterator<Item = T>, f: F) {
+    fn spawn_all<'s, T: Send + 's, F: Fn(T) + Sync>(
+        s: &Scope<'s>,
+        tasks: impl Iterator<Item = T>,
+        f: &'s F,
+    ) {
+        for t in tasks {
+            s.spawn(move |_| f(t));
+        }
+    }
+    let f = &f;
+    match pool {
+        Some(pool) => pool.in_place_scope(|s| spawn_all(s, tasks, f)),
+        None => rayon::in_place_scope(|s| spawn_all(s, tasks, f)),
     }
 }
 
@@ -297,10 +349,16 @@ mod tests {
             .build()
             .unwrap();
         let mut ours = ParallelWriter::with_properties(Vec::new(), rows.schema(), props()).unwrap();
-        for w in cuts.windows(2) {
+        for (i, w) in cuts.windows(2).enumerate() {
             let slice = rows.slice(w[0], w[1] - w[0]);
             expected.write(&slice).unwrap();
-            pool.install(|| ours.write(&slice)).unwrap();
+            // Both ways in: from this thread onto the pool (the ingest's
+            // writer), and from a pool thread.
+            if i % 2 == 0 {
+                ours.write_on(&slice, &pool).unwrap();
+            } else {
+                pool.install(|| ours.write(&slice)).unwrap();
+            }
         }
         assert_eq!(ours.row_groups(), n / 1000);
         let ours = pool.install(|| ours.into_inner()).unwrap();

@@ -46,7 +46,7 @@ fn ingest_demo(c: &mut Criterion) {
         .unwrap();
     let src = Source {
         name: "bench",
-        sha256: "00",
+        sha256: Some("00"),
     };
     let tables = || {
         let mut t = Tables::default();

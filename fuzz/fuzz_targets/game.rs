@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let target = 1 + usize::from(knob >> 1) * 33;
     let src = Source {
         name: "fuzz",
-        sha256: "00",
+        sha256: Some("00"),
     };
     let mut split = Splitter::new(input);
     while let Some(batch) = split.next_batch(target).unwrap() {

@@ -2,10 +2,12 @@
 //! schema version in its metadata: the one Parquet writer of every table that
 //! goes into a dataset's manifest (ingest's base tables, analyze's tables).
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
+use arrow::array::{ArrayRef, new_empty_array};
 use arrow::datatypes::SchemaRef;
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
@@ -47,22 +49,58 @@ impl PartWriter {
 
     /// Appends rows; the columns are encoded on the current rayon pool.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
-        self.write_with(batch, None)
+        self.write_with(batch, None, None)
     }
 
     /// Appends rows; the columns are encoded on `pool`, while this thread
     /// waits (see [`ParallelWriter::write_on`]).
     pub fn write_on(&mut self, batch: &RecordBatch, pool: &ThreadPool) -> Result<(), Error> {
-        self.write_with(batch, Some(pool))
+        self.write_with(batch, Some(pool), None)
     }
 
-    fn write_with(&mut self, batch: &RecordBatch, pool: Option<&ThreadPool>) -> Result<(), Error> {
+    /// Appends rows whose columns `fields` may wait (see
+    /// [`ParallelWriter::write_pending`]).
+    pub fn write_pending(
+        &mut self,
+        batch: &RecordBatch,
+        pool: &ThreadPool,
+        fields: &[usize],
+        tag: Option<usize>,
+    ) -> Result<(), Error> {
+        self.write_with(batch, Some(pool), Some((fields, tag)))
+    }
+
+    /// See [`ParallelWriter::release`].
+    pub fn release(&mut self, pool: &ThreadPool, finals: Finals) -> Result<(), Error> {
         let groups = self.parquet.row_groups();
-        self.parquet.write_with(batch, pool)?;
+        self.parquet.release(Some(pool), finals)?;
+        self.after_write(groups);
+        Ok(())
+    }
+
+    /// Rows whose columns wait for [`PartWriter::release`].
+    pub fn pending_rows(&self) -> usize {
+        self.parquet.pending_rows()
+    }
+
+    fn write_with(
+        &mut self,
+        batch: &RecordBatch,
+        pool: Option<&ThreadPool>,
+        pending: Option<(&[usize], Option<usize>)>,
+    ) -> Result<(), Error> {
+        let groups = self.parquet.row_groups();
+        let (fields, tag) = pending.unwrap_or((&[], None));
+        self.parquet.write_pending_with(batch, pool, fields, tag)?;
+        self.after_write(groups);
+        Ok(())
+    }
+
+    /// Starts the write-back of row groups written out since `groups`.
+    fn after_write(&self, groups: usize) {
         if self.parquet.row_groups() > groups {
             commit::start_writeback(self.parquet.inner());
         }
-        Ok(())
     }
 
     pub fn commit(self) -> Result<(), Error> {
@@ -75,14 +113,41 @@ impl PartWriter {
 /// [`properties`], but encodes and compresses the columns of every batch in
 /// parallel on the current rayon pool (a task per column). One writer thread
 /// doing it all capped the ingest's 1 → 2 core scaling on plain input.
+///
+/// Some columns of a batch may wait for their final values
+/// ([`Self::write_pending`], [`Self::release`]): the others are encoded at
+/// once, and a row group is written out only when it is complete.
 pub struct ParallelWriter<W: Write + Send> {
     file: SerializedFileWriter<W>,
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
+    /// Each field's first leaf column (its column writer).
+    first_leaf: Vec<usize>,
     max_rows: usize,
-    /// The row group being filled: its column writers and rows.
-    group: Option<(Vec<ArrowColumnWriter>, usize)>,
+    /// Full row groups whose columns still wait, oldest first.
+    full: VecDeque<Group>,
+    /// The row group being filled.
+    open: Option<Group>,
 }
+
+/// A row group's column writers, rows, and the columns that wait.
+struct Group {
+    writers: Vec<ArrowColumnWriter>,
+    rows: usize,
+    pending: VecDeque<Pending>,
+}
+
+/// Rows' columns that wait: their arrays as written, and the caller's tag
+/// (`None`: final already, waiting only behind earlier rows).
+struct Pending {
+    tag: Option<usize>,
+    rows: usize,
+    columns: Vec<(usize, ArrayRef)>,
+}
+
+/// Gives a waiting column's final values: `(tag, field, values)`, or `None`
+/// while they are not known.
+pub type Finals<'a> = &'a mut dyn FnMut(Option<usize>, usize, &ArrayRef) -> Option<ArrayRef>;
 
 impl<W: Write + Send> ParallelWriter<W> {
     pub fn try_new(out: W, table: &Table) -> Result<Self, Error> {
@@ -94,12 +159,20 @@ impl<W: Write + Send> ParallelWriter<W> {
         // ArrowWriter puts the Arrow schema into the footer's metadata.
         let (file, factory) =
             ArrowWriter::try_new(out, schema.clone(), Some(props))?.into_serialized_writer()?;
+        let mut first_leaf = Vec::with_capacity(schema.fields().len());
+        let mut leaves = 0;
+        for field in schema.fields() {
+            first_leaf.push(leaves);
+            leaves += compute_leaves(field, &new_empty_array(field.data_type()))?.len();
+        }
         Ok(ParallelWriter {
             file,
             factory,
             schema,
+            first_leaf,
             max_rows,
-            group: None,
+            full: VecDeque::new(),
+            open: None,
         })
     }
 
@@ -121,33 +194,131 @@ impl<W: Write + Send> ParallelWriter<W> {
     }
 
     fn write_with(&mut self, batch: &RecordBatch, pool: Option<&ThreadPool>) -> Result<(), Error> {
+        self.write_pending_with(batch, pool, &[], None)
+    }
+
+    /// Appends rows whose columns `fields` are not final when `tag` is
+    /// `Some`: those wait, with the tag, for [`Self::release`]; the others are
+    /// encoded now. (Columns that wait for earlier rows wait here too, final
+    /// or not: a column's values are encoded in row order.)
+    pub fn write_pending_with(
+        &mut self,
+        batch: &RecordBatch,
+        pool: Option<&ThreadPool>,
+        fields: &[usize],
+        tag: Option<usize>,
+    ) -> Result<(), Error> {
+        let mut fields = match tag {
+            Some(_) => fields.to_vec(),
+            None => Vec::new(),
+        };
+        for f in self.waiting_fields() {
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        }
+        let waits = !fields.is_empty();
         let mut rest = batch.clone();
         while rest.num_rows() > 0 {
-            let (writers, rows) = match &mut self.group {
+            let group = match &mut self.open {
                 Some(g) => g,
-                None => self.group.insert((
-                    self.factory
-                        .create_column_writers(self.file.flushed_row_groups().len())?,
-                    0,
-                )),
+                None => {
+                    // The row group's ordinal, counting the full ones not yet out.
+                    let ordinal = self.file.flushed_row_groups().len() + self.full.len();
+                    self.open.insert(Group {
+                        writers: self.factory.create_column_writers(ordinal)?,
+                        rows: 0,
+                        pending: VecDeque::new(),
+                    })
+                }
             };
-            let n = rest.num_rows().min(self.max_rows - *rows);
+            let n = rest.num_rows().min(self.max_rows - group.rows);
             let now = rest.slice(0, n);
             rest = rest.slice(n, rest.num_rows() - n);
-            let mut leaves = Vec::with_capacity(writers.len());
-            for (field, column) in self.schema.fields().iter().zip(now.columns()) {
-                leaves.extend(compute_leaves(field, column)?);
+            let held = |f: usize| fields.contains(&f);
+            let mut leaves = Vec::with_capacity(group.writers.len());
+            for (f, (field, column)) in self.schema.fields().iter().zip(now.columns()).enumerate() {
+                if !held(f) {
+                    leaves.extend(compute_leaves(field, column)?.into_iter().map(|l| (f, l)));
+                }
             }
             let mut done: Vec<Result<(), ParquetError>> = leaves.iter().map(|_| Ok(())).collect();
-            let tasks = writers.iter_mut().zip(&leaves).zip(&mut done);
-            each(pool, tasks, |((w, leaf), done)| *done = w.write(leaf));
+            // Each leaf's writer: the fields' first leaves, then the next ones in order.
+            let mut writers: Vec<Option<&mut ArrowColumnWriter>> =
+                group.writers.iter_mut().map(Some).collect();
+            let mut next = self.first_leaf.clone();
+            let tasks = leaves.iter().map(|(f, leaf)| {
+                let w = writers[next[*f]].take().expect("a writer per leaf");
+                next[*f] += 1;
+                (w, leaf)
+            });
+            each(pool, tasks.zip(&mut done), |((w, leaf), done)| {
+                *done = w.write(leaf)
+            });
             done.into_iter().collect::<Result<(), _>>()?;
-            *rows += n;
-            if *rows == self.max_rows {
-                self.flush(pool)?;
+            if waits {
+                group.pending.push_back(Pending {
+                    tag,
+                    rows: n,
+                    columns: fields.iter().map(|&f| (f, now.column(f).clone())).collect(),
+                });
+            }
+            group.rows += n;
+            if group.rows == self.max_rows {
+                let group = self.open.take().expect("the open group");
+                if group.pending.is_empty() && self.full.is_empty() {
+                    self.flush(group, pool)?;
+                } else {
+                    self.full.push_back(group);
+                }
             }
         }
         Ok(())
+    }
+
+    /// Encodes the waiting columns, oldest first, as long as `finals` gives
+    /// their final values, and writes out the row groups then complete.
+    pub fn release(&mut self, pool: Option<&ThreadPool>, finals: Finals) -> Result<(), Error> {
+        let groups = self.full.iter_mut().chain(self.open.as_mut());
+        'groups: for group in groups {
+            while let Some(p) = group.pending.front() {
+                let mut values = Vec::with_capacity(p.columns.len());
+                for (f, column) in &p.columns {
+                    match finals(p.tag, *f, column) {
+                        Some(v) => values.push((*f, v)),
+                        None => break 'groups,
+                    }
+                }
+                // A few id columns: encoded here, not worth a task each.
+                for (f, v) in values {
+                    let leaves = compute_leaves(self.schema.field(f), &v)?;
+                    for (i, leaf) in leaves.iter().enumerate() {
+                        group.writers[self.first_leaf[f] + i].write(leaf)?;
+                    }
+                }
+                group.pending.pop_front();
+            }
+        }
+        while self.full.front().is_some_and(|g| g.pending.is_empty()) {
+            let group = self.full.pop_front().expect("a full group");
+            self.flush(group, pool)?;
+        }
+        Ok(())
+    }
+
+    /// Rows whose columns wait for [`Self::release`].
+    pub fn pending_rows(&self) -> usize {
+        let rows = |g: &Group| g.pending.iter().map(|p| p.rows).sum::<usize>();
+        self.full.iter().chain(&self.open).map(rows).sum()
+    }
+
+    /// The fields the newest waiting rows hold back.
+    fn waiting_fields(&self) -> Vec<usize> {
+        let mut newest = self.open.iter().chain(self.full.iter().rev());
+        newest
+            .find_map(|g| g.pending.back())
+            .map(|p| p.columns.iter().map(|(f, _)| *f).collect())
+            .unwrap_or_default()
     }
 
     /// Row groups written out so far.
@@ -160,31 +331,40 @@ impl<W: Write + Send> ParallelWriter<W> {
         self.file.inner()
     }
 
-    /// Writes the last row group and the footer; returns the output.
+    /// Writes the last row group and the footer; returns the output. Fails
+    /// if columns still wait.
     pub fn into_inner(mut self) -> Result<W, Error> {
-        self.flush(None)?;
+        if self.pending_rows() > 0 {
+            let rows = self.pending_rows();
+            return Err(
+                ParquetError::General(format!("{rows} rows' columns were never released")).into(),
+            );
+        }
+        for group in std::mem::take(&mut self.full)
+            .into_iter()
+            .chain(self.open.take())
+        {
+            self.flush(group, None)?;
+        }
         Ok(self.file.into_inner()?)
     }
 
-    /// Closes the row group being filled (its last pages are compressed in
-    /// parallel) and appends it to the output.
-    fn flush(&mut self, pool: Option<&ThreadPool>) -> Result<(), Error> {
-        let Some((writers, _)) = self.group.take() else {
-            return Ok(());
-        };
+    /// Closes a row group (its last pages are compressed in parallel) and
+    /// appends it to the output.
+    fn flush(&mut self, group: Group, pool: Option<&ThreadPool>) -> Result<(), Error> {
         let mut chunks: Vec<Option<Result<ArrowColumnChunk, ParquetError>>> =
-            writers.iter().map(|_| None).collect();
-        let tasks = writers.into_iter().zip(&mut chunks);
+            group.writers.iter().map(|_| None).collect();
+        let tasks = group.writers.into_iter().zip(&mut chunks);
         each(pool, tasks, |(w, chunk)| *chunk = Some(w.close()));
         let chunks = chunks
             .into_iter()
             .map(|c| c.expect("every column task ran"))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut group = self.file.next_row_group()?;
+        let mut out = self.file.next_row_group()?;
         for chunk in chunks {
-            chunk.append_to_row_group(&mut group)?;
+            chunk.append_to_row_group(&mut out)?;
         }
-        group.close()?;
+        out.close()?;
         Ok(())
     }
 }
@@ -304,6 +484,7 @@ mod tests {
     use evallab_pgn::game::{ParseOptions, Source, parse_batch};
     use evallab_pgn::input;
     use evallab_pgn::split::Splitter;
+    use std::sync::Arc;
 
     /// The moves of the demo TCEC games (with PVs).
     fn moves() -> RecordBatch {
@@ -320,7 +501,7 @@ mod tests {
             .unwrap();
         let src = Source {
             name: "demo_tcec.pgn.zst",
-            sha256: "00",
+            sha256: Some("00"),
         };
         let mut t = Tables::default();
         parse_batch(&batch, src, ParseOptions::default(), &mut t);
@@ -363,6 +544,78 @@ mod tests {
         assert_eq!(ours.row_groups(), n / 1000);
         let ours = pool.install(|| ours.into_inner()).unwrap();
         assert_eq!(ours, expected.into_inner().unwrap());
+    }
+
+    /// Rows whose id column waits (row groups fill up meanwhile) and is
+    /// released later give the bytes of the final rows written at once.
+    #[test]
+    fn waiting_columns_give_the_same_bytes() {
+        use arrow::array::{AsArray, Int64Array};
+        use arrow::datatypes::Int64Type;
+        let rows = moves();
+        let n = rows.num_rows();
+        let id = rows.schema().index_of(col::GAME_ID).unwrap();
+        // What the parser writes before the hash: a stand-in for the id.
+        let stand_in = |b: &RecordBatch| {
+            let ids = b.column(id).as_primitive::<Int64Type>();
+            let mut cols = b.columns().to_vec();
+            cols[id] = Arc::new(Int64Array::from_iter_values(
+                ids.values().iter().map(|v| !v),
+            ));
+            RecordBatch::try_new(b.schema(), cols).unwrap()
+        };
+        let props = || {
+            properties(&MOVES)
+                .unwrap()
+                .into_builder()
+                .set_max_row_group_row_count(Some(1000))
+                .build()
+        };
+        let mut expected = ArrowWriter::try_new(Vec::new(), rows.schema(), Some(props())).unwrap();
+        expected.write(&rows).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut ours = ParallelWriter::with_properties(Vec::new(), rows.schema(), props()).unwrap();
+        let mut known = false;
+        let finals = |known: bool| {
+            move |tag: Option<usize>, f: usize, v: &ArrayRef| -> Option<ArrayRef> {
+                assert_eq!(f, id);
+                match tag {
+                    None => Some(v.clone()),
+                    Some(7) if known => {
+                        let ids = v.as_primitive::<Int64Type>().values().iter().map(|v| !v);
+                        Some(Arc::new(Int64Array::from_iter_values(ids)))
+                    }
+                    Some(_) => None,
+                }
+            }
+        };
+        // Tagged rows, then final ones behind them, across three row groups.
+        let cuts = [0, 5, 1500, 2600, 3100, n];
+        for (i, w) in cuts.windows(2).enumerate() {
+            let slice = rows.slice(w[0], w[1] - w[0]);
+            match i {
+                0 | 1 => ours.write_pending_with(&stand_in(&slice), Some(&pool), &[id], Some(7)),
+                _ => ours.write_pending_with(&slice, Some(&pool), &[id], None),
+            }
+            .unwrap();
+            if i == 3 {
+                // Nothing goes out before the hash, then all of it.
+                ours.release(Some(&pool), &mut finals(known)).unwrap();
+                assert_eq!((ours.pending_rows(), ours.row_groups()), (w[1], 0));
+                known = true;
+                ours.release(Some(&pool), &mut finals(known)).unwrap();
+                assert_eq!((ours.pending_rows(), ours.row_groups()), (0, 3));
+            }
+        }
+        assert_eq!(ours.into_inner().unwrap(), expected.into_inner().unwrap());
+        // Columns never released are an error, not a short file.
+        let mut ours = ParallelWriter::with_properties(Vec::new(), rows.schema(), props()).unwrap();
+        ours.write_pending_with(&stand_in(&rows), None, &[id], Some(7))
+            .unwrap();
+        assert!(ours.into_inner().is_err());
     }
 
     /// The columns written uncompressed are those zstd shrinks by less than

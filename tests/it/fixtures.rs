@@ -406,6 +406,52 @@ fn reingest_skips_known_inputs_and_overwrite_replaces() {
     assert_eq!(parts.len(), 1, "old parts removed: {parts:?}");
 }
 
+/// An input is hashed while it is parsed, unless one of its size could
+/// repeat it: then before. Both ways, its games get the same rows, and their
+/// ids are `game_id(sha256 of the file, game number)`.
+#[test]
+fn ids_are_the_same_whether_hashed_before_or_while_parsed() {
+    use sha2::{Digest, Sha256};
+    let original = fixture("tcec.pgn");
+    let bytes = std::fs::read(&original).unwrap();
+    let sha = evallab_pgn::input::hex(&Sha256::digest(&bytes));
+    // As large as the original, one byte apart (its last newline).
+    let dir = tempfile::tempdir().unwrap();
+    let twin = dir.path().join("twin.pgn");
+    let mut other = bytes.clone();
+    assert_eq!(other.pop(), Some(b'\n'));
+    other.push(b' ');
+    std::fs::write(&twin, other).unwrap();
+    let games = |inputs: &[String]| {
+        let out = tempfile::tempdir().unwrap();
+        ingest(out.path(), inputs, opts(2, 1), &mut |_| {}).unwrap();
+        let ds = Dataset::open(out.path()).unwrap();
+        let games = frame(&ds, &GAMES);
+        let mine = games
+            .column(col::SOURCE_FILE)
+            .unwrap()
+            .str()
+            .unwrap()
+            .equal(original.as_str());
+        let moves = frame(&ds, &MOVES);
+        (games.filter(&mine).unwrap(), moves)
+    };
+    let (during, moves) = games(std::slice::from_ref(&original));
+    let (before, _) = games(&[original.clone(), twin.display().to_string()]);
+    assert!(during.equals_missing(&before));
+    assert_eq!(
+        strs(&during, col::SOURCE_SHA256),
+        vec![s(&sha); during.height()]
+    );
+    let want: Vec<Option<i64>> = ints(&during, col::GAME_NUMBER)
+        .iter()
+        .map(|n| Some(evallab_pgn::game::game_id(&sha, n.unwrap() as u32)))
+        .collect();
+    assert_eq!(ints(&during, col::GAME_ID), want);
+    let ids: std::collections::BTreeSet<_> = ints(&moves, col::GAME_ID).into_iter().collect();
+    assert_eq!(ids, want.into_iter().collect());
+}
+
 #[test]
 fn corrupt_input_fails_cleanly_without_partial_output() {
     let dir = tempfile::tempdir().unwrap();

@@ -19,7 +19,7 @@ fn ingest_bytes(bytes: &[u8], batch: usize) {
     let mut split = Splitter::new(bytes);
     let src = Source {
         name: "prop",
-        sha256: "00",
+        sha256: Some("00"),
     };
     while let Some(b) = split.next_batch(batch).unwrap() {
         let mut t = Tables::default();

@@ -55,7 +55,7 @@ fn demo() -> Vec<(&'static str, Vec<u8>)> {
 fn games(c: &mut Criterion) {
     let src = Source {
         name: "bench",
-        sha256: "00",
+        sha256: Some("00"),
     };
     let mut g = c.benchmark_group("game");
     for (name, text) in demo() {

@@ -39,7 +39,10 @@ impl Default for ParseOptions {
 #[derive(Debug, Clone, Copy)]
 pub struct Source<'a> {
     pub name: &'a str,
-    pub sha256: &'a str,
+    /// The input's sha256 (hex), or `None` while it is being hashed: the
+    /// rows then carry the game number as `game_id` and an empty
+    /// `source_sha256`, for the caller to replace (see [`game_id`]).
+    pub sha256: Option<&'a str>,
 }
 
 /// Stable game id: the first 63 bits of sha256(input sha256 ‖ game number).
@@ -84,7 +87,10 @@ pub fn parse_batch<S: Sink + ?Sized>(
     let mut st = GameState::new(opts);
     let mut counts = Counts::default();
     for g in &batch.games {
-        let id = game_id(src.sha256, g.number);
+        let id = match src.sha256 {
+            Some(sha) => game_id(sha, g.number),
+            None => i64::from(g.number),
+        };
         let tags = parse_tags(batch.header(g));
         match st.run(batch, g, &tags) {
             Ok(()) => {
@@ -126,7 +132,7 @@ fn write_reject<S: Sink + ?Sized>(
     out.reject(&RejectRecord {
         game_id: id,
         source_file: src.name,
-        source_sha256: src.sha256,
+        source_sha256: src.sha256.unwrap_or_default(),
         game_number: g.number,
         line,
         byte_offset: g.offset as i64,
@@ -611,7 +617,7 @@ impl GameState {
         out.game(&GameRecord {
             game_id: id,
             source_file: src.name,
-            source_sha256: src.sha256,
+            source_sha256: src.sha256.unwrap_or_default(),
             game_number: g.number,
             byte_offset: g.offset as i64,
             line: g.line,
@@ -831,7 +837,7 @@ mod tests {
             .unwrap();
         let src = Source {
             name: "t",
-            sha256: "00",
+            sha256: Some("00"),
         };
         let mut log = Log::default();
         let c = parse_batch(&batch, src, ParseOptions::default(), &mut log);

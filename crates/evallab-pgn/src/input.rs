@@ -15,10 +15,19 @@ pub struct Input {
     /// The path as the user named it (`-` for stdin).
     pub name: String,
     /// Where the bytes are read from (stdin is spooled to a temp file first so
-    /// that it can be hashed before its games get ids).
+    /// that it can be hashed and read).
     pub path: PathBuf,
     pub size: u64,
-    pub sha256: String,
+    /// sha256 of the bytes as stored, hex; `None` until [`Input::hash`].
+    pub sha256: Option<String>,
+}
+
+impl Input {
+    /// Hashes the input (see [`hash_file`]).
+    pub fn hash(&mut self) -> Result<&str, Error> {
+        let (_, sha) = hash_file(&self.path).map_err(|e| Error::io(&self.path, e))?;
+        Ok(self.sha256.insert(sha))
+    }
 }
 
 /// Compression of an input, from its first bytes.
@@ -116,8 +125,47 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 }
 
 /// Hashes a file (sha256, hex) and returns its size.
+///
+/// A regular file is hashed through read-only memory maps of 16 MiB windows:
+/// `read` into a buffer spent as long copying out of the page cache as
+/// hashing (2.2 s for the 1.7 GB TCEC corpus concatenated 4×, 1.4 s mapped),
+/// and an ingest's parsing waits for its inputs' hashes. (Windows, because
+/// mapped pages count in the resident set. A file truncated while it is
+/// hashed faults the process, as in ripgrep; the previous dataset is intact.)
 pub fn hash_file(path: &Path) -> io::Result<(u64, String)> {
-    let mut f = File::open(path)?;
+    let f = File::open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return hash_read(f);
+    }
+    Ok((meta.len(), hash_mapped(&f, meta.len(), 16 << 20)?))
+}
+
+/// [`hash_file`] of a regular file of `size` bytes, `window` bytes mapped at
+/// a time (a multiple of the page size). No `MADV_SEQUENTIAL`: it let the
+/// kernel drop the pages from the page cache, and the parse read them again
+/// from disk.
+fn hash_mapped(f: &File, size: u64, window: u64) -> io::Result<String> {
+    let mut h = Sha256::new();
+    let mut at = 0;
+    while at < size {
+        let len = window.min(size - at);
+        // SAFETY: read only, dropped at once; the file changing under it is
+        // the documented hazard above.
+        let map = unsafe {
+            memmap2::MmapOptions::new()
+                .offset(at)
+                .len(len as usize)
+                .map(f)?
+        };
+        h.update(&map[..]);
+        at += len;
+    }
+    Ok(hex(&h.finalize()))
+}
+
+/// [`hash_file`] through `read`, for what cannot be mapped.
+fn hash_read(mut f: File) -> io::Result<(u64, String)> {
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     let mut size = 0u64;
@@ -143,8 +191,8 @@ pub fn hex(bytes: &[u8]) -> String {
         })
 }
 
-/// Resolves an expanded path into an [`Input`]: hashes it, spooling stdin to
-/// `spool_dir` first.
+/// Resolves an expanded path into an [`Input`] with its size, spooling stdin
+/// to `spool_dir` first; it is not hashed yet.
 pub fn resolve(name: String, path: PathBuf, spool_dir: &Path) -> Result<Input, Error> {
     let path = if name == "-" {
         let spooled = spool_dir.join(format!(".stdin-{}.tmp", std::process::id()));
@@ -154,12 +202,14 @@ pub fn resolve(name: String, path: PathBuf, spool_dir: &Path) -> Result<Input, E
     } else {
         path
     };
-    let (size, sha256) = hash_file(&path).map_err(|e| Error::io(&path, e))?;
+    let size = std::fs::metadata(&path)
+        .map_err(|e| Error::io(&path, e))?
+        .len();
     Ok(Input {
         name,
         path,
         size,
-        sha256,
+        sha256: None,
     })
 }
 
@@ -206,6 +256,31 @@ mod tests {
             let mut out = Vec::new();
             open_decoded(&p).unwrap().read_to_end(&mut out).unwrap();
             assert_eq!(out, text, "{ext}");
+        }
+    }
+
+    #[test]
+    fn mapped_and_read_hashes_are_sha256() {
+        // FIPS 180-2's "abc" vector, the empty input, and one across three
+        // map windows (checked against `read`), mapped and read.
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big");
+        let text: Vec<u8> = (0..3 * 4096 + 7).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&big, &text).unwrap();
+        let (size, sha) = hash_read(File::open(&big).unwrap()).unwrap();
+        assert_eq!(size, text.len() as u64);
+        assert_eq!(
+            hash_mapped(&File::open(&big).unwrap(), size, 4096).unwrap(),
+            sha
+        );
+        let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        for (name, text, want) in [("abc", "abc", abc), ("empty", "", empty)] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            assert_eq!(hash_file(&p).unwrap(), (text.len() as u64, want.into()));
+            let read = hash_read(File::open(&p).unwrap()).unwrap();
+            assert_eq!(read, (text.len() as u64, want.into()));
         }
     }
 

@@ -12,7 +12,7 @@
 //! use evallab_pgn::split::Splitter;
 //! let pgn = b"[Event \"x\"]\n\n1. e4 {+0.30/20 1.0s} e5 1-0\n";
 //! let batch = Splitter::new(&pgn[..]).next_batch(1 << 20).unwrap().unwrap();
-//! let src = Source { name: "x.pgn", sha256: "00" };
+//! let src = Source { name: "x.pgn", sha256: Some("00") };
 //! let mut sink = Counter::default();
 //! let counts = parse_batch(&batch, src, ParseOptions::default(), &mut sink);
 //! assert_eq!((counts.games, counts.plies, sink.evals), (1, 2, 1));

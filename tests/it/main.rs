@@ -22,3 +22,30 @@ mod robustness;
 mod shards;
 mod snapshots;
 mod tcec;
+
+use std::path::PathBuf;
+use std::sync::{Mutex, Once};
+
+/// A temporary folder that lives as long as the test binary, for data built
+/// once and kept in a `static`. Statics are never dropped, so a `TempDir`
+/// there leaked its folder (109 MB of TCEC dataset in /tmp at every run): these
+/// folders are removed at exit instead (`atexit`, which the harness's exit runs,
+/// whether the tests passed or not).
+pub(crate) fn binary_tempdir() -> PathBuf {
+    static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    static HOOK: Once = Once::new();
+    extern "C" fn remove_dirs() {
+        if let Ok(dirs) = DIRS.lock() {
+            for d in dirs.iter() {
+                let _ = std::fs::remove_dir_all(d);
+            }
+        }
+    }
+    HOOK.call_once(|| {
+        // SAFETY: registers a plain function with no arguments.
+        unsafe { libc::atexit(remove_dirs) };
+    });
+    let dir = tempfile::tempdir().unwrap().keep();
+    DIRS.lock().unwrap().push(dir.clone());
+    dir
+}

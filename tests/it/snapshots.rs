@@ -12,10 +12,9 @@ fn root() -> &'static Path {
 
 /// The fixture dataset, ingested once per test binary.
 fn dataset() -> &'static Path {
-    static DS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_, ds) = DS.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let ds = dir.path().join("ds");
+    static DS: OnceLock<PathBuf> = OnceLock::new();
+    DS.get_or_init(|| {
+        let ds = crate::binary_tempdir().join("ds");
         let out = run(&[
             "ingest",
             "data/fixtures",
@@ -28,9 +27,8 @@ fn dataset() -> &'static Path {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        (dir, ds)
-    });
-    ds
+        ds
+    })
 }
 
 fn run(args: &[&str]) -> std::process::Output {

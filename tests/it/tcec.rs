@@ -44,7 +44,6 @@ fn archive() -> Option<PathBuf> {
 }
 
 struct Corpus {
-    _dir: tempfile::TempDir,
     ds: Dataset,
     report: IngestReport,
     /// file name -> games, from MANIFEST.tsv.
@@ -65,17 +64,16 @@ fn corpus() -> Option<&'static Corpus> {
                     (f[0].to_string(), f[3].parse().unwrap())
                 })
                 .collect();
-            let out = tempfile::tempdir().unwrap();
+            let out = crate::binary_tempdir();
             let report = ingest(
-                out.path(),
+                &out,
                 &[dir.display().to_string()],
                 IngestOptions::default(),
                 &mut |_| {},
             )
             .unwrap();
-            let ds = Dataset::open(out.path()).unwrap();
+            let ds = Dataset::open(&out).unwrap();
             Some(Corpus {
-                _dir: out,
                 ds,
                 report,
                 manifest,

@@ -11,6 +11,9 @@
 # With EVALLAB_BEFORE, every evallab row runs the old binary right before the
 # new one (A B A B …), so that both see the same machine load.
 #
+# BENCH_X4=1 adds the 1 -> 2 jobs speed-up and peak RSS on the plain archive
+# concatenated 4x into one file (a few minutes more, 1.7 GB of temp space).
+#
 # BENCH_REPEAT=N (default 3) runs the whole table N times, interleaved, and
 # prints each row's fastest run: on a shared virtual machine the same binary
 # varied by ±25 % from run to run, and the fastest run is the one least
@@ -81,14 +84,43 @@ for _ in $(seq "$repeat"); do
   run "pgn-extract -r (plain, 1 core)" taskset -c 0 pgn-extract -r -s "$work"/plain/*.pgn
 done
 
+# BENCH_X4=1: the 1 -> 2 jobs speed-up and the peak RSS on the plain archive
+# concatenated 4x into one file (1.7 GB in the temp folder): one input, so its
+# hashing and its memory bound are on the critical path. Same interleaving.
+if [ -n "${BENCH_X4:-}" ]; then
+  for _ in 1 2 3 4; do cat "$work"/plain/*.pgn; done > "$work/x4.pgn"
+  cat "$work/x4.pgn" > /dev/null
+  for _ in $(seq "$repeat"); do
+    for j in 2 1; do
+      pin=()
+      [ "$j" = 1 ] && pin=(taskset -c 0)
+      [ -n "$before" ] && run "x4 before --jobs $j" "${pin[@]}" "$before" ingest --quiet --overwrite -o "$work/ds" "$work/x4.pgn" --jobs "$j"
+      run "x4 new --jobs $j" "${pin[@]}" "$bin" ingest --quiet --overwrite -o "$work/ds" "$work/x4.pgn" --jobs "$j"
+    done
+  done
+  rm -f "$work/x4.pgn"
+fi
+
 echo "fastest of $repeat runs per row"
 printf "%-42s %7s %7s %8s %12s %12s %8s %8s\n" run wall_s cpu_s rss_MB plies/s plies/cpu_s MB/s out_MB
 for name in "${names[@]}"; do
+  [ "${name#x4 }" = "$name" ] || continue
   read -r wall user sys rss out <<< "${best[$name]}"
   awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$plies" -v mb="$mb" -v o="$out" 'BEGIN {
     c = u + s; printf "%-42s %7.2f %7.2f %8.0f %12.0f %12.0f %8.1f %8s\n", n, w, c, r/1024, p/w, p/c, mb/w, o }'
 done
 echo "plies: $plies; decompressed PGN: $mb MB"
+if [ -n "${BENCH_X4:-}" ]; then
+  echo
+  echo "the plain archive concatenated 4x into one file (--jobs 1 pinned to one core); fastest of $repeat"
+  printf "%-8s %10s %10s %8s %12s %12s\n" binary j1_wall_s j2_wall_s speedup j1_rss_MB j2_rss_MB
+  for b in ${before:+before} new; do
+    read -r w1 _ _ r1 _ <<< "${best[x4 $b --jobs 1]}"
+    read -r w2 _ _ r2 _ <<< "${best[x4 $b --jobs 2]}"
+    awk -v b="$b" -v w1="$w1" -v w2="$w2" -v r1="$r1" -v r2="$r2" 'BEGIN {
+      printf "%-8s %10.2f %10.2f %8.2f %12.0f %12.0f\n", b, w1, w2, w1/w2, r1/1024, r2/1024 }'
+  done
+fi
 
 # Read speed of the output (zst input, --jobs 2): the old binary's and the new one's.
 echo

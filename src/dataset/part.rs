@@ -508,6 +508,22 @@ mod tests {
         t.moves.finish()
     }
 
+    /// The parts' own properties, with row groups of 1000 rows.
+    fn small_groups() -> WriterProperties {
+        properties(&MOVES)
+            .unwrap()
+            .into_builder()
+            .set_max_row_group_row_count(Some(1000))
+            .build()
+    }
+
+    fn two_threads() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    }
+
     /// Batches that straddle row groups, written on two threads, give the
     /// bytes `ArrowWriter` gives.
     #[test]
@@ -516,20 +532,11 @@ mod tests {
         let n = rows.num_rows();
         assert!(n > 4000, "{n} rows");
         let cuts = [0, 5, 1500, 1501, n];
-        // The parts' own properties, with small row groups.
-        let props = || {
-            properties(&MOVES)
-                .unwrap()
-                .into_builder()
-                .set_max_row_group_row_count(Some(1000))
-                .build()
-        };
-        let mut expected = ArrowWriter::try_new(Vec::new(), rows.schema(), Some(props())).unwrap();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut ours = ParallelWriter::with_properties(Vec::new(), rows.schema(), props()).unwrap();
+        let mut expected =
+            ArrowWriter::try_new(Vec::new(), rows.schema(), Some(small_groups())).unwrap();
+        let pool = two_threads();
+        let mut ours =
+            ParallelWriter::with_properties(Vec::new(), rows.schema(), small_groups()).unwrap();
         for (i, w) in cuts.windows(2).enumerate() {
             let slice = rows.slice(w[0], w[1] - w[0]);
             expected.write(&slice).unwrap();
@@ -564,20 +571,12 @@ mod tests {
             ));
             RecordBatch::try_new(b.schema(), cols).unwrap()
         };
-        let props = || {
-            properties(&MOVES)
-                .unwrap()
-                .into_builder()
-                .set_max_row_group_row_count(Some(1000))
-                .build()
-        };
-        let mut expected = ArrowWriter::try_new(Vec::new(), rows.schema(), Some(props())).unwrap();
+        let mut expected =
+            ArrowWriter::try_new(Vec::new(), rows.schema(), Some(small_groups())).unwrap();
         expected.write(&rows).unwrap();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut ours = ParallelWriter::with_properties(Vec::new(), rows.schema(), props()).unwrap();
+        let pool = two_threads();
+        let mut ours =
+            ParallelWriter::with_properties(Vec::new(), rows.schema(), small_groups()).unwrap();
         let mut known = false;
         let finals = |known: bool| {
             move |tag: Option<usize>, f: usize, v: &ArrayRef| -> Option<ArrayRef> {
@@ -612,7 +611,8 @@ mod tests {
         }
         assert_eq!(ours.into_inner().unwrap(), expected.into_inner().unwrap());
         // Columns never released are an error, not a short file.
-        let mut ours = ParallelWriter::with_properties(Vec::new(), rows.schema(), props()).unwrap();
+        let mut ours =
+            ParallelWriter::with_properties(Vec::new(), rows.schema(), small_groups()).unwrap();
         ours.write_pending_with(&stand_in(&rows), None, &[id], Some(7))
             .unwrap();
         assert!(ours.into_inner().is_err());

@@ -346,11 +346,12 @@ struct Parsed {
 
 /// Rows of a table that may wait for their input's sha256 (see
 /// [`PartWriter::write_pending`]): past this, the writer waits for the hash.
-/// Four row groups of moves, about 30 MB of encoded pages. On the TCEC corpus
-/// concatenated 4× into one file, at `--jobs 2`, the CPUs were idle 1.6 s in
-/// all and the peak RSS 272–281 MB; with 256 Ki rows 2.3–2.5 s and
-/// 254–269 MB; hashing before parsing, 3.2–3.6 s and 244–250 MB.
-const MAX_PENDING_ROWS: usize = 512 * 1024;
+/// The full row groups among them keep only their compressed chunks and the
+/// id columns. On the TCEC corpus concatenated 4× into one file, at
+/// `--jobs 2`, this covers the whole hash (CPUs idle 1.3–1.8 s in all, peak
+/// RSS 249–276 MB); 512 Ki rows left the writer waiting 0.6 s for it (idle
+/// 1.9 s), hashing before parsing left one CPU idle 1.4 s (idle 3.2–3.6 s).
+const MAX_PENDING_ROWS: usize = 1024 * 1024;
 
 /// The columns derived from the input's sha256.
 const SHA256_COLUMNS: [&str; 2] = [schema::col::GAME_ID, schema::col::SOURCE_SHA256];

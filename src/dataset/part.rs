@@ -130,11 +130,29 @@ pub struct ParallelWriter<W: Write + Send> {
     open: Option<Group>,
 }
 
-/// A row group's column writers, rows, and the columns that wait.
+/// A row group's columns, rows, and the columns that wait. A full group's
+/// columns that do not wait are closed at once: only their compressed chunks
+/// stay in memory, not their writers' page buffers.
 struct Group {
-    writers: Vec<ArrowColumnWriter>,
+    columns: Vec<Column>,
     rows: usize,
     pending: VecDeque<Pending>,
+}
+
+/// A leaf column of a row group: being written, being closed, or closed.
+enum Column {
+    Open(Box<ArrowColumnWriter>),
+    Closing,
+    Closed(Box<ArrowColumnChunk>),
+}
+
+impl Column {
+    fn writer(&mut self) -> &mut ArrowColumnWriter {
+        match self {
+            Column::Open(w) => w,
+            _ => unreachable!("a closed column is not written"),
+        }
+    }
 }
 
 /// Rows' columns that wait: their arrays as written, and the caller's tag
@@ -226,7 +244,10 @@ impl<W: Write + Send> ParallelWriter<W> {
                     // The row group's ordinal, counting the full ones not yet out.
                     let ordinal = self.file.flushed_row_groups().len() + self.full.len();
                     self.open.insert(Group {
-                        writers: self.factory.create_column_writers(ordinal)?,
+                        columns: (self.factory.create_column_writers(ordinal)?)
+                            .into_iter()
+                            .map(|w| Column::Open(Box::new(w)))
+                            .collect(),
                         rows: 0,
                         pending: VecDeque::new(),
                     })
@@ -236,7 +257,7 @@ impl<W: Write + Send> ParallelWriter<W> {
             let now = rest.slice(0, n);
             rest = rest.slice(n, rest.num_rows() - n);
             let held = |f: usize| fields.contains(&f);
-            let mut leaves = Vec::with_capacity(group.writers.len());
+            let mut leaves = Vec::with_capacity(group.columns.len());
             for (f, (field, column)) in self.schema.fields().iter().zip(now.columns()).enumerate() {
                 if !held(f) {
                     leaves.extend(compute_leaves(field, column)?.into_iter().map(|l| (f, l)));
@@ -245,7 +266,7 @@ impl<W: Write + Send> ParallelWriter<W> {
             let mut done: Vec<Result<(), ParquetError>> = leaves.iter().map(|_| Ok(())).collect();
             // Each leaf's writer: the fields' first leaves, then the next ones in order.
             let mut writers: Vec<Option<&mut ArrowColumnWriter>> =
-                group.writers.iter_mut().map(Some).collect();
+                group.columns.iter_mut().map(|c| Some(c.writer())).collect();
             let mut next = self.first_leaf.clone();
             let tasks = leaves.iter().map(|(f, leaf)| {
                 let w = writers[next[*f]].take().expect("a writer per leaf");
@@ -265,10 +286,12 @@ impl<W: Write + Send> ParallelWriter<W> {
             }
             group.rows += n;
             if group.rows == self.max_rows {
-                let group = self.open.take().expect("the open group");
+                let mut group = self.open.take().expect("the open group");
                 if group.pending.is_empty() && self.full.is_empty() {
                     self.flush(group, pool)?;
                 } else {
+                    let held: Vec<usize> = fields.iter().map(|&f| self.first_leaf[f]).collect();
+                    close_columns(&mut group, |leaf| !held.contains(&leaf), pool)?;
                     self.full.push_back(group);
                 }
             }
@@ -293,7 +316,7 @@ impl<W: Write + Send> ParallelWriter<W> {
                 for (f, v) in values {
                     let leaves = compute_leaves(self.schema.field(f), &v)?;
                     for (i, leaf) in leaves.iter().enumerate() {
-                        group.writers[self.first_leaf[f] + i].write(leaf)?;
+                        group.columns[self.first_leaf[f] + i].writer().write(leaf)?;
                     }
                 }
                 group.pending.pop_front();
@@ -351,22 +374,44 @@ impl<W: Write + Send> ParallelWriter<W> {
 
     /// Closes a row group (its last pages are compressed in parallel) and
     /// appends it to the output.
-    fn flush(&mut self, group: Group, pool: Option<&ThreadPool>) -> Result<(), Error> {
-        let mut chunks: Vec<Option<Result<ArrowColumnChunk, ParquetError>>> =
-            group.writers.iter().map(|_| None).collect();
-        let tasks = group.writers.into_iter().zip(&mut chunks);
-        each(pool, tasks, |(w, chunk)| *chunk = Some(w.close()));
-        let chunks = chunks
-            .into_iter()
-            .map(|c| c.expect("every column task ran"))
-            .collect::<Result<Vec<_>, _>>()?;
+    fn flush(&mut self, mut group: Group, pool: Option<&ThreadPool>) -> Result<(), Error> {
+        close_columns(&mut group, |_| true, pool)?;
         let mut out = self.file.next_row_group()?;
-        for chunk in chunks {
-            chunk.append_to_row_group(&mut out)?;
+        for column in group.columns {
+            match column {
+                Column::Closed(chunk) => chunk.append_to_row_group(&mut out)?,
+                _ => unreachable!("every column was closed"),
+            }
         }
         out.close()?;
         Ok(())
     }
+}
+
+/// Closes the open columns of `group` whose leaf index passes `which`, in
+/// parallel (their last pages are compressed).
+fn close_columns(
+    group: &mut Group,
+    which: impl Fn(usize) -> bool,
+    pool: Option<&ThreadPool>,
+) -> Result<(), Error> {
+    let mut closed: Vec<(usize, Option<Result<ArrowColumnChunk, ParquetError>>)> = Vec::new();
+    let mut writers = Vec::new();
+    for (leaf, column) in group.columns.iter_mut().enumerate() {
+        if matches!(column, Column::Open(_))
+            && which(leaf)
+            && let Column::Open(w) = std::mem::replace(column, Column::Closing)
+        {
+            writers.push(*w);
+            closed.push((leaf, None));
+        }
+    }
+    let tasks = writers.into_iter().zip(closed.iter_mut());
+    each(pool, tasks, |(w, (_, chunk))| *chunk = Some(w.close()));
+    for (leaf, chunk) in closed {
+        group.columns[leaf] = Column::Closed(Box::new(chunk.expect("every column task ran")?));
+    }
+    Ok(())
 }
 
 /// Runs `f` on every task, each a rayon task on `pool` (the current pool if

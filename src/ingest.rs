@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use arrow::array::{ArrayRef, AsArray, Int64Array, StringArray};
-use arrow::datatypes::Int64Type;
+use arrow::datatypes::{Int64Type, SchemaRef};
 use arrow::record_batch::RecordBatch;
 use rayon::prelude::*;
 
@@ -249,7 +249,7 @@ fn select_inputs(
             .map(|inp| {
                 let mut inp = inp?;
                 if sizes[&inp.size] > 1 {
-                    inp.hash()?;
+                    inp.sha256 = Some(inp.hash()?);
                 }
                 Ok(inp)
             })
@@ -367,7 +367,7 @@ fn run(
 ) -> Result<(Vec<Counts>, Vec<String>, u64), Error> {
     let jobs = opts.jobs.max(1);
     let mut writers = writers;
-    let tables = [&schema::GAMES, &schema::MOVES, &schema::REJECTS];
+    let schemas = [&schema::GAMES, &schema::MOVES, &schema::REJECTS].map(|t| t.arrow_schema());
     let (item_tx, item_rx) = sync_channel::<Item>(jobs * 2);
     let (out_tx, out_rx) = sync_channel::<Parsed>(2);
     let (hashed_tx, hashed_rx) = channel::<()>();
@@ -397,9 +397,7 @@ fn run(
         let hasher = s.spawn(move || -> Result<(), Error> {
             for (inp, hash) in inputs.iter().zip(hashes) {
                 if hash.get().is_none() {
-                    let (_, sha) =
-                        input::hash_file(&inp.path).map_err(|e| Error::io(&inp.path, e))?;
-                    let _ = hash.set(sha);
+                    let _ = hash.set(inp.hash()?);
                     let _ = hashed_tx.send(());
                 }
             }
@@ -409,20 +407,21 @@ fn run(
         // parse tasks: every `--jobs` thread does both kinds of work.
         // (Waiting, for the next batch or for the columns, happens here, never
         // on a pool thread.)
+        let schemas = &schemas;
         let writer = s.spawn(move || -> Result<_, Error> {
-            let fields = tables.map(sha256_fields);
+            let fields = schemas.each_ref().map(sha256_fields);
             for parsed in out_rx {
                 for ((w, rows), fields) in writers.iter_mut().zip(&parsed.tables).zip(&fields) {
                     w.write_pending(rows, pool, fields, parsed.pending)?;
                 }
-                release(&mut writers, tables, hashes, pool)?;
+                release(&mut writers, schemas, hashes, pool)?;
                 // Bounded memory: past the bound, wait for the next hash.
                 while writers.iter().any(|w| w.pending_rows() > MAX_PENDING_ROWS) {
                     if hashed_rx.recv().is_err() {
                         // The hasher stopped (its error is reported by the caller).
                         return Err(Error::Dataset("an input could not be hashed".into()));
                     }
-                    release(&mut writers, tables, hashes, pool)?;
+                    release(&mut writers, schemas, hashes, pool)?;
                 }
             }
             Ok(writers)
@@ -456,7 +455,7 @@ fn run(
         hashed?;
         parsed?;
         let mut writers = writers?;
-        release(&mut writers, tables, hashes, pool)?;
+        release(&mut writers, schemas, hashes, pool)?;
         for w in writers {
             pool.install(|| w.commit())?;
         }
@@ -469,24 +468,22 @@ fn run(
     Ok((per_input, sha256s, pgn_bytes))
 }
 
-/// The fields of `table` derived from the input's sha256.
-fn sha256_fields(table: &schema::Table) -> Vec<usize> {
-    let arrow = table.arrow_schema();
+/// The fields of a table derived from the input's sha256.
+fn sha256_fields(schema: &SchemaRef) -> Vec<usize> {
     SHA256_COLUMNS
         .iter()
-        .filter_map(|c| arrow.index_of(c).ok())
+        .filter_map(|c| schema.index_of(c).ok())
         .collect()
 }
 
 /// Writes the waiting sha256 columns whose inputs are hashed by now.
 fn release(
     writers: &mut [PartWriter],
-    tables: [&schema::Table; 3],
+    schemas: &[SchemaRef; 3],
     hashes: &[OnceLock<String>],
     pool: &rayon::ThreadPool,
 ) -> Result<(), Error> {
-    for (w, table) in writers.iter_mut().zip(tables) {
-        let arrow = table.arrow_schema();
+    for (w, arrow) in writers.iter_mut().zip(schemas) {
         w.release(pool, &mut |tag, field, values| match tag {
             None => Some(values.clone()),
             Some(i) => Some(sha256_column(

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
+use std::ops::Range;
 use std::path::Path;
 
 use arrow::array::{ArrayRef, new_empty_array};
@@ -121,8 +122,8 @@ pub struct ParallelWriter<W: Write + Send> {
     file: SerializedFileWriter<W>,
     factory: ArrowRowGroupWriterFactory,
     schema: SchemaRef,
-    /// Each field's first leaf column (its column writer).
-    first_leaf: Vec<usize>,
+    /// Each field's leaf columns (their column writers).
+    leaves: Vec<Range<usize>>,
     max_rows: usize,
     /// Full row groups whose columns still wait, oldest first.
     full: VecDeque<Group>,
@@ -177,17 +178,18 @@ impl<W: Write + Send> ParallelWriter<W> {
         // ArrowWriter puts the Arrow schema into the footer's metadata.
         let (file, factory) =
             ArrowWriter::try_new(out, schema.clone(), Some(props))?.into_serialized_writer()?;
-        let mut first_leaf = Vec::with_capacity(schema.fields().len());
-        let mut leaves = 0;
+        let mut leaves = Vec::with_capacity(schema.fields().len());
+        let mut next = 0;
         for field in schema.fields() {
-            first_leaf.push(leaves);
-            leaves += compute_leaves(field, &new_empty_array(field.data_type()))?.len();
+            let n = compute_leaves(field, &new_empty_array(field.data_type()))?.len();
+            leaves.push(next..next + n);
+            next += n;
         }
         Ok(ParallelWriter {
             file,
             factory,
             schema,
-            first_leaf,
+            leaves,
             max_rows,
             full: VecDeque::new(),
             open: None,
@@ -256,10 +258,9 @@ impl<W: Write + Send> ParallelWriter<W> {
             let n = rest.num_rows().min(self.max_rows - group.rows);
             let now = rest.slice(0, n);
             rest = rest.slice(n, rest.num_rows() - n);
-            let held = |f: usize| fields.contains(&f);
             let mut leaves = Vec::with_capacity(group.columns.len());
             for (f, (field, column)) in self.schema.fields().iter().zip(now.columns()).enumerate() {
-                if !held(f) {
+                if !fields.contains(&f) {
                     leaves.extend(compute_leaves(field, column)?.into_iter().map(|l| (f, l)));
                 }
             }
@@ -267,7 +268,7 @@ impl<W: Write + Send> ParallelWriter<W> {
             // Each leaf's writer: the fields' first leaves, then the next ones in order.
             let mut writers: Vec<Option<&mut ArrowColumnWriter>> =
                 group.columns.iter_mut().map(|c| Some(c.writer())).collect();
-            let mut next = self.first_leaf.clone();
+            let mut next: Vec<usize> = self.leaves.iter().map(|r| r.start).collect();
             let tasks = leaves.iter().map(|(f, leaf)| {
                 let w = writers[next[*f]].take().expect("a writer per leaf");
                 next[*f] += 1;
@@ -290,8 +291,8 @@ impl<W: Write + Send> ParallelWriter<W> {
                 if group.pending.is_empty() && self.full.is_empty() {
                     self.flush(group, pool)?;
                 } else {
-                    let held: Vec<usize> = fields.iter().map(|&f| self.first_leaf[f]).collect();
-                    close_columns(&mut group, |leaf| !held.contains(&leaf), pool)?;
+                    let held = |leaf: usize| fields.iter().any(|&f| self.leaves[f].contains(&leaf));
+                    close_columns(&mut group, |leaf| !held(leaf), pool)?;
                     self.full.push_back(group);
                 }
             }
@@ -316,7 +317,9 @@ impl<W: Write + Send> ParallelWriter<W> {
                 for (f, v) in values {
                     let leaves = compute_leaves(self.schema.field(f), &v)?;
                     for (i, leaf) in leaves.iter().enumerate() {
-                        group.columns[self.first_leaf[f] + i].writer().write(leaf)?;
+                        group.columns[self.leaves[f].start + i]
+                            .writer()
+                            .write(leaf)?;
                     }
                 }
                 group.pending.pop_front();

@@ -23,10 +23,10 @@ pub struct Input {
 }
 
 impl Input {
-    /// Hashes the input (see [`hash_file`]).
-    pub fn hash(&mut self) -> Result<&str, Error> {
+    /// The input's sha256 (see [`hash_file`]).
+    pub fn hash(&self) -> Result<String, Error> {
         let (_, sha) = hash_file(&self.path).map_err(|e| Error::io(&self.path, e))?;
-        Ok(self.sha256.insert(sha))
+        Ok(sha)
     }
 }
 

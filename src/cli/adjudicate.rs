@@ -7,8 +7,8 @@ use clap::ValueEnum;
 use evallab::dataset::Dataset;
 use evallab::metrics::adjudication::RuleSet;
 use evallab::metrics::adjudication::query::{
-    self, By, clock_agreement, clock_agreement_by_era, clock_causes, clock_disagreements, cols,
-    rule_ends, rule_ends_by_era,
+    self, By, clock_agreement_by_era, clock_causes, clock_disagreements, cols, rule_ends,
+    rule_ends_by_era,
 };
 use evallab::metrics::adjudication::sweep::{Axis, derive, sweep, tradeoff_points};
 use evallab::metrics::select_events;
@@ -139,7 +139,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut df = if a.check_clocks && !axes.is_empty() {
         derive(&loaded, &set, &axes)?
     } else if a.check_clocks {
-        check_clocks(&loaded, &set, a.games.is_some())?
+        check_clocks(&loaded, &set, a.games.is_some(), &a.out)?
     } else if !axes.is_empty() {
         let df = sweep(&loaded, &set, &axes)?;
         if let Some(p) = &a.plot {
@@ -218,27 +218,65 @@ fn games_behind(
     Ok(df)
 }
 
-/// `--check-clocks`: the per-event table (or the disagreeing games), with
-/// per-era totals and the rule-end check on stderr.
-fn check_clocks(loaded: &query::Loaded, set: &RuleSet, list: bool) -> anyhow::Result<DataFrame> {
-    let clocks = loaded.clocks(set)?.lazy();
+/// `--check-clocks`: the per-event table (or the disagreeing games), with a
+/// one-line summary on stderr. The per-era totals, the causes of the
+/// disagreements, the rule-end check and its exceptions go beside an output
+/// file (`NAME.eras.EXT`, …); on a terminal (no `-o`) they go to stderr.
+fn check_clocks(
+    loaded: &query::Loaded,
+    set: &RuleSet,
+    list: bool,
+    out: &OutputArgs,
+) -> anyhow::Result<DataFrame> {
+    let check = loaded.clock_check(set, query::ClockRows::Disagreeing)?;
+    let (per_event, clocks) = (check.per_event, check.plies.lazy());
     let games = loaded.games.clone().lazy();
-    let per_event = clock_agreement(clocks.clone(), games.clone()).collect()?;
-    let eras = clock_agreement_by_era(per_event.clone().lazy()).collect()?;
-    eprintln!("per era:\n{eras}");
-    let causes = clock_causes(clocks.clone()).collect()?;
-    eprintln!("disagreeing plies by cause:\n{causes}");
     let ends = rule_ends(loaded.outcomes(set)?.lazy()).collect()?;
     let bad = ends.clone().lazy().filter(col("ok").not()).collect()?;
+    let sum = |c: &str| -> anyhow::Result<u64> {
+        Ok(per_event.column(c)?.as_materialized_series().sum::<u64>()?)
+    };
+    let (plies, agree) = (
+        sum("rd_plies")? + sum("rr_plies")?,
+        sum("rd_agree")? + sum("rr_agree")?,
+    );
     eprintln!(
-        "games ended by the TCEC draw/win rule: {}; fired by the replay at exactly their last ply: {}; exceptions: {}",
+        "clocks: {agree} of {plies} archived Rd/Rr values replayed ({:.2} %) in {} events; \
+         games ended by the TCEC draw/win rule: {}, fired at exactly their last ply: {}, exceptions: {}",
+        100.0 * agree as f64 / plies.max(1) as f64,
+        per_event.height(),
         ends.height(),
         ends.height() - bad.height(),
         bad.height()
     );
-    eprintln!("{}", rule_ends_by_era(ends.lazy()).collect()?);
-    if bad.height() > 0 {
-        eprintln!("exceptions:\n{bad}");
+    let details = [
+        (
+            "eras",
+            "per era",
+            clock_agreement_by_era(per_event.clone().lazy()),
+        ),
+        (
+            "causes",
+            "disagreeing plies by cause",
+            clock_causes(clocks.clone()),
+        ),
+        (
+            "rule-ends",
+            "rule ends by era",
+            rule_ends_by_era(ends.lazy()),
+        ),
+        ("exceptions", "exceptions", bad.lazy()),
+    ];
+    for (suffix, title, lf) in details {
+        let mut df = lf.collect()?;
+        match out.beside(suffix) {
+            Some(side) => side.write(&mut df)?,
+            None if df.height() > 0 => eprintln!("{title}:\n{df}"),
+            None => {}
+        }
+    }
+    if let Some(side) = out.beside("*") {
+        eprintln!("details in {}", side.path_display());
     }
     Ok(if list {
         clock_disagreements(clocks, games).collect()?

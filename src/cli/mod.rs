@@ -203,4 +203,26 @@ impl OutputArgs {
         format::write(df, self.format, self.output.as_deref())?;
         Ok(())
     }
+
+    /// A side table's output beside the main output file, in its format:
+    /// `out.csv` → `out.SUFFIX.csv`. None when the output is stdout.
+    pub fn beside(&self, suffix: &str) -> Option<OutputArgs> {
+        let path = self.output.as_ref()?;
+        let stem = path.file_stem()?.to_string_lossy();
+        let name = match path.extension() {
+            Some(ext) => format!("{stem}.{suffix}.{}", ext.to_string_lossy()),
+            None => format!("{stem}.{suffix}"),
+        };
+        Some(OutputArgs {
+            format: self.format,
+            output: Some(path.with_file_name(name)),
+        })
+    }
+
+    /// The output file's path for messages (`-` for stdout).
+    pub fn path_display(&self) -> String {
+        self.output
+            .as_ref()
+            .map_or_else(|| "-".into(), |p| p.display().to_string())
+    }
 }

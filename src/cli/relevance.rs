@@ -8,11 +8,13 @@ use std::process::ExitCode;
 use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::dataset::lock::DatasetLock;
-use evallab::metrics::relevance::{Reference, X05, per_move, summary};
+use evallab::metrics::relevance::{
+    Reference, X05, per_move_chunked, summary_partial, summary_total,
+};
 use evallab::metrics::select_events;
-use evallab::render::format::{self, Format};
-use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, derived_file, metric};
-use polars::prelude::{IntoLazy, col, lit};
+use evallab::render::format;
+use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, derived_file};
+use polars::prelude::{IntoLazy, UnionArgs, concat};
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -103,11 +105,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let with_reference = reference.is_some();
     let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
-    let mut lf = per_move(games, moves, &opts.families, &x05, reference)?;
-    if let Some(re) = &opts.engine {
-        lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
-    }
-    let mut per_move_df = lf.collect()?;
     // The default per-move table lives in the dataset: write it as its writer.
     let _lock = match args.moves_out {
         None => Some(DatasetLock::acquire(&args.dataset, "relevance")?),
@@ -116,18 +113,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args
         .moves_out
         .unwrap_or_else(|| args.dataset.join(derived_file(&RELEVANCE_MOVES)));
-    format::write(&mut per_move_df, Format::Parquet, Some(&path))?;
-    eprintln!(
-        "per-move table: {} rows in {}",
-        per_move_df.height(),
-        path.display()
-    );
-    let mut df = summary(
-        per_move_df.lazy(),
-        args.by == By::EventEngine,
-        with_reference,
-    )
-    .collect()?;
+    // Written and summed a chunk of games at a time: memory holds one
+    // chunk's rows, not the archive's.
+    let by_event = args.by == By::EventEngine;
+    let mut partials = Vec::new();
+    let rows = format::write_parquet_batches(&path, |sink| {
+        per_move_chunked(
+            games,
+            moves,
+            &opts.families,
+            &x05,
+            reference.as_ref(),
+            opts.engine.as_deref(),
+            &mut |chunk| {
+                partials.push(
+                    summary_partial(chunk.clone().lazy(), by_event, with_reference).collect()?,
+                );
+                sink(chunk)
+            },
+        )
+    })?;
+    eprintln!("per-move table: {rows} rows in {}", path.display());
+    let partials = concat(
+        partials.into_iter().map(IntoLazy::lazy).collect::<Vec<_>>(),
+        UnionArgs::default(),
+    )?;
+    let mut df = summary_total(partials, by_event, with_reference).collect()?;
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

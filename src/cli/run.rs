@@ -23,6 +23,10 @@ pub struct Args {
     /// Run every step, even unchanged ones.
     #[arg(long)]
     force: bool,
+    /// Run nothing: print each step's command line (shell-quoted, one a line)
+    /// on stdout, and on stderr whether it would run or be skipped.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -40,7 +44,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let key = step.key();
         let before = StepState::current(step, dataset);
         let last = state.get(&key);
-        if !a.force && step.outputs_exist() && last == Some(&before) {
+        let skip = !a.force && step.outputs_exist() && last == Some(&before);
+        if a.dry_run {
+            let words: Vec<String> = step.argv.iter().map(|w| shell_quote(w)).collect();
+            println!("{}", words.join(" "));
+            eprintln!(
+                "step {}: {}",
+                step.name,
+                if skip {
+                    "would be skipped"
+                } else {
+                    "would run"
+                }
+            );
+            continue;
+        }
+        if skip {
             eprintln!(
                 "step {}: skipped (inputs and parameters unchanged)",
                 step.name
@@ -71,6 +90,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         state.insert(key, StepState::current(step, dataset));
         pipeline::save_state(dataset, &state)?;
     }
+    if a.dry_run {
+        return Ok(ExitCode::SUCCESS);
+    }
     eprintln!(
         "pipeline {}: {} steps in {:.2}s",
         a.spec.display(),
@@ -80,11 +102,39 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A word as a POSIX shell reads it back: bare when it has no special
+/// character, else in single quotes.
+fn shell_quote(w: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./=:,@%+-".contains(c);
+    if !w.is_empty() && w.chars().all(plain) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    #[test]
+    fn shell_quoting_round_trips_through_sh() {
+        let words = ["plain", "a b", "^TCEC Season \\d+$", "it's", ""];
+        let line: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf '%s\\n' {}", line.join(" ")))
+            .output()
+            .expect("sh runs");
+        let back: Vec<&str> = std::str::from_utf8(&out.stdout)
+            .expect("utf-8")
+            .lines()
+            .collect();
+        assert_eq!(back, words);
+        assert_eq!(shell_quote("a/b=c"), "a/b=c");
+    }
 
     #[test]
     fn every_command_has_an_algorithm_version() {

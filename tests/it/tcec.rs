@@ -311,9 +311,60 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
             .get(0)
             .unwrap();
     let l = load_corpus(c, true, None);
-    let clocks = l.clocks(&set).unwrap();
-    let per_event = query::clock_agreement(clocks.clone().lazy(), l.games.clone().lazy());
-    let eras = query::clock_agreement_by_era(per_event).collect().unwrap();
+    let check = l.clock_check(&set, query::ClockRows::All).unwrap();
+    let clocks = check.plies;
+    // The counts kept as the games are replayed equal the per-ply rows'
+    // sums, and the disagreeing rows are the rows that disagree.
+    let from_rows = clocks
+        .clone()
+        .lazy()
+        .join(
+            l.games
+                .clone()
+                .lazy()
+                .select([col(col::GAME_ID), col(col::EVENT)]),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .group_by([col("era"), col(col::EVENT)])
+        .agg([
+            col(col::RD).is_not_null().sum().alias("rd_plies"),
+            col(col::RD).eq(col("rd_replay")).sum().alias("rd_agree"),
+            col(col::RR).is_not_null().sum().alias("rr_plies"),
+            col(col::RR).eq(col("rr_replay")).sum().alias("rr_agree"),
+        ])
+        .sort(["era", col::EVENT], SortMultipleOptions::default())
+        .collect()
+        .unwrap();
+    let counts = check
+        .per_event
+        .select([
+            "era",
+            col::EVENT,
+            "rd_plies",
+            "rd_agree",
+            "rr_plies",
+            "rr_agree",
+        ])
+        .unwrap();
+    assert!(counts.equals_missing(&from_rows), "{counts}\n{from_rows}");
+    let bad = |e: &str, r: &str| col(e).is_not_null().and(col(e).neq(col(r)));
+    let disagreeing = l
+        .clock_check(&set, query::ClockRows::Disagreeing)
+        .unwrap()
+        .plies;
+    let filtered = clocks
+        .clone()
+        .lazy()
+        .filter(bad(col::RD, "rd_replay").or(bad(col::RR, "rr_replay")))
+        .collect()
+        .unwrap();
+    assert!(disagreeing.equals_missing(&filtered));
+    assert!(disagreeing.height() > 0 && disagreeing.height() < clocks.height() / 100);
+    let eras = query::clock_agreement_by_era(check.per_event.lazy())
+        .collect()
+        .unwrap();
     let total: i64 = eras
         .column("rd_plies")
         .unwrap()

@@ -6,7 +6,7 @@
 
 use polars::prelude::*;
 
-use super::query::{By, Loaded, clock_agreement, cols, summary};
+use super::query::{By, ClockRows, Loaded, cols, summary};
 use super::rules::{RuleSet, range};
 use crate::Error;
 
@@ -103,22 +103,25 @@ pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame,
 /// strictly better; only then are its key values shown (on a tie the rule
 /// set's values stand; among equal points the grid's first is taken).
 pub fn derive(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame, Error> {
-    let games = loaded.games.clone().lazy();
     let event = crate::schema::col::EVENT;
-    let agreement = |s: &RuleSet| -> Result<LazyFrame, Error> {
-        Ok(
-            clock_agreement(loaded.clocks(s)?.lazy(), games.clone()).select([
+    // Counts per era and event for each point, never per-ply rows: memory
+    // stays that of one replay whatever the size of the grid.
+    let counts = |s: &RuleSet| -> Result<LazyFrame, Error> {
+        Ok(loaded
+            .clock_check(s, ClockRows::None)?
+            .per_event
+            .lazy()
+            .select([
                 col(cols::ERA),
                 col(event),
                 (col("rd_plies") + col("rr_plies")).alias("plies"),
                 (col("rd_agree") + col("rr_agree")).alias("agree"),
-            ]),
-        )
+            ]))
     };
-    let own = agreement(set)?;
+    let own = counts(set)?;
     let mut points = Vec::new();
     for (point, s) in sets(set, axes)? {
-        let mut lf = agreement(&s)?.select([col(cols::ERA), col(event), col("agree")]);
+        let mut lf = counts(&s)?.select([col(cols::ERA), col(event), col("agree")]);
         for (k, v) in &point {
             lf = lf.with_column(lit(*v).alias(k.as_str()));
         }

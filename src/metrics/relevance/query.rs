@@ -215,6 +215,78 @@ pub fn per_move(
     ]))
 }
 
+/// At most about this many plies (whole games) go into one chunk of
+/// [`per_move_chunked`]: a chunk's rows take some 300 bytes a ply at their
+/// peak, so a chunk stays near 600 MB whatever the size of the archive.
+pub const CHUNK_PLIES: u64 = 2_000_000;
+
+/// [`per_move`] over the selected games in chunks of whole games, in game
+/// id order, each chunk's rows (filtered to `engine` when given) handed to
+/// `sink` in that order: the rows are those of one [`per_move`] over all
+/// games, but memory holds one chunk's. Returns the number of rows.
+pub fn per_move_chunked(
+    games: LazyFrame,
+    moves: LazyFrame,
+    families: &Families,
+    x05: &X05,
+    reference: Option<&Reference>,
+    engine: Option<&str>,
+    sink: &mut dyn FnMut(DataFrame) -> Result<(), crate::Error>,
+) -> Result<u64, crate::Error> {
+    let ids = games
+        .clone()
+        .select([col(col::GAME_ID), col(col::PLIES).cast(DataType::UInt64)])
+        .sort([col::GAME_ID], SortMultipleOptions::default())
+        .collect()?;
+    let (id, plies) = (
+        ids.column(col::GAME_ID)?.i64()?,
+        ids.column(col::PLIES)?.u64()?,
+    );
+    // Inclusive game id ranges of about CHUNK_PLIES plies each.
+    let mut ranges: Vec<(i64, i64)> = Vec::new();
+    let mut in_chunk = 0;
+    for (g, n) in id.into_no_null_iter().zip(plies.iter()) {
+        match ranges.last_mut() {
+            Some(r) if in_chunk < CHUNK_PLIES => r.1 = g,
+            _ => {
+                ranges.push((g, g));
+                in_chunk = 0;
+            }
+        }
+        in_chunk += n.unwrap_or(0);
+    }
+    if ranges.is_empty() {
+        // No games: one empty chunk, so that the table still has its columns.
+        ranges.push((i64::MIN, i64::MAX));
+    }
+    let mut rows = 0;
+    for (lo, hi) in ranges {
+        let within = || {
+            col(col::GAME_ID)
+                .gt_eq(lit(lo))
+                .and(col(col::GAME_ID).lt_eq(lit(hi)))
+        };
+        let reference = reference.map(|r| Reference {
+            analysis: r.analysis.clone().filter(within()),
+            label: r.label.clone(),
+        });
+        let mut lf = per_move(
+            games.clone().filter(within()),
+            moves.clone().filter(within()),
+            families,
+            x05,
+            reference,
+        )?;
+        if let Some(re) = engine {
+            lf = lf.filter(col(metric::ENGINE).str().contains(lit(re), true));
+        }
+        let df = lf.collect()?;
+        rows += df.height() as u64;
+        sink(df)?;
+    }
+    Ok(rows)
+}
+
 /// `<scheme>_<symbol name>`: count of swings earning a move symbol.
 pub fn symbol_col(scheme: MoveScheme, sym: MoveSymbol) -> String {
     let name = match sym {
@@ -239,11 +311,43 @@ pub fn symbol_col(scheme: MoveScheme, sym: MoveSymbol) -> String {
 /// reference analysis's reading) instead of the archived evals' swing, and
 /// `ref_moves` counts the moves that have one.
 pub fn summary(per_move: LazyFrame, by_event: bool, reference: bool) -> LazyFrame {
-    let keys: Vec<Expr> = if by_event {
+    summary_total(
+        summary_partial(per_move, by_event, reference),
+        by_event,
+        reference,
+    )
+}
+
+fn summary_keys(by_event: bool) -> Vec<Expr> {
+    if by_event {
         vec![col(col::EVENT), col(metric::ENGINE)]
     } else {
         vec![col(metric::ENGINE)]
-    };
+    }
+}
+
+/// The time columns of [`summary`], one per nine-wdb position class.
+fn time_cols() -> impl Iterator<Item = (PositionSymbol, String)> {
+    PositionSymbol::ALL.into_iter().map(|sym| {
+        let name = match sym {
+            PositionSymbol::Equal => "equal",
+            PositionSymbol::WhiteSlight => "slight_ahead",
+            PositionSymbol::BlackSlight => "slight_behind",
+            PositionSymbol::WhiteModerate => "moderate_ahead",
+            PositionSymbol::BlackModerate => "moderate_behind",
+            PositionSymbol::WhiteDecisive => "decisive_ahead",
+            PositionSymbol::BlackDecisive => "decisive_behind",
+            PositionSymbol::WhiteCrushing => "crushing_ahead",
+            PositionSymbol::BlackCrushing => "crushing_behind",
+        };
+        (sym, format!("time_s_{name}"))
+    })
+}
+
+/// [`summary`]'s sums over some of the moves: counts, total losses and
+/// milliseconds per group, without the means. Partial sums of chunks of the
+/// moves add up in [`summary_total`] to the summary of all of them.
+pub fn summary_partial(per_move: LazyFrame, by_event: bool, reference: bool) -> LazyFrame {
     let swing = col(cols::SWING_RR);
     let loss_rr = when(swing.clone().lt(lit(0.0)))
         .then(-swing.clone())
@@ -254,10 +358,8 @@ pub fn summary(per_move: LazyFrame, by_event: bool, reference: bool) -> LazyFram
         .otherwise(lit(0.0));
     let mut aggs = vec![
         len().alias(cols::MOVES),
-        loss_rr.clone().sum().alias(cols::LOSS_RR_TOTAL),
-        loss_rr.mean().alias(cols::LOSS_RR_MEAN),
-        loss_raw.clone().sum().alias(cols::LOSS_RAW_TOTAL),
-        loss_raw.mean().alias(cols::LOSS_RAW_MEAN),
+        loss_rr.sum().alias(cols::LOSS_RR_TOTAL),
+        loss_raw.sum().alias(cols::LOSS_RAW_TOTAL),
     ];
     let swing = if reference {
         aggs.push(col(cols::REF_SWING_RR).count().alias(cols::REF_MOVES));
@@ -300,35 +402,64 @@ pub fn summary(per_move: LazyFrame, by_event: bool, reference: bool) -> LazyFram
         }
     }
     let own_class = position_expr(col(cols::OWN_EVAL), col(cols::X05), PositionScheme::NineWdb);
-    for sym in PositionSymbol::ALL {
-        let name = match sym {
-            PositionSymbol::Equal => "equal",
-            PositionSymbol::WhiteSlight => "slight_ahead",
-            PositionSymbol::BlackSlight => "slight_behind",
-            PositionSymbol::WhiteModerate => "moderate_ahead",
-            PositionSymbol::BlackModerate => "moderate_behind",
-            PositionSymbol::WhiteDecisive => "decisive_ahead",
-            PositionSymbol::BlackDecisive => "decisive_behind",
-            PositionSymbol::WhiteCrushing => "crushing_ahead",
-            PositionSymbol::BlackCrushing => "crushing_behind",
-        };
+    for (sym, name) in time_cols() {
         aggs.push(
-            (when(own_class.clone().eq(lit(sym.glyph())))
+            when(own_class.clone().eq(lit(sym.glyph())))
                 .then(col(col::TIME_MS).cast(DataType::Float64))
                 .otherwise(lit(0.0))
                 .sum()
-                / lit(1000.0))
-            .alias(format!("time_s_{name}")),
+                .alias(name),
         );
     }
-    per_move.group_by(keys).agg(aggs).sort_by_exprs(
-        if by_event {
-            vec![col(col::EVENT), col(metric::ENGINE)]
-        } else {
-            vec![col(metric::ENGINE)]
-        },
-        SortMultipleOptions::default(),
-    )
+    per_move.group_by(summary_keys(by_event)).agg(aggs)
+}
+
+/// The summary from [`summary_partial`]'s rows (of one or more chunks):
+/// the sums added up, then the means and seconds.
+pub fn summary_total(partials: LazyFrame, by_event: bool, reference: bool) -> LazyFrame {
+    let keys = summary_keys(by_event);
+    let names: Vec<String> = partials
+        .clone()
+        .collect_schema()
+        .map(|s| s.iter_names().map(|n| n.to_string()).collect())
+        .unwrap_or_default();
+    let sums: Vec<Expr> = names
+        .iter()
+        .filter(|n| !matches!(n.as_str(), col::EVENT | metric::ENGINE))
+        .map(|n| col(n.as_str()).sum())
+        .collect();
+    let mean = |total: &str, name: &str| {
+        (col(total) / col(cols::MOVES).cast(DataType::Float64)).alias(name)
+    };
+    let mut out = keys.clone();
+    out.extend([
+        col(cols::MOVES),
+        col(cols::LOSS_RR_TOTAL),
+        mean(cols::LOSS_RR_TOTAL, cols::LOSS_RR_MEAN),
+        col(cols::LOSS_RAW_TOTAL),
+        mean(cols::LOSS_RAW_TOTAL, cols::LOSS_RAW_MEAN),
+    ]);
+    if reference {
+        out.push(col(cols::REF_MOVES));
+    }
+    for scheme in MoveScheme::ALL {
+        for sym in [
+            MoveSymbol::Dubious,
+            MoveSymbol::Speculative,
+            MoveSymbol::Mistake,
+            MoveSymbol::Good,
+            MoveSymbol::Blunder,
+            MoveSymbol::Brilliant,
+        ] {
+            out.push(col(symbol_col(scheme, sym)));
+        }
+    }
+    out.extend(time_cols().map(|(_, name)| (col(name.as_str()) / lit(1000.0)).alias(name)));
+    partials
+        .group_by(keys.clone())
+        .agg(sums)
+        .select(out)
+        .sort_by_exprs(keys, SortMultipleOptions::default())
 }
 
 #[cfg(test)]

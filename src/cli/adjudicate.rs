@@ -10,7 +10,7 @@ use evallab::metrics::adjudication::query::{
     self, By, clock_agreement_by_era, clock_causes, clock_disagreements, cols, rule_ends,
     rule_ends_by_era,
 };
-use evallab::metrics::adjudication::sweep::{Axis, derive, sweep, tradeoff_points};
+use evallab::metrics::adjudication::sweep::{self, Axis, derive, tradeoff_points};
 use evallab::metrics::select_events;
 use evallab::render::annotate::AnnotateOptions;
 use evallab::render::plot;
@@ -103,7 +103,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if axes.len() > 2 {
         return Err(super::usage("--sweep: one or two keys"));
     }
-    evallab::metrics::adjudication::sweep::sets(&set, &axes)?;
+    sweep::sets(&set, &axes)?;
     if let Some(p) = &a.plot {
         plot::check_path(p)?;
         if a.check_clocks {
@@ -136,12 +136,35 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.check_clocks,
         tb,
     )?;
+    let bar = super::analyze::progress_bar(false, "settings");
+    let started = std::time::Instant::now();
+    let progress = |done: usize, total: usize| {
+        if let Some(bar) = &bar {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }
+    };
+    let swept = |what: &str| {
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        eprintln!(
+            "sweep: {} settings over {} games in {:.1} s; {what} in {}",
+            sweep::grid(&axes).len(),
+            loaded.games.height(),
+            started.elapsed().as_secs_f64(),
+            a.out.path_display()
+        );
+    };
     let mut df = if a.check_clocks && !axes.is_empty() {
-        derive(&loaded, &set, &axes)?
+        let df = derive(&loaded, &set, &axes, &progress)?;
+        swept("the best setting per era and event");
+        df
     } else if a.check_clocks {
         check_clocks(&loaded, &set, a.games.is_some(), &a.out)?
     } else if !axes.is_empty() {
-        let df = sweep(&loaded, &set, &axes)?;
+        let df = sweep::sweep(&loaded, &set, &axes, &progress)?;
+        swept("one row per setting");
         if let Some(p) = &a.plot {
             draw(&df, &axes, &set.name, p)?;
             eprintln!("plot written to {}", p.display());

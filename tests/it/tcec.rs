@@ -542,7 +542,7 @@ fn adjudication_derives_the_draw_score_from_the_clocks() {
     );
     let l = query::load(games, moves, None, &Families::default(), true, None).unwrap();
     let axes = [Axis::parse("tcec.draw.score=5..20:1").unwrap()];
-    let df = derive(&l, &set, &axes).unwrap();
+    let df = derive(&l, &set, &axes, &|_, _| {}).unwrap();
     assert_eq!(df.height(), 1, "{df}");
     let get = |c: &str| first_f64(&df, c);
     assert_eq!(get("tcec.draw.score"), Some(8.0), "{df}");

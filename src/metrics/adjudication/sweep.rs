@@ -77,10 +77,20 @@ pub fn sets(set: &RuleSet, axes: &[Axis]) -> Result<Vec<(Point, RuleSet)>, Error
         .collect()
 }
 
+/// Called after each grid point with (points done, points in all).
+pub type Progress<'a> = &'a dyn Fn(usize, usize);
+
 /// One summary row (all selected games) per grid point, the swept keys first.
-pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame, Error> {
+pub fn sweep(
+    loaded: &Loaded,
+    set: &RuleSet,
+    axes: &[Axis],
+    progress: Progress,
+) -> Result<DataFrame, Error> {
     let mut out: Option<DataFrame> = None;
-    for (point, s) in sets(set, axes)? {
+    let points = sets(set, axes)?;
+    let total = points.len();
+    for (done, (point, s)) in points.into_iter().enumerate() {
         let mut row = summary(loaded.outcomes(&s)?.lazy(), By::Total).collect()?;
         for (i, (k, v)) in point.iter().enumerate() {
             row.insert_column(i, Column::new(k.as_str().into(), [*v]))?;
@@ -92,6 +102,7 @@ pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame,
                 df
             }
         });
+        progress(done + 1, total);
     }
     out.ok_or_else(|| Error::Usage("--sweep: no points".into()))
 }
@@ -102,7 +113,12 @@ pub fn sweep(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame,
 /// the rule set's own agreement. `derived` is true where the point does
 /// strictly better; only then are its key values shown (on a tie the rule
 /// set's values stand; among equal points the grid's first is taken).
-pub fn derive(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame, Error> {
+pub fn derive(
+    loaded: &Loaded,
+    set: &RuleSet,
+    axes: &[Axis],
+    progress: Progress,
+) -> Result<DataFrame, Error> {
     let event = crate::schema::col::EVENT;
     // Counts per era and event for each point, never per-ply rows: memory
     // stays that of one replay whatever the size of the grid.
@@ -120,12 +136,15 @@ pub fn derive(loaded: &Loaded, set: &RuleSet, axes: &[Axis]) -> Result<DataFrame
     };
     let own = counts(set)?;
     let mut points = Vec::new();
-    for (point, s) in sets(set, axes)? {
+    let grid = sets(set, axes)?;
+    let total = grid.len();
+    for (done, (point, s)) in grid.into_iter().enumerate() {
         let mut lf = counts(&s)?.select([col(cols::ERA), col(event), col("agree")]);
         for (k, v) in &point {
             lf = lf.with_column(lit(*v).alias(k.as_str()));
         }
         points.push(lf);
+        progress(done + 1, total);
     }
     if points.is_empty() {
         return Err(Error::Usage("--sweep: no points".into()));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process adjudication benchmark on the TCEC archive: one rule set over
 # the full corpus dataset (each preset, best of 3) and a 40-point sweep
-# (tcec.draw.score 5..50 x tcec.draw.movecount 3..6). Targets: < 2 s and < 20 s.
+# (tcec.draw.score 5..50 x tcec.draw.movecount 3..6), targets < 2 s and < 20 s; and
+# the peak RSS of a 1- and a 234-setting clock sweep (within 1.5x of each other).
 #
 #   scripts/bench_adjudicate.sh [ARCHIVE_DIR]     (default ../shared/tcec)
 #
@@ -37,3 +38,9 @@ for r in tcec cutechess terra; do
 done
 best "40-point sweep (tcec draw rule)" 1 "$bin" adjudicate "$work/ds" --rules tcec \
   --sweep tcec.draw.score=5..50:5 --sweep tcec.draw.movecount=3..6:1
+# Memory must not grow with the grid: the clock sweep of pipelines/tcec-archive.toml
+# (234 settings) against one setting of it, in the same run.
+best "clock sweep, 1 setting" 1 "$bin" adjudicate "$work/ds" --rules tcec --check-clocks \
+  --sweep tcec.draw.score=5..5:1
+best "clock sweep, 234 settings" 1 "$bin" adjudicate "$work/ds" --rules tcec --check-clocks \
+  --sweep tcec.draw.score=5..30:1 --sweep tcec.draw.movenumber=1..41:5

@@ -54,8 +54,11 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
     ("agreement", 1),
     ("balance", 1),
     // 2: the bootstrap draws games in game-id order (whatever the parts).
-    ("calibrate", 2),
-    ("relevance", 2),
+    // 3: reasons instead of unidentified values, the pooled estimate, the
+    //    TOML's [x05] = pooled (issue 27).
+    ("calibrate", 3),
+    // 3: values that are not positive skipped, sums per chunk of games.
+    ("relevance", 3),
     ("eas", 2),
     ("report", 3),
     ("annotate", 1),

@@ -101,11 +101,6 @@ pub fn usage(msg: impl Into<String>) -> anyhow::Error {
     evallab::Error::Usage(msg.into()).into()
 }
 
-/// An input-data error (exit code 4): a file named by an option is unusable.
-pub fn input_data(msg: impl Into<String>) -> anyhow::Error {
-    evallab::Error::InputData(msg.into()).into()
-}
-
 /// clap value parser of an x_0_5 in pawns: finite and > 0.
 pub fn positive_pawns(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -190,6 +185,19 @@ pub struct OutputArgs {
     /// Write to FILE instead of stdout (required for parquet).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+}
+
+/// The x05 a consumer uses: `default` for every engine, or per engine from
+/// a `calibrate --toml` file (`--x05-from`).
+pub fn x05_source(
+    from: Option<&std::path::Path>,
+    default: f64,
+) -> anyhow::Result<evallab::metrics::calibrate::file::X05Source> {
+    use evallab::metrics::calibrate::file::X05Source;
+    Ok(match from {
+        Some(p) => X05Source::read(p, default)?,
+        None => X05Source::fixed(default),
+    })
 }
 
 impl OutputArgs {

@@ -8,12 +8,10 @@ use std::process::ExitCode;
 use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::dataset::lock::DatasetLock;
-use evallab::metrics::relevance::{
-    Reference, X05, per_move_chunked, summary_partial, summary_total,
-};
+use evallab::metrics::relevance::{Reference, per_move_chunked, summary_partial, summary_total};
 use evallab::metrics::select_events;
 use evallab::render::format;
-use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, derived_file};
+use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, derived_file, metric};
 use polars::prelude::{IntoLazy, UnionArgs, concat};
 
 use super::{By, FilterArgs, OutputArgs};
@@ -29,7 +27,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
     x05: f64,
     /// Per-engine x05 from `evallab calibrate --toml FILE` (its [x05] table;
-    /// engines missing there use 0.62).
+    /// engines missing there, or with a value that is not positive, take
+    /// --x05, and stderr names them).
     #[arg(long, value_name = "FILE")]
     x05_from: Option<PathBuf>,
     /// Group the summary by engine (default) or by event and engine.
@@ -49,36 +48,6 @@ pub struct Args {
     out: OutputArgs,
 }
 
-/// Reads the `[x05]` table written by `calibrate --toml` (by engine only).
-pub fn read_x05(path: &PathBuf, default: f64) -> anyhow::Result<X05> {
-    let text = std::fs::read_to_string(path).map_err(|e| evallab::Error::io(path, e))?;
-    let bad = |what: String| super::input_data(format!("{}: {what}", path.display()));
-    let doc: toml::Table = text.parse().map_err(|e| bad(format!("not TOML: {e}")))?;
-    let table = doc
-        .get("x05")
-        .and_then(|v| v.as_table())
-        .ok_or_else(|| bad("no [x05] table".into()))?;
-    let mut per_engine = Vec::new();
-    for (engine, v) in table {
-        let x = v
-            .as_float()
-            .or_else(|| v.as_integer().map(|i| i as f64))
-            .ok_or_else(|| {
-                bad(format!(
-                    "[x05] {engine:?} is not a number (written by `calibrate --by engine`?)"
-                ))
-            })?;
-        if x <= 0.0 {
-            return Err(bad(format!("[x05] {engine:?} = {x} is not positive")));
-        }
-        per_engine.push((engine.clone(), x));
-    }
-    Ok(X05 {
-        default,
-        per_engine,
-    })
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the per-move table is written.
     if args.by == By::SeasonEngine {
@@ -88,13 +57,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
-    let x05 = match &args.x05_from {
-        Some(p) => read_x05(p, args.x05)?,
-        None => X05 {
-            default: args.x05,
-            per_engine: Vec::new(),
-        },
-    };
+    let source = super::x05_source(args.x05_from.as_deref(), args.x05)?;
+    let x05 = &source.x05;
     let opts = args.filter.options()?;
     let reference = match &args.analysis {
         Some(label) => Some(Reference {
@@ -122,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games,
             moves,
             &opts.families,
-            &x05,
+            x05,
             reference.as_ref(),
             opts.engine.as_deref(),
             &mut |chunk| {
@@ -139,6 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         UnionArgs::default(),
     )?;
     let mut df = summary_total(partials, by_event, with_reference).collect()?;
+    if let Some(note) = source.defaults_note(df.column(metric::ENGINE)?.str()?.iter().flatten()) {
+        eprintln!("{note}");
+    }
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

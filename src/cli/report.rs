@@ -4,8 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::relevance::X05;
+use evallab::metrics::select_events;
 use evallab::render::report::{ReportOptions, report};
+use evallab::schema::{GAMES, MOVES, col};
+use polars::prelude::col as pcol;
 
 /// Write DIR/index.html: one self-contained page (inline SVG, no network) with,
 /// per event, the win-draw balance, calibration curves, EAS components,
@@ -36,24 +38,49 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         regex::Regex::new(re)
             .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
     }
-    let x05 = match &a.x05_from {
-        Some(p) => super::relevance::read_x05(p, a.x05)?,
-        None => X05 {
-            default: a.x05,
-            per_engine: Vec::new(),
-        },
-    };
+    let source = super::x05_source(a.x05_from.as_deref(), a.x05)?;
     let ds = Dataset::open(&a.dataset)?;
     let html = report(
         &ds,
         &ReportOptions {
             event: a.event.clone(),
             games_per_event: a.games,
-            x05,
+            x05: source.x05.clone(),
         },
     )?;
+    if let Some(note) = source.defaults_note(
+        report_engines(&ds, a.event.as_deref())?
+            .iter()
+            .map(String::as_str),
+    ) {
+        eprintln!("{note}");
+    }
     let path = a.output.join("index.html");
     evallab::render::format::write_text(&path, &html)?;
     eprintln!("report: {} ({} KB)", path.display(), html.len() / 1024);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The players of the selected events (whose x05 the relevance section uses).
+fn report_engines(ds: &Dataset, event: Option<&str>) -> anyhow::Result<Vec<String>> {
+    let (games, _) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, event);
+    let df = games
+        .select([pcol(col::WHITE), pcol(col::BLACK)])
+        .collect()?;
+    let mut names: Vec<String> = [col::WHITE, col::BLACK]
+        .into_iter()
+        .map(|c| {
+            Ok(df
+                .column(c)?
+                .str()?
+                .iter()
+                .flatten()
+                .map(str::to_string)
+                .collect::<Vec<_>>())
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .concat();
+    names.sort();
+    names.dedup();
+    Ok(names)
 }

@@ -13,6 +13,7 @@
 //! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
 
 mod analyze;
+mod calibrate_sim;
 mod cli;
 mod eas;
 mod ease;

@@ -17,12 +17,28 @@ pub struct GameObs {
     pub evals: Vec<i32>,
 }
 
-/// An estimate with its bootstrap interval (pawns).
+/// An estimate with its bootstrap interval (pawns); without a value, the
+/// reason the method has none.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Estimate {
     pub value: Option<f64>,
     pub lo: Option<f64>,
     pub hi: Option<f64>,
+    pub reason: Option<&'static str>,
+}
+
+/// Why a method has no estimate (the CSV's `*_reason` columns, the TOML's
+/// `[x05_missing]`). A non-positive value is never an estimate of x05.
+pub mod reason {
+    pub const NO_WINS: &str = "no wins";
+    pub const FEW_NON_WON: &str = "fewer non-won games with an own eval than wins";
+    pub const NOT_POSITIVE: &str = "not positive";
+    pub const NO_NON_WON: &str = "no non-won game with an own eval";
+    pub const NO_WON_EVAL: &str = "no won game with an own eval";
+    pub const BELOW_HALF: &str = "win rate below 50 % at every maximum";
+    pub const NO_EVALS: &str = "no positions with an own eval";
+    pub const ONE_GAME: &str = "own evals from one game only (no error estimate)";
+    pub const FLAT: &str = "no interior maximum of the likelihood in 0.02-50 pawns";
 }
 
 /// W-th largest maximum over non-won games (the rank method), own-eval scale.
@@ -109,8 +125,51 @@ pub fn ml_x05(games: &[&GameObs]) -> Option<f64> {
     };
     let (lo, hi) = (0.02f64.ln(), 50f64.ln());
     let x = golden_max(loglik, lo, hi, 1e-7);
-    // A maximum on the edge of the search range is not an estimate.
-    (x > lo + 1e-3 && x < hi - 1e-3).then(|| x.exp())
+    // A maximum on the edge of the search range is not an estimate, nor is
+    // one that does not beat both edges (a likelihood flat to rounding, as
+    // with only wins at positive evals, where P is 1 − 1e-12 everywhere).
+    let top = loglik(x);
+    let interior = x > lo + 1e-3
+        && x < hi - 1e-3
+        && top > loglik(lo).max(loglik(hi)) + 1e-9 * top.abs().max(1.0);
+    interior.then(|| x.exp())
+}
+
+/// P(x; x05) and its derivative in θ = ln x05 at own eval `x` (pawns):
+/// with u = x·ln 2 / x05, P = ½·2^(x/x05) and dP/dθ = −u·P for x ≤ 0;
+/// P = 1 − ½·2^(−x/x05) and dP/dθ = −u·(1 − P) for x > 0.
+fn prob_and_slope(x: f64, x05: f64) -> (f64, f64) {
+    let p = prob_exp(x, x05);
+    let u = x * std::f64::consts::LN_2 / x05;
+    (p, if x <= 0.0 { -u * p } else { -u * (1.0 - p) })
+}
+
+/// The cluster-robust (sandwich) standard error of ln x05 at the estimate
+/// `x05`, games as clusters: the positions of a game share its result, so
+/// their Bernoulli information would overstate the precision many times.
+/// V = n/(n−1) · Σ_g S_g² / H², with S_g a game's score in θ = ln x05 and H
+/// the Fisher information of all positions (fractional outcomes: the
+/// quasi-likelihood's). None with fewer than two games with own evals or
+/// without information.
+pub fn ml_se_log(games: &[&GameObs], x05: f64) -> Option<f64> {
+    let (mut n, mut info, mut scores) = (0usize, 0.0, 0.0);
+    for g in games.iter().filter(|g| !g.evals.is_empty()) {
+        n += 1;
+        let mut score = 0.0;
+        for &cp in &g.evals {
+            let (p, slope) = prob_and_slope(f64::from(cp) / 100.0, x05);
+            let p = p.clamp(1e-12, 1.0 - 1e-12);
+            let v = p * (1.0 - p);
+            score += (g.result - p) * slope / v;
+            info += slope * slope / v;
+        }
+        scores += score * score;
+    }
+    if n < 2 || info <= 0.0 {
+        return None;
+    }
+    let var = n as f64 / (n - 1) as f64 * scores / (info * info);
+    (var > 0.0 && var.is_finite()).then(|| var.sqrt())
 }
 
 /// Golden-section search for the maximum of a unimodal function on [a, b].
@@ -160,10 +219,47 @@ impl SplitMix64 {
 #[derive(Debug, Clone, Default)]
 pub struct Calibration {
     pub games: usize,
+    /// Games with at least one own eval (the ml's clusters).
+    pub games_with_evals: usize,
     pub positions: usize,
     pub rank: Estimate,
     pub threshold: Estimate,
     pub ml: Estimate,
+    /// The sandwich standard error of ln x05 at the ml estimate ([`ml_se_log`]).
+    pub ml_se_log: Option<f64>,
+}
+
+/// Why rank has no estimate at `value` (None: it has one).
+fn rank_reason(games: &[&GameObs], value: Option<i64>) -> Option<&'static str> {
+    match value {
+        Some(v) if v > 0 => None,
+        Some(_) => Some(reason::NOT_POSITIVE),
+        None if !games.iter().any(|g| g.won) => Some(reason::NO_WINS),
+        None => Some(reason::FEW_NON_WON),
+    }
+}
+
+/// Why threshold has no estimate at `value` (None: it has one).
+fn threshold_reason(games: &[&GameObs], value: Option<i64>) -> Option<&'static str> {
+    let with_max = |won: bool| games.iter().any(|g| g.won == won && g.max_own.is_some());
+    if !games.iter().any(|g| g.max_own.is_some()) {
+        Some(reason::NO_EVALS)
+    } else if !with_max(true) {
+        Some(if games.iter().any(|g| g.won) {
+            reason::NO_WON_EVAL
+        } else {
+            reason::NO_WINS
+        })
+    } else if !with_max(false) {
+        // Every maximum is a win's: the lowest one says nothing of x05.
+        Some(reason::NO_NON_WON)
+    } else {
+        match value {
+            Some(v) if v > 0 => None,
+            Some(_) => Some(reason::NOT_POSITIVE),
+            None => Some(reason::BELOW_HALF),
+        }
+    }
 }
 
 fn pawns(cp: i64) -> f64 {
@@ -182,6 +278,21 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
         ]
     };
     let point = estimate(&all);
+    let (rank, threshold) = (rank_x05(&all), threshold_x05(&all));
+    let ml_se = point[2].and_then(|x| ml_se_log(&all, x));
+    let reasons = [
+        rank_reason(&all, rank),
+        threshold_reason(&all, threshold),
+        if all.iter().all(|g| g.evals.is_empty()) {
+            Some(reason::NO_EVALS)
+        } else if point[2].is_none() {
+            Some(reason::FLAT)
+        } else if ml_se.is_none() {
+            Some(reason::ONE_GAME)
+        } else {
+            None
+        },
+    ];
     let mut samples: [Vec<f64>; 3] = Default::default();
     let mut rng = SplitMix64(seed);
     let mut pick: Vec<&GameObs> = Vec::with_capacity(all.len());
@@ -196,6 +307,12 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
         }
     }
     let mut est = |i: usize| {
+        if reasons[i].is_some() {
+            return Estimate {
+                reason: reasons[i],
+                ..Estimate::default()
+            };
+        }
         let s = &mut samples[i];
         s.sort_unstable_by(f64::total_cmp);
         let q = |p: f64| (!s.is_empty()).then(|| s[((s.len() - 1) as f64 * p).round() as usize]);
@@ -203,14 +320,17 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
             value: point[i],
             lo: q(0.025),
             hi: q(0.975),
+            reason: None,
         }
     };
     Calibration {
         games: games.len(),
+        games_with_evals: games.iter().filter(|g| !g.evals.is_empty()).count(),
         positions: games.iter().map(|g| g.evals.len()).sum(),
         rank: est(0),
         threshold: est(1),
         ml: est(2),
+        ml_se_log: ml_se,
     }
 }
 
@@ -294,6 +414,73 @@ mod tests {
             (c.rank.lo, c.rank.hi, c.ml.lo)
         );
         assert_eq!(calibrate_group(&games, 0, 1).rank.lo, None);
+    }
+
+    #[test]
+    fn each_method_says_why_it_has_no_estimate() {
+        let none = |games: &[GameObs]| {
+            let c = calibrate_group(games, 10, 1);
+            (c.rank, c.threshold, c.ml)
+        };
+        // One win at +3.00 and one draw whose best was −0.19: rank's W-th
+        // largest non-won maximum is −0.19, threshold's 50 % point too.
+        let (r, t, m) = none(&[
+            g(true, 1.0, Some(300), &[100, 300]),
+            g(false, 0.5, Some(-19), &[-19, -19]),
+        ]);
+        assert_eq!(
+            (r.value, r.lo, r.reason),
+            (None, None, Some(reason::NOT_POSITIVE))
+        );
+        assert_eq!((t.value, t.reason), (None, Some(reason::NOT_POSITIVE)));
+        assert!(m.value.is_some() && m.reason.is_none(), "{m:?}");
+        // Only wins: nothing to set them against.
+        let wins = [
+            g(true, 1.0, Some(250), &[250]),
+            g(true, 1.0, Some(90), &[90]),
+        ];
+        let (r, t, m) = none(&wins);
+        assert_eq!(r.reason, Some(reason::FEW_NON_WON));
+        assert_eq!(t.reason, Some(reason::NO_NON_WON));
+        assert_eq!(m.reason, Some(reason::FLAT));
+        // Wins without evals, draws at 0.00.
+        let (r, t, m) = none(&[
+            g(true, 1.0, None, &[]),
+            g(false, 0.5, Some(0), &[0, 0]),
+            g(false, 0.5, Some(0), &[0]),
+        ]);
+        assert_eq!(r.reason, Some(reason::NOT_POSITIVE));
+        assert_eq!(t.reason, Some(reason::NO_WON_EVAL));
+        assert_eq!(m.reason, Some(reason::FLAT));
+        let (r, t, m) = none(&[g(false, 0.5, None, &[])]);
+        assert_eq!(
+            (r.reason, t.reason, m.reason),
+            (
+                Some(reason::NO_WINS),
+                Some(reason::NO_EVALS),
+                Some(reason::NO_EVALS)
+            )
+        );
+        // ml from one game has no error estimate, so no estimate.
+        let one = [g(true, 1.0, Some(80), &[80, -40, 20, 60])];
+        assert_eq!(none(&one).2.reason, Some(reason::ONE_GAME));
+    }
+
+    /// The sandwich on a hand-made example: two games, one position each, at
+    /// x = x05 (P = 3/4, dP/dθ = −ln 2 · 1/4): a win and a draw. Scores
+    /// (s − P)·g/(P(1 − P)) = (1/4)(−ln2/4)/(3/16) = −ln2/3 and
+    /// (−1/4)(−ln2/4)/(3/16) = +ln2/3; information 2·(ln2/4)²/(3/16) =
+    /// 2 ln²2/3; V = 2/1 · (2 ln²2/9) / (4 ln⁴2/9) = 1/ln²2.
+    #[test]
+    fn sandwich_error_by_hand() {
+        let games = [
+            g(true, 1.0, Some(62), &[62]),
+            g(false, 0.5, Some(62), &[62]),
+        ];
+        let refs: Vec<_> = games.iter().collect();
+        let se = ml_se_log(&refs, 0.62).unwrap();
+        assert!((se - 1.0 / std::f64::consts::LN_2).abs() < 1e-12, "{se}");
+        assert_eq!(ml_se_log(&refs[..1], 0.62), None);
     }
 
     #[test]

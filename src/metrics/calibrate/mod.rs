@@ -9,12 +9,19 @@
 //!   POV) of every position with an own eval under the probabilistic-result curve
 //!   P(x) of §2.3, each position a Bernoulli trial with a fractional outcome.
 //!
+//! A method with too little data says why instead of giving a number
+//! ([`math::reason`]); the **pooled** estimate ([`pool`]) shrinks each group's
+//! ml toward the mean of all groups by its precision (sandwich standard
+//! errors, games as clusters), and is what `--toml` writes for later steps.
+//!
 //! Hollow wins count as non-wins in rank and threshold, and as draws in ml:
 //! they are the positions a tablebase adjudication called won that were not
 //! winnable. Mates are kept in rank and threshold (above every cp value) and
 //! left out of ml (P is 0 or 1 there and carries no information on x05).
 
+pub mod file;
 pub mod math;
+pub mod pool;
 pub mod query;
 
 pub use math::*;

@@ -1,0 +1,300 @@
+//! The pooled x05: empirical Bayes shrinkage of each group's ml estimate
+//! toward the mean of all groups of the run, by its precision.
+//!
+//! On θ = ln x05 (x05 is positive and its error is multiplicative), each
+//! group's θ̂ᵢ has the sandwich variance sᵢ² of [`super::ml_se_log`]; the
+//! groups' true θᵢ are taken as drawn from N(μ, τ²). μ and τ² come from
+//! DerSimonian and Laird's moment estimator: closed form, no iteration, and
+//! with the hundred-odd engines of an archive its small-sample weakness
+//! (τ² from few groups) does not arise. Given μ and τ², θᵢ's posterior has
+//! mean (1 − Bᵢ)·θ̂ᵢ + Bᵢ·μ with Bᵢ = sᵢ² / (sᵢ² + τ²), and variance
+//! (1 − Bᵢ)·sᵢ² + Bᵢ²·Var(μ̂) (Morris's approximation: the uncertainty of μ
+//! counts, that of τ² does not).
+//!
+//! Only groups with at least [`PRIOR_MIN_GAMES`] games with own evals
+//! estimate μ and τ²: a sandwich variance from a handful of games (clusters)
+//! is itself so noisy that weighting by it lets the small groups inflate τ²
+//! (on the whole TCEC archive: τ = 0.72 from all 1,827 engines, 0.38 from
+//! the 761 with 20 games or more, and 0.37–0.38 for any floor from 20 to 100
+//! games). For the same reason a smaller group's variance is at least the
+//! typical variance of one game's worth of evidence over its games,
+//! median(sᵢ²·nᵢ)/n over the groups that estimate the prior.
+//!
+//! Why everyone's mean and not a family's or an event's: TCEC families have
+//! one to three versions and events two to twenty engines, too few to estimate
+//! a τ² of their own, while the spread between all engines is estimated from
+//! the ones with hundreds of games.
+
+/// Groups with fewer games do not estimate the prior (module docs).
+pub const PRIOR_MIN_GAMES: usize = 20;
+
+/// One group's raw estimate: θ̂ = ln x05, its sandwich variance, and the
+/// number of games with own evals it came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Raw {
+    pub theta: f64,
+    pub s2: f64,
+    pub games: usize,
+}
+
+/// The prior from the groups with at least [`PRIOR_MIN_GAMES`] games (all
+/// groups when fewer than three have that many), and each group's pooled
+/// estimate at normal quantile `z`.
+pub fn pool(groups: &[Option<Raw>], z: f64) -> (Option<Prior>, Vec<Option<Pooled>>) {
+    let all: Vec<Raw> = groups.iter().flatten().copied().collect();
+    let large: Vec<Raw> = all
+        .iter()
+        .filter(|r| r.games >= PRIOR_MIN_GAMES)
+        .copied()
+        .collect();
+    let basis = if large.len() >= 3 { large } else { all };
+    let estimates: Vec<(f64, f64)> = basis.iter().map(|r| (r.theta, r.s2)).collect();
+    let Some(prior) = prior(&estimates) else {
+        return (None, vec![None; groups.len()]);
+    };
+    let mut per_game: Vec<f64> = basis.iter().map(|r| r.s2 * r.games as f64).collect();
+    per_game.sort_unstable_by(f64::total_cmp);
+    let floor = per_game[per_game.len() / 2];
+    let pooled = groups
+        .iter()
+        .map(|r| {
+            let r = r.as_ref()?;
+            let s2 = if r.games < PRIOR_MIN_GAMES {
+                r.s2.max(floor / r.games as f64)
+            } else {
+                r.s2
+            };
+            Some(shrink(r.theta, s2, &prior, z))
+        })
+        .collect();
+    (Some(prior), pooled)
+}
+
+/// The prior N(μ, τ²) on ln x05, estimated from the groups' estimates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prior {
+    pub mu: f64,
+    pub tau2: f64,
+    /// The variance of μ̂.
+    pub var_mu: f64,
+    /// How many groups it was estimated from.
+    pub groups: usize,
+}
+
+/// A pooled estimate (pawns) with its interval and the weight of the
+/// group's own estimate (1 − B: 1 keeps it, 0 replaces it by the mean).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pooled {
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub weight: f64,
+}
+
+/// DerSimonian–Laird on (θ̂ᵢ, sᵢ²): μ the precision-weighted mean under
+/// τ². One group: τ² = 0 (nothing to spread), μ its own θ̂. None without
+/// groups or with a non-positive variance.
+pub fn prior(estimates: &[(f64, f64)]) -> Option<Prior> {
+    if estimates.is_empty()
+        || estimates
+            .iter()
+            .any(|&(t, s2)| s2.is_nan() || s2 <= 0.0 || !t.is_finite())
+    {
+        return None;
+    }
+    let w: Vec<f64> = estimates.iter().map(|&(_, s2)| 1.0 / s2).collect();
+    let sw: f64 = w.iter().sum();
+    let fixed = estimates
+        .iter()
+        .zip(&w)
+        .map(|(&(t, _), w)| w * t)
+        .sum::<f64>()
+        / sw;
+    let q: f64 = estimates
+        .iter()
+        .zip(&w)
+        .map(|(&(t, _), w)| w * (t - fixed).powi(2))
+        .sum();
+    let k = estimates.len() as f64;
+    let c = sw - w.iter().map(|w| w * w).sum::<f64>() / sw;
+    let tau2 = if c > 0.0 {
+        ((q - (k - 1.0)) / c).max(0.0)
+    } else {
+        0.0
+    };
+    let wr: Vec<f64> = estimates.iter().map(|&(_, s2)| 1.0 / (s2 + tau2)).collect();
+    let swr: f64 = wr.iter().sum();
+    let mu = estimates
+        .iter()
+        .zip(&wr)
+        .map(|(&(t, _), w)| w * t)
+        .sum::<f64>()
+        / swr;
+    Some(Prior {
+        mu,
+        tau2,
+        var_mu: 1.0 / swr,
+        groups: estimates.len(),
+    })
+}
+
+/// θ̂ with variance s² shrunk toward `prior`, as x05 with its two-sided
+/// interval at normal quantile `z` (1.96 for 95 %).
+pub fn shrink(theta: f64, s2: f64, prior: &Prior, z: f64) -> Pooled {
+    let b = if s2 + prior.tau2 > 0.0 {
+        s2 / (s2 + prior.tau2)
+    } else {
+        1.0
+    };
+    let mean = (1.0 - b) * theta + b * prior.mu;
+    let var = (1.0 - b) * s2 + b * b * prior.var_mu;
+    let half = z * var.max(0.0).sqrt();
+    Pooled {
+        value: mean.exp(),
+        lo: (mean - half).exp(),
+        hi: (mean + half).exp(),
+        weight: 1.0 - b,
+    }
+}
+
+/// The standard normal quantile (Acklam's rational approximation, relative
+/// error below 1.2e-9), for p in (0, 1).
+pub fn normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    if p < 0.02425 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.02425 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_quantiles_match_the_tables() {
+        for (p, z) in [
+            (0.5, 0.0),
+            (0.95, 1.644_853_626_951_472_2),
+            (0.975, 1.959_963_984_540_054),
+            (0.995, 2.575_829_303_548_900_4),
+            (0.01, -2.326_347_874_040_840_8),
+        ] {
+            assert!(
+                (normal_quantile(p) - z).abs() < 1e-8,
+                "{p}: {}",
+                normal_quantile(p)
+            );
+        }
+    }
+
+    /// Three groups by hand: θ̂ = 0, 1, 2 with s² = 1, 1, 1.
+    /// Fixed-effect mean 1, Q = 1 + 0 + 1 = 2 = k − 1, so τ² = 0: every
+    /// group is shrunk all the way to μ = 1 (B = 1), with Var(μ̂) = 1/3.
+    #[test]
+    fn dersimonian_laird_by_hand() {
+        let p = prior(&[(0.0, 1.0), (1.0, 1.0), (2.0, 1.0)]).unwrap();
+        assert_eq!((p.mu, p.tau2, p.groups), (1.0, 0.0, 3));
+        assert!((p.var_mu - 1.0 / 3.0).abs() < 1e-15);
+        let s = shrink(2.0, 1.0, &p, 1.959_963_984_540_054);
+        assert_eq!(s.weight, 0.0);
+        assert!((s.value - 1f64.exp()).abs() < 1e-12);
+        // θ̂ = 0, 3, 6 with s² = 1: Q = 9 + 0 + 9 = 18, c = 3 − 3/3 = 2,
+        // τ² = (18 − 2)/2 = 8, B = 1/9; θ = 6 → 6·8/9 + 3/9 = 5.666…;
+        // Var(μ̂) = 9/3 = 3, var = (8/9)·1 + (1/81)·3.
+        let p = prior(&[(0.0, 1.0), (3.0, 1.0), (6.0, 1.0)]).unwrap();
+        assert_eq!((p.mu, p.tau2, p.var_mu), (3.0, 8.0, 3.0));
+        let s = shrink(6.0, 1.0, &p, 1.0);
+        assert!((s.value.ln() - 17.0 / 3.0).abs() < 1e-12);
+        assert!((s.weight - 8.0 / 9.0).abs() < 1e-15);
+        let sd = (8.0 / 9.0 + 3.0 / 81.0f64).sqrt();
+        assert!((s.hi.ln() - (17.0 / 3.0 + sd)).abs() < 1e-12);
+        assert!((s.lo.ln() - (17.0 / 3.0 - sd)).abs() < 1e-12);
+    }
+
+    /// The prior comes from the large groups; a small group's variance is
+    /// floored at the median per-game variance over its games.
+    #[test]
+    fn small_groups_neither_set_the_prior_nor_escape_it() {
+        let big = |theta: f64| {
+            Some(Raw {
+                theta,
+                s2: 0.01,
+                games: 100,
+            })
+        };
+        // Per-game variance 0.01·100 = 1; the small group's own s² = 0.001
+        // would keep it (weight ~1), the floor 1/4 shrinks it.
+        let small = Some(Raw {
+            theta: 3.0,
+            s2: 0.001,
+            games: 4,
+        });
+        let (p, pooled) = pool(&[big(0.0), big(0.3), big(-0.3), small, None], 1.96);
+        let p = p.unwrap();
+        assert_eq!(p.groups, 3);
+        assert!(p.mu.abs() < 1e-12);
+        // Q = (0.09 + 0.09)/0.01 = 18, c = 300 − 3e4/300 = 200, τ² = 16/200.
+        assert!((p.tau2 - 0.08).abs() < 1e-12, "{}", p.tau2);
+        let s = pooled[3].unwrap();
+        assert!(
+            (s.weight - 0.08 / (0.08 + 0.25)).abs() < 1e-12,
+            "{}",
+            s.weight
+        );
+        assert_eq!(pooled[4], None);
+        // Fewer than three large groups: every group estimates the prior.
+        let (p, _) = pool(&[big(0.0), small], 1.96);
+        assert_eq!(p.unwrap().groups, 2);
+        assert_eq!(pool(&[None, None], 1.96), (None, vec![None, None]));
+    }
+
+    #[test]
+    fn a_single_group_keeps_its_estimate_and_bad_input_has_no_prior() {
+        let p = prior(&[(0.5, 0.04)]).unwrap();
+        assert_eq!((p.mu, p.tau2), (0.5, 0.0));
+        // τ² = 0 gives B = 1, but μ is the group's own θ̂: the value stays.
+        assert!((shrink(0.5, 0.04, &p, 1.96).value - 0.5f64.exp()).abs() < 1e-15);
+        assert_eq!(prior(&[]), None);
+        assert_eq!(prior(&[(0.1, 0.0)]), None);
+        assert_eq!(prior(&[(f64::NAN, 1.0)]), None);
+    }
+}

@@ -6,3 +6,11 @@ pub mod annotate;
 pub mod format;
 pub mod plot;
 pub mod report;
+
+/// Text for HTML and SVG, in element content or in a quoted attribute.
+pub(crate) fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::escape;
 use crate::Error;
 use crate::metrics::calibrate::{Calibration, GameObs};
 
@@ -33,12 +34,6 @@ pub struct Chart {
 pub const PALETTE: [&str; 7] = [
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
 ];
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
 
 /// Nice tick step for a range.
 fn step(span: f64) -> f64 {
@@ -79,7 +74,7 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
         r#"<text x="{:.1}" y="{:.1}" font-size="14" font-weight="bold">{}</text>"#,
         ox + l,
         oy + 18.0,
-        esc(&c.title)
+        escape(&c.title)
     );
     let _ = writeln!(
         svg,
@@ -124,14 +119,14 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
         r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"#,
         ox + l + pw / 2.0,
         oy + h - 8.0,
-        esc(&c.x_label)
+        escape(&c.x_label)
     );
     let _ = writeln!(
         svg,
         r#"<text transform="translate({:.1},{:.1}) rotate(-90)" font-size="12" text-anchor="middle">{}</text>"#,
         ox + 14.0,
         oy + t + ph / 2.0,
-        esc(&c.y_label)
+        escape(&c.y_label)
     );
     let inside = |x: f64, y: f64| {
         (c.x_range.0..=c.x_range.1).contains(&x) && (c.y_range.0..=c.y_range.1).contains(&y)
@@ -212,7 +207,7 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
             svg,
             r#"{mark}<text x="{:.1}" y="{y:.1}" font-size="11">{}</text>"#,
             x + 22.0,
-            esc(&s.label)
+            escape(&s.label)
         );
     }
 }
@@ -374,7 +369,7 @@ pub fn tradeoff(title: &str, points: &[(String, f64, f64)], path: &Path) -> Resu
                 "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"9\">{}</text>\n",
                 x + 5.0,
                 y - 3.0,
-                esc(label)
+                escape(label)
             )
         })
         .collect();

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
+use super::escape;
 use crate::Error;
 use crate::dataset::Dataset;
 use crate::derived::stored_labels;
@@ -40,21 +41,14 @@ pub struct ReportOptions {
     pub x05: X05,
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 fn cell(v: AnyValue) -> String {
     match v {
         AnyValue::Null => "—".into(),
         AnyValue::Float64(x) => format!("{}", (x * 1000.0).round() / 1000.0),
         AnyValue::Float32(x) => format!("{}", (f64::from(x) * 1000.0).round() / 1000.0),
-        AnyValue::String(s) => esc(s),
-        AnyValue::StringOwned(s) => esc(&s),
-        other => esc(&other.to_string()),
+        AnyValue::String(s) => escape(s),
+        AnyValue::StringOwned(s) => escape(&s),
+        other => escape(&other.to_string()),
     }
 }
 
@@ -62,7 +56,7 @@ fn cell(v: AnyValue) -> String {
 fn table(df: &DataFrame, cols: &[&str]) -> Result<String, Error> {
     let mut s = String::from("<table><thead><tr>");
     for c in cols {
-        let _ = write!(s, "<th>{}</th>", esc(c));
+        let _ = write!(s, "<th>{}</th>", escape(c));
     }
     s.push_str("</tr></thead><tbody>");
     let columns: Vec<&Column> = cols
@@ -105,7 +99,7 @@ fn eas_bars(df: &DataFrame) -> Result<String, Error> {
         let _ = write!(
             s,
             "<tr><td>{}</td><td>{}</td><td><div class=bar>",
-            esc(engine.get(i).unwrap_or("")),
+            escape(engine.get(i).unwrap_or("")),
             total.get(i).unwrap_or(0)
         );
         for (k, v) in vals.iter().enumerate() {
@@ -432,13 +426,13 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
 <h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
 x05 {} for relevance (per engine where given) and 0.62 for the move and position symbols; definitions in the README (metrics.md, eas.md).</p><nav>",
-        esc(&ds.root.display().to_string()),
+        escape(&ds.root.display().to_string()),
         games.height(),
         events.len(),
         opts.x05.default,
     );
     for (i, e) in events.iter().enumerate() {
-        let _ = write!(html, "<a href=\"#e{i}\">{}</a>", esc(e));
+        let _ = write!(html, "<a href=\"#e{i}\">{}</a>", escape(e));
     }
     html.push_str("</nav>");
     let aopts = AnnotateOptions::default();
@@ -461,7 +455,7 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
     let trajectories = trajectories(ds, &picks)?;
     let ease = ease_curves(ds, &picks)?;
     for (i, event) in events.iter().enumerate() {
-        let _ = write!(html, "<section id=\"e{i}\"><h2>{}</h2>", esc(event));
+        let _ = write!(html, "<section id=\"e{i}\"><h2>{}</h2>", escape(event));
         html.push_str("<h3>Win-draw balance</h3>");
         html.push_str(&table(
             &rows_of(&bal, col::EVENT, event)?,
@@ -560,9 +554,9 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                  archived eval against the reference's (pawns, White POV, clipped to ±10), \
                  share of played moves that are its first choice, and the played move's loss \
                  and lichess-style accuracy by the reference.</p>",
-                esc(&run.label),
-                esc(&run.engine),
-                esc(&run.limit),
+                escape(&run.label),
+                escape(&run.engine),
+                escape(&run.limit),
                 run.multipv
             );
             html.push_str(&table(
@@ -591,9 +585,9 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                  protocol per tested player. MM = share of moves that are the engine's first \
                  choice at the last SLM depth; EV = share with the top move's eval; AE = mean \
                  eval drop (pawns, evals capped at ±10); ASD = the drop scaled by 1/(1+|z|).</p>",
-                esc(&run.label),
-                esc(&run.engine),
-                esc(&run.limit)
+                escape(&run.label),
+                escape(&run.engine),
+                escape(&run.limit)
             );
             html.push_str(&table(
                 &rows,

@@ -71,14 +71,32 @@ pub struct X05 {
 }
 
 impl X05 {
-    fn expr(&self) -> Expr {
-        let mut e = lit(self.default);
-        for (engine, v) in &self.per_engine {
-            e = when(col(metric::ENGINE).eq(lit(engine.as_str())))
-                .then(lit(*v))
-                .otherwise(e);
+    /// Adds the `x05` column: the engine's own value, else the default. A
+    /// join, not a chain of `when`s: with the archive's 1,800 engines the
+    /// chain took 19 s and 2.4 GB.
+    fn attach(&self, lf: LazyFrame) -> PolarsResult<LazyFrame> {
+        if self.per_engine.is_empty() {
+            return Ok(lf.with_column(lit(self.default).alias(cols::X05)));
         }
-        e
+        const OWN: &str = "x05_own";
+        let (engines, values): (Vec<&str>, Vec<f64>) = self
+            .per_engine
+            .iter()
+            .map(|(e, v)| (e.as_str(), *v))
+            .unzip();
+        let table = df!(metric::ENGINE => engines, OWN => values)?.lazy();
+        Ok(lf
+            .join(
+                table,
+                [col(metric::ENGINE)],
+                [col(metric::ENGINE)],
+                JoinArgs {
+                    maintain_order: MaintainOrderJoin::Left,
+                    ..JoinArgs::new(JoinType::Left)
+                },
+            )
+            .with_column(col(OWN).fill_null(lit(self.default)).alias(cols::X05))
+            .drop(by_name([OWN], true, false)))
     }
 }
 
@@ -175,8 +193,8 @@ pub fn per_move(
                 maintain_order: MaintainOrderJoin::Left,
                 ..JoinArgs::new(JoinType::Inner)
             },
-        )
-        .with_column(x05.expr().alias(cols::X05));
+        );
+    let evals = x05.attach(evals)?;
     let evals = match refs {
         Some(refs) => evals
             .join(

@@ -231,7 +231,49 @@ def ml_x05(pos: pl.DataFrame) -> float | None:
             d = a + r * (b - a)
             fd = loglik(d)
     best = (a + b) / 2
-    return math.exp(best) if lo + 1e-3 < best < hi - 1e-3 else None
+    # An optimum on the edge, or one that does not beat both edges (a likelihood
+    # flat to rounding, e.g. only wins at positive evals), is no estimate; nor is
+    # one from a single game (no error estimate: the games are the clusters).
+    top = loglik(best)
+    interior = lo + 1e-3 < best < hi - 1e-3 and top > max(loglik(lo), loglik(hi)) + 1e-9 * max(abs(top), 1.0)
+    if not interior or pos["game_id"].n_unique() < 2:
+        return None
+    return math.exp(best)
+
+
+def ml_se_log(pos: pl.DataFrame, x05: float) -> float:
+    """Sandwich standard error of ln x05, games as clusters (README, "Honest errors")."""
+    x = pos["own_cp"].to_numpy() / 100
+    s = pos["result"].to_numpy()
+    p = prob(x, x05)
+    u = x * math.log(2) / x05
+    slope = np.where(x <= 0, -u * p, -u * (1 - p))
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    v = p * (1 - p)
+    per_game = (
+        pl.DataFrame({"game_id": pos["game_id"], "score": (s - p) * slope / v})
+        .group_by("game_id")
+        .agg(pl.col("score").sum())["score"]
+        .to_numpy()
+    )
+    n = len(per_game)
+    info = float((slope * slope / v).sum())
+    return math.sqrt(n / (n - 1) * float((per_game**2).sum()) / info**2)
+
+
+def rank_identified(df: pl.DataFrame) -> float | None:
+    """calibrate's rank: the balance, when it is positive."""
+    v = rank_x05(df)
+    return v if v is not None and v > 0 else None
+
+
+def threshold_identified(df: pl.DataFrame) -> float | None:
+    """calibrate's threshold: needs a won and a non-won game with an eval, and a positive value."""
+    with_max = df.filter(pl.col("max_own_cp").is_not_null())
+    if with_max.filter(pl.col("won")).is_empty() or with_max.filter(~pl.col("won")).is_empty():
+        return None
+    v = threshold_x05(df)
+    return v if v is not None and v > 0 else None
 
 
 # %%
@@ -243,13 +285,63 @@ for (engine,), df in sorted(facts.group_by("engine"), key=lambda t: t[0]):
             "engine": engine,
             "games": df.height,
             "positions": pos.height,
-            "x05_rank": rank_x05(df),
-            "x05_threshold": threshold_x05(df),
-            "x05_ml": ml_x05(pos),
+            "x05_rank": rank_identified(df),
+            "x05_threshold": threshold_identified(df),
+            "x05_ml": (ml := ml_x05(pos)),
+            "ml_se_log": None if ml is None else ml_se_log(pos, ml),
+            "clusters": pos["game_id"].n_unique(),
         }
     )
-ours = pl.DataFrame(rows, schema_overrides={"x05_rank": pl.Float64, "x05_threshold": pl.Float64, "x05_ml": pl.Float64})
+ours = pl.DataFrame(
+    rows,
+    schema_overrides={"x05_rank": pl.Float64, "x05_threshold": pl.Float64, "x05_ml": pl.Float64, "ml_se_log": pl.Float64},
+)
 ours
+
+# %% [markdown]
+# ## The pooled estimate, re-derived
+#
+# Empirical Bayes on ln x05 (README, "Pooled estimate"): the prior N(μ, τ²) by
+# DerSimonian and Laird from the engines with at least 20 games with own evals (all
+# engines when fewer than three have that many), a smaller engine's variance at least
+# the median per-game variance over its games, then each engine shrunk by
+# w = τ²/(τ² + s²), with the variance w·s² + (1 − w)²·Var(μ̂).
+
+# %%
+from statistics import NormalDist
+
+raw = ours.filter(pl.col("x05_ml").is_not_null())
+theta = np.log(raw["x05_ml"].to_numpy())
+s2 = raw["ml_se_log"].to_numpy() ** 2
+games = raw["clusters"].to_numpy()
+basis = games >= 20 if (games >= 20).sum() >= 3 else np.ones(len(games), dtype=bool)
+w = 1 / s2[basis]
+fixed = (w * theta[basis]).sum() / w.sum()
+q = (w * (theta[basis] - fixed) ** 2).sum()
+c = w.sum() - (w * w).sum() / w.sum()
+tau2 = max(0.0, (q - (basis.sum() - 1)) / c) if c > 0 else 0.0
+wr = 1 / (s2[basis] + tau2)
+mu, var_mu = (wr * theta[basis]).sum() / wr.sum(), 1 / wr.sum()
+floor = np.sort(s2[basis] * games[basis])[basis.sum() // 2]
+s2_used = np.where(games < 20, np.maximum(s2, floor / games), s2)
+weight = tau2 / (tau2 + s2_used)
+mean = weight * theta + (1 - weight) * mu
+half = NormalDist().inv_cdf(0.975) * np.sqrt(weight * s2_used + (1 - weight) ** 2 * var_mu)
+ours = ours.join(
+    pl.DataFrame(
+        {
+            "engine": raw["engine"],
+            "x05_pooled": np.exp(mean),
+            "pooled_lo": np.exp(mean - half),
+            "pooled_hi": np.exp(mean + half),
+            "pooled_weight": weight,
+        }
+    ),
+    on="engine",
+    how="left",
+)
+print(f"prior: exp(mu) = {math.exp(mu):.3f}, tau = {math.sqrt(tau2):.3f}, from {basis.sum()} engines")
+ours.select("engine", "games", "x05_ml", "ml_se_log", "x05_pooled", "pooled_lo", "pooled_hi", "pooled_weight")
 
 # %% [markdown]
 # ## Compare with `results/calibrate.csv`
@@ -292,6 +384,20 @@ for r in cmp.filter(pl.col("x05_ml").is_not_null() & pl.col("x05_ml_evallab").is
     if r["engine"] in x05_toml.get("x05_ml", {}):
         assert abs(r["x05_ml"] - x05_toml["x05_ml"][r["engine"]]) <= 0.00005 + 1e-12, r
 print("ml agrees to the printed precision")
+
+# ml_se_log and the pooled columns: calibrate.csv rounds to 3 decimals.
+for col in ("ml_se_log", "x05_pooled", "pooled_lo", "pooled_hi", "pooled_weight"):
+    a, b = col, f"{col}_evallab"
+    assert (cmp[a].is_null() == cmp[b].is_null()).all(), f"{col}: null on one side only"
+    both = cmp.filter(pl.col(a).is_not_null())
+    bad = both.filter((pl.col(a) - pl.col(b)).abs() > 0.0005 + 1e-9)
+    assert bad.is_empty(), f"{col} differs:\n{bad.select('engine', a, b)}"
+# The TOML's [x05] holds the pooled values, every one positive.
+for engine, v in x05_toml.get("x05", {}).items():
+    assert v > 0, (engine, v)
+    r = cmp.filter(pl.col("engine") == engine).row(0, named=True)
+    assert abs(v - r["x05_pooled"]) <= 0.00005 + 1e-9, (engine, v, r["x05_pooled"])
+print("sandwich errors and pooled estimates agree to the printed precision")
 
 # %% [markdown]
 # ## Per event: compare with `results/balance.csv`

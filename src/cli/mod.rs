@@ -155,25 +155,28 @@ impl FilterArgs {
                     .map_err(|e| usage(format!("{opt}: bad regex `{re}`: {e}")))?;
             }
         }
-        let families = self
-            .family
-            .iter()
-            .map(|f| {
-                let (re, name) = f
-                    .split_once('=')
-                    .ok_or_else(|| usage(format!("--family {f}: expected REGEX=NAME")))?;
-                regex::Regex::new(re)
-                    .map_err(|e| usage(format!("--family: bad regex `{re}`: {e}")))?;
-                Ok((re.to_string(), name.to_string()))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(BalanceOptions {
             engine: self.engine.clone(),
             event: self.event.clone(),
-            families: Families(families),
+            families: families(&self.family)?,
             group: Group::EventEngine,
         })
     }
+}
+
+/// `--family REGEX=NAME` options, checked.
+pub fn families(specs: &[String]) -> anyhow::Result<Families> {
+    let families = specs
+        .iter()
+        .map(|f| {
+            let (re, name) = f
+                .split_once('=')
+                .ok_or_else(|| usage(format!("--family {f}: expected REGEX=NAME")))?;
+            regex::Regex::new(re).map_err(|e| usage(format!("--family: bad regex `{re}`: {e}")))?;
+            Ok((re.to_string(), name.to_string()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Families(families))
 }
 
 /// Output format and destination shared by the statistics commands.

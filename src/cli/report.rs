@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::select_events;
+use evallab::metrics::{Families, select_events};
 use evallab::render::report::{ReportOptions, report};
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::col as pcol;
@@ -31,6 +31,10 @@ pub struct Args {
     /// Per-engine x05 from `evallab calibrate --toml FILE` for the relevance summary.
     #[arg(long, value_name = "FILE")]
     x05_from: Option<PathBuf>,
+    /// Merge player names matching REGEX into NAME in the relevance summary,
+    /// as `calibrate --family` did for the x05 file (repeatable).
+    #[arg(long, value_name = "REGEX=NAME")]
+    family: Vec<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -39,6 +43,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
     }
     let source = super::x05_source(a.x05_from.as_deref(), a.x05)?;
+    let families = super::families(&a.family)?;
     let ds = Dataset::open(&a.dataset)?;
     let html = report(
         &ds,
@@ -46,10 +51,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             event: a.event.clone(),
             games_per_event: a.games,
             x05: source.x05.clone(),
+            families: families.clone(),
         },
     )?;
     if let Some(note) = source.defaults_note(
-        report_engines(&ds, a.event.as_deref())?
+        report_engines(&ds, a.event.as_deref(), &families)?
             .iter()
             .map(String::as_str),
     ) {
@@ -62,10 +68,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The players of the selected events (whose x05 the relevance section uses).
-fn report_engines(ds: &Dataset, event: Option<&str>) -> anyhow::Result<Vec<String>> {
+fn report_engines(
+    ds: &Dataset,
+    event: Option<&str>,
+    families: &Families,
+) -> anyhow::Result<Vec<String>> {
     let (games, _) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, event);
     let df = games
-        .select([pcol(col::WHITE), pcol(col::BLACK)])
+        .select([
+            families.apply(pcol(col::WHITE)).alias(col::WHITE),
+            families.apply(pcol(col::BLACK)).alias(col::BLACK),
+        ])
         .collect()?;
     let mut names: Vec<String> = [col::WHITE, col::BLACK]
         .into_iter()

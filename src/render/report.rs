@@ -39,6 +39,8 @@ pub struct ReportOptions {
     pub games_per_event: usize,
     /// x05 of the relevance summary (per engine where known).
     pub x05: X05,
+    /// Player names merged in the relevance summary (as for the x05 file).
+    pub families: Families,
 }
 
 fn cell(v: AnyValue) -> String {
@@ -362,7 +364,7 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
         per_move(
             games.clone().lazy(),
             moves.clone(),
-            &Families::default(),
+            &opts.families,
             &opts.x05,
             None,
         )?,

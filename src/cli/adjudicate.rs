@@ -39,6 +39,8 @@ enum Kind {
     Censored,
 }
 
+/// Replay resign and draw rules over the games: fired, agreed, wrong, plies saved.
+///
 /// Replays resign and draw rules (cutechess, TCEC, Terra presets or a TOML
 /// file) over the games: per rule, how often it fires, agrees with the final
 /// result or gets it wrong, and the plies and hours it saves (README,

@@ -15,6 +15,8 @@ use polars::prelude::{IntoLazy, col, lit};
 
 use super::{By, FilterArgs, OutputArgs};
 
+/// Agreement of the archived games with a reference analysis, per engine.
+///
 /// Agreement of the archived games with a reference analysis (`evallab
 /// analyze`), per engine (the mover): the archived eval against the
 /// reference's (mean |Δ| in pawns, correlation), the share of played moves

@@ -10,6 +10,8 @@ use evallab::render::annotate::{AnnotateOptions, references, write_pgn};
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
+/// Write games as PGN with computed NAGs and P(White) comments.
+///
 /// Write games as PGN with computed move NAGs ($1–$6), position NAGs ($10–$21)
 /// and a `{[%eval x] P(White)=p}` comment on every move with an eval.
 #[derive(Debug, clap::Args)]

@@ -10,6 +10,8 @@ use evallab::schema::{GAMES, MOVES};
 
 use super::{By, FilterArgs, OutputArgs};
 
+/// Win-draw balance x_0_5 per engine (and event).
+///
 /// Win-draw balance (x_0_5) per engine and event: the W-th largest of the
 /// engine's maximum own evals over its non-won games, where W is its number of
 /// wins that are not hollow (see README, "Win-draw balance").

@@ -8,6 +8,8 @@ use evallab::metrics::relevance::math::{
     move_thresholds, position_boundaries, prob_exp, prob_sigmoid, relevance, rr, total_area,
 };
 
+/// Relevance-reduction calculator: boundaries, differences, P(x), inverse.
+///
 /// Relevance-reduction calculator: boundaries of every NAG scheme (--limits),
 /// the relevance-reduced difference between two evals (--from/--to), P(x) and
 /// the position symbols of one eval (--eval), or the eval that earns a move

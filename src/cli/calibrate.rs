@@ -16,9 +16,14 @@ use polars::prelude::*;
 
 use super::{By, FilterArgs, OutputArgs};
 
+/// Estimate x_0_5 per engine three ways, with intervals and a pooled estimate.
+///
 /// Estimate x_0_5 per engine by the rank method (= the win-draw balance), the
 /// win-rate threshold, and a maximum-likelihood fit of the probabilistic-result
-/// curve, each with a bootstrap confidence interval over games.
+/// curve, each with a bootstrap confidence interval over games; a method the
+/// data cannot identify says why. The pooled estimate shrinks each engine's ml
+/// toward the mean of all engines by its precision (sandwich errors by game)
+/// and is what `--toml` writes (README, "Calibrating x_0_5").
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.

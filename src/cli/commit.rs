@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use evallab::dataset::shard::commit_shards;
 
+/// Commit the complete shards of `ingest --shard` into the dataset (all or none).
+///
 /// Commit the complete shards written by `ingest --shard` into the dataset,
 /// all in one manifest (all or none). Idempotent: shards the dataset already
 /// has are skipped, so running it again, or committing a shard a retried

@@ -39,6 +39,8 @@ enum Kind {
     BadDraws,
 }
 
+/// EAS (Engine Aggressiveness Statistics) per engine, ranked.
+///
 /// EAS (Engine Aggressiveness Statistics) per engine, ranked: sacrifices in
 /// wins, early sacrifices and short wins, bad draws (see README, "EAS").
 #[derive(Debug, clap::Args)]

@@ -15,6 +15,8 @@ use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric}
 
 use super::{By, FilterArgs, OutputArgs};
 
+/// Ease of the positions: how hard the best move is to find, per engine.
+///
 /// Ease of the positions: the policy prior P (`evallab policy`) of the
 /// reference's top lines (`evallab analyze`, MultiPV ≥ 2) weighted by what
 /// they lose in winning chances Q against the best line. Near 1: easy; near

@@ -7,6 +7,8 @@ use std::time::Instant;
 use evallab::dataset::Dataset;
 use evallab::facts::write_facts;
 
+/// Per-game facts per ingest part: the map step of balance, calibrate and eas.
+///
 /// Compute the per-game facts of `balance` and `calibrate` and the EAS
 /// labels, one file each per ingest run (part), into DIR: the map step a
 /// cluster spreads over its workers (`evallab-dask facts`). The statistics

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 
+/// Show what a dataset holds: counts, dialects and every rejected game.
+///
 /// Show what a dataset holds: counts per table, per event and per comment
 /// dialect, and every rejected game with its reason.
 #[derive(Debug, clap::Args)]

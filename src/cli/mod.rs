@@ -40,33 +40,40 @@ use evallab::render::format::{self, Format};
 /// Chess engine game archives (PGN with eval comments) to Parquet tables and
 /// statistics.
 #[derive(Debug, Parser)]
-#[command(name = "evallab", version, about, long_about = None)]
+#[command(
+    name = "evallab",
+    version,
+    about,
+    long_about = None,
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, facts\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; the README for the definitions."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+// Listed by task: data in, statistics, engine work, output, batch.
 #[derive(Debug, Subcommand)]
 enum Command {
     Ingest(ingest::Args),
     Commit(commit::Args),
-    Analyze(analyze::Args),
-    Agreement(agreement::Args),
-    Match(r#match::Args),
-    Adjudicate(adjudicate::Args),
-    Policy(policy::Args),
-    Run(run::Args),
+    Inspect(inspect::Args),
+    Schema(schema::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
     Eas(eas::Args),
-    Ease(ease::Args),
+    Adjudicate(adjudicate::Args),
     Facts(facts::Args),
+    Analyze(analyze::Args),
+    Agreement(agreement::Args),
+    Match(r#match::Args),
+    Policy(policy::Args),
+    Ease(ease::Args),
     Report(report::Args),
     Annotate(annotate::Args),
     Calc(calc::Args),
-    Schema(schema::Args),
-    Inspect(inspect::Args),
+    Run(run::Args),
 }
 
 /// Exit codes: 0 success, 1 error, 2 usage (clap), 3 rejected games under --strict.

@@ -16,6 +16,8 @@ use polars::prelude::{IntoLazy, UnionArgs, concat};
 
 use super::{By, FilterArgs, OutputArgs};
 
+/// Relevance-reduced swings and disagreements per move, summarised per engine.
+///
 /// Relevance-reduced swings (own eval vs own previous eval) and disagreements
 /// (own eval vs the opponent's preceding eval) for every engine move, the
 /// probabilistic result and the position symbols; summarised per engine.

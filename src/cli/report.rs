@@ -9,6 +9,8 @@ use evallab::render::report::{ReportOptions, report};
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::col as pcol;
 
+/// Write DIR/index.html: one self-contained HTML page, a section per event.
+///
 /// Write DIR/index.html: one self-contained page (inline SVG, no network) with,
 /// per event, the win-draw balance, calibration curves, EAS components,
 /// relevance summary and the eval trajectories of selected games.

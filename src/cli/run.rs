@@ -11,6 +11,8 @@ use evallab::pipeline::{self, StepState};
 
 use super::Cli;
 
+/// Run a pipeline spec (TOML); unchanged steps are skipped.
+///
 /// Run a pipeline spec (TOML): ingest and statistics steps with their options;
 /// steps whose inputs and parameters have not changed are skipped.
 #[derive(Debug, clap::Args)]

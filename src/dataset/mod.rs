@@ -357,6 +357,16 @@ impl Dataset {
                 }
             }
         }
+        // Derived tables are written through the commit protocol too (and
+        // are not in the manifest): only their temp files are garbage.
+        let derived = self.root.join("derived");
+        for entry in fs::read_dir(&derived).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if commit::is_tmp_name(&entry.file_name().to_string_lossy()) {
+                fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+                removed.push(p);
+            }
+        }
         Ok(removed)
     }
 

@@ -351,6 +351,32 @@ fn killed_ingest_keeps_the_previous_dataset() {
     );
 }
 
+/// A derived table's writer killed mid-write (relevance, kill -9) leaves its
+/// staged file in derived/ beside the previous table; the next writer that
+/// collects garbage removes it and keeps the table.
+#[test]
+fn leftover_derived_temp_files_are_collected() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let out = evallab(&["relevance", &ds], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let derived = Path::new(&ds).join("derived");
+    let table = derived.join("relevance_moves.parquet");
+    let before = std::fs::read(&table).unwrap();
+    let staged = derived.join(".relevance_moves.parquet.999999.tmp");
+    std::fs::write(&staged, b"half a table").unwrap();
+    let out = evallab(&["ingest", "data/fixtures/cutechess.pgn", "-o", &ds], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("removed leftover") && err.contains(".relevance_moves.parquet.999999.tmp"),
+        "{err}"
+    );
+    assert!(!staged.exists());
+    assert_eq!(std::fs::read(&table).unwrap(), before);
+}
+
 /// Issue 9, defect 2: a second writer is refused with the holder's name
 /// instead of sharing part numbers and deleting the first one's temp files.
 #[test]

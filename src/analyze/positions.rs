@@ -1,6 +1,7 @@
 //! Which positions an analysis covers: the dataset's games selected by event,
 //! player, ply range and book moves, each replayed from its start FEN.
 
+use crate::metrics::matches;
 use polars::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -155,20 +156,10 @@ pub fn select(ds: &Dataset, sel: &Selection) -> Result<Vec<GameTask>, Error> {
         col(col::VARIANT),
     ]);
     if let Some(re) = &sel.event {
-        games = games.filter(
-            col(col::EVENT)
-                .fill_null(lit(""))
-                .str()
-                .contains(lit(re.as_str()), true),
-        );
+        games = games.filter(matches(col(col::EVENT).fill_null(lit("")), re));
     }
     if let Some(re) = &sel.player {
-        let m = |c: &str| {
-            col(c)
-                .fill_null(lit(""))
-                .str()
-                .contains(lit(re.as_str()), true)
-        };
+        let m = |c: &str| matches(col(c).fill_null(lit("")), re);
         games = games.filter(m(col::WHITE).or(m(col::BLACK)));
     }
     if let Some(n) = sel.max_games {

@@ -11,7 +11,7 @@ use evallab::metrics::adjudication::query::{
     rule_ends_by_era,
 };
 use evallab::metrics::adjudication::sweep::{self, Axis, derive, tradeoff_points};
-use evallab::metrics::select_events;
+use evallab::metrics::{matches, select_events};
 use evallab::render::annotate::AnnotateOptions;
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES, col as gcol, metric};
@@ -191,7 +191,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             {
                 df = df
                     .lazy()
-                    .filter(col(metric::ENGINE).str().contains(lit(re), true))
+                    .filter(matches(col(metric::ENGINE), re))
                     .collect()?;
             }
             df.insert_column(

@@ -8,10 +8,10 @@ use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::metrics::agreement::query::{per_move, summary};
 use evallab::metrics::balance::BalanceOptions;
-use evallab::metrics::select_events;
+use evallab::metrics::{matches, select_events};
 use evallab::render::format::{self, Format};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, metric};
-use polars::prelude::{IntoLazy, col, lit};
+use polars::prelude::{IntoLazy, col};
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
     let mut lf = per_move(games, moves, ds.scan(&ANALYSIS)?, &label, &opts.families);
     if let Some(re) = &opts.engine {
-        lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
+        lf = lf.filter(matches(col(metric::ENGINE), re.as_str()));
     }
     let mut per_move_df = lf.collect()?;
     if let Some(path) = &args.moves_out {

@@ -1,5 +1,6 @@
 //! `evallab annotate <DATASET> [--game ID | --event REGEX] -o out.pgn`.
 
+use evallab::metrics::matches;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,7 +51,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let ds = Dataset::open(&a.dataset)?;
     let filter = match &a.event {
-        Some(re) => col(col::EVENT).str().contains(lit(re.as_str()), true),
+        Some(re) => matches(col(col::EVENT), re.as_str()),
         None => col(col::GAME_ID).is_in(
             lit(Series::new("ids".into(), a.game.clone())).implode(false),
             false,

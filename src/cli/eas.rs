@@ -1,5 +1,6 @@
 //! `evallab eas <DATASET>`: the EAS aggressiveness score per engine.
 
+use evallab::metrics::matches;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -111,7 +112,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(re) = &a.event {
         lab = lab
             .lazy()
-            .filter(col(gcol::EVENT).str().contains(lit(re.as_str()), true))
+            .filter(matches(col(gcol::EVENT), re.as_str()))
             .collect()?;
     }
     let opts = EasOptions {
@@ -146,10 +147,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 /// The games of the matching engines behind one number of the table.
 fn games_behind(lab: &DataFrame, kind: Kind, re: &str, l: i32) -> anyhow::Result<DataFrame> {
     let side = |s: usize, name: &str, color: &str| -> LazyFrame {
-        let mut f = lab
-            .clone()
-            .lazy()
-            .filter(col(name).str().contains(lit(re), true));
+        let mut f = lab.clone().lazy().filter(matches(col(name), re));
         let won = col(cols::WINNER)
             .eq(lit(color))
             .and(col(cols::DUPLICATE).not())

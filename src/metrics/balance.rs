@@ -6,6 +6,7 @@
 //! the balance is the W-th largest of those maxima. Ties between equal maxima are
 //! broken by game id, so the game named as setting a value is deterministic.
 
+use crate::metrics::matches;
 use polars::prelude::*;
 
 use super::{Families, MATE_CP, engine_games, own_evals, select_events, to_pawns};
@@ -93,7 +94,7 @@ pub fn side_facts(
 pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
     let mut lf = side;
     if let Some(re) = &opts.event {
-        lf = lf.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
+        lf = lf.filter(matches(col(col::EVENT), re.as_str()));
     }
     lf = lf.filter(col(metric::SCORE).is_not_null()).with_columns([
         opts.families
@@ -104,7 +105,7 @@ pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
             .alias(metric::OPPONENT),
     ]);
     if let Some(re) = &opts.engine {
-        lf = lf.filter(col(metric::ENGINE).str().contains(lit(re.as_str()), true));
+        lf = lf.filter(matches(col(metric::ENGINE), re.as_str()));
     }
     let hollow = col(metric::SCORE)
         .eq(lit(1.0))

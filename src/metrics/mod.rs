@@ -27,6 +27,13 @@ pub const MATE_CP: i64 = 1_000_000;
 /// winning chances and are left out of statistics (mates are kept).
 pub const PLATEAU_CP: i32 = 10_000;
 
+/// A user's regex (`--event`, `--engine`, `--family`) against a string
+/// column: a match anywhere in the value; a bad regex is an error (the CLI
+/// checks each before any work).
+pub fn matches(e: Expr, re: &str) -> Expr {
+    e.str().contains(lit(re), true)
+}
+
 /// Merges player names into families: the first matching regex gives the name.
 #[derive(Debug, Clone, Default)]
 pub struct Families(pub Vec<(String, String)>);
@@ -36,7 +43,7 @@ impl Families {
     pub fn apply(&self, name: Expr) -> Expr {
         let mut out = name.clone();
         for (pat, fam) in self.0.iter().rev() {
-            out = when(name.clone().str().contains(lit(pat.as_str()), true))
+            out = when(matches(name.clone(), pat.as_str()))
                 .then(lit(fam.as_str()))
                 .otherwise(out);
         }
@@ -118,7 +125,7 @@ pub fn select_events(
     let Some(re) = event else {
         return (games, moves);
     };
-    let games = games.filter(col(col::EVENT).str().contains(lit(re), true));
+    let games = games.filter(matches(col(col::EVENT), re));
     let moves = moves.join(
         games.clone().select([col(col::GAME_ID)]),
         [col(col::GAME_ID)],

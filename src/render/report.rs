@@ -14,7 +14,6 @@ use super::escape;
 use crate::Error;
 use crate::dataset::Dataset;
 use crate::derived::stored_labels;
-use crate::metrics::Families;
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
 use crate::metrics::agreement::query as agreement;
@@ -26,6 +25,7 @@ use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query::{self as matching, out as mout};
 use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::metrics::relevance::{X05, per_move, summary};
+use crate::metrics::{Families, matches};
 use crate::render::annotate::{AnnotateOptions, move_symbol, white_pov};
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
@@ -340,7 +340,7 @@ pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
     let (labels, _) = stored_labels(ds, false)?;
     let mut games = ds.scan(&GAMES)?;
     if let Some(re) = &opts.event {
-        games = games.filter(col(col::EVENT).str().contains(lit(re.as_str()), true));
+        games = games.filter(matches(col(col::EVENT), re.as_str()));
     }
     let games = games
         .select([

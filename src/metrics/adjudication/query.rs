@@ -14,7 +14,7 @@ use super::castling::{CastlingRooks, start_position};
 use super::replay::{Fire, MATE, Outcome, Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
-use crate::metrics::Families;
+use crate::metrics::{Families, matches};
 use crate::schema::{col as c, metric};
 
 // Loader-internal columns (not in any table): TCEC's piece and pawn counts.
@@ -80,12 +80,7 @@ pub fn load(
         col(c::START_FEN),
     ]);
     if let Some(re) = engine {
-        games = games.filter(
-            col(c::WHITE)
-                .str()
-                .contains(lit(re), true)
-                .or(col(c::BLACK).str().contains(lit(re), true)),
-        );
+        games = games.filter(matches(col(c::WHITE), re).or(matches(col(c::BLACK), re)));
     }
     let games = games
         .filter(col(c::PLIES).gt(lit(0)))

@@ -13,7 +13,7 @@ use super::math::{
     MoveScheme, MoveSymbol, PositionScheme, PositionSymbol, move_thresholds, position_boundaries,
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
-use crate::metrics::{Families, engine_games, own_evals};
+use crate::metrics::{Families, engine_games, matches, own_evals};
 use crate::schema::{col, metric};
 
 /// Mates and plateaus count as this many pawns (see the module docs).
@@ -296,7 +296,7 @@ pub fn per_move_chunked(
             reference,
         )?;
         if let Some(re) = engine {
-            lf = lf.filter(col(metric::ENGINE).str().contains(lit(re), true));
+            lf = lf.filter(matches(col(metric::ENGINE), re));
         }
         let df = lf.collect()?;
         rows += df.height() as u64;

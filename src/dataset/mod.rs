@@ -559,3 +559,51 @@ fn scan_files(files: &[PathBuf]) -> Result<LazyFrame, Error> {
         ScanArgsParquet::default(),
     )?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifest written by evallab before [`EngineRun`] (runs of
+    /// `analyze`, `match` twice and `policy` on the demo data) reads as the
+    /// same runs: their settings hash to the fingerprints it stored, so their
+    /// labels resume, and it reads back from the layout it is written in.
+    #[test]
+    fn manifests_before_engine_runs_read_and_keep_their_fingerprints() {
+        let text = include_str!("testdata/manifest-before-engine-runs.json");
+        let m: Manifest = serde_json::from_str(text).unwrap();
+        let stages: Vec<&str> = m.analyses.iter().map(|a| a.stage.as_str()).collect();
+        assert_eq!(stages, ["analyze", "match", "match", "policy"]);
+        let (a, p) = (&m.analyses[0], &m.analyses[3]);
+        assert_eq!(a.engine.name, "Stockfish 15.1");
+        assert_eq!(a.engine.path, "/usr/games/stockfish");
+        assert_eq!(
+            (a.limit(), a.multipv(), a.all_depths()),
+            ("nodes 1000", 2, true)
+        );
+        assert_eq!(m.analyses[1].plies(), Some("moves 10..19"));
+        assert_eq!(m.analyses[1].multipv(), 4);
+        assert!(m.analyses[1].limit().starts_with("match: mlm depth 6"));
+        assert_eq!((p.limit(), p.multipv()), ("nodes 1", 1));
+        assert_eq!(p.setting("weights_sha256").map(str::len), Some(64));
+        for run in [a, p] {
+            assert_eq!(run.settings_fingerprint(), run.fingerprint, "{}", run.label);
+        }
+        // A match's player was hashed but not stored.
+        for (run, player) in [(&m.analyses[1], "."), (&m.analyses[2], "Stockfish")] {
+            let mut run = run.clone();
+            if let Some(s) = run.settings.as_object_mut() {
+                s.insert("player".into(), player.into());
+            }
+            assert_eq!(run.settings_fingerprint(), run.fingerprint, "{}", run.label);
+        }
+        assert_eq!(m.analyses[0].chunks[0].lines, 5864);
+        let again: Manifest = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(again, m);
+        assert!(
+            serde_json::to_string(&m)
+                .unwrap()
+                .contains(r#""stage":"analyze""#)
+        );
+    }
+}

@@ -166,6 +166,22 @@ def test_sharded_analysis_equals_one_run(cluster, reference, tmp_path):
     assert pl.Series([c["shard"]["name"] for c in chunks]).str.starts_with("analyze-sf-").all()
 
 
+def kill_mid_run(proc, worker, ds, command):
+    """Kills `worker` (SIGKILL, as a lost machine) while it runs a shard's
+    evallab `command`, once another shard is written; (that evallab's pid,
+    its shard)."""
+    deadline = time.time() + 300
+    while True:
+        assert proc.poll() is None and time.time() < deadline, f"the {command.decode()} ended before the kill"
+        running = evallab_children(worker, command)
+        if running and list(ds.glob("shards/*/shard.json")):
+            break
+        time.sleep(0.02)
+    os.kill(worker, signal.SIGKILL)
+    child, cmd = running[0]
+    return child, cmd[cmd.index("--shard") + 1]
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """A dataset of the demo data (264 games), ingested by one process."""
@@ -268,16 +284,7 @@ def test_sharded_match_with_a_worker_killed_mid_run(demo, one_match, tmp_path_fa
         worker = int((d / "worker-1.pid").read_text())
         proc = driver(d, "match", str(sharded), "--label", "m", "--slices", "6", *MATCH,
                       "-o", str(tmp_path / "sharded-out"))
-        deadline = time.time() + 300
-        while True:
-            assert proc.poll() is None and time.time() < deadline, "the match ended before the kill"
-            running = evallab_children(worker, b"match")
-            if running and list(sharded.glob("shards/*/shard.json")):
-                break
-            time.sleep(0.02)
-        os.kill(worker, signal.SIGKILL)
-        child, cmd = running[0]
-        shard = cmd[cmd.index("--shard") + 1]
+        child, shard = kill_mid_run(proc, worker, sharded, b"match")
         log = finish(proc)
     finally:
         run(["scripts/dask_localhost.sh", "stop", str(d)])
@@ -295,18 +302,7 @@ def test_sharded_ingest_with_a_worker_killed_mid_run(cluster, reference, tmp_pat
     ds = tmp_path / "ds"
     worker = int((cluster / "worker-1.pid").read_text())
     proc = driver(cluster, "ingest", *inputs(), "-o", str(ds), "--shards", "10")
-    # Kill worker 1 (SIGKILL, as a lost machine) while it runs a shard's
-    # evallab, once another shard is written.
-    deadline = time.time() + 300
-    while True:
-        assert proc.poll() is None and time.time() < deadline, "the ingest ended before the kill"
-        running = evallab_children(worker)
-        if running and list(ds.glob("shards/*/shard.json")):
-            break
-        time.sleep(0.02)
-    os.kill(worker, signal.SIGKILL)
-    child, cmd = running[0]
-    shard = cmd[cmd.index("--shard") + 1]
+    child, shard = kill_mid_run(proc, worker, ds, b"ingest")
     out = finish(proc)
     # The worker's evallab died with it; its shard was redone elsewhere.
     assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]

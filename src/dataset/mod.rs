@@ -83,7 +83,7 @@ pub struct EngineId {
 }
 
 /// One engine run (`evallab analyze|match|policy --label …`, an
-/// [`crate::engine::Stage`]): what was run, and the chunks of results
+/// `evallab::engine::Stage`): what was run, and the chunks of results
 /// committed so far (a resumed run adds chunks).
 ///
 /// Manifests written before the stages shared one driver stored the runs

@@ -10,6 +10,7 @@
 pub mod analyze;
 pub mod dataset;
 pub mod derived;
+pub mod engine;
 pub mod error;
 pub mod facts;
 pub mod ingest;

@@ -13,11 +13,14 @@ records the same names as a one-process ingest.
   ``DATASET/shards/``); then one ``evallab commit`` adds them all in one
   manifest. Shard names follow the input order, so the dataset's parts, and
   its rows, come in the order one ``evallab ingest`` writes them.
-- ``analyze DATASET --label L ANALYZE_OPTIONS…``: the selected games (in dataset
-  order) cut into ``--slices`` contiguous slices; each is one task
-  ``evallab analyze --slice K/N --shard NAME`` (any ``evallab analyze`` options:
-  engine, limit, selection); then one ``evallab commit`` adds them as chunks of
-  the label's analysis. Games already analysed under the label are skipped.
+- ``analyze|match|policy DATASET --label L OPTIONS…`` (an engine stage): the
+  selected games (in dataset order) cut into ``--slices`` contiguous slices;
+  each is one task ``evallab STAGE --slice K/N --shard NAME`` (any of the
+  stage's options: engine, limit, selection); then one ``evallab commit`` adds
+  them as chunks of the label's run. Games already done under the label are
+  skipped. ``match`` then runs once more without ``--shard``: with every game
+  done it searches nothing and writes its ``-o DIR`` and statistics from the
+  committed rows.
 - ``facts DATASET -o DIR``: one task ``evallab facts --part N`` per ingest run
   (the map step), then ``evallab balance|calibrate|eas --facts DIR`` (the
   reduce, on the small per-game files) write ``DIR/{balance,calibrate,eas}.csv``.
@@ -29,7 +32,7 @@ has. The evallab process of a task dies with its worker (Linux: parent-death
 signal), so a killed worker leaves no writer behind.
 
 Test-only fault injection: ``EVALLAB_DASK_FAULT=SHARD:MARKER`` in the driver's
-environment makes the first attempt of the ingest task of shard SHARD kill its
+environment makes the first attempt of the task of shard SHARD kill its
 evallab process with SIGKILL once the shard's first part file appears
 (mid-write) and fail; MARKER (a file path) records that the fault has fired,
 so the retry runs normally.
@@ -164,19 +167,29 @@ class Driver:
             log(err.strip())
         self._commit(dataset, [f"ingest-{n:06d}" for n in range(1, len(groups) + 1)], log)
 
-    def analyze(self, dataset, label, options, slices=None, log=print):
+    def stage(self, command, dataset, label, options, slices=None, log=print):
+        """An engine stage (``analyze``, ``match``, ``policy``), slice by slice."""
         dataset = os.path.abspath(dataset)
         slices = slices or 4 * max(1, sum(self.client.nthreads().values()))
         safe = re.sub(r"[^A-Za-z0-9._-]", "_", label)
-        names = [f"analyze-{safe}-{k:06d}" for k in range(1, slices + 1)]
-        futures = [
-            self._run(["analyze", dataset, *options, "--label", label, "--slice", f"{k}/{slices}",
-                       "--shard", name, "--quiet"])
-            for k, name in enumerate(names, 1)
-        ]
+        names = [f"{command}-{safe}-{k:06d}" for k in range(1, slices + 1)]
+        futures = []
+        for k, name in enumerate(names, 1):
+            args = [command, dataset, *options, "--label", label, "--slice", f"{k}/{slices}", "--shard", name, "--quiet"]
+            fault, watch = None, None
+            if self.fault and self.fault[0] == name:
+                fault, watch = self.fault[1], Path(dataset, "shards", name)
+            futures.append(self._run(args, fault=fault, watch=watch))
         self.client.gather(futures)
-        log(f"{slices} slices analysed")
+        log(f"{slices} slices of {command} done")
         self._commit(dataset, names, log)
+        if command == "match":
+            out, err = self.once([command, dataset, *options, "--label", label])
+            sys.stdout.write(out)
+            log(err.strip())
+
+    def analyze(self, dataset, label, options, slices=None, log=print):
+        self.stage("analyze", dataset, label, options, slices, log)
 
     def facts(self, dataset, out, log=print):
         dataset, out = os.path.abspath(dataset), os.path.abspath(out)
@@ -222,24 +235,26 @@ def main(argv=None):
     ing.add_argument("--shards", type=int, help="number of shards [default: twice the worker threads]")
     ing.add_argument("--jobs", type=int, default=1, help="parser threads per shard [default: 1]")
     ing.add_argument("--no-pv", action="store_true")
-    ana = sub.add_parser("analyze", help="sharded engine analysis, committed once",
-                         description="Other options are evallab analyze's (--engine, --nodes, …).")
-    ana.add_argument("dataset")
-    ana.add_argument("--label", required=True, help="the analysis' label")
-    ana.add_argument("--slices", type=int, help="tasks [default: 4 × the worker threads]")
+    stages = {"analyze": "engine analysis", "match": "move matching", "policy": "policy priors"}
+    for name, what in stages.items():
+        st = sub.add_parser(name, help=f"sharded {what}, committed once",
+                            description=f"Other options are evallab {name}'s (--engine, …).")
+        st.add_argument("dataset")
+        st.add_argument("--label", required=True, help="the run's label")
+        st.add_argument("--slices", type=int, help="tasks [default: 4 × the worker threads]")
     fac = sub.add_parser("facts", help="per-part facts (map), then balance, calibrate and eas (reduce)")
     fac.add_argument("dataset")
     fac.add_argument("-o", "--output", required=True, help="facts folder (on storage every worker sees)")
     args, rest = p.parse_known_args(argv)
-    if rest and args.command != "analyze":
+    if rest and args.command not in stages:
         p.error(f"unrecognized arguments: {' '.join(rest)}")
     t = time.time()
     with client_for(args) as client:
         d = Driver(client, args.evallab, args.retries)
         if args.command == "ingest":
             d.ingest(args.inputs, args.output, args.shards, args.jobs, args.no_pv)
-        elif args.command == "analyze":
-            d.analyze(args.dataset, args.label, rest, args.slices)
+        elif args.command in stages:
+            d.stage(args.command, args.dataset, args.label, rest, args.slices)
         else:
             d.facts(args.dataset, args.output)
     print(f"evallab-dask {args.command}: {time.time() - t:.2f}s", file=sys.stderr)

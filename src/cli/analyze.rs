@@ -1,12 +1,13 @@
 //! `evallab analyze <DATASET> --engine PATH (--depth D | --nodes N | --movetime MS)`.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use evallab::analyze::positions::{Selection, parse_plies, parse_slice};
-use evallab::analyze::{AnalyzeOptions, AnalyzeProgress, analyze};
+use evallab::analyze::{Analyze, AnalyzeOptions};
+use evallab::engine::positions::{Selection, parse_plies, parse_slice};
+use evallab::engine::{Progress, RunOptions, Stage, StageReport, run_stage};
 use evallab_uci::Limit;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -26,6 +27,9 @@ pub struct Args {
     dataset: PathBuf,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Hash per engine, MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    hash: u32,
     /// Search each position to this depth.
     #[arg(long)]
     depth: Option<u32>,
@@ -43,15 +47,8 @@ pub struct Args {
     all_depths: bool,
     #[command(flatten)]
     selection: SelectionArgs,
-    /// Only the K-th of N contiguous slices of the selected games (one task
-    /// of a distributed analysis).
-    #[arg(long, value_name = "K/N", value_parser = parse_slice)]
-    slice: Option<(usize, usize)>,
-    /// Write the results into shard NAME of the dataset (`DATASET/shards/NAME/`)
-    /// without the lock and without committing them: `evallab commit` adds
-    /// them (a distributed analysis, see README "Scaling out").
-    #[arg(long, value_name = "NAME")]
-    shard: Option<String>,
+    #[command(flatten)]
+    shard: ShardArgs,
     /// Name of the analysis in the dataset [default: ENGINE-LIMIT-mpvK].
     #[arg(long, value_name = "NAME")]
     label: Option<String>,
@@ -81,8 +78,8 @@ pub struct SelectionArgs {
 }
 
 impl SelectionArgs {
-    /// The selection, its regexes checked.
-    pub fn selection(self) -> anyhow::Result<Selection> {
+    /// The selection (of the games' `slice`), its regexes checked.
+    pub fn selection(self, slice: Option<(usize, usize)>) -> anyhow::Result<Selection> {
         for (opt, re) in [("--event", &self.event), ("--player", &self.player)] {
             if let Some(re) = re {
                 regex::Regex::new(re)
@@ -95,15 +92,30 @@ impl SelectionArgs {
             plies: self.plies,
             skip_book: self.skip_book,
             max_games: self.max_games,
-            slice: None,
+            slice,
         })
     }
 }
 
-/// The engine options `analyze` and `match` share.
+/// One task of a distributed run (`analyze`, `match`, `policy`).
+#[derive(Debug, clap::Args)]
+pub struct ShardArgs {
+    /// Only the K-th of N contiguous slices of the selected games (one task
+    /// of a distributed run).
+    #[arg(long, value_name = "K/N", value_parser = parse_slice)]
+    pub slice: Option<(usize, usize)>,
+    /// Write the results into shard NAME of the dataset (`DATASET/shards/NAME/`)
+    /// without the lock and without committing them: `evallab commit` adds
+    /// them (a distributed run, see README "Scaling out").
+    #[arg(long, value_name = "NAME")]
+    pub shard: Option<String>,
+}
+
+/// The engine options every engine stage shares.
 #[derive(Debug, clap::Args)]
 pub struct EngineArgs {
-    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish).
+    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish;
+    /// `policy`: lc0, see scripts/install_lc0.sh).
     #[arg(long, value_name = "PATH")]
     pub engine: PathBuf,
     /// Extra UCI option, sent as `setoption` (repeatable), e.g. `SyzygyPath=/tb`.
@@ -115,15 +127,53 @@ pub struct EngineArgs {
     /// Threads per engine (1 keeps node-limited results reproducible).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: u32,
-    /// Hash per engine, MB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
-    pub hash: u32,
     /// Commit results at least this often, seconds (what a kill can lose).
     #[arg(long, value_name = "S", default_value_t = 60.0)]
     pub commit_every: f64,
     /// No progress bar and no summary.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+impl EngineArgs {
+    /// The options of the run (`timeout`: --timeout, seconds).
+    pub fn run_options(
+        &self,
+        label: Option<String>,
+        shard: Option<String>,
+        timeout: f64,
+        handshake_timeout: Duration,
+    ) -> anyhow::Result<RunOptions> {
+        Ok(RunOptions {
+            engine: self.engine.clone(),
+            jobs: self.jobs as usize,
+            label,
+            shard,
+            timeout: seconds("--timeout", timeout)?,
+            handshake_timeout,
+            commit_every: seconds("--commit-every", self.commit_every)?,
+        })
+    }
+}
+
+/// Runs an engine stage with a progress bar counting `unit` (unless
+/// `quiet`), and tells of a recovered lock.
+pub(super) fn run_with_progress<S: Stage>(
+    dataset: &Path,
+    stage: &mut S,
+    quiet: bool,
+    unit: &str,
+) -> anyhow::Result<StageReport> {
+    let bar = progress_bar(quiet, unit);
+    let mut on_progress = |p: &Progress| show(bar.as_ref(), p);
+    let report = run_stage(dataset, stage, &mut on_progress)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(h) = report.stale_lock.as_ref().filter(|_| !quiet) {
+        eprintln!("recovered the lock of a writer that died: {h}");
+    }
+    Ok(report)
 }
 
 /// The progress bar of an engine run on a terminal (`unit`: what is counted).
@@ -142,7 +192,7 @@ pub(super) fn progress_bar(quiet: bool, unit: &str) -> Option<ProgressBar> {
 }
 
 /// Shows the progress of an engine run.
-pub(super) fn show(bar: Option<&ProgressBar>, p: &AnalyzeProgress) {
+fn show(bar: Option<&ProgressBar>, p: &Progress) {
     if let Some(bar) = bar {
         bar.set_length(p.positions_total);
         bar.set_position(p.positions_done);
@@ -179,38 +229,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ => unreachable!("clap requires one limit"),
     };
     let opts = AnalyzeOptions {
-        engine: args.engine.engine,
+        run: args.engine.run_options(
+            args.label,
+            args.shard.shard,
+            args.timeout,
+            Duration::from_secs(10),
+        )?,
         engine_options: args.engine.engine_option,
         limit,
         multipv: args.multipv,
         all_depths: args.all_depths,
-        jobs: args.engine.jobs as usize,
         threads: args.engine.threads,
-        hash_mb: args.engine.hash,
-        selection: Selection {
-            slice: args.slice,
-            ..args.selection.selection()?
-        },
-        label: args.label,
-        shard: args.shard,
-        timeout: seconds("--timeout", args.timeout)?,
-        handshake_timeout: Duration::from_secs(10),
-        commit_every: seconds("--commit-every", args.engine.commit_every)?,
+        hash_mb: args.hash,
+        selection: args.selection.selection(args.shard.slice)?,
     };
-    let bar = progress_bar(args.engine.quiet, "positions");
-    let mut on_progress = |p: &AnalyzeProgress| show(bar.as_ref(), p);
-    let report = analyze(&args.dataset, &opts, &mut on_progress)?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let mut stage = Analyze::new(opts)?;
+    let report = run_with_progress(&args.dataset, &mut stage, args.engine.quiet, "positions")?;
     if !args.engine.quiet {
-        if let Some(h) = &report.stale_lock {
-            eprintln!("recovered the lock of a writer that died: {h}");
-        }
         if report.games == 0 {
             eprintln!(
                 "nothing to do: all {} selected games are already analysed under label `{}` ({})",
-                report.games_selected, report.label, report.engine
+                report.games_selected(),
+                report.label,
+                report.engine
             );
         } else {
             let secs = report.seconds.max(1e-9);
@@ -225,7 +266,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 report.games,
                 report.games_already_done,
                 report.positions,
-                report.lines,
+                report.rows,
                 report.failures,
                 report.restarts,
                 secs,

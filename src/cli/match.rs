@@ -6,9 +6,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::ValueEnum;
-use evallab::analyze::AnalyzeProgress;
 use evallab::dataset::Dataset;
-use evallab::matching::{MatchOptions, files, run_match};
+use evallab::matching::{Match, MatchOptions, files};
 use evallab::metrics::matching::query::with_interval;
 use evallab::render::format::{self, Format};
 use evallab::schema::{col, match_col};
@@ -22,6 +21,8 @@ use polars::prelude::IntoLazy;
 /// results file per player and `match.parquet` into -o DIR (rows also
 /// committed to the dataset's `match` table, so an interrupted run resumes),
 /// then prints MM, EV, AE and ASD per group with a bootstrap interval for MM.
+/// With --shard the rows go into the shard only: after `evallab commit`, the
+/// same command without --shard writes -o DIR and the statistics.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
@@ -31,6 +32,9 @@ pub struct Args {
     player: String,
     #[command(flatten)]
     engine: super::analyze::EngineArgs,
+    /// Hash per engine, MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    hash: u32,
     /// Depth of the first MLM (the "12/12" data).
     #[arg(long, default_value_t = 12)]
     mlm_depth: u32,
@@ -55,15 +59,22 @@ pub struct Args {
     /// Only the first N selected games (dataset order).
     #[arg(long, value_name = "N")]
     max_games: Option<usize>,
+    #[command(flatten)]
+    shard: super::analyze::ShardArgs,
     /// Name of the run in the dataset [default: match-ENGINE-<settings hash>].
     #[arg(long, value_name = "NAME")]
     label: Option<String>,
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     timeout: f64,
-    /// Output folder: logs/, results_PLAYER.txt, match.parquet.
-    #[arg(short = 'o', long = "out-dir", value_name = "DIR")]
-    out_dir: PathBuf,
+    /// Output folder: logs/, results_PLAYER.txt, match.parquet (not with --shard).
+    #[arg(
+        short = 'o',
+        long = "out-dir",
+        value_name = "DIR",
+        required_unless_present = "shard"
+    )]
+    out_dir: Option<PathBuf>,
     /// Statistics per player, per event and player, or per game and player.
     #[arg(long, value_enum, default_value_t = By::Player)]
     by: By,
@@ -124,50 +135,55 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
     }
     let opts = MatchOptions {
-        engine: args.engine.engine,
+        run: args.engine.run_options(
+            args.label,
+            args.shard.shard,
+            args.timeout,
+            Duration::from_secs(10),
+        )?,
         engine_options: args.engine.engine_option,
         player: args.player,
         event: args.event,
         moves: args.moves,
         skip_book: args.skip_book,
         max_games: args.max_games,
+        slice: args.shard.slice,
         mlm_depth: args.mlm_depth,
         multipv: args.multipv,
         slm_depths: args.slm_depths,
         final_depth: args.final_depth.unwrap_or(args.slm_depths.1),
-        jobs: args.engine.jobs as usize,
         threads: args.engine.threads,
-        hash_mb: args.engine.hash,
-        label: args.label,
-        timeout: super::analyze::seconds("--timeout", args.timeout)?,
-        handshake_timeout: Duration::from_secs(10),
-        commit_every: super::analyze::seconds("--commit-every", args.engine.commit_every)?,
+        hash_mb: args.hash,
     };
-    let bar = super::analyze::progress_bar(args.engine.quiet, "moves");
-    let mut on_progress = |p: &AnalyzeProgress| super::analyze::show(bar.as_ref(), p);
-    let (report, run) = run_match(&args.dataset, &opts, &mut on_progress)?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let quiet = args.engine.quiet;
+    let mut stage = Match::new(opts)?;
+    let report = super::analyze::run_with_progress(&args.dataset, &mut stage, quiet, "moves")?;
+    let summary = format!(
+        "matched {} moves in {} games ({} of {} selected games already done), {} failures, \
+         {} restarts in {:.1}s with {} as `{}`",
+        report.rows,
+        report.games,
+        report.games_already_done,
+        report.games_selected(),
+        report.failures,
+        report.restarts,
+        report.seconds,
+        report.engine,
+        report.label,
+    );
+    let (Some(out_dir), None) = (&args.out_dir, &stage.options().run.shard) else {
+        if !quiet {
+            eprintln!("{summary} into its shard");
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let run = (report.run.as_ref()).ok_or_else(|| anyhow::anyhow!("no run after `match`"))?;
     let ds = Dataset::open(&args.dataset)?;
     let rows = files::rows(&ds, &run.label, &report.game_ids)?;
-    let written = files::write(&args.out_dir, &run, &opts, rows)?;
-    if !args.engine.quiet {
-        if let Some(h) = &report.stale_lock {
-            eprintln!("recovered the lock of a writer that died: {h}");
-        }
+    let written = files::write(out_dir, run, stage.options(), rows)?;
+    if !quiet {
         eprintln!(
-            "matched {} moves in {} games ({} of {} selected games already done), {} failures, \
-             {} restarts in {:.1}s with {} as `{}`; wrote {} logs, {} results files and {}",
-            report.moves,
-            report.games,
-            report.games_already_done,
-            report.games_selected,
-            report.failures,
-            report.restarts,
-            report.seconds,
-            report.engine,
-            report.label,
+            "{summary}; wrote {} logs, {} results files and {}",
             written.logs.len(),
             written.results.len(),
             written.table.display()

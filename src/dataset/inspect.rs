@@ -43,14 +43,14 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
     }
     let tables = df!("table" => names, "rows" => rows)?;
     let runs = &ds.manifest.analyses;
-    let sum = |f: fn(&crate::dataset::AnalysisChunk) -> u64| -> Vec<u64> {
+    let sum = |f: fn(&crate::dataset::EngineChunk) -> u64| -> Vec<u64> {
         runs.iter().map(|r| r.chunks.iter().map(f).sum()).collect()
     };
     let analyses = df!(
         "label" => runs.iter().map(|r| r.label.as_str()).collect::<Vec<_>>(),
-        "engine" => runs.iter().map(|r| r.engine.as_str()).collect::<Vec<_>>(),
-        "limit" => runs.iter().map(|r| r.limit.as_str()).collect::<Vec<_>>(),
-        "multipv" => runs.iter().map(|r| r.multipv).collect::<Vec<_>>(),
+        "engine" => runs.iter().map(|r| r.engine.name.as_str()).collect::<Vec<_>>(),
+        "limit" => runs.iter().map(|r| r.limit()).collect::<Vec<_>>(),
+        "multipv" => runs.iter().map(|r| r.multipv()).collect::<Vec<_>>(),
         "chunks" => runs.iter().map(|r| r.chunks.len() as u64).collect::<Vec<_>>(),
         "games" => sum(|c| c.games),
         "positions" => sum(|c| c.positions),

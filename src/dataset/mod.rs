@@ -25,7 +25,7 @@ pub mod lock;
 pub mod part;
 pub mod shard;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -75,42 +75,173 @@ impl Run {
     }
 }
 
-/// One analysis run (`evallab analyze --label …`): what was run, and the
-/// chunks of results committed so far (a resumed run adds chunks).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct AnalysisRun {
-    pub label: String,
-    /// The engine's `id name`.
-    pub engine: String,
-    pub engine_path: String,
-    /// Every `setoption` sent, in order (name, value).
-    pub options: Vec<(String, String)>,
-    /// `go` limit as sent, e.g. `nodes 20000`.
-    pub limit: String,
-    pub multipv: u32,
-    pub all_depths: bool,
-    /// Ply range and book selection (part of what the label stands for).
-    pub plies: Option<String>,
-    pub skip_book: bool,
-    /// Hash of the settings above: a label keeps one meaning.
-    pub fingerprint: String,
-    pub chunks: Vec<AnalysisChunk>,
-    /// sha256 of the network's weights file (`evallab policy`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weights_sha256: Option<String>,
+/// The engine that ran: its `id name` and the executable's path.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EngineId {
+    pub name: String,
+    pub path: String,
 }
 
-impl AnalysisRun {
+/// One engine run (`evallab analyze|match|policy --label …`, an
+/// `evallab::engine::Stage`): what was run, and the chunks of results
+/// committed so far (a resumed run adds chunks).
+///
+/// Manifests written before the stages shared one driver stored the runs
+/// flat (`engine`, `engine_path`, `limit`, `multipv`, `all_depths`, `plies`,
+/// `skip_book`, `weights_sha256`); they read as the same runs
+/// ([`LegacyRun`]) and are written back in this layout.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(remote = "Self")]
+pub struct EngineRun {
+    pub label: String,
+    /// The stage that wrote it: `analyze`, `match` or `policy`.
+    pub stage: String,
+    pub engine: EngineId,
+    /// Every `setoption` sent, in order (name, value).
+    pub options: Vec<(String, String)>,
+    /// The stage's settings (a JSON object): with the engine and its
+    /// options, what the label stands for.
+    pub settings: serde_json::Value,
+    /// Hash of the engine, its options and the settings: a label keeps one
+    /// meaning ([`EngineRun::settings_fingerprint`]).
+    pub fingerprint: String,
+    pub chunks: Vec<EngineChunk>,
+}
+
+impl Serialize for EngineRun {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        EngineRun::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for EngineRun {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let run = if v.get("stage").is_some() {
+            EngineRun::deserialize(v)
+        } else {
+            LegacyRun::deserialize(v).map(EngineRun::from)
+        };
+        run.map_err(serde::de::Error::custom)
+    }
+}
+
+/// A run as manifests stored it before [`EngineRun`]: a match protocol in
+/// `limit`, a policy's weights in `weights_sha256`.
+#[derive(Deserialize)]
+struct LegacyRun {
+    label: String,
+    engine: String,
+    engine_path: String,
+    options: Vec<(String, String)>,
+    limit: String,
+    multipv: u32,
+    all_depths: bool,
+    plies: Option<String>,
+    skip_book: bool,
+    fingerprint: String,
+    chunks: Vec<EngineChunk>,
+    #[serde(default)]
+    weights_sha256: Option<String>,
+}
+
+impl From<LegacyRun> for EngineRun {
+    /// The stage's settings as the stages record them (the fingerprint was
+    /// computed from the same keys, so a resumed label keeps its meaning).
+    fn from(o: LegacyRun) -> EngineRun {
+        use serde_json::json;
+        let (stage, settings) = match o.weights_sha256 {
+            Some(sha) => (
+                "policy",
+                json!({ "weights_sha256": sha, "limit": o.limit, "plies": o.plies, "skip_book": o.skip_book }),
+            ),
+            None if o.limit.starts_with("match:") => (
+                "match",
+                json!({ "protocol": o.limit, "moves": o.plies, "skip_book": o.skip_book }),
+            ),
+            None => (
+                "analyze",
+                json!({ "limit": o.limit, "multipv": o.multipv, "all_depths": o.all_depths,
+                        "plies": o.plies, "skip_book": o.skip_book }),
+            ),
+        };
+        EngineRun {
+            label: o.label,
+            stage: stage.into(),
+            engine: EngineId {
+                name: o.engine,
+                path: o.engine_path,
+            },
+            options: o.options,
+            settings,
+            fingerprint: o.fingerprint,
+            chunks: o.chunks,
+        }
+    }
+}
+
+impl EngineRun {
     /// Some committed chunk has a part of `table` (`analysis` for `evallab
     /// analyze`, `match` for `evallab match`).
     pub fn has_table(&self, table: &Table) -> bool {
         self.chunks.iter().any(|c| c.files.contains_key(table.name))
     }
+
+    /// The first 8 bytes of sha256 of the engine, its options and the
+    /// settings (in their order), in hex.
+    pub fn settings_fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut key = serde_json::json!({
+            "engine": self.engine.name,
+            "path": self.engine.path,
+            "options": self.options,
+        });
+        if let (Some(k), Some(s)) = (key.as_object_mut(), self.settings.as_object()) {
+            k.extend(s.clone());
+        }
+        let d = Sha256::digest(key.to_string().as_bytes());
+        evallab_pgn::input::hex(&d[..8])
+    }
+
+    /// A setting as text (`None`: absent or null).
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.get(key).and_then(serde_json::Value::as_str)
+    }
+
+    /// The searches at a position: an `analyze` or `policy` run's `go` limit
+    /// (`nodes 20000`), a `match` run's protocol.
+    pub fn limit(&self) -> &str {
+        self.setting("limit")
+            .or_else(|| self.setting("protocol"))
+            .unwrap_or("")
+    }
+
+    /// The `MultiPV` sent (1 when none was).
+    pub fn multipv(&self) -> u32 {
+        self.options
+            .iter()
+            .find(|(k, _)| k == "MultiPV")
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(1)
+    }
+
+    /// Every completed depth was kept, not only the final lines.
+    pub fn all_depths(&self) -> bool {
+        self.settings
+            .get("all_depths")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// The ply range (`analyze`, `policy`) or move range (`match`).
+    pub fn plies(&self) -> Option<&str> {
+        self.setting("plies").or_else(|| self.setting("moves"))
+    }
 }
 
-/// Results of one analysis run committed together.
+/// Results of one engine run committed together.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct AnalysisChunk {
+pub struct EngineChunk {
     pub part: u32,
     pub started_unix: u64,
     pub seconds: f64,
@@ -137,7 +268,7 @@ pub struct Manifest {
     /// Engine analyses of the dataset's positions (kept across `ingest
     /// --overwrite`: game ids depend only on the inputs' content).
     #[serde(default)]
-    pub analyses: Vec<AnalysisRun>,
+    pub analyses: Vec<EngineRun>,
 }
 
 impl Default for Manifest {
@@ -164,13 +295,25 @@ impl Manifest {
     }
 
     /// The analysis run with this label.
-    pub fn analysis(&self, label: &str) -> Option<&AnalysisRun> {
+    pub fn analysis(&self, label: &str) -> Option<&EngineRun> {
         self.analyses.iter().find(|a| a.label == label)
+    }
+
+    /// Adds a committed chunk to the run labelled as `run` (or adds `run`
+    /// with this one chunk): the only place a manifest's engine runs grow.
+    pub fn add_chunk(&mut self, run: &EngineRun, chunk: EngineChunk) {
+        match self.analyses.iter_mut().find(|a| a.label == run.label) {
+            Some(a) => a.chunks.push(chunk),
+            None => self.analyses.push(EngineRun {
+                chunks: vec![chunk],
+                ..run.clone()
+            }),
+        }
     }
 
     /// The analysis (or policy, or match) run with this label, or a usage
     /// error naming the dataset.
-    pub fn require_analysis(&self, label: &str, root: &Path) -> Result<&AnalysisRun, Error> {
+    pub fn require_analysis(&self, label: &str, root: &Path) -> Result<&EngineRun, Error> {
         self.analysis(label).ok_or_else(|| {
             Error::Usage(format!(
                 "no run `{label}` in {}; `evallab inspect` lists the runs",
@@ -370,6 +513,29 @@ impl Dataset {
         Ok(removed)
     }
 
+    /// The games with committed rows in `tables` among `run`'s chunks.
+    pub fn done_games(&self, run: &EngineRun, tables: &[&Table]) -> Result<HashSet<i64>, Error> {
+        use polars::prelude::{UniqueKeepStrategy, col};
+        let mut done = HashSet::new();
+        for table in tables {
+            let files: Vec<PathBuf> = run
+                .chunks
+                .iter()
+                .filter_map(|c| c.files.get(table.name))
+                .map(|f| self.root.join(f))
+                .collect();
+            if files.is_empty() {
+                continue;
+            }
+            let ids = scan_files(&files)?
+                .select([col(schema::col::GAME_ID)])
+                .unique(None, UniqueKeepStrategy::Any)
+                .collect()?;
+            done.extend(ids.column(schema::col::GAME_ID)?.i64()?.into_no_null_iter());
+        }
+        Ok(done)
+    }
+
     /// The next free part number (shared by ingest runs and analysis chunks).
     pub fn next_part(&self) -> u32 {
         let runs = self.manifest.runs.iter().map(|r| r.part);
@@ -392,4 +558,52 @@ fn scan_files(files: &[PathBuf]) -> Result<LazyFrame, Error> {
         paths,
         ScanArgsParquet::default(),
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifest written by evallab before [`EngineRun`] (runs of
+    /// `analyze`, `match` twice and `policy` on the demo data) reads as the
+    /// same runs: their settings hash to the fingerprints it stored, so their
+    /// labels resume, and it reads back from the layout it is written in.
+    #[test]
+    fn manifests_before_engine_runs_read_and_keep_their_fingerprints() {
+        let text = include_str!("testdata/manifest-before-engine-runs.json");
+        let m: Manifest = serde_json::from_str(text).unwrap();
+        let stages: Vec<&str> = m.analyses.iter().map(|a| a.stage.as_str()).collect();
+        assert_eq!(stages, ["analyze", "match", "match", "policy"]);
+        let (a, p) = (&m.analyses[0], &m.analyses[3]);
+        assert_eq!(a.engine.name, "Stockfish 15.1");
+        assert_eq!(a.engine.path, "/usr/games/stockfish");
+        assert_eq!(
+            (a.limit(), a.multipv(), a.all_depths()),
+            ("nodes 1000", 2, true)
+        );
+        assert_eq!(m.analyses[1].plies(), Some("moves 10..19"));
+        assert_eq!(m.analyses[1].multipv(), 4);
+        assert!(m.analyses[1].limit().starts_with("match: mlm depth 6"));
+        assert_eq!((p.limit(), p.multipv()), ("nodes 1", 1));
+        assert_eq!(p.setting("weights_sha256").map(str::len), Some(64));
+        for run in [a, p] {
+            assert_eq!(run.settings_fingerprint(), run.fingerprint, "{}", run.label);
+        }
+        // A match's player was hashed but not stored.
+        for (run, player) in [(&m.analyses[1], "."), (&m.analyses[2], "Stockfish")] {
+            let mut run = run.clone();
+            if let Some(s) = run.settings.as_object_mut() {
+                s.insert("player".into(), player.into());
+            }
+            assert_eq!(run.settings_fingerprint(), run.fingerprint, "{}", run.label);
+        }
+        assert_eq!(m.analyses[0].chunks[0].lines, 5864);
+        let again: Manifest = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+        assert_eq!(again, m);
+        assert!(
+            serde_json::to_string(&m)
+                .unwrap()
+                .contains(r#""stage":"analyze""#)
+        );
+    }
 }

@@ -1,12 +1,12 @@
-//! Shards: one piece of a distributed ingest (`ingest --shard`) or analysis
-//! (`analyze --slice K/N --shard`), written beside the dataset by many
+//! Shards: one piece of a distributed ingest (`ingest --shard`) or engine
+//! run (`analyze|match|policy --slice K/N --shard`), written beside the dataset by many
 //! processes at once, and committed later, many in one manifest, by
 //! [`commit_shards`] (`evallab commit`).
 //!
 //! ```text
 //! DATASET/shards/<name>/games.parquet    the shard's parts (committed files that no manifest lists):
 //! DATASET/shards/<name>/moves.parquet    games, moves, rejects of an ingest shard;
-//! DATASET/shards/<name>/rejects.parquet  analysis, analysis_failures of an analysis shard
+//! DATASET/shards/<name>/rejects.parquet  the stage's table and analysis_failures of an engine shard
 //! DATASET/shards/<name>/shard.json       written last: the shard's commit point
 //! ```
 //!
@@ -15,8 +15,8 @@
 //! (its writer died or is still running) and is never committed. `commit`
 //! holds the dataset's lock, links every complete shard's parts into the
 //! table folders under new part numbers, and commits one manifest that adds
-//! one run per ingest shard and one chunk of its label's analysis per
-//! analysis shard, recording the shard's name and content fingerprint;
+//! one run per ingest shard and one chunk of its label's run per
+//! engine shard, recording the shard's name and content fingerprint;
 //! only then are the shard folders removed. So the dataset gains all the
 //! shards or none, and committing is idempotent: a shard whose fingerprint,
 //! or whose every input (analysed game), the manifest already has is skipped — a task that
@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 use crate::Error;
 use crate::dataset::lock::{DatasetLock, Holder};
-use crate::dataset::{AnalysisRun, Dataset, InputRecord, Run, commit, part_file};
+use crate::dataset::{Dataset, EngineRun, InputRecord, Run, commit, part_file};
 use crate::schema::{self, Table};
 
 /// The folder of the shards inside a dataset.
@@ -62,10 +62,10 @@ pub struct Shard {
     pub inputs: Vec<InputRecord>,
     /// Table name → file inside the shard's folder.
     pub files: BTreeMap<String, String>,
-    /// An analysis shard (`analyze --shard`): the analysis' settings and the
-    /// one chunk of results (its files are the shard's).
+    /// An engine shard (`analyze|match|policy --shard`): the run's settings
+    /// and the one chunk of results (its files are the shard's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<AnalysisRun>,
+    pub analysis: Option<EngineRun>,
 }
 
 /// The content fingerprint of a shard: its inputs' sha256 in order and the
@@ -191,7 +191,7 @@ fn link_parts(
     Ok(files)
 }
 
-/// Adds an analysis shard as a chunk of its label's analysis (in memory;
+/// Adds an engine shard as a chunk of its label's run (in memory;
 /// the caller commits the manifest). Skipped when the label has the shard
 /// (fingerprint) or all its games; an error when it has some of them, or
 /// when the label was run with other settings.
@@ -218,8 +218,12 @@ fn commit_analysis(ds: &mut Dataset, shard: Shard, report: &mut CommitReport) ->
                 .as_ref()
                 .is_some_and(|s| s.fingerprint == shard.fingerprint)
         });
-        let tables = [&schema::ANALYSIS, &schema::ANALYSIS_FAILURES];
-        let done = crate::analyze::done_games(ds, old, &tables)?;
+        // The tables the shard wrote: its stage's and `analysis_failures`.
+        let tables: Vec<&Table> = schema::ANALYSIS_TABLES
+            .into_iter()
+            .filter(|t| shard.files.contains_key(t.name))
+            .collect();
+        let done = ds.done_games(old, &tables)?;
         let mine = shard_games(&shard_dir(&ds.root, &shard.name), &shard)?;
         let overlap = mine.iter().filter(|g| done.contains(g)).count();
         if seen || (overlap == mine.len() && !mine.is_empty()) {
@@ -244,22 +248,11 @@ fn commit_analysis(ds: &mut Dataset, shard: Shard, report: &mut CommitReport) ->
         fingerprint: shard.fingerprint,
     });
     report.committed.push((shard.name, part, chunk.games, 0));
-    match ds
-        .manifest
-        .analyses
-        .iter_mut()
-        .find(|a| a.label == settings.label)
-    {
-        Some(a) => a.chunks.push(chunk),
-        None => ds.manifest.analyses.push(AnalysisRun {
-            chunks: vec![chunk],
-            ..settings
-        }),
-    }
+    ds.manifest.add_chunk(&settings, chunk);
     Ok(())
 }
 
-/// The game ids in an analysis shard's parts.
+/// The game ids in an engine shard's parts.
 fn shard_games(dir: &Path, shard: &Shard) -> Result<HashSet<i64>, Error> {
     use polars::prelude::*;
     let mut out = HashSet::new();

@@ -9,7 +9,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use polars::prelude::*;
 
 use crate::Error;
-use crate::dataset::{AnalysisRun, Dataset};
+use crate::dataset::{Dataset, EngineRun};
 use crate::matching::MatchOptions;
 use crate::metrics::matching::format::{Totals, results_file};
 use crate::metrics::matching::math::MatchType;
@@ -57,7 +57,7 @@ pub fn rows(ds: &Dataset, label: &str, ids: &[i64]) -> Result<DataFrame, Error> 
 /// Writes the logs, results files and `match.parquet` into `dir`.
 pub fn write(
     dir: &Path,
-    run: &AnalysisRun,
+    run: &EngineRun,
     opts: &MatchOptions,
     mut df: DataFrame,
 ) -> Result<Written, Error> {
@@ -124,7 +124,7 @@ pub fn write(
         let path = dir.join(format!("results_{}.txt", file_part(&p)));
         let text = format!(
             "Results of {p} ({}; {})\n\n{}",
-            run.engine,
+            run.engine.name,
             opts.protocol(),
             results_file(lines, &totals)
         );
@@ -151,7 +151,7 @@ fn file_part(s: &str) -> String {
 }
 
 /// The log header: date, hardware, engine, options, depths and methodology.
-pub fn header(run: &AnalysisRun, opts: &MatchOptions) -> String {
+pub fn header(run: &EngineRun, opts: &MatchOptions) -> String {
     let started = run.chunks.first().map_or(0, |c| c.started_unix);
     let date = date_of(UNIX_EPOCH + Duration::from_secs(started));
     let opt = |n: &str| {
@@ -192,8 +192,8 @@ pub fn header(run: &AnalysisRun, opts: &MatchOptions) -> String {
          alternative loses to mate; NaN = the move repeats a position, or no valid eval.\n\n",
         env!("CARGO_PKG_VERSION"),
         cpu_model(),
-        run.engine,
-        run.engine_path,
+        run.engine.name,
+        run.engine.path,
         opt("Hash"),
         opt("Threads"),
         opts.multipv,

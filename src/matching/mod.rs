@@ -15,9 +15,8 @@ pub mod files;
 pub mod rows;
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
+use arrow::record_batch::RecordBatch;
 use evallab_uci::{Engine, Limit, Search};
 use polars::prelude::*;
 use shakmaty::san::SanPlus;
@@ -25,26 +24,22 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
 use crate::Error;
-use crate::analyze::pool::{self, Chunk, GameResult, Job, PoolConfig};
-use crate::analyze::positions::{self, GameTask, Selection, fen_of};
 use crate::analyze::rows::Line;
-use crate::analyze::{
-    AnalyzeProgress, check_reserved, commit_chunk, continue_run, fingerprint_of, options_sent,
-    pending, probe_engine, push_failures, stopped,
-};
-use crate::dataset::lock::{DatasetLock, Holder};
-use crate::dataset::{AnalysisRun, Dataset};
+use crate::dataset::Dataset;
+use crate::engine::pool::{GameResult, Job};
+use crate::engine::positions::{self, GameTask, Selection, fen_of};
+use crate::engine::{RunOptions, Stage, StageReport, check_reserved, options_sent, stopped};
 use crate::metrics::matching::format::{eval_text, line_of, move_text};
 use crate::metrics::matching::math::{Eval, MoveEvidence, outcome};
-use crate::schema::FailuresBuilder;
-use crate::schema::MatchBuilder;
-use crate::schema::{ANALYSIS_FAILURES, GAMES, MATCH, col};
+use crate::schema::{GAMES, MATCH, MatchBuilder, Table, col};
 use rows::MatchRow;
 
 /// Options of a match run.
 #[derive(Debug, Clone)]
 pub struct MatchOptions {
-    pub engine: PathBuf,
+    /// The engine, jobs, label (`None`: `match-<engine file name>-<fingerprint>`),
+    /// shard, timeouts.
+    pub run: RunOptions,
     /// Extra `setoption`s, sent after Threads, Hash and MultiPV.
     pub engine_options: Vec<(String, String)>,
     /// The tested player: a regex on the mover's name.
@@ -54,6 +49,8 @@ pub struct MatchOptions {
     pub moves: Option<(u16, u16)>,
     pub skip_book: bool,
     pub max_games: Option<usize>,
+    /// Only the K-th of N contiguous slices of the selected games.
+    pub slice: Option<(usize, usize)>,
     /// MLM (the "12/12" data): depth and lines.
     pub mlm_depth: u32,
     pub multipv: u32,
@@ -61,28 +58,12 @@ pub struct MatchOptions {
     pub slm_depths: (u32, u32),
     /// Depth of the final MLM (dL).
     pub final_depth: u32,
-    pub jobs: usize,
     pub threads: u32,
     pub hash_mb: u32,
-    /// `None`: `match-<engine file name>-<fingerprint>`.
-    pub label: Option<String>,
-    pub timeout: Duration,
-    pub handshake_timeout: Duration,
-    pub commit_every: Duration,
 }
 
 impl MatchOptions {
-    /// The `setoption`s every engine of the run gets, in order.
-    pub fn options_sent(&self) -> Vec<(String, String)> {
-        options_sent(
-            self.threads,
-            self.hash_mb,
-            self.multipv,
-            &self.engine_options,
-        )
-    }
-
-    /// The protocol's searches, as stored in the manifest's `limit`.
+    /// The protocol's searches, as stored in the run's settings.
     pub fn protocol(&self) -> String {
         let (a, b) = self.slm_depths;
         format!(
@@ -91,49 +72,10 @@ impl MatchOptions {
         )
     }
 
-    /// The move range as stored in the manifest (`moves A..B`).
+    /// The move range as stored in the run's settings (`moves A..B`).
     pub fn moves_text(&self) -> Option<String> {
         self.moves.map(|(a, b)| format!("moves {a}..{b}"))
     }
-}
-
-/// Checks what can be checked before any engine runs.
-pub fn check_options(o: &MatchOptions) -> Result<(), Error> {
-    check_reserved(&o.engine_options)?;
-    if o.multipv < 2 || o.jobs == 0 || o.threads == 0 {
-        return Err(Error::Usage(
-            "--multipv must be at least 2 (the best alternative), --jobs and --threads at least 1"
-                .into(),
-        ));
-    }
-    let (a, b) = o.slm_depths;
-    if a == 0 || b < a || o.mlm_depth == 0 || o.final_depth == 0 {
-        return Err(Error::Usage(format!(
-            "depths: expected 1 <= dmin <= d and MLM, final depths >= 1 (got --slm-depths {a}..{b}, \
-             --mlm-depth {}, --final-depth {})",
-            o.mlm_depth, o.final_depth
-        )));
-    }
-    regex::Regex::new(&o.player)
-        .map_err(|e| Error::Usage(format!("--player: bad regex `{}`: {e}", o.player)))?;
-    Ok(())
-}
-
-/// What a match run did.
-#[derive(Debug, Clone, Default)]
-pub struct MatchReport {
-    pub label: String,
-    /// The selected games (the output folder shows these).
-    pub game_ids: Vec<i64>,
-    pub engine: String,
-    pub games_selected: u64,
-    pub games_already_done: u64,
-    pub games: u64,
-    pub moves: u64,
-    pub failures: u64,
-    pub restarts: u64,
-    pub seconds: f64,
-    pub stale_lock: Option<Holder>,
 }
 
 /// A tested move, known before any engine runs.
@@ -146,179 +88,147 @@ struct Tested {
     repetition: bool,
 }
 
-/// The tested moves by (game, ply).
-type TestedMoves = HashMap<(i64, u16), Tested>;
-
-/// Runs the protocol over the selected moves of the dataset at `root`
-/// (committing them under the run's label) and returns the label's run.
-pub fn run_match(
-    root: &Path,
-    opts: &MatchOptions,
-    progress: &mut dyn FnMut(&AnalyzeProgress),
-) -> Result<(MatchReport, AnalysisRun), Error> {
-    let started = Instant::now();
-    check_options(opts)?;
-    let lock = DatasetLock::acquire(root, "match")?;
-    let mut ds = Dataset::open(root)?;
-    ds.collect_garbage()?;
-    let (cfg, probe) = probe_engine(&opts.engine, opts.options_sent(), opts.handshake_timeout)?;
-    let engine_name = probe.id_name().to_string();
-    let mut run = AnalysisRun {
-        label: String::new(),
-        engine: engine_name.clone(),
-        engine_path: opts.engine.display().to_string(),
-        options: cfg.options.clone(),
-        limit: opts.protocol(),
-        multipv: opts.multipv,
-        all_depths: true,
-        plies: opts.moves_text(),
-        skip_book: opts.skip_book,
-        fingerprint: String::new(),
-        chunks: Vec::new(),
-        weights_sha256: None,
-    };
-    run.fingerprint = fingerprint_of(&serde_json::json!({
-        "engine": run.engine,
-        "path": run.engine_path,
-        "options": run.options,
-        "protocol": run.limit,
-        "moves": run.plies,
-        "skip_book": run.skip_book,
-        "player": opts.player,
-    }));
-    run.label = opts.label.clone().unwrap_or_else(|| {
-        let stem = opts
-            .engine
-            .file_stem()
-            .map_or("engine".into(), |s| s.to_string_lossy().into_owned());
-        format!("match-{stem}-{}", run.fingerprint)
-    });
-    let label = run.label.clone();
-    continue_run(&ds, &mut run)?;
-    let (tasks, tested) = select(&ds, opts)?;
-    let (games_selected, game_ids) = (
-        tasks.len() as u64,
-        tasks.iter().map(|t| t.game_id).collect(),
-    );
-    let (todo, games_already_done) = pending(&ds, &run, &[&MATCH, &ANALYSIS_FAILURES], tasks)?;
-    let mut report = MatchReport {
-        label: label.clone(),
-        engine: engine_name,
-        games_selected,
-        game_ids,
-        games_already_done,
-        stale_lock: lock.stale.clone(),
-        ..MatchReport::default()
-    };
-    if todo.is_empty() {
-        probe.quit();
-        report.seconds = started.elapsed().as_secs_f64();
-        return Ok((report, run));
-    }
-    let mut prog = AnalyzeProgress::start(&todo);
-    progress(&prog);
-    let pool_cfg = PoolConfig {
-        engine: &cfg,
-        jobs: opts.jobs,
-        commit_every: opts.commit_every,
-    };
-    let mut on_game = |r: &GameResult<MatchRow>| {
-        prog.add(r);
-        report.games += 1;
-        report.moves += r.out.len() as u64;
-        report.failures += r.failures.len() as u64;
-        report.restarts += r.restarts;
-        progress(&prog);
-    };
-    let mut commit = |chunk: &mut Chunk<MatchRow>| -> Result<(), Error> {
-        let mut m = MatchBuilder::default();
-        let mut f = FailuresBuilder::default();
-        for r in &chunk.results {
-            for (_, _, row) in &r.out {
-                m.push(r.game_id, &label, row);
-            }
-            push_failures(&mut f, r, &label);
-        }
-        let (lines, failures) = (m.rows() as u64, f.rows() as u64);
-        commit_chunk(
-            &mut ds,
-            &mut run,
-            chunk,
-            lines,
-            failures,
-            vec![(&MATCH, m.finish()), (&ANALYSIS_FAILURES, f.finish())],
-        )?;
-        Ok(())
-    };
-    let job = MatchJob {
-        opts,
-        tested: &tested,
-    };
-    pool::run(&pool_cfg, probe, &job, &todo, &mut on_game, &mut commit)?;
-    report.seconds = started.elapsed().as_secs_f64();
-    let run = ds
-        .manifest
-        .analysis(&label)
-        .cloned()
-        .ok_or_else(|| Error::Dataset(format!("label `{label}` missing after its commit")))?;
-    Ok((report, run))
+/// The `match` stage: the protocol at each tested move.
+#[derive(Debug, Clone)]
+pub struct Match {
+    opts: MatchOptions,
+    /// The tested moves by (game, ply), known once selected.
+    tested: HashMap<(i64, u16), Tested>,
 }
 
-/// The selected games with their tested plies, and what is known of each
-/// tested move before any search (mover, SAN, move number, repetition).
-fn select(ds: &Dataset, opts: &MatchOptions) -> Result<(Vec<GameTask>, TestedMoves), Error> {
-    let sel = Selection {
-        event: opts.event.clone(),
-        player: Some(opts.player.clone()),
-        plies: None,
-        skip_book: opts.skip_book,
-        max_games: opts.max_games,
-        slice: None,
-    };
-    let mut tasks = positions::select(ds, &sel)?;
-    let names = names(ds)?;
-    let re = regex::Regex::new(&opts.player)
-        .map_err(|e| Error::Usage(format!("--player: bad regex: {e}")))?;
-    let mut tested = HashMap::new();
-    for t in &mut tasks {
-        let (white, black) = names.get(&t.game_id).cloned().unwrap_or_default();
-        let want: HashSet<u16> = t.plies.iter().copied().collect();
-        let mut keep = Vec::new();
-        // An unreplayable game keeps its plies: the pool records the failure.
-        let Ok(mut pos) = t.start() else { continue };
-        let mut seen: HashSet<String> = HashSet::from([position_key(&pos)]);
-        for (i, m) in t.moves.iter().enumerate() {
-            let ply = i as u16 + 1;
-            let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
-                break;
-            };
-            let is_white = pos.turn().is_white();
-            let name = if is_white { &white } else { &black };
-            let move_number = pos.fullmoves().get() as u16;
-            let in_range = opts
-                .moves
-                .is_none_or(|(a, b)| (a..=b).contains(&move_number));
-            let san = SanPlus::from_move(pos.clone(), mv).to_string();
-            pos.play_unchecked(mv);
-            let repetition = !seen.insert(position_key(&pos));
-            if want.contains(&ply) && in_range && re.is_match(name) {
-                keep.push(ply);
-                tested.insert(
-                    (t.game_id, ply),
-                    Tested {
-                        player: name.clone(),
-                        white: is_white,
-                        move_number,
-                        san,
-                        repetition,
-                    },
-                );
+impl Match {
+    /// Checks what can be checked before any engine runs.
+    pub fn new(opts: MatchOptions) -> Result<Match, Error> {
+        let o = &opts;
+        check_reserved(&o.engine_options)?;
+        if o.multipv < 2 || o.run.jobs == 0 || o.threads == 0 {
+            return Err(Error::Usage(
+                "--multipv must be at least 2 (the best alternative), --jobs and --threads at least 1"
+                    .into(),
+            ));
+        }
+        let (a, b) = o.slm_depths;
+        if a == 0 || b < a || o.mlm_depth == 0 || o.final_depth == 0 {
+            return Err(Error::Usage(format!(
+                "depths: expected 1 <= dmin <= d and MLM, final depths >= 1 (got --slm-depths {a}..{b}, \
+                 --mlm-depth {}, --final-depth {})",
+                o.mlm_depth, o.final_depth
+            )));
+        }
+        regex::Regex::new(&o.player)
+            .map_err(|e| Error::Usage(format!("--player: bad regex `{}`: {e}", o.player)))?;
+        Ok(Match {
+            opts,
+            tested: HashMap::new(),
+        })
+    }
+
+    pub fn options(&self) -> &MatchOptions {
+        &self.opts
+    }
+}
+
+impl Stage for Match {
+    const NAME: &'static str = "match";
+    const TABLE: &'static Table = &MATCH;
+
+    fn run_options(&self) -> &RunOptions {
+        &self.opts.run
+    }
+
+    fn options_sent(&self) -> Vec<(String, String)> {
+        let o = &self.opts;
+        options_sent(o.threads, o.hash_mb, o.multipv, &o.engine_options)
+    }
+
+    fn settings(&self) -> serde_json::Value {
+        let o = &self.opts;
+        serde_json::json!({
+            "protocol": o.protocol(),
+            "moves": o.moves_text(),
+            "skip_book": o.skip_book,
+            "player": o.player,
+        })
+    }
+
+    fn default_label(&self, fingerprint: &str) -> String {
+        let stem = (self.opts.run.engine.file_stem())
+            .map_or("engine".into(), |s| s.to_string_lossy().into_owned());
+        format!("match-{stem}-{fingerprint}")
+    }
+
+    /// The selected games with their tested plies; what is known of each
+    /// tested move before any search (mover, SAN, move number, repetition)
+    /// is kept for the job.
+    fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error> {
+        let opts = &self.opts;
+        let sel = Selection {
+            event: opts.event.clone(),
+            player: Some(opts.player.clone()),
+            plies: None,
+            skip_book: opts.skip_book,
+            max_games: opts.max_games,
+            slice: opts.slice,
+        };
+        let mut tasks = positions::select(ds, &sel)?;
+        let names = names(ds)?;
+        let re = regex::Regex::new(&opts.player)
+            .map_err(|e| Error::Usage(format!("--player: bad regex: {e}")))?;
+        let tested = &mut self.tested;
+        for t in &mut tasks {
+            let (white, black) = names.get(&t.game_id).cloned().unwrap_or_default();
+            let want: HashSet<u16> = t.plies.iter().copied().collect();
+            let mut keep = Vec::new();
+            // An unreplayable game keeps its plies: the pool records the failure.
+            let Ok(mut pos) = t.start() else { continue };
+            let mut seen: HashSet<String> = HashSet::from([position_key(&pos)]);
+            for (i, m) in t.moves.iter().enumerate() {
+                let ply = i as u16 + 1;
+                let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+                    break;
+                };
+                let is_white = pos.turn().is_white();
+                let name = if is_white { &white } else { &black };
+                let move_number = pos.fullmoves().get() as u16;
+                let in_range = opts
+                    .moves
+                    .is_none_or(|(a, b)| (a..=b).contains(&move_number));
+                let san = SanPlus::from_move(pos.clone(), mv).to_string();
+                pos.play_unchecked(mv);
+                let repetition = !seen.insert(position_key(&pos));
+                if want.contains(&ply) && in_range && re.is_match(name) {
+                    keep.push(ply);
+                    tested.insert(
+                        (t.game_id, ply),
+                        Tested {
+                            player: name.clone(),
+                            white: is_white,
+                            move_number,
+                            san,
+                            repetition,
+                        },
+                    );
+                }
+            }
+            t.plies = keep;
+        }
+        tasks.retain(|t| !t.plies.is_empty());
+        Ok(tasks)
+    }
+
+    fn tally(&self, _row: &MatchRow, report: &mut StageReport) {
+        report.rows += 1;
+    }
+
+    fn rows(&self, label: &str, results: &[GameResult<MatchRow>]) -> RecordBatch {
+        let mut m = MatchBuilder::default();
+        for r in results {
+            for (_, _, row) in &r.out {
+                m.push(r.game_id, label, row);
             }
         }
-        t.plies = keep;
+        m.finish()
     }
-    tasks.retain(|t| !t.plies.is_empty());
-    Ok((tasks, tested))
 }
 
 /// A position for repetition: the FEN without its move counters.
@@ -344,13 +254,7 @@ fn names(ds: &Dataset) -> Result<HashMap<i64, (String, String)>, Error> {
         .collect())
 }
 
-/// The protocol at one tested move.
-struct MatchJob<'a> {
-    opts: &'a MatchOptions,
-    tested: &'a TestedMoves,
-}
-
-impl MatchJob<'_> {
+impl Match {
     /// One search of the position before `ply`, its lines checked.
     fn go(
         &self,
@@ -370,17 +274,17 @@ impl MatchJob<'_> {
                 moves,
                 Limit::Depth(depth),
                 searchmoves,
-                self.opts.timeout,
+                self.opts.run.timeout,
             )
             .map_err(|e| e.to_string())?;
         if search.stopped {
-            return Err(stopped(self.opts.timeout));
+            return Err(stopped(self.opts.run.timeout));
         }
         crate::analyze::rows::lines(&search, pos, true)
     }
 }
 
-impl Job for MatchJob<'_> {
+impl Job for Match {
     type Out = MatchRow;
 
     fn position(
@@ -390,7 +294,7 @@ impl Job for MatchJob<'_> {
         ply: u16,
         pos: &Chess,
     ) -> Result<MatchRow, String> {
-        let o = self.opts;
+        let o = &self.opts;
         let t = self
             .tested
             .get(&(task.game_id, ply))

@@ -4,7 +4,7 @@
 //! The source is an lc0-compatible UCI engine with `VerboseMoveStats`: one
 //! search per position (`go nodes 1` gives the raw policy) prints an `info
 //! string` per legal move with its prior ([`evallab_uci::parse_move_stats`]).
-//! It runs on the analysis stage's engine pool ([`crate::analyze::pool`]):
+//! It is an engine stage ([`crate::engine::run_stage`]):
 //! the same selection, failure handling (a move line that is not a legal move,
 //! or a missing one, is garbage), chunked commits, resume and labels; the run
 //! records the weights file and its sha256 beside the engine.
@@ -12,84 +12,74 @@
 pub mod user;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
+use arrow::record_batch::RecordBatch;
 use evallab_uci::{Engine, Limit, MoveStats, parse_move_stats};
 use sha2::{Digest, Sha256};
 use shakmaty::{Chess, Position};
 
 use crate::Error;
-use crate::analyze::pool::{self, Chunk, GameResult, Job, PoolConfig};
-use crate::analyze::positions::{self, GameTask, Selection};
 use crate::analyze::rows::check_move;
-use crate::analyze::{
-    AnalyzeProgress, check_reserved, commit_chunk, continue_run, fingerprint_of, pending,
-    probe_engine, push_failures, stopped,
-};
-use crate::dataset::lock::{DatasetLock, Holder};
-use crate::dataset::{AnalysisRun, Dataset};
-use crate::schema::{ANALYSIS_FAILURES, FailuresBuilder, POLICY, PolicyBuilder};
+use crate::dataset::Dataset;
+use crate::engine::pool::{GameResult, Job};
+use crate::engine::positions::{self, GameTask, Selection};
+use crate::engine::{RunOptions, Stage, StageReport, check_reserved, stopped};
+use crate::schema::{POLICY, PolicyBuilder, Table};
 
 /// Options of a policy run.
 #[derive(Debug, Clone)]
 pub struct PolicyOptions {
-    /// The lc0-compatible engine.
-    pub engine: PathBuf,
+    /// The lc0-compatible engine, jobs, label (`None`:
+    /// `policy-<weights file stem>`), shard, timeouts.
+    pub run: RunOptions,
     /// The network (`WeightsFile`).
     pub weights: PathBuf,
     /// Extra `setoption`s, sent after WeightsFile, VerboseMoveStats and Threads.
     pub engine_options: Vec<(String, String)>,
     /// Nodes per position: 1 is the raw policy.
     pub nodes: u64,
-    pub jobs: usize,
     pub threads: u32,
     pub selection: Selection,
-    /// `None`: `policy-<weights file stem>`.
-    pub label: Option<String>,
-    pub timeout: Duration,
-    pub handshake_timeout: Duration,
-    pub commit_every: Duration,
 }
 
-impl PolicyOptions {
-    /// The `setoption`s every engine of the run gets, in order.
-    pub fn options_sent(&self) -> Vec<(String, String)> {
-        let mut o = vec![
-            (
-                "WeightsFile".to_string(),
-                self.weights.display().to_string(),
-            ),
-            ("VerboseMoveStats".to_string(), "true".to_string()),
-            ("Threads".to_string(), self.threads.to_string()),
-        ];
-        o.extend(self.engine_options.iter().cloned());
-        o
-    }
-
-    fn default_label(&self) -> String {
-        let stem = self.weights.file_name().map_or("net".into(), |s| {
-            let s = s.to_string_lossy();
-            s.split('.').next().unwrap_or("net").to_string()
-        });
-        format!("policy-{stem}")
-    }
+/// The `policy` stage: one search per position, its move lines kept.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    opts: PolicyOptions,
+    /// sha256 of the weights file, hex.
+    weights_sha256: String,
 }
 
-/// What a policy run did.
-#[derive(Debug, Clone, Default)]
-pub struct PolicyReport {
-    pub label: String,
-    pub engine: String,
-    pub games_selected: u64,
-    pub games_already_done: u64,
-    pub games: u64,
-    pub positions: u64,
-    /// Move rows (priors) written.
-    pub moves: u64,
-    pub failures: u64,
-    pub restarts: u64,
-    pub seconds: f64,
-    pub stale_lock: Option<Holder>,
+impl Policy {
+    /// Checks what can be checked before any engine runs, and hashes the
+    /// weights file.
+    pub fn new(opts: PolicyOptions) -> Result<Policy, Error> {
+        check_reserved(&opts.engine_options)?;
+        let reserved = ["WeightsFile", "VerboseMoveStats"];
+        if let Some((name, _)) = opts
+            .engine_options
+            .iter()
+            .find(|(n, _)| reserved.iter().any(|r| r.eq_ignore_ascii_case(n)))
+        {
+            return Err(Error::Usage(format!(
+                "--engine-option {name}: set by evallab (use --weights)"
+            )));
+        }
+        if opts.nodes == 0 || opts.run.jobs == 0 || opts.threads == 0 {
+            return Err(Error::Usage(
+                "--nodes, --jobs and --threads must be at least 1".into(),
+            ));
+        }
+        let weights_sha256 = sha256_file(&opts.weights)?;
+        Ok(Policy {
+            opts,
+            weights_sha256,
+        })
+    }
+
+    fn limit(&self) -> Limit {
+        Limit::Nodes(self.opts.nodes)
+    }
 }
 
 /// sha256 of a file, hex.
@@ -98,117 +88,59 @@ fn sha256_file(path: &Path) -> Result<String, Error> {
     Ok(evallab_pgn::input::hex(&Sha256::digest(&bytes)))
 }
 
-/// Prices the selected positions of the dataset at `root` with the network.
-pub fn run_policy(
-    root: &Path,
-    opts: &PolicyOptions,
-    progress: &mut dyn FnMut(&AnalyzeProgress),
-) -> Result<PolicyReport, Error> {
-    let started = Instant::now();
-    check_reserved(&opts.engine_options)?;
-    let reserved = ["WeightsFile", "VerboseMoveStats"];
-    if let Some((name, _)) = opts
-        .engine_options
-        .iter()
-        .find(|(n, _)| reserved.iter().any(|r| r.eq_ignore_ascii_case(n)))
-    {
-        return Err(Error::Usage(format!(
-            "--engine-option {name}: set by evallab (use --weights)"
-        )));
+impl Stage for Policy {
+    const NAME: &'static str = "policy";
+    const TABLE: &'static Table = &POLICY;
+
+    fn run_options(&self) -> &RunOptions {
+        &self.opts.run
     }
-    if opts.nodes == 0 || opts.jobs == 0 || opts.threads == 0 {
-        return Err(Error::Usage(
-            "--nodes, --jobs and --threads must be at least 1".into(),
-        ));
+
+    fn options_sent(&self) -> Vec<(String, String)> {
+        let o = &self.opts;
+        let mut sent = vec![
+            ("WeightsFile".to_string(), o.weights.display().to_string()),
+            ("VerboseMoveStats".to_string(), "true".to_string()),
+            ("Threads".to_string(), o.threads.to_string()),
+        ];
+        sent.extend(o.engine_options.iter().cloned());
+        sent
     }
-    let weights_sha256 = sha256_file(&opts.weights)?;
-    let lock = DatasetLock::acquire(root, "policy")?;
-    let mut ds = Dataset::open(root)?;
-    ds.collect_garbage()?;
-    let (cfg, probe) = probe_engine(&opts.engine, opts.options_sent(), opts.handshake_timeout)?;
-    let engine_name = probe.id_name().to_string();
-    let limit = Limit::Nodes(opts.nodes);
-    let mut run = AnalysisRun {
-        label: opts.label.clone().unwrap_or_else(|| opts.default_label()),
-        engine: engine_name.clone(),
-        engine_path: opts.engine.display().to_string(),
-        options: cfg.options.clone(),
-        limit: limit.to_string(),
-        multipv: 1,
-        all_depths: false,
-        plies: opts.selection.plies_text(),
-        skip_book: opts.selection.skip_book,
-        fingerprint: String::new(),
-        chunks: Vec::new(),
-        weights_sha256: Some(weights_sha256.clone()),
-    };
-    run.fingerprint = fingerprint_of(&serde_json::json!({
-        "engine": run.engine,
-        "path": run.engine_path,
-        "options": run.options,
-        "weights_sha256": weights_sha256,
-        "limit": run.limit,
-        "plies": run.plies,
-        "skip_book": run.skip_book,
-    }));
-    continue_run(&ds, &mut run)?;
-    let label = run.label.clone();
-    let all = positions::select(&ds, &opts.selection)?;
-    let games_selected = all.len() as u64;
-    let (todo, games_already_done) = pending(&ds, &run, &[&POLICY, &ANALYSIS_FAILURES], all)?;
-    let mut report = PolicyReport {
-        label: label.clone(),
-        engine: engine_name,
-        games_selected,
-        games_already_done,
-        stale_lock: lock.stale.clone(),
-        ..PolicyReport::default()
-    };
-    if todo.is_empty() {
-        probe.quit();
-        report.seconds = started.elapsed().as_secs_f64();
-        return Ok(report);
+
+    fn settings(&self) -> serde_json::Value {
+        serde_json::json!({
+            "weights_sha256": self.weights_sha256,
+            "limit": self.limit().to_string(),
+            "plies": self.opts.selection.plies_text(),
+            "skip_book": self.opts.selection.skip_book,
+        })
     }
-    let mut prog = AnalyzeProgress::start(&todo);
-    progress(&prog);
-    let pool_cfg = PoolConfig {
-        engine: &cfg,
-        jobs: opts.jobs,
-        commit_every: opts.commit_every,
-    };
-    let mut on_game = |r: &GameResult<Vec<MoveStats>>| {
-        prog.add(r);
-        report.games += 1;
-        report.positions += r.positions;
-        report.moves += r.out.iter().map(|(_, _, m)| m.len() as u64).sum::<u64>();
-        report.failures += r.failures.len() as u64;
-        report.restarts += r.restarts;
-        progress(&prog);
-    };
-    let mut commit = |chunk: &mut Chunk<Vec<MoveStats>>| -> Result<(), Error> {
+
+    fn default_label(&self, _fingerprint: &str) -> String {
+        let stem = self.opts.weights.file_name().map_or("net".into(), |s| {
+            let s = s.to_string_lossy();
+            s.split('.').next().unwrap_or("net").to_string()
+        });
+        format!("policy-{stem}")
+    }
+
+    fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error> {
+        positions::select(ds, &self.opts.selection)
+    }
+
+    fn tally(&self, moves: &Vec<MoveStats>, report: &mut StageReport) {
+        report.rows += moves.len() as u64;
+    }
+
+    fn rows(&self, label: &str, results: &[GameResult<Vec<MoveStats>>]) -> RecordBatch {
         let mut p = PolicyBuilder::default();
-        let mut f = FailuresBuilder::default();
-        for r in &chunk.results {
+        for r in results {
             for (ply, _, moves) in &r.out {
-                p.push(r.game_id, *ply, &label, moves);
+                p.push(r.game_id, *ply, label, moves);
             }
-            push_failures(&mut f, r, &label);
         }
-        let (rows, failures) = (p.rows() as u64, f.rows() as u64);
-        commit_chunk(
-            &mut ds,
-            &mut run,
-            chunk,
-            rows,
-            failures,
-            vec![(&POLICY, p.finish()), (&ANALYSIS_FAILURES, f.finish())],
-        )?;
-        Ok(())
-    };
-    let job = PolicyJob { opts, limit };
-    pool::run(&pool_cfg, probe, &job, &todo, &mut on_game, &mut commit)?;
-    report.seconds = started.elapsed().as_secs_f64();
-    Ok(report)
+        p.finish()
+    }
 }
 
 impl PolicyBuilder {
@@ -231,13 +163,7 @@ impl PolicyBuilder {
     }
 }
 
-/// The policy job: one search per position, its move lines kept.
-struct PolicyJob<'a> {
-    opts: &'a PolicyOptions,
-    limit: Limit,
-}
-
-impl Job for PolicyJob<'_> {
+impl Job for Policy {
     type Out = Vec<MoveStats>;
 
     fn position(
@@ -252,12 +178,12 @@ impl Job for PolicyJob<'_> {
             .search(
                 task.start_fen.as_deref(),
                 moves,
-                self.limit,
-                self.opts.timeout,
+                self.limit(),
+                self.opts.run.timeout,
             )
             .map_err(|e| e.to_string())?;
         if search.stopped {
-            return Err(stopped(self.opts.timeout));
+            return Err(stopped(self.opts.run.timeout));
         }
         priors(&search.strings, pos)
     }

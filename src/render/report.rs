@@ -266,8 +266,8 @@ fn ease_curves(ds: &Dataset, picks: &DataFrame) -> Result<Option<(String, EaseCu
         .manifest
         .analyses
         .iter()
-        .filter(|a| a.has_table(&ANALYSIS) && a.multipv >= 2)
-        .min_by_key(|a| !a.all_depths);
+        .filter(|a| a.has_table(&ANALYSIS) && a.multipv() >= 2)
+        .min_by_key(|a| !a.all_depths());
     let policy = ds.manifest.analyses.iter().find(|a| a.has_table(&POLICY));
     let (Some(a), Some(p)) = (analysis, policy) else {
         return Ok(None);
@@ -557,9 +557,9 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                  share of played moves that are its first choice, and the played move's loss \
                  and lichess-style accuracy by the reference.</p>",
                 escape(&run.label),
-                escape(&run.engine),
-                escape(&run.limit),
-                run.multipv
+                escape(&run.engine.name),
+                escape(run.limit()),
+                run.multipv()
             );
             html.push_str(&table(
                 &rows,
@@ -588,8 +588,8 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
                  choice at the last SLM depth; EV = share with the top move's eval; AE = mean \
                  eval drop (pawns, evals capped at ±10); ASD = the drop scaled by 1/(1+|z|).</p>",
                 escape(&run.label),
-                escape(&run.engine),
-                escape(&run.limit)
+                escape(&run.engine.name),
+                escape(run.limit())
             );
             html.push_str(&table(
                 &rows,

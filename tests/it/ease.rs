@@ -101,6 +101,44 @@ fn priors_are_distributions_and_ease_is_in_range() {
     }
 }
 
+/// A distributed policy run: two slices written as shards and committed give
+/// the rows of one run.
+#[test]
+fn a_sharded_policy_run_equals_one_run() {
+    let Some((lc0, weights)) = lc0() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (lc0, weights) = (lc0.display().to_string(), weights.display().to_string());
+    let rows = |name: &str, slices: &[&str]| -> DataFrame {
+        let ds = dir.path().join(name).display().to_string();
+        let out = evallab(&["ingest", "data/fixtures/tcec.pgn", "-o", &ds, "--quiet"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        for (k, slice) in slices.iter().enumerate() {
+            let shard = format!("s{k}");
+            let mut args = vec!["policy", &ds, "--engine", &lc0, "--weights", &weights];
+            if !slice.is_empty() {
+                args.extend(["--slice", slice, "--shard", &shard]);
+            }
+            let out = evallab(&args);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+        }
+        let out = evallab(&["commit", &ds]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let ds = Dataset::open(Path::new(&ds)).unwrap();
+        assert_eq!(ds.manifest.analyses[0].chunks.len(), slices.len());
+        ds.scan(&POLICY)
+            .unwrap()
+            .sort(
+                [col::GAME_ID, col::PLY, col::MOVE],
+                SortMultipleOptions::default(),
+            )
+            .collect()
+            .unwrap()
+    };
+    let (one, sharded) = (rows("one", &[""]), rows("sharded", &["1/2", "2/2"]));
+    assert_eq!(one.height(), sharded.height());
+    assert!(one.equals_missing(&sharded));
+}
+
 /// `--policy-file`: a user's priors, as fractions or as percentages (the
 /// whole table read one way), give the same ease; no lc0 needed.
 #[test]

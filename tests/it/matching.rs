@@ -272,10 +272,34 @@ fn a_resumed_run_equals_one_run_whatever_jobs() {
         args.extend(extra);
         let out = evallab(&args);
         assert!(out.status.success(), "{}", text(&out.stderr));
+        if extra.contains(&"--shard") {
+            // A shard's rows wait for `evallab commit`; no output folder.
+            assert!(!Path::new(&o).exists());
+            return ds;
+        }
         std::fs::read_to_string(Path::new(&o).join("results_Tester.txt")).unwrap()
     };
     let whole = run("a", &["--jobs", "2"]);
     // b: stopped after two games (as a killed run that committed them), then resumed.
     run("b", &["--max-games", "2"]);
     assert_eq!(run("b", &[]), whole);
+    // c: two slices written as shards side by side, committed, then the
+    // output folder written from the committed rows (no search left).
+    run("c", &["--slice", "1/2", "--shard", "s1"]);
+    let ds = run("c", &["--slice", "2/2", "--shard", "s2"]);
+    let out = evallab(&["commit", &ds]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(run("c", &[]), whole);
+    let m = evallab::dataset::Dataset::open(Path::new(&ds))
+        .unwrap()
+        .manifest;
+    let shards: Vec<_> = m.analyses[0]
+        .chunks
+        .iter()
+        .map(|c| c.shard.clone().unwrap().name)
+        .collect();
+    assert_eq!(
+        (m.analyses[0].stage.as_str(), shards),
+        ("match", vec!["s1".to_string(), "s2".into()])
+    );
 }

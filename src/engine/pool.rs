@@ -18,7 +18,7 @@ use evallab_uci::{Engine, EngineConfig};
 use shakmaty::{Chess, Color, Position};
 
 use crate::Error;
-use crate::analyze::positions::{GameTask, fen_of};
+use crate::engine::positions::{GameTask, fen_of};
 
 /// Consecutive failed positions after which the rest of a game is given up.
 pub const MAX_CONSECUTIVE_FAILURES: usize = 3;

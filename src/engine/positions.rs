@@ -40,7 +40,7 @@ impl Selection {
 /// (1-based `k`): the slices cover every row once.
 ///
 /// ```
-/// use evallab::analyze::positions::slice_bounds;
+/// use evallab::engine::positions::slice_bounds;
 /// assert_eq!(slice_bounds(10, 1, 3), (0, 3));
 /// assert_eq!(slice_bounds(10, 3, 3), (6, 10));
 /// assert_eq!(slice_bounds(2, 2, 3), (0, 1));

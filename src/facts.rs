@@ -12,6 +12,7 @@
 //!
 //! The folder is not part of the dataset (many processes write it at once,
 //! without the dataset's lock); each file goes through the commit protocol,
+//! stamped as the dataset's derived tables are,
 //! and the reduce checks that every run's files are there and hold that
 //! run's games.
 
@@ -20,10 +21,10 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use crate::Error;
+use crate::dataset::derived::{Stamp, write_frames};
 use crate::dataset::{Dataset, Run};
 use crate::metrics::balance::side_facts;
 use crate::metrics::eas::{Labeller, mark_duplicates};
-use crate::render::format::{self, Format};
 use crate::schema::{EAS_LABELS, GAME_FACTS, GAMES, MOVES, Table};
 
 /// The facts file of `table` for part `part`.
@@ -36,16 +37,18 @@ pub fn facts_file(dir: &Path, part: u32, table: &Table) -> PathBuf {
 pub fn write_facts(ds: &Dataset, parts: &[u32], dir: &Path) -> Result<Vec<(u32, usize)>, Error> {
     if let Some(p) = parts
         .iter()
-        .find(|p| !ds.manifest.runs.iter().any(|r| r.part == **p))
+        .find(|p| !ds.manifest().runs.iter().any(|r| r.part == **p))
     {
         return Err(Error::Usage(format!(
             "--part {p}: the dataset has no ingest run with that part number"
         )));
     }
     let mut labeller = Labeller::new();
+    // Stamped like the dataset's derived tables (versions and parts).
+    let stamp = Stamp::new("facts", ds);
     let mut done = Vec::new();
     for run in ds
-        .manifest
+        .manifest()
         .runs
         .iter()
         .filter(|r| parts.is_empty() || parts.contains(&r.part))
@@ -53,16 +56,11 @@ pub fn write_facts(ds: &Dataset, parts: &[u32], dir: &Path) -> Result<Vec<(u32, 
         let (games, moves) = (ds.scan_run(run, &GAMES)?, ds.scan_run(run, &MOVES)?);
         let mut side = side_facts(games.clone(), moves.clone(), true)?.collect()?;
         let mut labels = labeller.part(games, moves)?;
-        format::write(
-            &mut side,
-            Format::Parquet,
-            Some(&facts_file(dir, run.part, &GAME_FACTS)),
-        )?;
-        format::write(
-            &mut labels,
-            Format::Parquet,
-            Some(&facts_file(dir, run.part, &EAS_LABELS)),
-        )?;
+        for (table, df) in [(&GAME_FACTS, &mut side), (&EAS_LABELS, &mut labels)] {
+            write_frames(&facts_file(dir, run.part, table), Some(&stamp), |sink| {
+                sink(df.clone())
+            })?;
+        }
         done.push((run.part, labels.height()));
     }
     Ok(done)
@@ -72,15 +70,15 @@ pub fn write_facts(ds: &Dataset, parts: &[u32], dir: &Path) -> Result<Vec<(u32, 
 /// (for [`crate::metrics::balance::select_facts`]) and the EAS labels with
 /// their duplicate flags.
 pub fn read_facts(ds: &Dataset, dir: &Path) -> Result<(LazyFrame, DataFrame), Error> {
-    if ds.manifest.runs.is_empty() {
+    if ds.manifest().runs.is_empty() {
         return Err(Error::Dataset(format!(
             "{}: the dataset has no ingested data yet",
-            ds.root.display()
+            ds.root().display()
         )));
     }
     let mut side = Vec::new();
     let mut labels = Vec::new();
-    for run in &ds.manifest.runs {
+    for run in &ds.manifest().runs {
         let games: u64 = run.inputs.iter().map(|i| i.games).sum();
         let g = read_checked(dir, run, &GAME_FACTS, 2 * games)?;
         side.push(g.lazy());

@@ -4,12 +4,11 @@
 //! The pipeline: the [`evallab_pgn`] crate finds and decompresses files
 //! (`input`), cuts them into batches of whole games (`split`), validates every
 //! move and reads every eval comment (`game`, `comment`) into a sink; here
-//! [`tables`] is that sink, [`ingest`] writes the [`schema`] tables through
+//! [`ingest::tables`] is that sink, [`ingest`] writes the [`schema`] tables through
 //! [`dataset`], and the metrics read them back with polars.
 
 pub mod analyze;
 pub mod dataset;
-pub mod derived;
 pub mod engine;
 pub mod error;
 pub mod facts;
@@ -21,6 +20,5 @@ pub mod policy;
 pub mod render;
 pub mod schema;
 pub mod tablebase;
-pub mod tables;
 
 pub use error::Error;

@@ -33,47 +33,8 @@ use std::time::UNIX_EPOCH;
 use sha2::{Digest, Sha256};
 
 use crate::Error;
-use crate::dataset::commit;
-use crate::dataset::lock::DatasetLock;
-
-/// What each command computes from the same inputs, versioned: bump a
-/// command's number when a change alters its output, so that `run` recomputes
-/// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
-    ("ingest", 1),
-    ("commit", 1),
-    ("facts", 1),
-    // 2: the tcec preset's eras derived from the clocks (S18 bonus, early S22).
-    // 3: the fork's 2022 draw rule (piece/pawn limits, no reset), castling-right
-    //    rook moves reset, silent moves break the window, eras by round.
-    ("adjudicate", 3),
-    ("analyze", 1),
-    ("match", 1),
-    ("policy", 1),
-    ("ease", 1),
-    ("agreement", 1),
-    ("balance", 1),
-    // 2: the bootstrap draws games in game-id order (whatever the parts).
-    // 3: reasons instead of unidentified values, the pooled estimate, the
-    //    TOML's [x05] = pooled (issue 27).
-    ("calibrate", 3),
-    // 3: values that are not positive skipped, sums per chunk of games.
-    ("relevance", 3),
-    ("eas", 2),
-    ("report", 3),
-    ("annotate", 1),
-    ("calc", 1),
-    ("schema", 1),
-    ("inspect", 1),
-    ("run", 1),
-];
-
-pub fn algorithm_version(command: &str) -> u32 {
-    ALGORITHM_VERSIONS
-        .iter()
-        .find(|(c, _)| *c == command)
-        .map_or(0, |(_, v)| *v)
-}
+use crate::dataset::writer::{DatasetWriter, Open};
+use crate::schema::algorithm_version;
 
 /// What a step's last run depended on: its inputs' stamp and the code that ran.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -142,9 +103,12 @@ pub struct Spec {
 /// The state file: step key → what its last run depended on.
 pub type State = BTreeMap<String, StepState>;
 
+/// The pipeline state's file in `DATASET/derived/`.
+const STATE_FILE: &str = "pipeline-state.json";
+
 /// Where a dataset keeps its pipeline state.
 pub fn state_path(dataset: &Path) -> PathBuf {
-    dataset.join("derived").join("pipeline-state.json")
+    dataset.join("derived").join(STATE_FILE)
 }
 
 /// The recorded state; a missing, damaged or older-format file means "run
@@ -158,11 +122,8 @@ pub fn read_state(dataset: &Path) -> State {
 
 /// Commits the state, as the dataset's writer.
 pub fn save_state(dataset: &Path, state: &State) -> Result<(), Error> {
-    let _lock = DatasetLock::acquire(dataset, "run")?;
-    commit::write_bytes(
-        &state_path(dataset),
-        serde_json::to_string_pretty(state)?.as_bytes(),
-    )
+    DatasetWriter::open(dataset, "run", Open::OrCreate)?
+        .store_file(STATE_FILE, serde_json::to_string_pretty(state)?.as_bytes())
 }
 
 fn bad(msg: String) -> Error {

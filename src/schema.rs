@@ -851,6 +851,45 @@ pub const GAME_FACTS: Table = Table {
     ],
 };
 
+/// What each command computes from the same inputs, versioned: bump a
+/// command's number when a change alters its output, so that `run` recomputes
+/// the step after an upgrade even if the evallab version stayed the same.
+pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
+    ("ingest", 1),
+    ("commit", 1),
+    ("facts", 1),
+    // 2: the tcec preset's eras derived from the clocks (S18 bonus, early S22).
+    // 3: the fork's 2022 draw rule (piece/pawn limits, no reset), castling-right
+    //    rook moves reset, silent moves break the window, eras by round.
+    ("adjudicate", 3),
+    ("analyze", 1),
+    ("match", 1),
+    ("policy", 1),
+    ("ease", 1),
+    ("agreement", 1),
+    ("balance", 1),
+    // 2: the bootstrap draws games in game-id order (whatever the parts).
+    // 3: reasons instead of unidentified values, the pooled estimate, the
+    //    TOML's [x05] = pooled (issue 27).
+    ("calibrate", 3),
+    // 3: values that are not positive skipped, sums per chunk of games.
+    ("relevance", 3),
+    ("eas", 2),
+    ("report", 3),
+    ("annotate", 1),
+    ("calc", 1),
+    ("schema", 1),
+    ("inspect", 1),
+    ("run", 1),
+];
+
+pub fn algorithm_version(command: &str) -> u32 {
+    ALGORITHM_VERSIONS
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map_or(0, |(_, v)| *v)
+}
+
 /// Tables computed from a dataset's parts and stored in `DATASET/derived/`
 /// (or, for the facts, where `evallab facts` writes them).
 pub const DERIVED_TABLES: [&Table; 3] = [&EAS_LABELS, &RELEVANCE_MOVES, &GAME_FACTS];

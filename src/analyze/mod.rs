@@ -152,7 +152,7 @@ impl Job for Analyze {
 /// The analysis a statistic reads: the one named, or the dataset's only one.
 pub fn resolve_label(ds: &Dataset, label: Option<&str>) -> Result<String, Error> {
     let labels: Vec<&str> = ds
-        .manifest
+        .manifest()
         .analyses
         .iter()
         .filter(|a| a.has_table(&ANALYSIS))
@@ -163,7 +163,7 @@ pub fn resolve_label(ds: &Dataset, label: Option<&str>) -> Result<String, Error>
         (None, [only]) => Ok(only.to_string()),
         (_, []) => Err(Error::Dataset(format!(
             "{}: no analysis yet; run `evallab analyze` first",
-            ds.root.display()
+            ds.root().display()
         ))),
         (l, _) => Err(Error::Usage(format!(
             "{}; the dataset's analyses: {}",

@@ -7,11 +7,10 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 use evallab::dataset::Dataset;
-use evallab::derived::stored_labels;
 use evallab::facts::read_facts;
-use evallab::metrics::eas::{EasOptions, Rules, cols, score};
+use evallab::metrics::eas::{EasOptions, Rules, cols, score, stored_labels};
 use evallab::render::annotate::AnnotateOptions;
-use evallab::schema::{EAS_LABELS, col as gcol, derived_file};
+use evallab::schema::{EAS_LABELS, col as gcol};
 use polars::prelude::*;
 
 use super::OutputArgs;
@@ -106,7 +105,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "eas labels: {} games in {:.2}s, stored in {}",
             lab.height(),
             t.elapsed().as_secs_f64(),
-            ds.root.join(derived_file(&EAS_LABELS)).display()
+            ds.derived_path(&EAS_LABELS).display()
         );
     }
     if let Some(re) = &a.event {

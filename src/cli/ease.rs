@@ -72,12 +72,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..args.filter.options()?
     };
     let ds = Dataset::open(&args.dataset)?;
-    ds.manifest
+    ds.manifest()
         .require_analysis(&args.analysis, &args.dataset)?;
     let (policy_label, priors) = match (&args.policy, &args.policy_file) {
         (_, Some(file)) => (user::USER_LABEL.to_string(), user::scan(file)?),
         (Some(label), None) => {
-            ds.manifest.require_analysis(label, &args.dataset)?;
+            ds.manifest().require_analysis(label, &args.dataset)?;
             (label.clone(), ds.scan(&POLICY)?)
         }
         (None, None) => unreachable!("clap requires --policy or --policy-file"),

@@ -19,7 +19,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)?;
     let ins = evallab::dataset::inspect::inspect(&ds)?;
-    outln!("inputs: {}", ds.manifest.inputs().count());
+    outln!("inputs: {}", ds.manifest().inputs().count());
     outln!("{}", ins.tables);
     outln!("per event:\n{}", ins.events);
     outln!("per comment dialect:\n{}", ins.dialects);

@@ -7,12 +7,12 @@ use std::process::ExitCode;
 
 use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
-use evallab::dataset::lock::DatasetLock;
+use evallab::dataset::derived::{Stamp, write_frames};
+use evallab::dataset::writer::{DatasetWriter, Open};
 use evallab::metrics::relevance::{Reference, per_move_chunked, summary_partial, summary_total};
 use evallab::metrics::select_events;
-use evallab::render::format;
-use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, derived_file, metric};
-use polars::prelude::{IntoLazy, UnionArgs, concat};
+use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
+use polars::prelude::{DataFrame, IntoLazy, UnionArgs, concat};
 
 use super::{By, FilterArgs, OutputArgs};
 
@@ -71,19 +71,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let with_reference = reference.is_some();
     let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
-    // The default per-move table lives in the dataset: write it as its writer.
-    let _lock = match args.moves_out {
-        None => Some(DatasetLock::acquire(&args.dataset, "relevance")?),
-        Some(_) => None,
-    };
-    let path = args
-        .moves_out
-        .unwrap_or_else(|| args.dataset.join(derived_file(&RELEVANCE_MOVES)));
     // Written and summed a chunk of games at a time: memory holds one
     // chunk's rows, not the archive's.
     let by_event = args.by == By::EventEngine;
     let mut partials = Vec::new();
-    let rows = format::write_parquet_batches(&path, |sink| {
+    let fill = |sink: &mut dyn FnMut(DataFrame) -> Result<(), evallab::Error>| {
         per_move_chunked(
             games,
             moves,
@@ -98,7 +90,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 sink(chunk)
             },
         )
-    })?;
+    };
+    let (rows, path) = match args.moves_out {
+        Some(path) => (write_frames(&path, None, fill)?, path),
+        // The default per-move table lives in the dataset: its writer stores it.
+        None => {
+            let w = DatasetWriter::open(&args.dataset, "relevance", Open::Existing)?;
+            let stamp = Stamp::new("relevance", &w);
+            let rows = w.store_derived_batches(&RELEVANCE_MOVES, &stamp, fill)?;
+            (rows, w.derived_path(&RELEVANCE_MOVES))
+        }
+    };
     eprintln!("per-move table: {rows} rows in {}", path.display());
     let partials = concat(
         partials.into_iter().map(IntoLazy::lazy).collect::<Vec<_>>(),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
+use evallab::metrics::eas::stored_labels;
 use evallab::metrics::{Families, select_events};
 use evallab::render::report::{ReportOptions, report};
 use evallab::schema::{GAMES, MOVES, col};
@@ -47,8 +48,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let source = super::x05_source(a.x05_from.as_deref(), a.x05)?;
     let families = super::families(&a.family)?;
     let ds = Dataset::open(&a.dataset)?;
+    let (labels, _) = stored_labels(&ds, false)?;
     let html = report(
         &ds,
+        &labels,
         &ReportOptions {
             event: a.event.clone(),
             games_per_event: a.games,

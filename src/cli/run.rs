@@ -142,7 +142,7 @@ mod tests {
     fn every_command_has_an_algorithm_version() {
         for c in Cli::command().get_subcommands() {
             assert!(
-                pipeline::algorithm_version(c.get_name()) > 0,
+                evallab::schema::algorithm_version(c.get_name()) > 0,
                 "{} has no entry in ALGORITHM_VERSIONS",
                 c.get_name()
             );

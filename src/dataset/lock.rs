@@ -54,7 +54,7 @@ pub struct DatasetLock {
 impl DatasetLock {
     /// Takes the lock of the dataset at `root` (creating the folder), or
     /// fails at once with an error naming the holder.
-    pub fn acquire(root: &Path, command: &str) -> Result<DatasetLock, Error> {
+    pub(crate) fn acquire(root: &Path, command: &str) -> Result<DatasetLock, Error> {
         std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
         let path = root.join(LOCK_FILE);
         let mut file = OpenOptions::new()

@@ -17,13 +17,16 @@
 //! manifest does not list yet, then the manifest is committed (the commit
 //! point), then files it no longer lists are removed. A run that fails or is
 //! killed at any point leaves the previous manifest and every part it lists
-//! in place. Writers hold the dataset's [`lock`].
+//! in place. Only a [`writer::DatasetWriter`] writes: it holds the dataset's
+//! [`lock`], and a [`Dataset`] itself is read-only.
 
 pub mod commit;
+pub mod derived;
 pub mod inspect;
 pub mod lock;
 pub mod part;
 pub mod shard;
+pub mod writer;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
@@ -340,11 +343,12 @@ impl Manifest {
     }
 }
 
-/// An existing or new dataset folder.
+/// A dataset folder and its manifest, read-only: writes go through a
+/// [`writer::DatasetWriter`].
 #[derive(Debug, Clone)]
 pub struct Dataset {
-    pub root: PathBuf,
-    pub manifest: Manifest,
+    root: PathBuf,
+    manifest: Manifest,
 }
 
 /// A table's part file, relative to the dataset folder.
@@ -353,6 +357,16 @@ pub fn part_file(table: &Table, part: u32) -> String {
 }
 
 impl Dataset {
+    /// The dataset folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The committed manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
     /// Opens a dataset written by `evallab ingest`, checking that every part
     /// its manifest lists is there.
     pub fn open(root: &Path) -> Result<Dataset, Error> {
@@ -415,7 +429,7 @@ impl Dataset {
     /// Opens a dataset for writing, or starts an empty one if the folder has
     /// no manifest. With `replace`, missing parts and another schema version
     /// are no error: the writer is about to replace them all.
-    pub fn open_or_create(root: &Path, replace: bool) -> Result<Dataset, Error> {
+    fn open_or_create(root: &Path, replace: bool) -> Result<Dataset, Error> {
         if root.join(MANIFEST_FILE).exists() {
             return if replace {
                 Dataset::load(root, false)
@@ -467,7 +481,7 @@ impl Dataset {
 
     /// Commits the manifest: the commit point of every dataset write. It is
     /// stamped with this build's tool and schema versions.
-    pub fn save_manifest(&mut self) -> Result<(), Error> {
+    fn save_manifest(&mut self) -> Result<(), Error> {
         let current = Manifest::default();
         self.manifest.tool_version = current.tool_version;
         self.manifest.schema_version = current.schema_version;
@@ -478,7 +492,7 @@ impl Dataset {
     /// Removes temp files and table parts the manifest does not list (left by
     /// a run that failed or was killed, or replaced by `--overwrite`). Only
     /// for the holder of the dataset's lock, after its manifest is committed.
-    pub fn collect_garbage(&self) -> Result<Vec<PathBuf>, Error> {
+    fn collect_garbage(&self) -> Result<Vec<PathBuf>, Error> {
         let mut removed = Vec::new();
         let keep: Vec<PathBuf> = schema::ALL_TABLES
             .iter()
@@ -501,11 +515,17 @@ impl Dataset {
             }
         }
         // Derived tables are written through the commit protocol too (and
-        // are not in the manifest): only their temp files are garbage.
-        let derived = self.root.join("derived");
-        for entry in fs::read_dir(&derived).into_iter().flatten().flatten() {
+        // are not in the manifest): only their temp files are garbage, and
+        // the `.parts` stamps older evallabs kept beside them (a stamp is now
+        // in the table's own metadata).
+        for entry in fs::read_dir(self.derived_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let p = entry.path();
-            if commit::is_tmp_name(&entry.file_name().to_string_lossy()) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if commit::is_tmp_name(&name) || name.ends_with(".parts") {
                 fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
                 removed.push(p);
             }

@@ -527,8 +527,8 @@ const DICTIONARY_COLUMNS: [&str; 10] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ingest::tables::Tables;
     use crate::schema::MOVES;
-    use crate::tables::Tables;
     use evallab_pgn::game::{ParseOptions, Source, parse_batch};
     use evallab_pgn::input;
     use evallab_pgn::split::Splitter;

@@ -31,7 +31,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::Error;
-use crate::dataset::lock::{DatasetLock, Holder};
+use crate::dataset::lock::Holder;
+use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, EngineRun, InputRecord, Run, commit, part_file};
 use crate::schema::{self, Table};
 
@@ -195,7 +196,11 @@ fn link_parts(
 /// the caller commits the manifest). Skipped when the label has the shard
 /// (fingerprint) or all its games; an error when it has some of them, or
 /// when the label was run with other settings.
-fn commit_analysis(ds: &mut Dataset, shard: Shard, report: &mut CommitReport) -> Result<(), Error> {
+fn commit_analysis(
+    ds: &mut DatasetWriter,
+    shard: Shard,
+    report: &mut CommitReport,
+) -> Result<(), Error> {
     let Some(settings) = shard.analysis.clone() else {
         return Ok(());
     };
@@ -248,7 +253,7 @@ fn commit_analysis(ds: &mut Dataset, shard: Shard, report: &mut CommitReport) ->
         fingerprint: shard.fingerprint,
     });
     report.committed.push((shard.name, part, chunk.games, 0));
-    ds.manifest.add_chunk(&settings, chunk);
+    ds.add_chunk(&settings, chunk);
     Ok(())
 }
 
@@ -290,11 +295,10 @@ pub struct CommitReport {
 /// error and nothing is committed: its games would be there twice.
 pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error> {
     only.iter().try_for_each(|n| check_name(n))?;
-    let lock = DatasetLock::acquire(root, "commit")?;
-    let mut ds = Dataset::open_or_create(root, false)?;
+    let mut ds = DatasetWriter::open(root, "commit", Open::OrCreate)?;
     let mut report = CommitReport {
-        stale_lock: lock.stale.clone(),
-        removed: ds.collect_garbage()?,
+        stale_lock: ds.stale().cloned(),
+        removed: ds.removed().to_vec(),
         ..CommitReport::default()
     };
     let (shards, incomplete) = list(root)?;
@@ -357,7 +361,7 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
         report
             .committed
             .push((shard.name.clone(), part, games, rejects));
-        ds.manifest.runs.push(Run {
+        ds.add_run(Run {
             part,
             started_unix: shard.started_unix,
             seconds: shard.seconds,
@@ -371,7 +375,7 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
         });
     }
     if !report.committed.is_empty() {
-        ds.save_manifest()?;
+        ds.commit()?;
     }
     // Past the commit point: the committed shards' folders go (their parts
     // live on as links in the table folders).

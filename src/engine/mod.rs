@@ -29,8 +29,9 @@ use arrow::record_batch::RecordBatch;
 use evallab_uci::{Engine, EngineConfig};
 
 use crate::Error;
-use crate::dataset::lock::{DatasetLock, Holder};
+use crate::dataset::lock::Holder;
 use crate::dataset::shard;
+use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, EngineId, EngineRun};
 use crate::schema::{ANALYSIS_FAILURES, FailuresBuilder, Table};
 use pool::{Chunk, GameResult, Job, PoolConfig};
@@ -153,17 +154,21 @@ pub fn run_stage<S: Stage>(
     let started = Instant::now();
     let ro = stage.run_options().clone();
     // A shard writer takes no lock: it writes only into its shard's folder.
-    let lock = match &ro.shard {
+    let mut writer = match &ro.shard {
         Some(name) => {
             shard::check_name(name)?;
             None
         }
-        None => Some(DatasetLock::acquire(root, S::NAME)?),
+        None => Some(DatasetWriter::open(root, S::NAME, Open::Existing)?),
     };
-    let mut ds = Dataset::open(root)?;
-    if lock.is_some() {
-        ds.collect_garbage()?;
-    }
+    let read_only;
+    let ds: &Dataset = match &writer {
+        Some(w) => w,
+        None => {
+            read_only = Dataset::open(root)?;
+            &read_only
+        }
+    };
     let (cfg, probe) = probe_engine(&ro.engine, stage.options_sent(), ro.handshake_timeout)?;
     let mut run = EngineRun {
         label: String::new(),
@@ -179,14 +184,14 @@ pub fn run_stage<S: Stage>(
     };
     run.fingerprint = run.settings_fingerprint();
     run.label = (ro.label.clone()).unwrap_or_else(|| stage.default_label(&run.fingerprint));
-    continue_run(&ds, &mut run)?;
-    let all = stage.select(&ds)?;
+    continue_run(ds, &mut run)?;
+    let all = stage.select(ds)?;
     let stage: &S = stage;
     let mut report = StageReport {
         label: run.label.clone(),
         engine: run.engine.name.clone(),
         game_ids: all.iter().map(|t| t.game_id).collect(),
-        stale_lock: lock.as_ref().and_then(|l| l.stale.clone()),
+        stale_lock: writer.as_ref().and_then(|w| w.stale().cloned()),
         ..StageReport::default()
     };
     let done = ds.done_games(&run, &[S::TABLE, &ANALYSIS_FAILURES])?;
@@ -214,9 +219,14 @@ pub fn run_stage<S: Stage>(
         }
         progress(&prog);
     };
-    let mut sink = match &ro.shard {
-        Some(name) => Sink::shard(root, name, &todo, [S::TABLE, &ANALYSIS_FAILURES])?,
-        None => Sink::Commit(&mut ds, Vec::new()),
+    let mut sink = match (&ro.shard, writer.as_mut()) {
+        (None, Some(w)) => Sink::Commit(w, Vec::new()),
+        (name, _) => Sink::shard(
+            root,
+            name.as_deref().unwrap_or_default(),
+            &todo,
+            [S::TABLE, &ANALYSIS_FAILURES],
+        )?,
     };
     let label = run.label.clone();
     let mut commit = |chunk: &mut Chunk<S::Out>| -> Result<(), Error> {
@@ -240,10 +250,15 @@ pub fn run_stage<S: Stage>(
     pool::run(&pool_cfg, probe, stage, &todo, &mut on_game, &mut commit)?;
     report.chunks = sink.finish(root, &run, started)?;
     report.seconds = started.elapsed().as_secs_f64();
-    report.run = Some(match ds.manifest.analysis(&run.label) {
-        Some(committed) if ro.shard.is_none() => committed.clone(),
-        _ => run,
-    });
+    report.run = Some(
+        match writer
+            .as_ref()
+            .and_then(|w| w.manifest().analysis(&run.label))
+        {
+            Some(committed) => committed.clone(),
+            None => run,
+        },
+    );
     Ok(report)
 }
 
@@ -268,7 +283,7 @@ fn probe_engine(
 /// Continues `run` under its label: takes over the label's committed chunks;
 /// a label run with other settings is refused (a label keeps one meaning).
 fn continue_run(ds: &Dataset, run: &mut EngineRun) -> Result<(), Error> {
-    if let Some(old) = ds.manifest.analysis(&run.label) {
+    if let Some(old) = ds.manifest().analysis(&run.label) {
         if old.fingerprint != run.fingerprint {
             return Err(Error::Usage(format!(
                 "label `{}` was run with other settings ({} `{}`, {}, MultiPV {}, plies/moves {}, \

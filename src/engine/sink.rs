@@ -13,15 +13,16 @@ use super::positions::GameTask;
 use crate::Error;
 use crate::dataset::part::PartWriter;
 use crate::dataset::shard::{self, Shard};
-use crate::dataset::{Dataset, EngineChunk, EngineRun, part_file};
+use crate::dataset::writer::DatasetWriter;
+use crate::dataset::{EngineChunk, EngineRun, part_file};
 use crate::schema::Table;
 
 /// A chunk's rows: the stage's table, then `analysis_failures`.
 pub(super) type Batches<'t> = [(&'t Table, RecordBatch); 2];
 
 pub(super) enum Sink<'a> {
-    /// The dataset (its lock held), and the parts committed so far.
-    Commit(&'a mut Dataset, Vec<u32>),
+    /// The dataset's writer, and the parts committed so far.
+    Commit(&'a mut DatasetWriter, Vec<u32>),
     Shard(ShardWriter),
 }
 
@@ -100,7 +101,7 @@ impl Sink<'_> {
                 let part = ds.next_part();
                 let mut writers = Vec::with_capacity(batches.len());
                 for (t, b) in &batches {
-                    let mut w = PartWriter::create(&ds.root, t, part)?;
+                    let mut w = PartWriter::create(ds.root(), t, part)?;
                     w.write(b)?;
                     writers.push(w);
                 }
@@ -123,8 +124,8 @@ impl Sink<'_> {
                         .collect(),
                     shard: None,
                 };
-                ds.manifest.add_chunk(run, c);
-                ds.save_manifest()?;
+                ds.add_chunk(run, c);
+                ds.commit()?;
                 parts.push(part);
                 Ok(())
             }

@@ -69,36 +69,6 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
     }
 }
 
-/// Writes Parquet to `path` through the commit protocol, one row batch at a
-/// time as `fill` hands them to its sink (all of one schema): a table larger
-/// than memory is written chunk by chunk.
-pub fn write_parquet_batches<T>(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn FnMut(DataFrame) -> Result<(), Error>) -> Result<T, Error>,
-) -> Result<T, Error> {
-    let mut out = None;
-    commit::write_with(path, |f| {
-        let mut writer = None;
-        let mut sink = |df: DataFrame| -> Result<(), Error> {
-            let w = match &mut writer {
-                Some(w) => w,
-                None => {
-                    let file = f.try_clone().map_err(|e| Error::io(path, e))?;
-                    writer.insert(ParquetWriter::new(file).batched(df.schema())?)
-                }
-            };
-            w.write_batch(&df)?;
-            Ok(())
-        };
-        out = Some(fill(&mut sink)?);
-        if let Some(w) = writer {
-            w.finish()?;
-        }
-        Ok(())
-    })?;
-    Ok(out.expect("filled"))
-}
-
 /// Writes a text file through the commit protocol.
 pub fn write_text(path: &Path, text: &str) -> Result<(), Error> {
     commit::write_bytes(path, text.as_bytes())

@@ -445,7 +445,7 @@ fn sharded_analysis_equals_one_run_and_commits_once() {
     assert!(
         Dataset::open(Path::new(&b))
             .unwrap()
-            .manifest
+            .manifest()
             .analyses
             .is_empty()
     );
@@ -454,7 +454,7 @@ fn sharded_analysis_equals_one_run_and_commits_once() {
     for t in [&ANALYSIS, &ANALYSIS_FAILURES] {
         assert!(content(&sorted(&a, t)).equals_missing(&content(&sorted(&b, t))));
     }
-    let m = Dataset::open(Path::new(&b)).unwrap().manifest;
+    let m = Dataset::open(Path::new(&b)).unwrap().manifest().clone();
     let chunks: Vec<_> = m.analyses[0].chunks.iter().map(|c| c.games).collect();
     assert_eq!(chunks, [1, 1], "one game per slice");
     let before = std::fs::read(Path::new(&b).join("manifest.json")).unwrap();

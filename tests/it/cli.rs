@@ -1,6 +1,7 @@
 //! The binary end to end: exit codes, stdin, errors that name the file, and
 //! pipelines (checked before running, unchanged steps skipped).
 
+use evallab::dataset::writer::{DatasetWriter, Open};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -185,7 +186,7 @@ fn ingest_ok(inputs: &[&str], ds: &str, extra: &[&str]) {
 /// (games, rejects) as `inspect` reads them through the manifest.
 fn counts(ds: &str) -> (u64, u64) {
     let ds = evallab::dataset::Dataset::open(Path::new(ds)).unwrap();
-    let (g, r, _) = ds.manifest.totals();
+    let (g, r, _) = ds.manifest().totals();
     (g, r)
 }
 
@@ -232,8 +233,8 @@ fn overwrite_with_a_failing_input_keeps_the_dataset() {
     // A successful overwrite replaces the parts, and only then removes the old.
     ingest_ok(&["data/fixtures/cutechess.pgn"], &ds, &["--overwrite"]);
     let ds_now = evallab::dataset::Dataset::open(Path::new(&ds)).unwrap();
-    assert_eq!(ds_now.manifest.runs.len(), 1);
-    assert_eq!(ds_now.manifest.runs[0].part, 2);
+    assert_eq!(ds_now.manifest().runs.len(), 1);
+    assert_eq!(ds_now.manifest().runs[0].part, 2);
     assert!(!Path::new(&ds).join("games/part-000001.parquet").exists());
 }
 
@@ -383,7 +384,7 @@ fn leftover_derived_temp_files_are_collected() {
 fn second_writer_is_refused_while_the_first_holds_the_lock() {
     let dir = tempfile::tempdir().unwrap();
     let ds = dir.path().join("ds");
-    let first = evallab::dataset::lock::DatasetLock::acquire(&ds, "ingest").unwrap();
+    let first = DatasetWriter::open(&ds, "ingest", Open::OrCreate).unwrap();
     let out = evallab(
         &[
             "ingest",
@@ -571,17 +572,21 @@ fn error_kinds_have_exit_codes() {
 #[test]
 fn labels_cache_is_skipped_not_failed_while_the_dataset_is_locked() {
     use evallab::dataset::Dataset;
-    use evallab::derived::stored_labels;
+    use evallab::metrics::eas::stored_labels;
     use evallab::schema::{EAS_LABELS, derived_file};
     let dir = tempfile::tempdir().unwrap();
     let ds = dir.path().join("ds");
     ingest_ok(&["data/fixtures/tcec.pgn"], &ds.display().to_string(), &[]);
     let file = ds.join(derived_file(&EAS_LABELS));
-    let held = evallab::dataset::lock::DatasetLock::acquire(&ds, "ingest").unwrap();
+    let held = DatasetWriter::open(&ds, "ingest", Open::Existing).unwrap();
     let (df, computed) = stored_labels(&Dataset::open(&ds).unwrap(), false).unwrap();
     assert!(computed && df.height() > 0 && !file.exists());
     drop(held);
     let (again, computed) = stored_labels(&Dataset::open(&ds).unwrap(), false).unwrap();
     assert!(computed && file.exists());
     assert_eq!(again, df);
+    // Then read back, stamped with the parts it was computed from.
+    let (stored, computed) = stored_labels(&Dataset::open(&ds).unwrap(), false).unwrap();
+    assert!(!computed);
+    assert_eq!(stored, df);
 }

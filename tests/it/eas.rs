@@ -276,9 +276,9 @@ fn eas_labels_on_fixtures() {
     // A second ingest run: a second part holding the copy.
     ingest(&out, &[copy.display().to_string()], opts, &mut |_| {}).unwrap();
     let ds = Dataset::open(&out).unwrap();
-    assert_eq!(ds.manifest.runs.len(), 2);
+    assert_eq!(ds.manifest().runs.len(), 2);
     let parts: Vec<(LazyFrame, LazyFrame)> = ds
-        .manifest
+        .manifest()
         .runs
         .iter()
         .map(|r| {

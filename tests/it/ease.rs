@@ -124,7 +124,7 @@ fn a_sharded_policy_run_equals_one_run() {
         let out = evallab(&["commit", &ds]);
         assert!(out.status.success(), "{}", text(&out.stderr));
         let ds = Dataset::open(Path::new(&ds)).unwrap();
-        assert_eq!(ds.manifest.analyses[0].chunks.len(), slices.len());
+        assert_eq!(ds.manifest().analyses[0].chunks.len(), slices.len());
         ds.scan(&POLICY)
             .unwrap()
             .sort(

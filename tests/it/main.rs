@@ -7,6 +7,7 @@
 //! - [`eas`]: EAS labels and scores on hand-built games, against pgn-extract;
 //! - [`ease`]: `policy` and `ease` with lc0 + Maia-1900 and Stockfish;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
+//! - [`layout`]: the source tree: no import cycle, one dataset writer;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
@@ -18,6 +19,7 @@ mod cli;
 mod eas;
 mod ease;
 mod fixtures;
+mod layout;
 mod matching;
 mod robustness;
 mod shards;

@@ -292,7 +292,8 @@ fn a_resumed_run_equals_one_run_whatever_jobs() {
     assert_eq!(run("c", &[]), whole);
     let m = evallab::dataset::Dataset::open(Path::new(&ds))
         .unwrap()
-        .manifest;
+        .manifest()
+        .clone();
     let shards: Vec<_> = m.analyses[0]
         .chunks
         .iter()

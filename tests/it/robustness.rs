@@ -2,7 +2,7 @@
 //! splitter or the game parser, and every game the splitter finds ends up
 //! either ingested or rejected.
 
-use evallab::tables::Tables;
+use evallab::ingest::tables::Tables;
 use evallab_pgn::comment;
 use evallab_pgn::game::{ParseOptions, Source, parse_batch};
 use evallab_pgn::split::Splitter;

@@ -64,7 +64,7 @@ fn sharded_ingest_equals_one_ingest_row_for_row() {
     let rep = commit_shards(b.path(), &[]).unwrap();
     assert_eq!(rep.committed.len(), 3);
     let sharded = Dataset::open(b.path()).unwrap();
-    assert_eq!(sharded.manifest.runs.len(), 3);
+    assert_eq!(sharded.manifest().runs.len(), 3);
     // Shards in name order = the inputs in one ingest's order, so the rows
     // come in the same order too.
     for t in TABLES {
@@ -133,7 +133,7 @@ fn half_written_and_overlapping_shards_commit_nothing() {
     assert_eq!(rep.committed.len(), 2);
     assert!(shard_dir(root, "s1").join("games.parquet").exists());
     let ds = Dataset::open(root).unwrap();
-    assert_eq!(ds.manifest.runs.len(), 2);
+    assert_eq!(ds.manifest().runs.len(), 2);
     // A shard sharing one input with the dataset (tcec.pgn, in s0; written
     // elsewhere, since a shard writer skips committed inputs): an error, and
     // nothing is committed.
@@ -160,7 +160,7 @@ fn statistics_from_part_facts_equal_one_process() {
     commit_shards(b.path(), &[]).unwrap();
     let sharded = Dataset::open(b.path()).unwrap();
     // The map step, one part at a time (as the workers run it).
-    for run in &sharded.manifest.runs {
+    for run in &sharded.manifest().runs {
         write_facts(&sharded, &[run.part], f.path()).unwrap();
     }
     let (side, lab) = read_facts(&sharded, f.path()).unwrap();

@@ -4,7 +4,7 @@
 //! integer arithmetic ([`rules`], [`score`]).
 //!
 //! The labels are computed once per dataset, part by part ([`labels`]), and
-//! stored as `DATASET/derived/eas_labels.parquet` ([`crate::derived`]); the
+//! stored as the dataset's derived table `eas_labels` ([`stored`]); the
 //! score is a cheap pass over them.
 //!
 //! # Readings
@@ -16,6 +16,8 @@ pub mod matcher;
 pub mod patterns;
 pub mod rules;
 pub mod score;
+pub mod stored;
 
 pub use labels::{Labeller, cols, labels, mark_duplicates};
 pub use score::{EasOptions, Globals, Rules, score};
+pub use stored::stored_labels;

@@ -31,7 +31,7 @@ pub struct EasOptions {
 }
 
 /// The input-wide numbers every engine's score depends on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Globals {
     pub avg_all: i32,
     pub short_limit: i32,

@@ -9,6 +9,8 @@
 //! `jobs` threads do all the work but the reading and hashing. Memory is
 //! bounded by the number of batches in flight, not by the input size.
 
+pub mod tables;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -23,15 +25,16 @@ use arrow::record_batch::RecordBatch;
 use rayon::prelude::*;
 
 use crate::Error;
-use crate::dataset::lock::{DatasetLock, Holder};
+use crate::dataset::lock::Holder;
 use crate::dataset::part::PartWriter;
 use crate::dataset::shard::{self, Shard};
+use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, InputRecord, Manifest, Run};
 use crate::schema::{self, MANIFEST_FILE};
-use crate::tables::Tables;
 use evallab_pgn::game::{Counts, ParseOptions, Source, game_id, parse_batch};
 use evallab_pgn::input::{self, Input};
 use evallab_pgn::split::{Batch, Splitter};
+use tables::Tables;
 
 /// Options of an ingest run.
 #[derive(Debug, Clone, Copy)]
@@ -101,30 +104,32 @@ pub fn ingest(
     let started = Instant::now();
     // Inputs that do not exist fail before the dataset folder is even created.
     let expanded = input::expand(inputs)?;
-    let lock = DatasetLock::acquire(root, "ingest")?;
-    let mut ds = Dataset::open_or_create(root, opts.overwrite)?;
+    let open = if opts.overwrite {
+        Open::Replace
+    } else {
+        Open::OrCreate
+    };
+    let mut ds = DatasetWriter::open(root, "ingest", open)?;
     let mut report = IngestReport {
-        stale_lock: lock.stale.clone(),
-        removed: ds.collect_garbage()?,
+        stale_lock: ds.stale().cloned(),
+        removed: ds.removed().to_vec(),
         ..IngestReport::default()
     };
     // Part numbers only grow (also across --overwrite), so that a manifest can
     // never name a file written after it.
     let part = ds.next_part();
-    let mut runs = if opts.overwrite {
-        Vec::new()
-    } else {
-        ds.manifest.runs.clone()
-    };
-    let known: Vec<&InputRecord> = runs.iter().flat_map(|r| &r.inputs).collect();
+    if opts.overwrite {
+        ds.set_runs(Vec::new());
+    }
+    let known: Vec<&InputRecord> = ds.manifest().inputs().collect();
     let pool = thread_pool(opts.jobs)?;
     let todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
     if !todo.is_empty() {
         let writers = [&schema::GAMES, &schema::MOVES, &schema::REJECTS]
-            .map(|t| PartWriter::create(&ds.root, t, part));
+            .map(|t| PartWriter::create(root, t, part));
         ingest_inputs(&pool, &todo, writers, opts, progress, &mut report)?;
         report.part = Some(part);
-        runs.push(Run {
+        ds.add_run(Run {
             part,
             started_unix: unix_now(),
             seconds: started.elapsed().as_secs_f64(),
@@ -141,10 +146,9 @@ pub fn ingest(
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
     }
-    ds.manifest.runs = runs;
-    ds.save_manifest()?;
-    // The commit point is passed: parts the manifest no longer lists go.
-    report.removed.extend(ds.collect_garbage()?);
+    // The commit point; then parts the manifest no longer lists go.
+    ds.commit()?;
+    report.removed = ds.removed().to_vec();
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -171,7 +175,7 @@ pub fn ingest_shard(
     let expanded = input::expand(inputs)?;
     // The committed dataset, read as any reader does (the shard does not change it).
     let committed = if root.join(MANIFEST_FILE).exists() {
-        Dataset::open(root)?.manifest
+        Dataset::open(root)?.manifest().clone()
     } else {
         fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
         Manifest::default()

@@ -1,0 +1,454 @@
+//! What the report shows, collected from a dataset once: per event the
+//! frames and series every section draws. Reads only: the EAS labels come
+//! in from the caller (a cache the dataset's writer keeps).
+
+use std::collections::HashMap;
+
+use polars::prelude::*;
+
+use super::ReportOptions;
+use crate::Error;
+use crate::dataset::{Dataset, EngineRun};
+use crate::metrics::adjudication::RuleSet;
+use crate::metrics::adjudication::query as adj;
+use crate::metrics::agreement::query as agreement;
+use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
+use crate::metrics::calibrate::{Calibration, GameObs, calibrate_group, observations};
+use crate::metrics::eas::{EasOptions, Globals, score};
+use crate::metrics::ease::math::Form;
+use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
+use crate::metrics::matching::query as matching;
+use crate::metrics::relevance::{per_move, summary};
+use crate::metrics::{Families, matches};
+use crate::render::annotate::white_pov;
+use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
+
+/// The whole report's data.
+#[derive(Debug, Clone, Default)]
+pub struct ReportData {
+    /// The dataset folder, as shown in the header.
+    pub dataset: String,
+    /// Games of the selected events.
+    pub games: usize,
+    /// The x05 of engines the relevance summary has no value for.
+    pub x05_default: f64,
+    /// The events, in number order ("Season 4" before "Season 10").
+    pub events: Vec<EventData>,
+}
+
+/// One event's section.
+#[derive(Debug, Clone, Default)]
+pub struct EventData {
+    pub name: String,
+    /// `balance` rows of the event's engines.
+    pub balance: DataFrame,
+    /// Per engine: its games' observations and their calibration.
+    pub calibrations: Vec<(String, Vec<GameObs>, Calibration)>,
+    /// The EAS table over the event's games, and the V6 globals it used.
+    pub eas: DataFrame,
+    pub eas_globals: Globals,
+    /// The relevance summary of the event's engines.
+    pub relevance: DataFrame,
+    /// Per engine analysis with rows in this event: its run and summary.
+    pub agreements: Vec<(EngineRun, DataFrame)>,
+    /// Per move-matching run with rows in this event: its run and summary.
+    pub matchings: Vec<(EngineRun, DataFrame)>,
+    /// The shipped adjudication rule sets replayed, and the cutechess draw
+    /// score swept.
+    pub adjudication: DataFrame,
+    pub adjudication_sweep: DataFrame,
+    /// The longest decisive games.
+    pub games: Vec<SelectedGame>,
+}
+
+/// A selected game: its title, and its evals (and ease) ply by ply.
+#[derive(Debug, Clone, Default)]
+pub struct SelectedGame {
+    pub title: String,
+    /// Per ply: (White moved, White-POV eval).
+    pub plies: Vec<(bool, Option<f64>)>,
+    /// (what priced it, (ply, ease) points) when the dataset has an analysis
+    /// with MultiPV ≥ 2 and a policy run.
+    pub ease: Option<(String, Vec<(f64, f64)>)>,
+}
+
+/// Collects the report's data from `ds`, with its EAS `labels`.
+pub fn collect(
+    ds: &Dataset,
+    labels: &DataFrame,
+    opts: &ReportOptions,
+) -> Result<ReportData, Error> {
+    let bopts = BalanceOptions {
+        group: Group::EventEngine,
+        event: opts.event.clone(),
+        ..BalanceOptions::default()
+    };
+    // The per-game facts feed the balance and the calibrations: computed once
+    // (a LazyFrame's cache lasts one collect only).
+    let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts, true)?.collect()?;
+    let bal = balance(facts.clone().lazy(), &bopts)?.collect()?;
+    let obs = observations(facts.lazy(), &bopts)?;
+    let mut games = ds.scan(&GAMES)?;
+    if let Some(re) = &opts.event {
+        games = games.filter(matches(col(col::EVENT), re.as_str()));
+    }
+    let games = games
+        .select([
+            col(col::GAME_ID),
+            col(col::EVENT),
+            col(col::ROUND),
+            col(col::WHITE),
+            col(col::BLACK),
+            col(col::RESULT),
+            col(col::PLIES),
+        ])
+        .sort([col::GAME_ID], SortMultipleOptions::default())
+        .collect()?;
+    let moves = ds.scan(&MOVES)?.join(
+        games.clone().lazy().select([col(col::GAME_ID)]),
+        [col(col::GAME_ID)],
+        [col(col::GAME_ID)],
+        JoinArgs::new(JoinType::Semi),
+    );
+    let rel = summary(
+        per_move(
+            games.clone().lazy(),
+            moves.clone(),
+            &opts.families,
+            &opts.x05,
+            None,
+        )?,
+        true,
+        false,
+    )
+    .collect()?;
+    // Every engine analysis of the dataset, summarised per event and engine.
+    let mut agreements = Vec::new();
+    for run in ds
+        .manifest()
+        .analyses
+        .iter()
+        .filter(|a| a.has_table(&ANALYSIS))
+    {
+        let per = agreement::per_move(
+            games.clone().lazy(),
+            moves.clone(),
+            ds.scan(&ANALYSIS)?,
+            &run.label,
+            &Families::default(),
+        );
+        let df = agreement::summary(per, &[col::EVENT, metric::ENGINE]).collect()?;
+        agreements.push((run, df));
+    }
+    // Every move-matching run (`evallab match`), per event and player.
+    let mut matchings = Vec::new();
+    for run in ds
+        .manifest()
+        .analyses
+        .iter()
+        .filter(|a| a.has_table(&MATCH))
+    {
+        let rows = ds
+            .scan(&MATCH)?
+            .filter(col(col::LABEL).eq(lit(run.label.as_str())))
+            .join(
+                games
+                    .clone()
+                    .lazy()
+                    .select([col(col::GAME_ID), col(col::EVENT)]),
+                [col(col::GAME_ID)],
+                [col(col::GAME_ID)],
+                JoinArgs::new(JoinType::Inner),
+            );
+        let df = matching::summary(rows, &[col::EVENT, match_col::PLAYER]).collect()?;
+        matchings.push((run, df));
+    }
+    let (presets, sweep) = adjudication_tables(
+        ds.scan(&GAMES)?.join(
+            games.clone().lazy().select([col(col::GAME_ID)]),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        ),
+        moves.clone(),
+    )?;
+    let mut names: Vec<String> = bal
+        .column(col::EVENT)?
+        .str()?
+        .iter()
+        .flatten()
+        .map(str::to_string)
+        .collect();
+    names.dedup();
+    names.sort_by_cached_key(|e| natural_key(e));
+    // The longest decisive games of every event, and their evals in one scan.
+    let picks = games
+        .clone()
+        .lazy()
+        .filter(col(col::RESULT).neq(lit("1/2-1/2")))
+        .sort(
+            [col::PLIES],
+            SortMultipleOptions::default().with_order_descending(true),
+        )
+        .filter(
+            col(col::GAME_ID)
+                .cum_count(false)
+                .over([col(col::EVENT)])?
+                .lt_eq(lit(opts.games_per_event as u32)),
+        )
+        .collect()?;
+    let mut trajectories = trajectories(ds, &picks)?;
+    let mut ease = ease_curves(ds, &picks)?;
+    let mut events = Vec::with_capacity(names.len());
+    for name in names {
+        let calibrations = obs
+            .iter()
+            .filter(|(k, _)| k.first() == Some(&name))
+            .map(|(k, g)| {
+                (
+                    k.last().cloned().unwrap_or_default(),
+                    g.clone(),
+                    calibrate_group(g, 0, 1),
+                )
+            })
+            .collect();
+        let (eas, eas_globals) =
+            score(&rows_of(labels, col::EVENT, &name)?, &EasOptions::default())?;
+        let with_rows = |runs: &[(&EngineRun, DataFrame)]| -> Result<Vec<_>, Error> {
+            let mut out = Vec::new();
+            for (run, df) in runs {
+                let rows = rows_of(df, col::EVENT, &name)?;
+                if rows.height() > 0 {
+                    out.push(((*run).clone(), rows));
+                }
+            }
+            Ok(out)
+        };
+        let picked = rows_of(&picks, col::EVENT, &name)?;
+        let mut selected = Vec::with_capacity(picked.height());
+        for r in 0..picked.height() {
+            let id = picked
+                .column(col::GAME_ID)?
+                .i64()?
+                .get(r)
+                .unwrap_or_default();
+            let s = |c: &str| {
+                picked
+                    .column(c)
+                    .ok()
+                    .and_then(|c| c.str().ok()?.get(r).map(str::to_string))
+                    .unwrap_or_default()
+            };
+            selected.push(SelectedGame {
+                title: format!(
+                    "{} – {} {} (round {})",
+                    s(col::WHITE),
+                    s(col::BLACK),
+                    s(col::RESULT),
+                    s(col::ROUND)
+                ),
+                plies: trajectories.remove(&id).unwrap_or_default(),
+                ease: ease
+                    .as_mut()
+                    .and_then(|(src, m)| Some((src.clone(), m.remove(&id)?))),
+            });
+        }
+        events.push(EventData {
+            balance: rows_of(&bal, col::EVENT, &name)?,
+            calibrations,
+            eas,
+            eas_globals,
+            relevance: rows_of(&rel, col::EVENT, &name)?,
+            agreements: with_rows(&agreements)?,
+            matchings: with_rows(&matchings)?,
+            adjudication: rows_of(&presets, col::EVENT, &name)?,
+            adjudication_sweep: rows_of(&sweep, col::EVENT, &name)?,
+            games: selected,
+            name,
+        });
+    }
+    Ok(ReportData {
+        dataset: ds.root().display().to_string(),
+        games: games.height(),
+        x05_default: opts.x05.default,
+        events,
+    })
+}
+
+fn rows_of(df: &DataFrame, key: &str, value: &str) -> Result<DataFrame, Error> {
+    Ok(df
+        .clone()
+        .lazy()
+        .filter(col(key).eq(lit(value)))
+        .collect()?)
+}
+
+/// The adjudication tables of every event: the three presets, and the
+/// cutechess draw rule at scores 0, 10, …, 50.
+fn adjudication_tables(
+    games: LazyFrame,
+    moves: LazyFrame,
+) -> Result<(DataFrame, DataFrame), Error> {
+    let loaded = adj::load(games, moves, None, &Families::default(), false, None)?;
+    let rows = |set: &RuleSet, extra: Option<(&str, f64)>| -> Result<DataFrame, Error> {
+        let mut df = adj::summary(loaded.outcomes(set)?.lazy(), adj::By::Event).collect()?;
+        df.insert_column(
+            0,
+            Column::new(adj::cols::RULES.into(), vec![set.name.clone(); df.height()]),
+        )?;
+        if let Some((k, v)) = extra {
+            df.insert_column(1, Column::new(k.into(), vec![v; df.height()]))?;
+        }
+        Ok(df)
+    };
+    let stack = |frames: Vec<DataFrame>| -> Result<DataFrame, Error> {
+        let mut it = frames.into_iter();
+        let mut out = it.next().unwrap_or_default();
+        for f in it {
+            out.vstack_mut(&f)?;
+        }
+        Ok(out)
+    };
+    let presets = ["tcec", "cutechess", "terra"]
+        .into_iter()
+        .map(|p| rows(&RuleSet::load(p)?, None))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let cute = RuleSet::load("cutechess")?;
+    let sweep = (0..=5)
+        .map(|i| {
+            let v = f64::from(i * 10);
+            rows(
+                &cute.set("draw.score", &v.to_string())?,
+                Some(("draw.score", v)),
+            )
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok((stack(presets)?, stack(sweep)?))
+}
+
+/// Per game: (White moved, White-POV eval) for every ply.
+type Plies = HashMap<i64, Vec<(bool, Option<f64>)>>;
+
+/// White-POV evals of the given games, ply by ply, read in one scan.
+fn trajectories(ds: &Dataset, picks: &DataFrame) -> Result<Plies, Error> {
+    let ids = picks.column(col::GAME_ID)?.as_materialized_series().clone();
+    let m = ds
+        .scan(&MOVES)?
+        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
+        .select([
+            col(col::GAME_ID),
+            col(col::PLY),
+            col(col::SIDE),
+            col(col::EVAL_KIND),
+            col(col::EVAL_CP),
+            col(col::MATE),
+        ])
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+        .collect()?;
+    let gid = m.column(col::GAME_ID)?.i64()?.clone();
+    let side = m.column(col::SIDE)?.str()?.clone();
+    let kind = m.column(col::EVAL_KIND)?.str()?.clone();
+    let cp = m.column(col::EVAL_CP)?.i32()?.clone();
+    let mate = m.column(col::MATE)?.i16()?.clone();
+    let mut out = Plies::new();
+    for j in 0..m.height() {
+        out.entry(gid.get(j).unwrap_or_default())
+            .or_default()
+            .push((
+                side.get(j) == Some("w"),
+                white_pov(kind.get(j), cp.get(j), mate.get(j)),
+            ));
+    }
+    Ok(out)
+}
+
+/// Per game: (ply, ease) of its positions.
+type EaseCurves = HashMap<i64, Vec<(f64, f64)>>;
+
+/// Per game: (ply, ease) of its priced positions, from the dataset's first
+/// analysis with MultiPV ≥ 2 (one that kept all depths first: it prices the
+/// positions a node limit left bound) and first policy run, and their labels;
+/// `None` without both.
+fn ease_curves(ds: &Dataset, picks: &DataFrame) -> Result<Option<(String, EaseCurves)>, Error> {
+    let analysis = ds
+        .manifest()
+        .analyses
+        .iter()
+        .filter(|a| a.has_table(&ANALYSIS) && a.multipv() >= 2)
+        .min_by_key(|a| !a.all_depths());
+    let policy = ds.manifest().analyses.iter().find(|a| a.has_table(&POLICY));
+    let (Some(a), Some(p)) = (analysis, policy) else {
+        return Ok(None);
+    };
+    let ids = picks.column(col::GAME_ID)?.as_materialized_series().clone();
+    let only =
+        |lf: LazyFrame| lf.filter(col(col::GAME_ID).is_in(lit(ids.clone()).implode(false), false));
+    let opts = EaseOptions {
+        analysis_label: a.label.clone(),
+        policy_label: p.label.clone(),
+        top: 5,
+        form: Form::Sum,
+    };
+    let df = per_position(only(ds.scan(&ANALYSIS)?), only(ds.scan(&POLICY)?), &opts)?.collect()?;
+    let (gid, ply, ease) = (
+        df.column(col::GAME_ID)?.i64()?.clone(),
+        df.column(col::PLY)?.u16()?.clone(),
+        df.column(ease::cols::EASE)?.f64()?.clone(),
+    );
+    let mut out = EaseCurves::new();
+    for i in 0..df.height() {
+        if let (Some(g), Some(p), Some(e)) = (gid.get(i), ply.get(i), ease.get(i)) {
+            out.entry(g).or_default().push((f64::from(p), e));
+        }
+    }
+    Ok(Some((
+        format!("`{}` priors, `{}` lines", p.label, a.label),
+        out,
+    )))
+}
+
+/// A sort key that reads numbers as numbers: "Season 4" before "Season 10".
+fn natural_key(s: &str) -> Vec<(String, u64)> {
+    let mut key = Vec::new();
+    let mut rest = s;
+    while !rest.is_empty() {
+        let text_end = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let (text, tail) = rest.split_at(text_end);
+        let num_end = tail
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(tail.len());
+        let (num, tail) = tail.split_at(num_end);
+        key.push((text.to_string(), num.parse().unwrap_or(u64::MAX)));
+        rest = tail;
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_key;
+
+    #[test]
+    fn events_read_in_number_order() {
+        let mut v = [
+            "TCEC Season 10 - Superfinal",
+            "TCEC Cup 2",
+            "TCEC Season 9 - Superfinal",
+            "TCEC Season 29 - Superfinal",
+            "TCEC Season 9 - Stage 1a",
+        ];
+        v.sort_by_cached_key(|e| natural_key(e));
+        assert_eq!(
+            v,
+            [
+                "TCEC Cup 2",
+                "TCEC Season 9 - Stage 1a",
+                "TCEC Season 9 - Superfinal",
+                "TCEC Season 10 - Superfinal",
+                "TCEC Season 29 - Superfinal",
+            ]
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! `evallab report`: one self-contained HTML page (inline CSS and SVG, no
+//! scripts, no network) with, per event, the win-draw balance, the calibration
+//! curves, the EAS components, the relevance summary, the agreement with each
+//! engine analysis (`evallab analyze`), the adjudication rules replayed
+//! (`evallab adjudicate`) and the eval trajectories
+//! of selected games with their probabilistic result and NAGs.
+//!
+//! The data is collected once ([`data::collect`]), then one writer per
+//! section ([`sections`]) turns each event's part into HTML: the page is a
+//! pure function of the data, and the renderer never writes the dataset.
+
+pub mod data;
+pub mod sections;
+
+use std::fmt::Write as _;
+
+use polars::prelude::DataFrame;
+
+use super::escape;
+use crate::Error;
+use crate::dataset::Dataset;
+use crate::metrics::Families;
+use crate::metrics::relevance::X05;
+pub use data::{EventData, ReportData, SelectedGame, collect};
+
+/// What the report covers.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// Only events matching this regex.
+    pub event: Option<String>,
+    /// Games whose trajectories are drawn per event.
+    pub games_per_event: usize,
+    /// x05 of the relevance summary (per engine where known).
+    pub x05: X05,
+    /// Player names merged in the relevance summary (as for the x05 file).
+    pub families: Families,
+}
+
+const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\
+h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}h3{margin-bottom:.3em}\
+table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1em}th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}\
+th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.bar{display:flex;width:420px;height:12px;background:#f6f6f6}\
+.bar span{display:block;height:12px}.note{color:#555;font-size:.85em}nav a{margin-right:.8em}svg{max-width:100%;height:auto}";
+
+/// Builds the report page of `ds`, given its EAS labels
+/// ([`crate::metrics::eas::stored_labels`]).
+pub fn report(ds: &Dataset, labels: &DataFrame, opts: &ReportOptions) -> Result<String, Error> {
+    page(&collect(ds, labels, opts)?)
+}
+
+/// The page: a header, a link per event, and each event's sections.
+pub fn page(data: &ReportData) -> Result<String, Error> {
+    let mut html = format!(
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
+<h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
+x05 {} for relevance (per engine where given) and 0.62 for the move and position symbols; definitions in the README (metrics.md, eas.md).</p><nav>",
+        escape(&data.dataset),
+        data.games,
+        data.events.len(),
+        data.x05_default,
+    );
+    for (i, e) in data.events.iter().enumerate() {
+        let _ = write!(html, "<a href=\"#e{i}\">{}</a>", escape(&e.name));
+    }
+    html.push_str("</nav>");
+    for (i, event) in data.events.iter().enumerate() {
+        let _ = write!(
+            html,
+            "<section id=\"e{i}\"><h2>{}</h2>",
+            escape(&event.name)
+        );
+        for section in sections::SECTIONS {
+            html.push_str(&section(event)?);
+        }
+        html.push_str("</section>");
+    }
+    html.push_str("</body></html>\n");
+    Ok(html)
+}

@@ -1,0 +1,549 @@
+//! One writer per section of an event: each turns its part of an
+//! [`EventData`] into HTML and reads nothing else.
+
+use std::fmt::Write as _;
+
+use polars::prelude::*;
+
+use super::data::{EventData, SelectedGame};
+use crate::Error;
+use crate::metrics::adjudication::query as adj;
+use crate::metrics::matching::query::out as mout;
+use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
+use crate::render::annotate::{AnnotateOptions, move_symbol};
+use crate::render::escape;
+use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
+use crate::schema::{match_col, metric};
+
+/// A section writer.
+pub type Section = fn(&EventData) -> Result<String, Error>;
+
+/// The sections of an event, in page order.
+pub const SECTIONS: [Section; 7] = [
+    balance,
+    calibration,
+    eas,
+    relevance,
+    engine_runs,
+    adjudication,
+    selected_games,
+];
+
+/// The win-draw balance table.
+pub fn balance(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from("<h3>Win-draw balance</h3>");
+    html.push_str(&table(
+        &e.balance,
+        &[
+            metric::ENGINE,
+            metric::GAMES,
+            metric::OFFICIAL_WINS,
+            metric::HOLLOW_WINS,
+            metric::WINS,
+            metric::DRAWS,
+            metric::LOSSES,
+            metric::HIGHEST_EVAL_WITHOUT_WIN,
+            metric::BALANCE,
+            metric::BALANCE_ROUND,
+            metric::REACHING_BALANCE,
+            metric::REASON,
+        ],
+    )?);
+    Ok(html)
+}
+
+/// A calibration chart per engine, two to a row.
+pub fn calibration(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from("<h3>Calibration: win rate by own eval</h3>");
+    let charts: Vec<Chart> = e
+        .calibrations
+        .iter()
+        .map(|(engine, g, c)| {
+            plot::calibration_chart(&CalibrationPanel {
+                title: engine.clone(),
+                games: g,
+                calibration: c,
+            })
+        })
+        .collect();
+    if !charts.is_empty() {
+        html.push_str(&plot::grid(&charts, 2, 560.0, 360.0));
+    }
+    Ok(html)
+}
+
+/// The EAS components: the globals, stacked bars and the table.
+pub fn eas(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from("<h3>EAS components</h3>");
+    let g = &e.eas_globals;
+    let _ = write!(
+        html,
+        "<p class=note>V6 rules over this event's games: avg_all {} moves, L {}, early limit {} plies.</p>",
+        g.avg_all, g.short_limit, g.early_limit
+    );
+    html.push_str(&eas_bars(&e.eas)?);
+    html.push_str(&table(
+        &e.eas,
+        &[
+            "rank",
+            "engine",
+            "wins",
+            "draws",
+            "early_sac_pct",
+            "short_win_pct",
+            "bad_draw_pct",
+            "avg_win_moves",
+            "part_sac",
+            "part_early",
+            "part_short",
+            "part_draw",
+            "eas",
+            "warning",
+        ],
+    )?);
+    Ok(html)
+}
+
+/// The relevance summary.
+pub fn relevance(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from("<h3>Relevance</h3>");
+    html.push_str(&table(
+        &e.relevance,
+        &[
+            metric::ENGINE,
+            "moves",
+            "loss_rr_mean",
+            "loss_raw_mean",
+            "econ8_dubious",
+            "econ8_mistake",
+            "econ8_blunder",
+            "econ8_speculative",
+            "econ8_good",
+            "econ8_brilliant",
+        ],
+    )?);
+    Ok(html)
+}
+
+/// Each reference analysis, then each move-matching run, with rows here.
+pub fn engine_runs(e: &EventData) -> Result<String, Error> {
+    let mut html = String::new();
+    for (run, rows) in &e.agreements {
+        let _ = write!(
+            html,
+            "<h3>Reference analysis <code>{}</code></h3><p class=note>{} ({}, MultiPV {}): \
+             archived eval against the reference's (pawns, White POV, clipped to ±10), \
+             share of played moves that are its first choice, and the played move's loss \
+             and lichess-style accuracy by the reference.</p>",
+            escape(&run.label),
+            escape(&run.engine.name),
+            escape(run.limit()),
+            run.multipv()
+        );
+        html.push_str(&table(
+            rows,
+            &[
+                metric::ENGINE,
+                metric::POSITIONS,
+                metric::TOP1_SHARE,
+                metric::EVAL_PAIRS,
+                metric::MEAN_ABS_DIFF_PAWNS,
+                metric::EVAL_CORR,
+                metric::LOSS_MOVES,
+                metric::MEAN_LOSS_CP,
+                metric::MEAN_ACCURACY,
+            ],
+        )?);
+    }
+    for (run, rows) in &e.matchings {
+        let _ = write!(
+            html,
+            "<h3>Move matching <code>{}</code></h3><p class=note>{} ({}): Regan's zig-zag \
+             protocol per tested player. MM = share of moves that are the engine's first \
+             choice at the last SLM depth; EV = share with the top move's eval; AE = mean \
+             eval drop (pawns, evals capped at ±10); ASD = the drop scaled by 1/(1+|z|).</p>",
+            escape(&run.label),
+            escape(&run.engine.name),
+            escape(run.limit())
+        );
+        html.push_str(&table(
+            rows,
+            &[
+                match_col::PLAYER,
+                mout::MOVES,
+                mout::MM,
+                mout::EV,
+                mout::AE,
+                mout::ASD,
+                mout::FULL,
+                mout::MAIN,
+                mout::PART,
+                mout::NON,
+            ],
+        )?);
+    }
+    Ok(html)
+}
+
+/// The rule sets replayed and the draw-score sweep.
+pub fn adjudication(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from(
+        "<h3>Adjudication rules replayed</h3><p class=note>The shipped rule sets over the \
+         event's games (<code>evallab adjudicate</code>; tcec: the event's own TCEC rule, \
+         if its era is known): games the rule ended early, agreeing with the result or \
+         not, games adjudicated otherwise (censored), plies and hours saved; then the \
+         cutechess draw rule swept over its score (centipawns). The tcec set's \
+         tablebase rule is not replayed here (it needs Syzygy tables: \
+         <code>evallab adjudicate --syzygy DIR</code>); the games it ended count as \
+         censored.</p>",
+    );
+    html.push_str(&table(
+        &e.adjudication,
+        &[
+            adj::cols::RULES,
+            metric::GAMES,
+            adj::cols::FIRED,
+            adj::cols::AGREE,
+            adj::cols::WRONG,
+            adj::cols::CENSORED,
+            adj::cols::PLIES_SAVED,
+            adj::cols::SAVED_PCT,
+            adj::cols::HOURS_SAVED,
+        ],
+    )?);
+    html.push_str(&table(
+        &e.adjudication_sweep,
+        &[
+            "draw.score",
+            adj::cols::FIRED,
+            adj::cols::AGREE,
+            adj::cols::WRONG,
+            adj::cols::PLIES_SAVED,
+            adj::cols::SAVED_PCT,
+        ],
+    )?);
+    Ok(html)
+}
+
+/// Each selected game's eval trajectory, and its ease where priced.
+pub fn selected_games(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from(
+        "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>",
+    );
+    let aopts = AnnotateOptions::default();
+    let mut charts = Vec::new();
+    for SelectedGame { title, plies, ease } in &e.games {
+        charts.push(trajectory(title, plies, aopts));
+        if let Some((source, points)) = ease {
+            charts.push(ease_chart(title, source, points, plies.len()));
+        }
+    }
+    if !charts.is_empty() {
+        html.push_str(&plot::grid(&charts, 1, 1100.0, 320.0));
+    }
+    Ok(html)
+}
+
+fn cell(v: AnyValue) -> String {
+    match v {
+        AnyValue::Null => "—".into(),
+        AnyValue::Float64(x) => format!("{}", (x * 1000.0).round() / 1000.0),
+        AnyValue::Float32(x) => format!("{}", (f64::from(x) * 1000.0).round() / 1000.0),
+        AnyValue::String(s) => escape(s),
+        AnyValue::StringOwned(s) => escape(&s),
+        other => escape(&other.to_string()),
+    }
+}
+
+/// An HTML table of some columns of a frame.
+fn table(df: &DataFrame, cols: &[&str]) -> Result<String, Error> {
+    let mut s = String::from("<table><thead><tr>");
+    for c in cols {
+        let _ = write!(s, "<th>{}</th>", escape(c));
+    }
+    s.push_str("</tr></thead><tbody>");
+    // A frame with no rows may lack the columns too (nothing to draw).
+    let columns: Vec<&Column> = if df.height() == 0 {
+        Vec::new()
+    } else {
+        cols.iter()
+            .map(|c| df.column(c))
+            .collect::<PolarsResult<_>>()?
+    };
+    for i in 0..df.height() {
+        s.push_str("<tr>");
+        for c in &columns {
+            let _ = write!(s, "<td>{}</td>", cell(c.get(i)?));
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+    Ok(s)
+}
+
+/// EAS parts as stacked bars in a table (one row per engine).
+fn eas_bars(df: &DataFrame) -> Result<String, Error> {
+    let mut s = String::from(
+        "<table class=bars><thead><tr><th>engine</th><th>EAS</th><th>sacrifices · early · short wins · bad draws</th></tr></thead><tbody>",
+    );
+    if df.height() == 0 {
+        s.push_str("</tbody></table>");
+        return Ok(s);
+    }
+    let engine = df.column("engine")?.str()?.clone();
+    let parts = ["part_sac", "part_early", "part_short", "part_draw"];
+    let vals: Vec<Int64Chunked> = parts
+        .iter()
+        .map(|p| df.column(p).and_then(|c| c.i64().cloned()))
+        .collect::<PolarsResult<_>>()?;
+    let total = df.column("eas")?.i64()?.clone();
+    let max = total.max().unwrap_or(1).max(1) as f64;
+    for i in 0..df.height() {
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td><div class=bar>",
+            escape(engine.get(i).unwrap_or("")),
+            total.get(i).unwrap_or(0)
+        );
+        for (k, v) in vals.iter().enumerate() {
+            let w = v.get(i).unwrap_or(0) as f64 / max * 100.0;
+            let _ = write!(
+                s,
+                "<span style=\"width:{w:.2}%;background:{}\"></span>",
+                PALETTE[k]
+            );
+        }
+        s.push_str("</div></td></tr>");
+    }
+    s.push_str("</tbody></table>");
+    Ok(s)
+}
+
+/// The eval trajectory of one game: White-POV eval (clipped to ±5), P(White),
+/// and the move symbols as points (? and ?? red, ! and !! green).
+fn trajectory(title: &str, plies: &[(bool, Option<f64>)], opts: AnnotateOptions) -> Chart {
+    let mut eval = Vec::new();
+    let mut p = Vec::new();
+    let (mut good, mut bad) = (Vec::new(), Vec::new());
+    let mut prev = None;
+    for (i, &(white, x)) in plies.iter().enumerate() {
+        let ply = (i + 1) as f64;
+        if let Some(x) = x {
+            let y = x.clamp(-5.0, 5.0);
+            eval.push((ply, y, 0.0));
+            p.push((ply, prob_exp(x, opts.x05) * 10.0 - 5.0, 0.0));
+            match move_symbol(prev, Some(x), white, opts) {
+                Some(MoveSymbol::Mistake | MoveSymbol::Blunder) => bad.push((ply, y, 4.0)),
+                Some(MoveSymbol::Good | MoveSymbol::Brilliant) => good.push((ply, y, 4.0)),
+                _ => {}
+            }
+            prev = Some(x);
+        }
+    }
+    let n = plies.len().max(2) as f64;
+    Chart {
+        title: title.into(),
+        x_label: "ply".into(),
+        y_label: "White's eval (pawns, ±5)".into(),
+        x_range: (0.0, n),
+        y_range: (-5.0, 5.0),
+        series: vec![
+            Series {
+                label: "eval".into(),
+                color: PALETTE[0],
+                dashed: false,
+                points: eval,
+            },
+            Series {
+                label: format!("P(White) (0 at −5, 1 at +5), x05 {}", opts.x05),
+                color: PALETTE[4],
+                dashed: true,
+                points: p,
+            },
+            Series {
+                label: "? and ??".into(),
+                color: PALETTE[1],
+                dashed: false,
+                points: bad,
+            },
+            Series {
+                label: "! and !!".into(),
+                color: PALETTE[2],
+                dashed: false,
+                points: good,
+            },
+        ],
+    }
+}
+
+/// The ease of a game's positions, ply by ply, drawn under its trajectory.
+fn ease_chart(title: &str, source: &str, points: &[(f64, f64)], plies: usize) -> Chart {
+    Chart {
+        title: format!("{title}: ease ({source})"),
+        x_label: "ply".into(),
+        y_label: "ease (1 = easy)".into(),
+        x_range: (0.0, plies.max(2) as f64),
+        y_range: (0.0, 1.0),
+        series: vec![Series {
+            label: "ease, sum form".into(),
+            color: PALETTE[3],
+            dashed: false,
+            points: points
+                .iter()
+                .map(|&(x, y)| (x, y.clamp(0.0, 1.0), 0.0))
+                .collect(),
+        }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::eas::Globals;
+    use crate::render::report::{ReportData, page};
+
+    fn event(name: &str) -> EventData {
+        EventData {
+            name: name.into(),
+            ..EventData::default()
+        }
+    }
+
+    /// Cells: floats to three decimals, null as a dash, text escaped.
+    #[test]
+    fn balance_rows_with_rounded_floats_nulls_and_escaped_names() {
+        let mut e = event("E");
+        let engines = ["A<b>", "C"];
+        e.balance = df!(
+            metric::ENGINE => engines,
+            metric::GAMES => [10u32, 4],
+            metric::OFFICIAL_WINS => [3u32, 0],
+            metric::HOLLOW_WINS => [0u32, 0],
+            metric::WINS => [3u32, 0],
+            metric::DRAWS => [5u32, 4],
+            metric::LOSSES => [2u32, 0],
+            metric::HIGHEST_EVAL_WITHOUT_WIN => [Some(1.23456f64), None],
+            metric::BALANCE => [Some(0.6666666f64), None],
+            metric::BALANCE_ROUND => [Some(2u32), None],
+            metric::REACHING_BALANCE => [Some(1u32), None],
+            metric::REASON => [None, Some("no win")],
+        )
+        .unwrap();
+        let html = balance(&e).unwrap();
+        assert!(html.starts_with("<h3>Win-draw balance</h3><table><thead><tr><th>engine</th>"));
+        assert!(
+            html.contains(
+                "<tr><td>A&lt;b&gt;</td><td>10</td><td>3</td><td>0</td><td>3</td><td>5</td>\
+                 <td>2</td><td>1.235</td><td>0.667</td><td>2</td><td>1</td><td>—</td></tr>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<td>—</td><td>—</td><td>—</td><td>no win</td></tr>"));
+        assert_eq!(html.matches("<tr>").count(), 3, "a header and two rows");
+    }
+
+    /// Bars are scaled to the largest EAS: parts of 50 and 25 of a top score
+    /// of 100 are half and a quarter of the bar.
+    #[test]
+    fn eas_bars_scale_to_the_top_score() {
+        let mut e = event("E");
+        e.eas_globals = Globals {
+            avg_all: 60,
+            short_limit: 40,
+            early_limit: 30,
+            decisive_games: 7,
+        };
+        let n = |v: [i64; 2]| v;
+        e.eas = df!(
+            "rank" => n([1, 2]),
+            "engine" => ["X", "Y"],
+            "wins" => n([5, 1]),
+            "draws" => n([2, 3]),
+            "early_sac_pct" => [10.0, 0.0],
+            "short_win_pct" => [20.0, 0.0],
+            "bad_draw_pct" => [0.0, 50.0],
+            "avg_win_moves" => [55.5, 70.0],
+            "part_sac" => n([50, 0]),
+            "part_early" => n([25, 0]),
+            "part_short" => n([25, 10]),
+            "part_draw" => n([0, 10]),
+            "eas" => n([100, 20]),
+            "warning" => [None::<&str>, Some("few games")],
+        )
+        .unwrap();
+        let html = eas(&e).unwrap();
+        assert!(html.contains("avg_all 60 moves, L 40, early limit 30 plies."));
+        assert!(
+            html.contains(
+                "<tr><td>X</td><td>100</td><td><div class=bar><span style=\"width:50.00%;"
+            )
+        );
+        assert!(
+            html.contains("<span style=\"width:25.00%;background:#D55E00\">"),
+            "{html}"
+        );
+        assert!(html.contains("<td>few games</td>"));
+    }
+
+    /// Sections without data write their heading only, or nothing.
+    #[test]
+    fn empty_sections() {
+        let e = event("E");
+        assert_eq!(engine_runs(&e).unwrap(), "");
+        assert_eq!(
+            calibration(&e).unwrap(),
+            "<h3>Calibration: win rate by own eval</h3>"
+        );
+        assert_eq!(
+            selected_games(&e).unwrap(),
+            "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>"
+        );
+    }
+
+    /// A game's trajectory is one chart; with its ease, two.
+    #[test]
+    fn selected_games_chart_evals_and_ease() {
+        let mut e = event("E");
+        let plies = vec![(true, Some(0.3)), (false, Some(-0.2)), (true, None)];
+        e.games = vec![
+            SelectedGame {
+                title: "A – B 1-0 (round 1)".into(),
+                plies: plies.clone(),
+                ease: None,
+            },
+            SelectedGame {
+                title: "C – D 0-1 (round 2)".into(),
+                plies,
+                ease: Some(("`p` priors, `a` lines".into(), vec![(1.0, 0.5), (2.0, 1.5)])),
+            },
+        ];
+        let html = selected_games(&e).unwrap();
+        assert_eq!(html.matches("<svg").count(), 1, "one grid");
+        assert_eq!(
+            html.matches("font-weight=\"bold\"").count(),
+            3,
+            "three panels"
+        );
+        assert!(html.contains("C – D 0-1 (round 2): ease (`p` priors, `a` lines)"));
+    }
+
+    /// The page: a link and a section per event, each with every section.
+    #[test]
+    fn page_links_every_event_in_order() {
+        let data = ReportData {
+            dataset: "ds".into(),
+            games: 3,
+            x05_default: 0.62,
+            events: vec![event("S<1>"), event("S2")],
+        };
+        let html = page(&data).unwrap();
+        assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
+        assert!(html.contains("<nav><a href=\"#e0\">S&lt;1&gt;</a><a href=\"#e1\">S2</a></nav>"));
+        assert!(html.contains("<section id=\"e1\"><h2>S2</h2><h3>Win-draw balance</h3>"));
+        assert_eq!(
+            html.matches("<h3>Adjudication rules replayed</h3>").count(),
+            2
+        );
+        assert!(html.ends_with("</section></body></html>\n"));
+    }
+}

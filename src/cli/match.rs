@@ -85,7 +85,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Format of the statistics: table, csv, json, ndjson or parquet.
-    #[arg(long, default_value = "table")]
+    #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write the statistics to FILE instead of stdout (required for parquet).
     #[arg(long, value_name = "FILE")]

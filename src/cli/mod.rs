@@ -190,7 +190,7 @@ pub fn families(specs: &[String]) -> anyhow::Result<Families> {
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
     /// table, csv, json, ndjson or parquet.
-    #[arg(long, default_value = "table")]
+    #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write to FILE instead of stdout (required for parquet).
     #[arg(short, long, value_name = "FILE")]

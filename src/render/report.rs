@@ -25,7 +25,7 @@ use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query::{self as matching, out as mout};
 use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::metrics::relevance::{X05, per_move, summary};
-use crate::metrics::{Families, matches};
+use crate::metrics::{Families, Selection, matches};
 use crate::render::annotate::{AnnotateOptions, move_symbol, white_pov};
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
@@ -124,7 +124,7 @@ fn adjudication_tables(
     games: LazyFrame,
     moves: LazyFrame,
 ) -> Result<(DataFrame, DataFrame), Error> {
-    let loaded = adj::load(games, moves, None, &Families::default(), false, None)?;
+    let loaded = adj::load(games, moves, &Selection::default(), false, None)?;
     let rows = |set: &RuleSet, extra: Option<(&str, f64)>| -> Result<DataFrame, Error> {
         let mut df = adj::summary(loaded.outcomes(set)?.lazy(), adj::By::Event).collect()?;
         df.insert_column(
@@ -329,8 +329,10 @@ th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.bar{display
 pub fn report(ds: &Dataset, opts: &ReportOptions) -> Result<String, Error> {
     let bopts = BalanceOptions {
         group: Group::EventEngine,
-        event: opts.event.clone(),
-        ..BalanceOptions::default()
+        selection: Selection {
+            event: opts.event.clone(),
+            ..Selection::default()
+        },
     };
     // The per-game facts feed the balance and the calibrations: computed once
     // (a LazyFrame's cache lasts one collect only).

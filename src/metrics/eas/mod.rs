@@ -11,11 +11,13 @@
 //!
 #![doc = include_str!("readings.md")]
 
+pub mod games;
 pub mod labels;
 pub mod matcher;
 pub mod patterns;
 pub mod rules;
 pub mod score;
 
+pub use games::{Behind, games_behind};
 pub use labels::{Labeller, cols, labels, mark_duplicates};
 pub use score::{EasOptions, Globals, Rules, score};

@@ -83,7 +83,7 @@ pub struct Args {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Format of the statistics: table, csv, json, ndjson or parquet.
+    /// Format of the statistics.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write the statistics to FILE instead of stdout (required for parquet).

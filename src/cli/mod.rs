@@ -169,7 +169,7 @@ pub fn check_regexes(regexes: &[(Field, Option<&str>)]) -> anyhow::Result<()> {
 /// Output format and destination shared by the statistics commands.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
-    /// table, csv, json, ndjson or parquet.
+    /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write to FILE instead of stdout (required for parquet).

@@ -110,7 +110,7 @@ fn queries(c: &mut Criterion) {
     g.bench_function("relevance", |b| {
         b.iter(|| {
             let (games, moves) = scan();
-            let rows = per_move(games, moves, &bopts.families, &x05, None).unwrap();
+            let rows = per_move(games, moves, &bopts.selection.families, &x05, None).unwrap();
             summary(rows, false, false).collect().unwrap()
         })
     });

@@ -6,14 +6,13 @@ use std::process::ExitCode;
 
 use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
-use evallab::metrics::agreement::query::{per_move, summary};
-use evallab::metrics::balance::BalanceOptions;
-use evallab::metrics::{matches, select_events};
+use evallab::metrics::agreement::query::{selected_per_move, summary};
+use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::render::format::{self, Format};
-use evallab::schema::{ANALYSIS, GAMES, MOVES, metric};
-use polars::prelude::{IntoLazy, col};
+use evallab::schema::{ANALYSIS, GAMES, MOVES};
+use polars::prelude::IntoLazy;
 
-use super::{By, FilterArgs, OutputArgs};
+use super::{OutputArgs, SelectionArgs};
 
 /// Agreement of the archived games with a reference analysis, per engine.
 ///
@@ -30,10 +29,10 @@ pub struct Args {
     #[arg(long, value_name = "LABEL")]
     analysis: Option<String>,
     /// Group by engine, by event and engine (default), or by season and engine.
-    #[arg(long, value_enum, default_value_t = By::EventEngine)]
-    by: By,
+    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    by: Group,
     #[command(flatten)]
-    filter: FilterArgs,
+    select: SelectionArgs,
     /// Also write the per-position table to FILE (Parquet).
     #[arg(long, value_name = "FILE")]
     moves_out: Option<PathBuf>,
@@ -42,18 +41,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
     let opts = BalanceOptions {
-        group: args.by.group(),
-        ..args.filter.options()?
+        group: args.by,
+        selection: args.select.selection()?,
     };
+    args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
     let label = resolve_label(&ds, args.analysis.as_deref())?;
-    let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
-    let mut lf = per_move(games, moves, ds.scan(&ANALYSIS)?, &label, &opts.families);
-    if let Some(re) = &opts.engine {
-        lf = lf.filter(matches(col(metric::ENGINE), re.as_str()));
-    }
+    let lf = selected_per_move(
+        ds.scan(&GAMES)?,
+        ds.scan(&MOVES)?,
+        ds.scan(&ANALYSIS)?,
+        &label,
+        &opts.selection,
+    );
     let mut per_move_df = lf.collect()?;
     if let Some(path) = &args.moves_out {
         format::write(&mut per_move_df, Format::Parquet, Some(path))?;

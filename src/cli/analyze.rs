@@ -8,6 +8,7 @@ use std::time::Duration;
 use evallab::analyze::{Analyze, AnalyzeOptions};
 use evallab::engine::positions::{Selection, parse_plies, parse_slice};
 use evallab::engine::{Progress, RunOptions, Stage, StageReport, run_stage};
+use evallab::metrics::Field;
 use evallab_uci::Limit;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -46,7 +47,7 @@ pub struct Args {
     #[arg(long)]
     all_depths: bool,
     #[command(flatten)]
-    selection: SelectionArgs,
+    selection: PositionArgs,
     #[command(flatten)]
     shard: ShardArgs,
     /// Name of the analysis in the dataset [default: ENGINE-LIMIT-mpvK].
@@ -59,7 +60,7 @@ pub struct Args {
 
 /// Which positions an engine run covers (`analyze`, `policy`).
 #[derive(Debug, clap::Args)]
-pub struct SelectionArgs {
+pub struct PositionArgs {
     /// Only events matching this regex.
     #[arg(long, value_name = "REGEX")]
     pub event: Option<String>,
@@ -77,15 +78,13 @@ pub struct SelectionArgs {
     pub max_games: Option<usize>,
 }
 
-impl SelectionArgs {
+impl PositionArgs {
     /// The selection (of the games' `slice`), its regexes checked.
     pub fn selection(self, slice: Option<(usize, usize)>) -> anyhow::Result<Selection> {
-        for (opt, re) in [("--event", &self.event), ("--player", &self.player)] {
-            if let Some(re) = re {
-                regex::Regex::new(re)
-                    .map_err(|e| super::usage(format!("{opt}: bad regex `{re}`: {e}")))?;
-            }
-        }
+        super::check_regexes(&[
+            (Field::Event, self.event.as_deref()),
+            (Field::Player, self.player.as_deref()),
+        ])?;
         Ok(Selection {
             event: self.event,
             player: self.player,

@@ -1,14 +1,14 @@
 //! `evallab annotate <DATASET> [--game ID | --event REGEX] -o out.pgn`.
 
-use evallab::metrics::matches;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
-use evallab::render::annotate::{AnnotateOptions, references, write_pgn};
-use evallab::schema::{GAMES, MOVES, col};
+use evallab::metrics::{Field, matches};
+use evallab::render::annotate::{AnnotateOptions, listed, write_games};
+use evallab::schema::col;
 use polars::prelude::*;
 
 /// Write games as PGN with computed NAGs and P(White) comments.
@@ -45,10 +45,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    if let Some(re) = &a.event {
-        regex::Regex::new(re)
-            .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
-    }
+    super::check_regexes(&[(Field::Event, a.event.as_deref())])?;
     let ds = Dataset::open(&a.dataset)?;
     let filter = match &a.event {
         Some(re) => matches(col(col::EVENT), re.as_str()),
@@ -71,44 +68,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the games matching `filter` (with their moves) as annotated PGN;
-/// returns how many.
-pub fn write_games(
-    ds: &Dataset,
-    filter: Expr,
-    opts: AnnotateOptions,
-    analysis: Option<&str>,
-    path: &std::path::Path,
-) -> anyhow::Result<usize> {
-    let games = ds
-        .scan(&GAMES)?
-        .filter(filter)
-        .sort([col::GAME_ID], SortMultipleOptions::default())
-        .collect()?;
-    if games.height() == 0 {
-        return Err(super::usage("no game matches the selection"));
-    }
-    let ids = games.column(col::GAME_ID)?.as_materialized_series().clone();
-    let moves = ds
-        .scan(&MOVES)?
-        .select([
-            col(col::GAME_ID),
-            col(col::PLY),
-            col(col::MOVE_NUMBER),
-            col(col::SIDE),
-            col(col::SAN),
-            col(col::EVAL_KIND),
-            col(col::EVAL_CP),
-            col(col::MATE),
-        ])
-        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
-        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
-        .collect()?;
-    let refs = match analysis {
-        Some(label) => Some(references(ds, &games, label)?),
-        None => None,
-    };
-    let pgn = write_pgn(&games, &moves, opts, refs.as_ref())?;
-    evallab::render::format::write_text(path, &pgn)?;
-    Ok(games.height())
+/// Writes the games of a listing (`eas --games`, `adjudicate --games`) as
+/// annotated PGN (`--pgn FILE`).
+pub fn write_listed(ds: &Dataset, listing: &DataFrame, path: &Path) -> anyhow::Result<()> {
+    let n = write_games(ds, listed(listing)?, AnnotateOptions::default(), None, path)?;
+    eprintln!("{n} games written to {}", path.display());
+    Ok(())
 }

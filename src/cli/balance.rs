@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 use evallab::facts::read_facts;
-use evallab::metrics::balance::{BalanceOptions, balance, game_facts, select_facts};
+use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts, select_facts};
 use evallab::schema::{GAMES, MOVES};
 
-use super::{By, FilterArgs, OutputArgs};
+use super::{OutputArgs, SelectionArgs};
 
 /// Win-draw balance x_0_5 per engine (and event).
 ///
@@ -20,10 +20,10 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// Group by engine only, by event and engine, or by season and engine.
-    #[arg(long, value_enum, default_value_t = By::EventEngine)]
-    by: By,
+    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    by: Group,
     #[command(flatten)]
-    filter: FilterArgs,
+    select: SelectionArgs,
     /// Read the per-game facts from DIR (written by `evallab facts`) instead
     /// of computing them from the moves.
     #[arg(long, value_name = "DIR")]
@@ -36,11 +36,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let ds = Dataset::open(&args.dataset)?;
     let opts = BalanceOptions {
-        group: args.by.group(),
-        ..args.filter.options()?
+        group: args.by,
+        selection: args.select.selection()?,
     };
+    let ds = Dataset::open(&args.dataset)?;
     let facts = match &args.facts {
         Some(dir) => select_facts(read_facts(&ds, dir)?.0, &opts),
         None => game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts, false)?,

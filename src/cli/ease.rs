@@ -5,15 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::agreement::query::per_move;
-use evallab::metrics::balance::BalanceOptions;
+use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::ease::math::Form;
-use evallab::metrics::ease::query::{EaseOptions, bands, per_position, summary};
-use evallab::metrics::select_events;
+use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
 use evallab::policy::user;
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
 
-use super::{By, FilterArgs, OutputArgs};
+use super::{OutputArgs, SelectionArgs};
 
 /// Ease of the positions: how hard the best move is to find, per engine.
 ///
@@ -57,20 +55,21 @@ pub struct Args {
     #[arg(long, value_name = "EDGES", value_delimiter = ',', num_args = 1.., conflicts_with = "positions")]
     bands: Vec<f64>,
     /// Group the summary by engine (default) or by event and engine.
-    #[arg(long, value_enum, default_value_t = By::Engine)]
-    by: By,
+    #[arg(long, value_enum, default_value_t = Group::Engine)]
+    by: Group,
     #[command(flatten)]
-    filter: FilterArgs,
+    select: SelectionArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
     let opts = BalanceOptions {
-        group: args.by.group(),
-        ..args.filter.options()?
+        group: args.by,
+        selection: args.select.selection()?,
     };
+    check_edges(&args.bands).map_err(|e| super::usage(format!("--bands: {e}")))?;
+    args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
     ds.manifest()
         .require_analysis(&args.analysis, &args.dataset)?;
@@ -92,31 +91,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut df = if args.positions {
         positions.collect()?
     } else {
-        let (games, moves) =
-            select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
-        let moves = per_move(
-            games,
-            moves,
-            ds.scan(&ANALYSIS)?,
-            &args.analysis,
-            &opts.families,
-        );
         let keys = if args.per_game {
             vec![schema_col::GAME_ID, metric::ENGINE]
         } else {
             opts.keys()
         };
-        if args.bands.is_empty() {
-            summary(positions, moves, args.cut, &keys).collect()?
+        let view = if args.bands.is_empty() {
+            View::Summary { cut: args.cut }
         } else {
-            if !args.bands.is_sorted_by(|a, b| a < b) || args.bands.iter().any(|e| !e.is_finite()) {
-                return Err(super::usage(format!(
-                    "--bands: edges must be finite and ascending, got {:?}",
-                    args.bands
-                )));
-            }
-            bands(positions, moves, &args.bands, &keys).collect()?
-        }
+            View::Bands(&args.bands)
+        };
+        per_group(
+            positions,
+            (ds.scan(&GAMES)?, ds.scan(&MOVES)?, ds.scan(&ANALYSIS)?),
+            &args.analysis,
+            &opts.selection,
+            &keys,
+            view,
+        )
+        .collect()?
     };
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)

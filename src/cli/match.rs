@@ -5,12 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::ValueEnum;
 use evallab::dataset::Dataset;
 use evallab::matching::{Match, MatchOptions, files};
-use evallab::metrics::matching::query::with_interval;
+use evallab::metrics::Field;
+use evallab::metrics::matching::query::{By, statistics};
 use evallab::render::format::{self, Format};
-use evallab::schema::{col, match_col};
 use polars::prelude::IntoLazy;
 
 /// Move matching: Regan's zig-zag protocol on a UCI engine, per tested move.
@@ -84,22 +83,12 @@ pub struct Args {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Format of the statistics: table, csv, json, ndjson or parquet.
-    #[arg(long, default_value = "table")]
+    /// Format of the statistics.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write the statistics to FILE instead of stdout (required for parquet).
     #[arg(long, value_name = "FILE")]
     stats: Option<PathBuf>,
-}
-
-/// Grouping of the statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum By {
-    Player,
-    #[value(name = "event,player")]
-    EventPlayer,
-    #[value(name = "game,player")]
-    GamePlayer,
 }
 
 fn range(s: &str) -> Result<(u32, u32), String> {
@@ -130,10 +119,10 @@ fn moves_range(s: &str) -> Result<(u16, u16), String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     format::check(args.format, args.stats.as_deref())?;
-    if let Some(re) = &args.event {
-        regex::Regex::new(re)
-            .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
-    }
+    super::check_regexes(&[
+        (Field::Player, Some(args.player.as_str())),
+        (Field::Event, args.event.as_deref()),
+    ])?;
     let opts = MatchOptions {
         run: args.engine.run_options(
             args.label,
@@ -189,18 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             written.table.display()
         );
     }
-    let (keys, cluster): (&[&str], &[&str]) = match args.by {
-        By::Player => (&[match_col::PLAYER], &[col::GAME_ID]),
-        By::EventPlayer => (&[col::EVENT, match_col::PLAYER], &[col::GAME_ID]),
-        By::GamePlayer => (&[col::GAME_ID, match_col::PLAYER], &[col::PLY]),
-    };
-    let mut df = with_interval(
-        written.rows.lazy(),
-        keys,
-        cluster,
-        args.bootstrap,
-        args.seed,
-    )?;
+    let mut df = statistics(written.rows.lazy(), args.by, args.bootstrap, args.seed)?;
     format::write(&mut df, args.format, args.stats.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

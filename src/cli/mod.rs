@@ -32,9 +32,8 @@ mod schema;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use evallab::metrics::Families;
-use evallab::metrics::balance::{BalanceOptions, Group};
+use clap::{Parser, Subcommand};
+use evallab::metrics::{Field, Selection, SelectionError, check_regex};
 use evallab::render::format::{self, Format};
 
 /// Chess engine game archives (PGN with eval comments) to Parquet tables and
@@ -116,32 +115,9 @@ pub fn positive_pawns(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Grouping of per-engine statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum By {
-    /// One row per engine over all events.
-    Engine,
-    /// One row per event and engine.
-    #[value(name = "event,engine")]
-    EventEngine,
-    /// One row per TCEC season ("Season N" in the event) and engine.
-    #[value(name = "season,engine")]
-    SeasonEngine,
-}
-
-impl By {
-    pub fn group(self) -> Group {
-        match self {
-            By::Engine => Group::Engine,
-            By::EventEngine => Group::EventEngine,
-            By::SeasonEngine => Group::SeasonEngine,
-        }
-    }
-}
-
 /// Engine and event selection shared by the statistics commands.
 #[derive(Debug, clap::Args)]
-pub struct FilterArgs {
+pub struct SelectionArgs {
     /// Keep engines whose name (after --family merging) matches this regex.
     #[arg(long, value_name = "REGEX")]
     engine: Option<String>,
@@ -154,43 +130,47 @@ pub struct FilterArgs {
     family: Vec<String>,
 }
 
-impl FilterArgs {
-    pub fn options(&self) -> anyhow::Result<BalanceOptions> {
-        for (opt, re) in [("--engine", &self.engine), ("--event", &self.event)] {
-            if let Some(re) = re {
-                regex::Regex::new(re)
-                    .map_err(|e| usage(format!("{opt}: bad regex `{re}`: {e}")))?;
-            }
-        }
-        Ok(BalanceOptions {
-            engine: self.engine.clone(),
-            event: self.event.clone(),
-            families: families(&self.family)?,
-            group: Group::EventEngine,
-        })
+impl SelectionArgs {
+    pub fn selection(&self) -> anyhow::Result<Selection> {
+        selection(self.event.clone(), self.engine.clone(), &self.family)
     }
 }
 
-/// `--family REGEX=NAME` options, checked.
-pub fn families(specs: &[String]) -> anyhow::Result<Families> {
-    let families = specs
-        .iter()
-        .map(|f| {
-            let (re, name) = f
-                .split_once('=')
-                .ok_or_else(|| usage(format!("--family {f}: expected REGEX=NAME")))?;
-            regex::Regex::new(re).map_err(|e| usage(format!("--family: bad regex `{re}`: {e}")))?;
-            Ok((re.to_string(), name.to_string()))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(Families(families))
+/// A checked [`Selection`]; an error names the flag.
+pub fn selection(
+    event: Option<String>,
+    engine: Option<String>,
+    family: &[String],
+) -> anyhow::Result<Selection> {
+    Selection::new(event, engine, family).map_err(bad_selection)
+}
+
+/// A selection error as a usage error naming its flag (`--event: bad regex …`).
+pub fn bad_selection(e: SelectionError) -> anyhow::Error {
+    let flag = match e.field() {
+        Field::Event => "--event",
+        Field::Engine => "--engine",
+        Field::Player => "--player",
+        Field::Family => "--family",
+    };
+    usage(format!("{flag}: {e}"))
+}
+
+/// The `--event`/`--player` regexes of a command without a [`Selection`], checked.
+pub fn check_regexes(regexes: &[(Field, Option<&str>)]) -> anyhow::Result<()> {
+    for (field, re) in regexes {
+        if let Some(re) = re {
+            check_regex(*field, re).map_err(bad_selection)?;
+        }
+    }
+    Ok(())
 }
 
 /// Output format and destination shared by the statistics commands.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
-    /// table, csv, json, ndjson or parquet.
-    #[arg(long, default_value = "table")]
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write to FILE instead of stdout (required for parquet).
     #[arg(short, long, value_name = "FILE")]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use evallab::policy::{Policy, PolicyOptions};
 
-use super::analyze::{EngineArgs, SelectionArgs, ShardArgs, run_with_progress};
+use super::analyze::{EngineArgs, PositionArgs, ShardArgs, run_with_progress};
 
 /// Price the dataset's positions with a policy network (table `policy`).
 ///
@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
     #[command(flatten)]
-    selection: SelectionArgs,
+    selection: PositionArgs,
     #[command(flatten)]
     shard: ShardArgs,
     /// Name of the run in the dataset [default: policy-WEIGHTS].

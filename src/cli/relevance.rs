@@ -9,12 +9,12 @@ use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::dataset::derived::{Stamp, write_frames};
 use evallab::dataset::writer::{DatasetWriter, Open};
-use evallab::metrics::relevance::{Reference, per_move_chunked, summary_partial, summary_total};
-use evallab::metrics::select_events;
+use evallab::metrics::balance::Group;
+use evallab::metrics::relevance::{Reference, by_event, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
-use polars::prelude::{DataFrame, IntoLazy, UnionArgs, concat};
+use polars::prelude::DataFrame;
 
-use super::{By, FilterArgs, OutputArgs};
+use super::{OutputArgs, SelectionArgs};
 
 /// Relevance-reduced swings and disagreements per move, summarised per engine.
 ///
@@ -34,10 +34,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     x05_from: Option<PathBuf>,
     /// Group the summary by engine (default) or by event and engine.
-    #[arg(long, value_enum, default_value_t = By::Engine)]
-    by: By,
+    #[arg(long, value_enum, default_value_t = Group::Engine)]
+    by: Group,
     #[command(flatten)]
-    filter: FilterArgs,
+    select: SelectionArgs,
     /// Move symbols from this engine analysis (`evallab analyze`, MultiPV ≥ 2):
     /// the reference's margin over its second-best line, or the played move's
     /// loss against its best line, instead of the archived evals' swing.
@@ -52,16 +52,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the per-move table is written.
-    if args.by == By::SeasonEngine {
-        return Err(super::usage(
-            "relevance groups by engine or by event,engine",
-        ));
-    }
+    let by_event = by_event(args.by)?;
+    let sel = args.select.selection()?;
     args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
     let source = super::x05_source(args.x05_from.as_deref(), args.x05)?;
-    let x05 = &source.x05;
-    let opts = args.filter.options()?;
     let reference = match &args.analysis {
         Some(label) => Some(Reference {
             label: resolve_label(&ds, Some(label))?,
@@ -69,44 +64,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }),
         None => None,
     };
-    let with_reference = reference.is_some();
-    let (games, moves) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, opts.event.as_deref());
-    // Written and summed a chunk of games at a time: memory holds one
-    // chunk's rows, not the archive's.
-    let by_event = args.by == By::EventEngine;
-    let mut partials = Vec::new();
     let fill = |sink: &mut dyn FnMut(DataFrame) -> Result<(), evallab::Error>| {
-        per_move_chunked(
-            games,
-            moves,
-            &opts.families,
-            x05,
+        per_move_summarised(
+            ds.scan(&GAMES)?,
+            ds.scan(&MOVES)?,
+            &sel,
+            by_event,
+            &source.x05,
             reference.as_ref(),
-            opts.engine.as_deref(),
-            &mut |chunk| {
-                partials.push(
-                    summary_partial(chunk.clone().lazy(), by_event, with_reference).collect()?,
-                );
-                sink(chunk)
-            },
+            sink,
         )
     };
-    let (rows, path) = match args.moves_out {
+    let ((rows, mut df), path) = match args.moves_out {
         Some(path) => (write_frames(&path, None, fill)?, path),
         // The default per-move table lives in the dataset: its writer stores it.
         None => {
             let w = DatasetWriter::open(&args.dataset, "relevance", Open::Existing)?;
             let stamp = Stamp::new("relevance", &w);
-            let rows = w.store_derived_batches(&RELEVANCE_MOVES, &stamp, fill)?;
-            (rows, w.derived_path(&RELEVANCE_MOVES))
+            let out = w.store_derived_batches(&RELEVANCE_MOVES, &stamp, fill)?;
+            (out, w.derived_path(&RELEVANCE_MOVES))
         }
     };
     eprintln!("per-move table: {rows} rows in {}", path.display());
-    let partials = concat(
-        partials.into_iter().map(IntoLazy::lazy).collect::<Vec<_>>(),
-        UnionArgs::default(),
-    )?;
-    let mut df = summary_total(partials, by_event, with_reference).collect()?;
     if let Some(note) = source.defaults_note(df.column(metric::ENGINE)?.str()?.iter().flatten()) {
         eprintln!("{note}");
     }

@@ -5,10 +5,8 @@ use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 use evallab::metrics::eas::stored_labels;
-use evallab::metrics::{Families, select_events};
 use evallab::render::report::{ReportOptions, report};
-use evallab::schema::{GAMES, MOVES, col};
-use polars::prelude::col as pcol;
+use evallab::schema::GAMES;
 
 /// Write DIR/index.html: one self-contained HTML page, a section per event.
 ///
@@ -41,64 +39,27 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    if let Some(re) = &a.event {
-        regex::Regex::new(re)
-            .map_err(|e| super::usage(format!("--event: bad regex `{re}`: {e}")))?;
-    }
+    let sel = super::selection(a.event, None, &a.family)?;
     let source = super::x05_source(a.x05_from.as_deref(), a.x05)?;
-    let families = super::families(&a.family)?;
     let ds = Dataset::open(&a.dataset)?;
     let (labels, _) = stored_labels(&ds, false)?;
     let html = report(
         &ds,
         &labels,
         &ReportOptions {
-            event: a.event.clone(),
+            event: sel.event.clone(),
             games_per_event: a.games,
             x05: source.x05.clone(),
-            families: families.clone(),
+            families: sel.families.clone(),
         },
     )?;
-    if let Some(note) = source.defaults_note(
-        report_engines(&ds, a.event.as_deref(), &families)?
-            .iter()
-            .map(String::as_str),
-    ) {
+    // The relevance section's players: those whose x05 it uses.
+    let players = sel.players(ds.scan(&GAMES)?)?;
+    if let Some(note) = source.defaults_note(players.iter().map(String::as_str)) {
         eprintln!("{note}");
     }
     let path = a.output.join("index.html");
     evallab::render::format::write_text(&path, &html)?;
     eprintln!("report: {} ({} KB)", path.display(), html.len() / 1024);
     Ok(ExitCode::SUCCESS)
-}
-
-/// The players of the selected events (whose x05 the relevance section uses).
-fn report_engines(
-    ds: &Dataset,
-    event: Option<&str>,
-    families: &Families,
-) -> anyhow::Result<Vec<String>> {
-    let (games, _) = select_events(ds.scan(&GAMES)?, ds.scan(&MOVES)?, event);
-    let df = games
-        .select([
-            families.apply(pcol(col::WHITE)).alias(col::WHITE),
-            families.apply(pcol(col::BLACK)).alias(col::BLACK),
-        ])
-        .collect()?;
-    let mut names: Vec<String> = [col::WHITE, col::BLACK]
-        .into_iter()
-        .map(|c| {
-            Ok(df
-                .column(c)?
-                .str()?
-                .iter()
-                .flatten()
-                .map(str::to_string)
-                .collect::<Vec<_>>())
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?
-        .concat();
-    names.sort();
-    names.dedup();
-    Ok(names)
 }

@@ -6,33 +6,31 @@
 //! the balance is the W-th largest of those maxima. Ties between equal maxima are
 //! broken by game id, so the game named as setting a value is deterministic.
 
-use crate::metrics::matches;
 use polars::prelude::*;
 
-use super::{Families, MATE_CP, engine_games, own_evals, select_events, to_pawns};
+use super::{Families, MATE_CP, Selection, engine_games, matches, own_evals, to_pawns};
 use crate::schema::{col, metric};
 
-/// What the per-engine statistics are grouped by besides the engine.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What the per-engine statistics are grouped by besides the engine
+/// (`--by`: engine, event,engine, season,engine).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Group {
-    /// All events together.
+    /// One row per engine over all events.
     #[default]
     Engine,
-    /// Each event (match, tournament stage) separately.
+    /// One row per event (match, tournament stage) and engine.
+    #[value(name = "event,engine")]
     EventEngine,
-    /// Each TCEC season (`Season N` in the event name; other events alone).
+    /// One row per TCEC season ("Season N" in the event; other events alone) and engine.
+    #[value(name = "season,engine")]
     SeasonEngine,
 }
 
-/// How `balance` groups and filters.
+/// How `balance` (and the statistics built like it) groups and selects.
 #[derive(Debug, Clone, Default)]
 pub struct BalanceOptions {
     pub group: Group,
-    /// Keep only engines (after family merging) matching this regex.
-    pub engine: Option<String>,
-    /// Keep only events matching this regex.
-    pub event: Option<String>,
-    pub families: Families,
+    pub selection: Selection,
 }
 
 impl BalanceOptions {
@@ -92,21 +90,20 @@ pub fn side_facts(
 /// Columns: game_id, event, round, engine, opponent, side, score,
 /// max_own_cp, last_own_cp, [own_evals,] season, hollow, won.
 pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
+    let sel = &opts.selection;
     let mut lf = side;
-    if let Some(re) = &opts.event {
+    if let Some(re) = &sel.event {
         lf = lf.filter(matches(col(col::EVENT), re.as_str()));
     }
     lf = lf.filter(col(metric::SCORE).is_not_null()).with_columns([
-        opts.families
+        sel.families
             .apply(col(metric::ENGINE))
             .alias(metric::ENGINE),
-        opts.families
+        sel.families
             .apply(col(metric::OPPONENT))
             .alias(metric::OPPONENT),
     ]);
-    if let Some(re) = &opts.engine {
-        lf = lf.filter(matches(col(metric::ENGINE), re.as_str()));
-    }
+    let lf = sel.engines(lf, metric::ENGINE);
     let hollow = col(metric::SCORE)
         .eq(lit(1.0))
         .and(col(metric::LAST_OWN_CP).eq(lit(0i64)))
@@ -131,7 +128,7 @@ pub fn game_facts(
     evals: bool,
 ) -> Result<LazyFrame, PolarsError> {
     // Aggregate only the moves of the selected events.
-    let (games, moves) = select_events(games, moves, opts.event.as_deref());
+    let (games, moves) = opts.selection.events(games, moves);
     Ok(select_facts(side_facts(games, moves, evals)?, opts))
 }
 

@@ -28,10 +28,176 @@ pub const MATE_CP: i64 = 1_000_000;
 pub const PLATEAU_CP: i32 = 10_000;
 
 /// A user's regex (`--event`, `--engine`, `--family`) against a string
-/// column: a match anywhere in the value; a bad regex is an error (the CLI
-/// checks each before any work).
+/// column: a match anywhere in the value; a bad regex is an error (checked
+/// by [`Selection::new`] or [`check_regex`] before any work).
 pub fn matches(e: Expr, re: &str) -> Expr {
     e.str().contains(lit(re), true)
+}
+
+/// Which selection option a [`SelectionError`] is about (the CLI names its flag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Event,
+    Engine,
+    /// A player of either side (the engine stages' selection).
+    Player,
+    Family,
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Field::Event => "event",
+            Field::Engine => "engine",
+            Field::Player => "player",
+            Field::Family => "family",
+        })
+    }
+}
+
+/// What is wrong with a selection option; it says which [`Field`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SelectionError {
+    #[error("bad regex `{pattern}`: {reason}")]
+    BadRegex {
+        field: Field,
+        pattern: String,
+        reason: String,
+    },
+    /// A family is `REGEX=NAME`.
+    #[error("expected REGEX=NAME, got `{0}`")]
+    NotAFamily(String),
+}
+
+impl SelectionError {
+    pub fn field(&self) -> Field {
+        match self {
+            SelectionError::BadRegex { field, .. } => *field,
+            SelectionError::NotAFamily(_) => Field::Family,
+        }
+    }
+}
+
+impl From<SelectionError> for crate::Error {
+    fn from(e: SelectionError) -> crate::Error {
+        crate::Error::Usage(format!("{}: {e}", e.field()))
+    }
+}
+
+/// Checks a user's regex for [`matches`]: polars would only fail at collect.
+pub fn check_regex(field: Field, pattern: &str) -> Result<(), SelectionError> {
+    compile(field, pattern).map(drop)
+}
+
+fn compile(field: Field, pattern: &str) -> Result<regex::Regex, SelectionError> {
+    regex::Regex::new(pattern).map_err(|e| SelectionError::BadRegex {
+        field,
+        pattern: pattern.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// The games and players a statistic covers: events by regex, engines by
+/// regex after merging player names into families. Every statistics command
+/// takes one; [`Selection::new`] checks it.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Only events matching this regex.
+    pub event: Option<String>,
+    /// Only engines (player names after `families`) matching this regex.
+    pub engine: Option<String>,
+    pub families: Families,
+}
+
+impl Selection {
+    /// The selection, its regexes checked; `families` as `REGEX=NAME`.
+    pub fn new(
+        event: Option<String>,
+        engine: Option<String>,
+        families: &[String],
+    ) -> Result<Selection, SelectionError> {
+        for (field, re) in [(Field::Engine, &engine), (Field::Event, &event)] {
+            if let Some(re) = re {
+                check_regex(field, re)?;
+            }
+        }
+        Ok(Selection {
+            event,
+            engine,
+            families: Families::parse(families)?,
+        })
+    }
+
+    /// The games of the selected events (every game without an event regex)
+    /// and only their moves: selecting first means only those moves are read
+    /// and computed.
+    pub fn events(&self, games: LazyFrame, moves: LazyFrame) -> (LazyFrame, LazyFrame) {
+        let Some(re) = &self.event else {
+            return (games, moves);
+        };
+        let games = games.filter(matches(col(col::EVENT), re));
+        let moves = moves.join(
+            games.clone().select([col(col::GAME_ID)]),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        );
+        (games, moves)
+    }
+
+    /// The rows whose engine column `name` matches the engine regex (all without one).
+    pub fn engines(&self, lf: LazyFrame, name: &str) -> LazyFrame {
+        match &self.engine {
+            Some(re) => lf.filter(matches(col(name), re)),
+            None => lf,
+        }
+    }
+
+    /// The engine regex compiled, for names outside polars.
+    pub fn engine_regex(&self) -> Result<Option<regex::Regex>, SelectionError> {
+        self.engine
+            .as_deref()
+            .map(|re| compile(Field::Engine, re))
+            .transpose()
+    }
+
+    /// The rows of the selected events with the players' names (`white`,
+    /// `black`) merged into families: of the games table, or of a per-game
+    /// table such as the EAS labels.
+    pub fn games(&self, games: LazyFrame) -> LazyFrame {
+        let games = match &self.event {
+            Some(re) => games.filter(matches(col(col::EVENT), re)),
+            None => games,
+        };
+        games.with_columns([
+            self.families.apply(col(col::WHITE)).alias(col::WHITE),
+            self.families.apply(col(col::BLACK)).alias(col::BLACK),
+        ])
+    }
+
+    /// Whether the engine regex matches White or Black (true without one).
+    pub fn either_side(&self) -> Expr {
+        match &self.engine {
+            Some(re) => matches(col(col::WHITE), re).or(matches(col(col::BLACK), re)),
+            None => lit(true),
+        }
+    }
+
+    /// The players of the selected events' games, family names merged,
+    /// sorted and deduplicated.
+    pub fn players(&self, games: LazyFrame) -> Result<Vec<String>, PolarsError> {
+        let df = self
+            .games(games)
+            .select([col(col::WHITE), col(col::BLACK)])
+            .collect()?;
+        let mut names = Vec::new();
+        for c in [col::WHITE, col::BLACK] {
+            names.extend(df.column(c)?.str()?.iter().flatten().map(str::to_string));
+        }
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
 }
 
 /// Merges player names into families: the first matching regex gives the name.
@@ -39,6 +205,21 @@ pub fn matches(e: Expr, re: &str) -> Expr {
 pub struct Families(pub Vec<(String, String)>);
 
 impl Families {
+    /// `REGEX=NAME` specs (`--family`), each regex checked.
+    pub fn parse(specs: &[String]) -> Result<Families, SelectionError> {
+        let families = specs
+            .iter()
+            .map(|f| {
+                let (re, name) = f
+                    .split_once('=')
+                    .ok_or_else(|| SelectionError::NotAFamily(f.clone()))?;
+                check_regex(Field::Family, re)?;
+                Ok((re.to_string(), name.to_string()))
+            })
+            .collect::<Result<Vec<_>, SelectionError>>()?;
+        Ok(Families(families))
+    }
+
     /// Applies the mapping to a name column.
     pub fn apply(&self, name: Expr) -> Expr {
         let mut out = name.clone();
@@ -115,26 +296,6 @@ pub fn own_evals(moves: LazyFrame, extra: &[&str]) -> LazyFrame {
     moves.filter(usable).select(cols)
 }
 
-/// The games of the events matching `event` (every game without one) and only
-/// their moves: selecting first means only those moves are read and computed.
-pub fn select_events(
-    games: LazyFrame,
-    moves: LazyFrame,
-    event: Option<&str>,
-) -> (LazyFrame, LazyFrame) {
-    let Some(re) = event else {
-        return (games, moves);
-    };
-    let games = games.filter(matches(col(col::EVENT), re));
-    let moves = moves.join(
-        games.clone().select([col(col::GAME_ID)]),
-        [col(col::GAME_ID)],
-        [col(col::GAME_ID)],
-        JoinArgs::new(JoinType::Semi),
-    );
-    (games, moves)
-}
-
 /// The TCEC season of an event (`Season N` → `N`); other events stand alone.
 pub fn season(event: Expr) -> Expr {
     event
@@ -144,7 +305,116 @@ pub fn season(event: Expr) -> Expr {
         .fill_null(event)
 }
 
+/// The columns that name a game to a reader: game_id, event, round, white,
+/// black, result.
+pub const GAME_NAMING: [&str; 6] = [
+    col::GAME_ID,
+    col::EVENT,
+    col::ROUND,
+    col::WHITE,
+    col::BLACK,
+    col::RESULT,
+];
+
+/// The columns of a listing of games (`--games`): [`GAME_NAMING`], then `extra`.
+pub fn game_listing(extra: &[&str]) -> Vec<Expr> {
+    GAME_NAMING.iter().chain(extra).map(|c| col(*c)).collect()
+}
+
 /// Own-eval scale to pawns (mates print as ±(10000 − n/100)).
 pub fn to_pawns(e: Expr) -> Expr {
     e.cast(DataType::Float64) / lit(100.0)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// The `game_id` column of a frame.
+    pub(crate) fn ids(df: &DataFrame) -> Vec<i64> {
+        let ids = df.column(col::GAME_ID).unwrap().i64().unwrap();
+        ids.into_no_null_iter().collect()
+    }
+
+    #[test]
+    fn selection_checks_its_regexes_and_families() {
+        let ok = Selection::new(
+            Some("^TCEC".into()),
+            Some("Stockfish|Leela".into()),
+            &["^Stockfish=Stockfish".into(), "^Lc0=Leela".into()],
+        )
+        .unwrap();
+        assert_eq!(ok.event.as_deref(), Some("^TCEC"));
+        assert_eq!(
+            ok.families.0,
+            [
+                ("^Stockfish".to_string(), "Stockfish".to_string()),
+                ("^Lc0".to_string(), "Leela".to_string())
+            ]
+        );
+        let bad = |event: Option<&str>, engine: Option<&str>, family: &[&str]| {
+            let family: Vec<String> = family.iter().map(|f| f.to_string()).collect();
+            Selection::new(event.map(Into::into), engine.map(Into::into), &family).unwrap_err()
+        };
+        let e = bad(Some("("), None, &[]);
+        assert_eq!(e.field(), Field::Event);
+        assert!(e.to_string().starts_with("bad regex `(`: "), "{e}");
+        assert_eq!(bad(None, Some("[a"), &[]).field(), Field::Engine);
+        // The engine is checked first, as the flags were.
+        assert_eq!(bad(Some("("), Some("("), &[]).field(), Field::Engine);
+        let e = bad(None, None, &["Stockfish"]);
+        assert_eq!(e, SelectionError::NotAFamily("Stockfish".into()));
+        assert_eq!(e.to_string(), "expected REGEX=NAME, got `Stockfish`");
+        assert_eq!(bad(None, None, &["(=x"]).field(), Field::Family);
+        let usage = crate::Error::from(bad(Some("("), None, &[]));
+        assert!(matches!(&usage, crate::Error::Usage(m) if m.starts_with("event: bad regex `(`")));
+        assert_eq!(usage.exit_code(), 2);
+    }
+
+    fn games() -> LazyFrame {
+        df!(
+            col::GAME_ID => [1i64, 2, 3],
+            col::EVENT => ["TCEC S1", "TCEC S2", "CCC 1"],
+            col::WHITE => ["Stockfish 15", "Lc0 0.30", "Stockfish 16"],
+            col::BLACK => ["Lc0 0.29", "Stockfish 16", "Komodo"],
+        )
+        .unwrap()
+        .lazy()
+    }
+
+    #[test]
+    fn selection_filters_events_engines_and_merges_families() {
+        let sel = Selection::new(
+            Some("^TCEC".into()),
+            Some("^Stockfish$".into()),
+            &["^Stockfish=Stockfish".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            sel.players(games()).unwrap(),
+            ["Lc0 0.29", "Lc0 0.30", "Stockfish"]
+        );
+        let moves = df!(col::GAME_ID => [1i64, 1, 2, 3, 3]).unwrap().lazy();
+        let (g, m) = sel.events(games(), moves);
+        assert_eq!(g.collect().unwrap().height(), 2);
+        assert_eq!(m.collect().unwrap().height(), 3);
+        let either = sel
+            .games(games())
+            .filter(sel.either_side())
+            .collect()
+            .unwrap();
+        assert_eq!(either.height(), 2);
+        let white = sel
+            .engines(sel.games(games()), col::WHITE)
+            .collect()
+            .unwrap();
+        assert_eq!(ids(&white), [1]);
+        let all = Selection::default();
+        assert_eq!(all.players(games()).unwrap().len(), 5);
+        assert_eq!(all.engine_regex().unwrap().map(|r| r.to_string()), None);
+        assert_eq!(
+            sel.engine_regex().unwrap().map(|r| r.to_string()),
+            Some("^Stockfish$".to_string())
+        );
+    }
 }

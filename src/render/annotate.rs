@@ -26,7 +26,7 @@ use crate::metrics::relevance::math::{
     MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp,
     reference_swing, rr,
 };
-use crate::schema::{ANALYSIS, MOVES, col, metric};
+use crate::schema::{ANALYSIS, GAMES, MOVES, col, metric};
 
 /// Symbol schemes and x05 used to annotate.
 #[derive(Debug, Clone, Copy)]
@@ -297,6 +297,60 @@ pub fn references(ds: &Dataset, games: &DataFrame, label: &str) -> Result<Refere
         );
     }
     Ok(out)
+}
+
+/// Writes the games matching `filter` (with their moves) as annotated PGN
+/// to `path`, by game id; returns how many. No matching game is an error.
+pub fn write_games(
+    ds: &Dataset,
+    filter: Expr,
+    opts: AnnotateOptions,
+    analysis: Option<&str>,
+    path: &std::path::Path,
+) -> Result<usize, Error> {
+    let games = ds
+        .scan(&GAMES)?
+        .filter(filter)
+        .sort([col::GAME_ID], SortMultipleOptions::default())
+        .collect()?;
+    if games.height() == 0 {
+        return Err(Error::Usage("no game matches the selection".into()));
+    }
+    let ids = games.column(col::GAME_ID)?.as_materialized_series().clone();
+    // What write_pgn reads of the moves.
+    let read = [
+        col::GAME_ID,
+        col::PLY,
+        col::MOVE_NUMBER,
+        col::SIDE,
+        col::SAN,
+        col::EVAL_KIND,
+        col::EVAL_CP,
+        col::MATE,
+    ];
+    let moves = ds
+        .scan(&MOVES)?
+        .select(read.map(col))
+        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+        .collect()?;
+    let refs = match analysis {
+        Some(label) => Some(references(ds, &games, label)?),
+        None => None,
+    };
+    let pgn = write_pgn(&games, &moves, opts, refs.as_ref())?;
+    crate::render::format::write_text(path, &pgn)?;
+    Ok(games.height())
+}
+
+/// The games of a listing (its `game_id` column, e.g. `eas --games`), as a
+/// filter for [`write_games`].
+pub fn listed(listing: &DataFrame) -> Result<Expr, Error> {
+    let ids = listing
+        .column(col::GAME_ID)?
+        .as_materialized_series()
+        .clone();
+    Ok(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
 }
 
 #[cfg(test)]

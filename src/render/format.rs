@@ -9,37 +9,20 @@ use polars::prelude::*;
 use crate::Error;
 use crate::dataset::commit;
 
-/// Output format of a result frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Output format of a result frame (`--format`: table, csv, json, ndjson, parquet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     /// Aligned text table for people.
     #[default]
     Table,
+    /// Comma-separated values with a header line.
     Csv,
     /// One JSON array of row objects.
     Json,
     /// One JSON object per line.
     Ndjson,
+    /// Apache Parquet (needs an output file).
     Parquet,
-}
-
-impl std::str::FromStr for Format {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "table" => Format::Table,
-            "csv" => Format::Csv,
-            "json" => Format::Json,
-            "ndjson" => Format::Ndjson,
-            "parquet" => Format::Parquet,
-            _ => {
-                return Err(format!(
-                    "unknown format `{s}`: table, csv, json, ndjson, parquet"
-                ));
-            }
-        })
-    }
 }
 
 /// Whether `format` can go to `path` (Parquet needs a file): commands check

@@ -533,8 +533,18 @@ fn error_kinds_have_exit_codes() {
     let not_toml = dir.path().join("x.toml");
     std::fs::write(&not_toml, "[[[").unwrap();
     let not_toml = not_toml.display().to_string();
-    let cases: [(&[&str], i32, &str); 7] = [
+    let cases: [(&[&str], i32, &str); 9] = [
         (&["balance", &ds, "--event", "("], 2, "--event: bad regex"),
+        (
+            &["balance", &ds, "--family", "nope"],
+            2,
+            "--family: expected REGEX=NAME, got `nope`",
+        ),
+        (
+            &["eas", &ds, "--engine", "[a"],
+            2,
+            "--engine: bad regex `[a`",
+        ),
         (
             &["calc", "--limits", "--x05=-1"],
             2,

@@ -168,9 +168,11 @@ fn statistics_from_part_facts_equal_one_process() {
         // Families and filters are the reduce's: the facts hold the tags' names.
         let o = BalanceOptions {
             group,
-            families: evallab::metrics::Families(vec![("^[AW]$".into(), "AW".into())]),
-            engine: (group == Group::SeasonEngine).then(|| "^(AW|B)$".into()),
-            ..BalanceOptions::default()
+            selection: evallab::metrics::Selection {
+                families: evallab::metrics::Families(vec![("^[AW]$".into(), "AW".into())]),
+                engine: (group == Group::SeasonEngine).then(|| "^(AW|B)$".into()),
+                ..Default::default()
+            },
         };
         let scans = || (one.scan(&GAMES).unwrap(), one.scan(&MOVES).unwrap());
         let x = balance(game_facts(scans().0, scans().1, &o, false).unwrap(), &o)

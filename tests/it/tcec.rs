@@ -257,9 +257,11 @@ fn season9_superfinal_balance_matches_the_spec() {
     let Some(c) = corpus() else { return };
     let opts = BalanceOptions {
         group: Group::EventEngine,
-        event: Some("^TCEC Season 9 - Superfinal$".into()),
-        engine: Some("^Stockfish".into()),
-        ..BalanceOptions::default()
+        selection: evallab::metrics::Selection {
+            event: Some("^TCEC Season 9 - Superfinal$".into()),
+            engine: Some("^Stockfish".into()),
+            ..Default::default()
+        },
     };
     let facts = game_facts(
         c.ds.scan(&GAMES).unwrap(),
@@ -526,21 +528,20 @@ fn adjudication_tablebase_rule_fires_where_tcec_used_the_tables() {
 /// "This is not a SuFi Bonus" event's `Rd` clocks were written with.
 #[test]
 fn adjudication_derives_the_draw_score_from_the_clocks() {
-    use evallab::metrics::Families;
+    use evallab::metrics::Selection;
     use evallab::metrics::adjudication::sweep::{Axis, derive};
     use evallab::metrics::adjudication::{RuleSet, query};
-    use evallab::metrics::select_events;
     let Some(c) = corpus() else { return };
     let set = RuleSet::load("tcec")
         .unwrap()
         .set("tcec.draw.score", "15")
         .unwrap();
-    let (games, moves) = select_events(
-        c.ds.scan(&GAMES).unwrap(),
-        c.ds.scan(&MOVES).unwrap(),
-        Some("^TCEC Season 18 - This is not a SuFi Bonus$"),
-    );
-    let l = query::load(games, moves, None, &Families::default(), true, None).unwrap();
+    let sel = Selection {
+        event: Some("^TCEC Season 18 - This is not a SuFi Bonus$".into()),
+        ..Selection::default()
+    };
+    let games = c.ds.scan(&GAMES).unwrap();
+    let l = query::load(games, c.ds.scan(&MOVES).unwrap(), &sel, true, None).unwrap();
     let axes = [Axis::parse("tcec.draw.score=5..20:1").unwrap()];
     let df = derive(&l, &set, &axes, &|_, _| {}).unwrap();
     assert_eq!(df.height(), 1, "{df}");
@@ -567,8 +568,7 @@ fn load_corpus(
     evallab::metrics::adjudication::query::load(
         c.ds.scan(&GAMES).unwrap(),
         c.ds.scan(&MOVES).unwrap(),
-        None,
-        &evallab::metrics::Families::default(),
+        &evallab::metrics::Selection::default(),
         clocks,
         tb,
     )

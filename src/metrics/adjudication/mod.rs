@@ -6,12 +6,15 @@
 //! - [`replay`]: the pure per-game replay, TCEC's Rd/Rr clocks included;
 //! - [`castling`]: which rook moves cutechess counts as irreversible;
 //! - [`query`]: the moves into plies, per-game outcomes and their sums;
-//! - [`sweep`]: one summary row per point of a parameter grid.
+//! - [`sweep`]: one summary row per point of a parameter grid;
+//! - [`tables`]: the summary under its rule set, the games behind a verdict,
+//!   the clock check.
 
 pub mod castling;
 pub mod query;
 pub mod replay;
 pub mod rules;
 pub mod sweep;
+pub mod tables;
 
 pub use rules::{Compiled, RuleSet};

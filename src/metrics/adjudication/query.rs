@@ -14,7 +14,7 @@ use super::castling::{CastlingRooks, start_position};
 use super::replay::{Fire, MATE, Outcome, Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
-use crate::metrics::{Families, matches};
+use crate::metrics::Selection;
 use crate::schema::{col as c, metric};
 
 // Loader-internal columns (not in any table): TCEC's piece and pawn counts.
@@ -56,18 +56,19 @@ pub trait Probe: Sync {
     fn probe(&self, pos: &Chess) -> Option<Outcome>;
 }
 
-/// The games matching `engine` (either player, after `families`) among
-/// `games`, and their moves. With `tb`, the positions with at most that many
-/// men and no castling right are probed.
+/// The selection's games (its events; either player one of its engines,
+/// after its families) among `games`, and their moves. With `tb`, the
+/// positions with at most that many men and no castling right are probed.
 pub fn load(
     games: LazyFrame,
     moves: LazyFrame,
-    engine: Option<&str>,
-    families: &Families,
+    sel: &Selection,
     clocks: bool,
     tb: Option<(&dyn Probe, u32)>,
 ) -> Result<Loaded, Error> {
-    let mut games = games.select([
+    let (games, moves) = sel.events(games, moves);
+    let families = &sel.families;
+    let games = games.select([
         col(c::GAME_ID),
         col(c::EVENT),
         col(c::ROUND),
@@ -79,10 +80,8 @@ pub fn load(
         col(c::PLIES),
         col(c::START_FEN),
     ]);
-    if let Some(re) = engine {
-        games = games.filter(matches(col(c::WHITE), re).or(matches(col(c::BLACK), re)));
-    }
     let games = games
+        .filter(sel.either_side())
         .filter(col(c::PLIES).gt(lit(0)))
         .sort([c::GAME_ID], SortMultipleOptions::default())
         .collect()?;
@@ -122,7 +121,7 @@ pub fn load(
     if clocks {
         cols.extend([col(c::RD), col(c::RR)]);
     }
-    let moves = if engine.is_some() {
+    let moves = if sel.engine.is_some() {
         moves.join(
             games.clone().lazy().select([col(c::GAME_ID)]),
             [col(c::GAME_ID)],
@@ -644,12 +643,14 @@ fn judge() -> Expr {
         .alias(cols::VERDICT)
 }
 
-/// Grouping of the summary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Grouping of the summary (`--by`: total, event, engine, event,engine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum By {
+    /// One row for all selected games.
     Total,
     Event,
     Engine,
+    #[value(name = "event,engine")]
     EventEngine,
 }
 

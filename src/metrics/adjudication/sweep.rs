@@ -35,6 +35,18 @@ impl Axis {
             values,
         })
     }
+
+    /// The axes of a sweep: one or two.
+    pub fn parse_all(specs: &[String]) -> Result<Vec<Axis>, Error> {
+        let axes = specs
+            .iter()
+            .map(|s| Axis::parse(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        if axes.len() > 2 {
+            return Err(Error::Usage("--sweep: one or two keys".into()));
+        }
+        Ok(axes)
+    }
 }
 
 /// A number as a rule value: integral values without a fraction.
@@ -221,4 +233,21 @@ pub fn tradeoff_points(df: &DataFrame, axes: &[Axis]) -> Result<Vec<(String, f64
             (label, wrong[i], saved[i])
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sweep_has_one_or_two_axes() {
+        let spec = |k: &str| format!("{k}=0..10:5");
+        let two = Axis::parse_all(&[spec("draw.score"), spec("resign.score")]).unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!(two[1].key, "resign.score");
+        assert_eq!(two[1].values, [0.0, 5.0, 10.0]);
+        let three = Axis::parse_all(&[spec("a"), spec("b"), spec("c")]).unwrap_err();
+        assert_eq!(three.to_string(), "--sweep: one or two keys");
+        assert!(Axis::parse_all(&[]).unwrap().is_empty());
+    }
 }

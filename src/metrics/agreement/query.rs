@@ -4,7 +4,7 @@
 use polars::prelude::*;
 
 use super::math::{CP_CEILING, WIN_K};
-use crate::metrics::Families;
+use crate::metrics::{Families, Selection};
 use crate::schema::{col, metric};
 
 /// A line's score on the mover's (side to move's) centipawn scale, clamped to
@@ -34,6 +34,20 @@ fn accuracy(before: Expr, after: Expr) -> Expr {
     let e = lit(std::f64::consts::E).pow(lit(-0.043_544_153_867_539_51) * (before - after));
     (lit(103.166_810_071_164_9) * e - lit(3.166_924_740_191_411) + lit(1.0))
         .clip(lit(0.0), lit(100.0))
+}
+
+/// [`per_move`] of a selection: its events' games, its families, and the
+/// positions whose mover is one of its engines.
+pub fn selected_per_move(
+    games: LazyFrame,
+    moves: LazyFrame,
+    analysis: LazyFrame,
+    label: &str,
+    sel: &Selection,
+) -> LazyFrame {
+    let (games, moves) = sel.events(games, moves);
+    let lf = per_move(games, moves, analysis, label, &sel.families);
+    sel.engines(lf, metric::ENGINE)
 }
 
 /// One row per analysed position of the label whose move is in the archive.

@@ -23,6 +23,8 @@ pub mod file;
 pub mod math;
 pub mod pool;
 pub mod query;
+pub mod run;
 
 pub use math::*;
 pub use query::observations;
+pub use run::{Calibrated, Settings, calibrate};

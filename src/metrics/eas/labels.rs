@@ -14,6 +14,7 @@ use shakmaty::fen::Fen;
 use super::matcher::Matcher;
 use super::patterns::{Material, PatternFile, files};
 use super::rules::{self, game_plies_from_fen};
+use crate::metrics::GAME_NAMING;
 use crate::schema::col;
 
 /// Column names of the labels table, declared in [`crate::schema::EAS_LABELS`].
@@ -198,14 +199,7 @@ impl Labeller {
                 bad[s].push(drawn && (!reached_endgame || up) && !down);
             }
         }
-        let mut out = g.select([
-            col::GAME_ID,
-            col::EVENT,
-            col::ROUND,
-            col::WHITE,
-            col::BLACK,
-            col::RESULT,
-        ])?;
+        let mut out = g.select(GAME_NAMING)?;
         let mut add = |c: Column| out.with_column(c).map(|_| ());
         add(Column::new(cols::WINNER.into(), winner))?;
         add(Column::new(cols::PLIES_FEN.into(), plies_fen))?;

@@ -11,6 +11,7 @@
 //!
 #![doc = include_str!("readings.md")]
 
+pub mod games;
 pub mod labels;
 pub mod matcher;
 pub mod patterns;
@@ -18,6 +19,7 @@ pub mod rules;
 pub mod score;
 pub mod stored;
 
+pub use games::{Behind, games_behind};
 pub use labels::{Labeller, cols, labels, mark_duplicates};
 pub use score::{EasOptions, Globals, Rules, score};
 pub use stored::stored_labels;

@@ -4,14 +4,15 @@
 use std::collections::BTreeMap;
 
 use polars::prelude::*;
-use regex::Regex;
 
 use super::labels::cols;
 use super::rules::{self, avg_moves, bad_draw_gd, early_limit, pct100};
+use crate::Error;
+use crate::metrics::Selection;
 use crate::schema::col;
 
-/// Which rule set to score with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which rule set to score with (`--rules`: v6, v5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Rules {
     /// V6.0 (2025), the current reference.
     #[default]
@@ -26,8 +27,9 @@ pub struct EasOptions {
     pub rules: Rules,
     /// Fix avg_all instead of computing it from the decisive games.
     pub hard_avg: Option<i32>,
-    /// Keep only engines matching.
-    pub engine: Option<Regex>,
+    /// The input is the labels of the selection's events (names merged into
+    /// its families); the table has a row per selected engine.
+    pub selection: Selection,
 }
 
 /// The input-wide numbers every engine's score depends on.
@@ -53,7 +55,9 @@ struct Side {
 }
 
 /// The per-engine EAS table (ranked by total) and the globals.
-pub fn score(labels: &DataFrame, opts: &EasOptions) -> PolarsResult<(DataFrame, Globals)> {
+pub fn score(labels: &DataFrame, opts: &EasOptions) -> Result<(DataFrame, Globals), Error> {
+    let engine = opts.selection.engine_regex()?;
+    let labels = &opts.selection.games(labels.clone().lazy()).collect()?;
     let s = |c: &str| labels.column(c).and_then(|c| c.str().cloned());
     let (white, black, winner, result) = (
         s(col::WHITE)?,
@@ -107,7 +111,7 @@ pub fn score(labels: &DataFrame, opts: &EasOptions) -> PolarsResult<(DataFrame, 
     };
     let mut rows: Vec<Row> = per_engine
         .into_iter()
-        .filter(|(name, _)| opts.engine.as_ref().is_none_or(|re| re.is_match(name)))
+        .filter(|(name, _)| engine.as_ref().is_none_or(|re| re.is_match(name)))
         .map(|(name, sides)| engine_row(name, &sides, &g, opts.rules))
         .collect();
     rows.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.engine.cmp(&b.engine)));

@@ -5,6 +5,8 @@
 use polars::prelude::*;
 
 use super::math::{Form, WIN_K};
+use crate::metrics::Selection;
+use crate::metrics::agreement::query::selected_per_move;
 use crate::schema::{col, metric, policy_col};
 
 /// Column names of the per-position ease frame.
@@ -196,6 +198,47 @@ pub fn per_position(
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default()))
 }
 
+/// The `--bands` edges are not finite and ascending.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("edges must be finite and ascending, got {0:?}")]
+pub struct BadEdges(pub Vec<f64>);
+
+/// Checks the edges of [`bands`].
+pub fn check_edges(edges: &[f64]) -> Result<(), BadEdges> {
+    if edges.is_sorted_by(|a, b| a < b) && edges.iter().all(|e| e.is_finite()) {
+        Ok(())
+    } else {
+        Err(BadEdges(edges.to_vec()))
+    }
+}
+
+/// What the per-group table of [`per_group`] holds.
+#[derive(Debug, Clone, Copy)]
+pub enum View<'a> {
+    /// The [`summary`], positions below `cut` treacherous.
+    Summary { cut: f64 },
+    /// The played move's loss per ease band ([`bands`], edges checked by [`check_edges`]).
+    Bands(&'a [f64]),
+}
+
+/// [`summary`] or [`bands`] per group (`keys`) of the selection's movers:
+/// the played moves' losses against the reference analysis `analysis_label`
+/// (`agreement`'s per-move rows) joined to the priced positions.
+pub fn per_group(
+    per_position: LazyFrame,
+    (games, moves, analysis): (LazyFrame, LazyFrame, LazyFrame),
+    analysis_label: &str,
+    sel: &Selection,
+    keys: &[&str],
+    view: View,
+) -> LazyFrame {
+    let moves = selected_per_move(games, moves, analysis, analysis_label, sel);
+    match view {
+        View::Summary { cut } => summary(per_position, moves, cut, keys),
+        View::Bands(edges) => bands(per_position, moves, edges, keys),
+    }
+}
+
 /// Per group (`keys`, e.g. engine or event and engine, of the player facing
 /// the position): positions with an ease, mean ease, the treacherous ones
 /// (ease < `cut`) and their share, and the played move's mean loss (cp,
@@ -296,6 +339,19 @@ pub fn bands(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn band_edges_are_finite_and_ascending() {
+        assert_eq!(check_edges(&[0.5, 0.7, 0.9]), Ok(()));
+        assert_eq!(check_edges(&[]), Ok(()));
+        assert_eq!(check_edges(&[0.7, 0.5]), Err(BadEdges(vec![0.7, 0.5])));
+        assert_eq!(check_edges(&[0.5, 0.5]), Err(BadEdges(vec![0.5, 0.5])));
+        let nan = check_edges(&[0.5, f64::INFINITY]).unwrap_err();
+        assert_eq!(
+            nan.to_string(),
+            "edges must be finite and ascending, got [0.5, inf]"
+        );
+    }
     use crate::metrics::ease::math::{Candidate, ease, q_of};
 
     fn frames() -> (LazyFrame, LazyFrame) {

@@ -3,7 +3,7 @@
 
 use polars::prelude::*;
 
-use crate::schema::match_col as m;
+use crate::schema::{col, match_col as m};
 
 /// Column names of the statistics.
 pub mod out {
@@ -20,6 +20,35 @@ pub mod out {
     pub const PART: &str = "part";
     pub const NON: &str = "non";
     pub const REPETITIONS: &str = "repetitions";
+}
+
+/// Grouping of the statistics (`--by`: player, event,player, game,player).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum By {
+    #[default]
+    Player,
+    #[value(name = "event,player")]
+    EventPlayer,
+    #[value(name = "game,player")]
+    GamePlayer,
+}
+
+impl By {
+    /// The group keys, and the units MM's bootstrap resamples: the games,
+    /// or per game its plies.
+    pub fn keys(self) -> (&'static [&'static str], &'static [&'static str]) {
+        match self {
+            By::Player => (&[m::PLAYER], &[col::GAME_ID]),
+            By::EventPlayer => (&[col::EVENT, m::PLAYER], &[col::GAME_ID]),
+            By::GamePlayer => (&[col::GAME_ID, m::PLAYER], &[col::PLY]),
+        }
+    }
+}
+
+/// [`with_interval`] grouped `by`.
+pub fn statistics(rows: LazyFrame, by: By, bootstrap: usize, seed: u64) -> PolarsResult<DataFrame> {
+    let (keys, cluster) = by.keys();
+    with_interval(rows, keys, cluster, bootstrap, seed)
 }
 
 /// MM, EV, AE and ASD of the `match` rows per `keys`, sorted by the keys.

@@ -13,7 +13,8 @@ use super::math::{
     MoveScheme, MoveSymbol, PositionScheme, PositionSymbol, move_thresholds, position_boundaries,
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
-use crate::metrics::{Families, engine_games, matches, own_evals};
+use crate::metrics::balance::Group;
+use crate::metrics::{Families, Selection, engine_games, own_evals};
 use crate::schema::{col, metric};
 
 /// Mates and plateaus count as this many pawns (see the module docs).
@@ -238,17 +239,57 @@ pub fn per_move(
 /// peak, so a chunk stays near 600 MB whatever the size of the archive.
 pub const CHUNK_PLIES: u64 = 2_000_000;
 
-/// [`per_move`] over the selected games in chunks of whole games, in game
-/// id order, each chunk's rows (filtered to `engine` when given) handed to
-/// `sink` in that order: the rows are those of one [`per_move`] over all
+/// Whether the summary is per event and engine (else per engine): relevance
+/// groups by nothing else.
+pub fn by_event(group: Group) -> Result<bool, crate::Error> {
+    match group {
+        Group::Engine => Ok(false),
+        Group::EventEngine => Ok(true),
+        Group::SeasonEngine => Err(crate::Error::Usage(
+            "relevance groups by engine or by event,engine".into(),
+        )),
+    }
+}
+
+/// [`per_move_chunked`] over the selection's games, each chunk's rows handed
+/// to `sink` and summed: the number of rows and the [`summary`] per engine
+/// (and event with `by_event`), one chunk's rows in memory at a time.
+pub fn per_move_summarised(
+    games: LazyFrame,
+    moves: LazyFrame,
+    sel: &Selection,
+    by_event: bool,
+    x05: &X05,
+    reference: Option<&Reference>,
+    sink: &mut dyn FnMut(DataFrame) -> Result<(), crate::Error>,
+) -> Result<(u64, DataFrame), crate::Error> {
+    let (games, moves) = sel.events(games, moves);
+    let with_reference = reference.is_some();
+    let mut partials = Vec::new();
+    let rows = per_move_chunked(games, moves, sel, x05, reference, &mut |chunk| {
+        partials.push(summary_partial(chunk.clone().lazy(), by_event, with_reference).collect()?);
+        sink(chunk)
+    })?;
+    let partials = concat(
+        partials.into_iter().map(IntoLazy::lazy).collect::<Vec<_>>(),
+        UnionArgs::default(),
+    )?;
+    Ok((
+        rows,
+        summary_total(partials, by_event, with_reference).collect()?,
+    ))
+}
+
+/// [`per_move`] over the games in chunks of whole games, in game id order,
+/// each chunk's rows (of the selection's engines, after its families) handed
+/// to `sink` in that order: the rows are those of one [`per_move`] over all
 /// games, but memory holds one chunk's. Returns the number of rows.
 pub fn per_move_chunked(
     games: LazyFrame,
     moves: LazyFrame,
-    families: &Families,
+    sel: &Selection,
     x05: &X05,
     reference: Option<&Reference>,
-    engine: Option<&str>,
     sink: &mut dyn FnMut(DataFrame) -> Result<(), crate::Error>,
 ) -> Result<u64, crate::Error> {
     let ids = games
@@ -288,17 +329,14 @@ pub fn per_move_chunked(
             analysis: r.analysis.clone().filter(within()),
             label: r.label.clone(),
         });
-        let mut lf = per_move(
+        let lf = per_move(
             games.clone().filter(within()),
             moves.clone().filter(within()),
-            families,
+            &sel.families,
             x05,
             reference,
         )?;
-        if let Some(re) = engine {
-            lf = lf.filter(matches(col(metric::ENGINE), re));
-        }
-        let df = lf.collect()?;
+        let df = sel.engines(lf, metric::ENGINE).collect()?;
         rows += df.height() as u64;
         sink(df)?;
     }

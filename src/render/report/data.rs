@@ -19,7 +19,7 @@ use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query as matching;
 use crate::metrics::relevance::{per_move, summary};
-use crate::metrics::{Families, matches};
+use crate::metrics::{Families, Selection, matches};
 use crate::render::annotate::white_pov;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
 
@@ -80,8 +80,10 @@ pub fn collect(
 ) -> Result<ReportData, Error> {
     let bopts = BalanceOptions {
         group: Group::EventEngine,
-        event: opts.event.clone(),
-        ..BalanceOptions::default()
+        selection: Selection {
+            event: opts.event.clone(),
+            ..Selection::default()
+        },
     };
     // The per-game facts feed the balance and the calibrations: computed once
     // (a LazyFrame's cache lasts one collect only).
@@ -289,7 +291,7 @@ fn adjudication_tables(
     games: LazyFrame,
     moves: LazyFrame,
 ) -> Result<(DataFrame, DataFrame), Error> {
-    let loaded = adj::load(games, moves, None, &Families::default(), false, None)?;
+    let loaded = adj::load(games, moves, &Selection::default(), false, None)?;
     let rows = |set: &RuleSet, extra: Option<(&str, f64)>| -> Result<DataFrame, Error> {
         let mut df = adj::summary(loaded.outcomes(set)?.lazy(), adj::By::Event).collect()?;
         df.insert_column(

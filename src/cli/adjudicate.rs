@@ -7,12 +7,12 @@ use evallab::dataset::Dataset;
 use evallab::metrics::adjudication::RuleSet;
 use evallab::metrics::adjudication::query::{self, By};
 use evallab::metrics::adjudication::sweep::{self, Axis, derive, tradeoff_points};
+use evallab::metrics::adjudication::tablebase::Syzygy;
 use evallab::metrics::adjudication::tables::{
     ClockReport, Verdict, clock_report, games_behind, rule_summary,
 };
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
-use evallab::tablebase::Syzygy;
 use polars::prelude::DataFrame;
 
 use super::{OutputArgs, SelectionArgs};

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
+use evallab::engine::analyze::resolve_label;
 use evallab::metrics::agreement::query::{selected_per_move, summary};
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::render::format::{self, Format};

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use evallab::analyze::{Analyze, AnalyzeOptions};
+use evallab::engine::analyze::{Analyze, AnalyzeOptions};
 use evallab::engine::positions::{Selection, parse_plies, parse_slice};
 use evallab::engine::{Progress, RunOptions, Stage, StageReport, run_stage};
 use evallab::metrics::Field;

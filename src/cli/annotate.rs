@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
+use evallab::engine::analyze::resolve_label;
 use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
 use evallab::metrics::{Field, matches};
 use evallab::render::annotate::{AnnotateOptions, listed, write_games};

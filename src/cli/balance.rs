@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::facts::read_facts;
 use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts, select_facts};
+use evallab::metrics::facts::read_facts;
 use evallab::schema::{GAMES, MOVES};
 
 use super::{OutputArgs, SelectionArgs};

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::facts::read_facts;
 use evallab::metrics::balance::{BalanceOptions, Group, game_facts, select_facts};
 use evallab::metrics::calibrate::{Settings, calibrate};
+use evallab::metrics::facts::read_facts;
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use evallab::dataset::Dataset;
-use evallab::facts::read_facts;
 use evallab::metrics::eas::{Behind, EasOptions, Rules, games_behind, score, stored_labels};
+use evallab::metrics::facts::read_facts;
 use evallab::schema::EAS_LABELS;
 
 use super::OutputArgs;

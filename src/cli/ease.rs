@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
+use evallab::engine::policy::user;
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
-use evallab::policy::user;
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
 
 use super::{OutputArgs, SelectionArgs};

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use evallab::dataset::Dataset;
-use evallab::facts::write_facts;
+use evallab::metrics::facts::write_facts;
 
 /// Per-game facts per ingest part: the map step of balance, calibrate and eas.
 ///

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use evallab::dataset::Dataset;
-use evallab::matching::{Match, MatchOptions, files};
+use evallab::engine::matching::{Match, MatchOptions, files};
 use evallab::metrics::Field;
 use evallab::metrics::matching::query::{By, statistics};
 use evallab::render::format::{self, Format};

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use evallab::policy::{Policy, PolicyOptions};
+use evallab::engine::policy::{Policy, PolicyOptions};
 
 use super::analyze::{EngineArgs, PositionArgs, ShardArgs, run_with_progress};
 

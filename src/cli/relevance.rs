@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::analyze::resolve_label;
 use evallab::dataset::Dataset;
 use evallab::dataset::derived::{Stamp, write_frames};
 use evallab::dataset::writer::{DatasetWriter, Open};
+use evallab::engine::analyze::resolve_label;
 use evallab::metrics::balance::Group;
 use evallab::metrics::relevance::{Reference, by_event, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};

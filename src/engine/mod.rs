@@ -1,5 +1,6 @@
-//! Engine stages: `analyze`, `match` and `policy` (and whatever runs an
-//! engine over the dataset's games next) share one driver, [`run_stage`].
+//! Engine stages: [`analyze`], [`matching`] (`evallab match`) and [`policy`]
+//! (and whatever runs an engine over the dataset's games next) share one
+//! driver, [`run_stage`], and its [`pool`] of engine processes.
 //!
 //! A stage says only what differs: its name and table, the settings its
 //! label stands for, which games and plies it runs, what the engine does at
@@ -18,6 +19,9 @@
 //! options again and carry the job's output type only behind boxed trait
 //! objects with spelled-out lifetimes.
 
+pub mod analyze;
+pub mod matching;
+pub mod policy;
 pub mod pool;
 pub mod positions;
 mod sink;

@@ -10,6 +10,7 @@ pub mod balance;
 pub mod calibrate;
 pub mod eas;
 pub mod ease;
+pub mod facts;
 pub mod matching;
 pub mod relevance;
 

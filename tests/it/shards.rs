@@ -8,11 +8,11 @@ use std::path::Path;
 
 use evallab::dataset::Dataset;
 use evallab::dataset::shard::{SHARD_FILE, commit_shards, shard_dir};
-use evallab::facts::{read_facts, write_facts};
 use evallab::ingest::{IngestOptions, ingest, ingest_shard};
 use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts, select_facts};
 use evallab::metrics::calibrate::{calibrate_group, observations};
 use evallab::metrics::eas::{EasOptions, labels, score};
+use evallab::metrics::facts::{read_facts, write_facts};
 use evallab::schema::{GAMES, MOVES, REJECTS, TABLES};
 use polars::prelude::*;
 

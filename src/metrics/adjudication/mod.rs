@@ -8,13 +8,15 @@
 //! - [`query`]: the moves into plies, per-game outcomes and their sums;
 //! - [`sweep`]: one summary row per point of a parameter grid;
 //! - [`tables`]: the summary under its rule set, the games behind a verdict,
-//!   the clock check.
+//!   the clock check;
+//! - [`tablebase`]: Syzygy tables as the replay's tablebase probe.
 
 pub mod castling;
 pub mod query;
 pub mod replay;
 pub mod rules;
 pub mod sweep;
+pub mod tablebase;
 pub mod tables;
 
 pub use rules::{Compiled, RuleSet};

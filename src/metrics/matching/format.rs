@@ -1,6 +1,6 @@
 //! The text of Regan's log and results files: the outcome line of a tested
 //! move, the order of the results file (`sort -r -t= -k2`) and its totals.
-//! Pure string functions; the files are written by `crate::matching`.
+//! Pure string functions; the files are written by `crate::engine::matching`.
 
 use std::cmp::Ordering;
 

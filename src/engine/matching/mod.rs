@@ -24,8 +24,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
 use crate::Error;
-use crate::analyze::rows::Line;
 use crate::dataset::Dataset;
+use crate::engine::analyze::rows::Line;
 use crate::engine::pool::{GameResult, Job};
 use crate::engine::positions::{self, GameTask, Selection, fen_of};
 use crate::engine::{RunOptions, Stage, StageReport, check_reserved, options_sent, stopped};
@@ -280,7 +280,7 @@ impl Match {
         if search.stopped {
             return Err(stopped(self.opts.run.timeout));
         }
-        crate::analyze::rows::lines(&search, pos, true)
+        crate::engine::analyze::rows::lines(&search, pos, true)
     }
 }
 

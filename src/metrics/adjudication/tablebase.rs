@@ -1,8 +1,7 @@
 //! Syzygy tablebases for adjudication (`adjudicate --syzygy DIR`): the
 //! tables the user has, probed with shakmaty-syzygy the way cutechess's
 //! `SyzygyTablebase::result` reads them (WDL with the 50-move rule: cursed
-//! wins and blessed losses are draws). Reads table files, so it lives outside
-//! `metrics`.
+//! wins and blessed losses are draws): the [`Probe`] the replay asks.
 
 use std::path::Path;
 

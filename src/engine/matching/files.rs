@@ -10,7 +10,7 @@ use polars::prelude::*;
 
 use crate::Error;
 use crate::dataset::{Dataset, EngineRun};
-use crate::matching::MatchOptions;
+use crate::engine::matching::MatchOptions;
 use crate::metrics::matching::format::{Totals, results_file};
 use crate::metrics::matching::math::MatchType;
 use crate::render::annotate::format_date;

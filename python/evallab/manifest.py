@@ -7,7 +7,8 @@ also picks up parts that a failed or still-running writer left uncommitted (and
 the uncommitted shards under ``DATASET/shards/``).
 
 Its layout is described by the JSON schema ``docs/reference/manifest.schema.json``
-(``evallab schema --manifest-json``, generated from the Rust types);
+(``evallab schema --manifest-json``; a Rust test checks it against the types
+that write the file);
 ``tests/python/test_manifest.py`` checks manifests evallab writes against it,
 and the keys this module reads against it.
 

@@ -36,7 +36,7 @@ use crate::Error;
 use crate::schema::{self, MANIFEST_FILE, Table};
 
 /// One input file as recorded in the manifest.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct InputRecord {
     pub path: String,
     pub size: u64,
@@ -48,7 +48,7 @@ pub struct InputRecord {
 }
 
 /// One ingest run.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Run {
     /// Part number: the run's files are `<table>/part-<part>.parquet`.
     pub part: u32,
@@ -76,7 +76,7 @@ impl Run {
 }
 
 /// The engine that ran: its `id name` and the executable's path.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct EngineId {
     pub name: String,
     pub path: String,
@@ -92,8 +92,6 @@ pub struct EngineId {
 /// ([`LegacyRun`]) and are written back in this layout.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(remote = "Self")]
-#[derive(schemars::JsonSchema)]
-#[schemars(rename = "EngineRun")]
 pub struct EngineRun {
     pub label: String,
     /// The stage that wrote it: `analyze`, `match` or `policy`.
@@ -242,7 +240,7 @@ impl EngineRun {
 }
 
 /// Results of one engine run committed together.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct EngineChunk {
     pub part: u32,
     pub started_unix: u64,
@@ -261,7 +259,7 @@ pub struct EngineChunk {
 }
 
 /// The dataset manifest.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Manifest {
     pub tool: String,
     pub tool_version: String,

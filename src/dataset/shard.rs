@@ -41,7 +41,7 @@ pub const SHARDS_DIR: &str = "shards";
 pub const SHARD_FILE: &str = "shard.json";
 
 /// What a run committed from a shard records about it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ShardRecord {
     pub name: String,
     pub fingerprint: String,

@@ -1,8 +1,8 @@
 """`evallab.manifest` against the manifest's JSON schema.
 
-docs/reference/manifest.schema.json is `evallab schema --manifest-json`, made
-from the Rust types that write manifest.json (a Rust test keeps the file
-current). Here: manifests the binary writes validate against it (an ingest;
+docs/reference/manifest.schema.json is what `evallab schema --manifest-json`
+prints; a Rust test in src/cli/schema.rs checks its keys against the types that
+write manifest.json. Here: manifests the binary writes validate against it (an ingest;
 an ingest shard and an engine-run shard committed, when Stockfish is there),
 and every key `evallab.manifest` reads is one the schema declares.
 

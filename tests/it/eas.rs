@@ -363,28 +363,30 @@ fn eas_score_of_hand_built_games() {
     assert_eq!(t, [(s("A"), Some(77_500)), (s("B"), Some(52_500))]);
 }
 
-/// The README's readings are a copy of `src/metrics/eas/readings.md` (the
-/// rustdoc of `evallab::metrics::eas`); EVALLAB_BLESS=1 rewrites the copy.
+/// The book's EAS readings (`docs/definitions/eas-readings.md`) are a copy
+/// of `src/metrics/eas/readings.md` (the rustdoc of `evallab::metrics::eas`);
+/// EVALLAB_BLESS=1 rewrites the copy.
 #[test]
-fn readme_includes_the_eas_readings() {
+fn book_includes_the_eas_readings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readings = std::fs::read_to_string(root.join("src/metrics/eas/readings.md")).unwrap();
-    let readme_path = root.join("README.md");
-    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let page_path = root.join("docs/definitions/eas-readings.md");
+    let page = std::fs::read_to_string(&page_path).unwrap();
     let (begin, end) = ("<!-- eas-readings:begin -->\n", "<!-- eas-readings:end -->");
-    let a = readme.find(begin).expect("README has the readings markers") + begin.len();
-    let b = readme.find(end).expect("README has the readings markers");
-    if readme[a..b] != readings && std::env::var_os("EVALLAB_BLESS").is_some() {
+    let a = page.find(begin).expect("the readings page has the markers") + begin.len();
+    let b = page.find(end).expect("the readings page has the markers");
+    if page[a..b] != readings && std::env::var_os("EVALLAB_BLESS").is_some() {
         std::fs::write(
-            &readme_path,
-            format!("{}{readings}{}", &readme[..a], &readme[b..]),
+            &page_path,
+            format!("{}{readings}{}", &page[..a], &page[b..]),
         )
         .unwrap();
         return;
     }
     assert_eq!(
-        readme[a..b],
+        page[a..b],
         readings,
-        "README's EAS readings differ from src/metrics/eas/readings.md; EVALLAB_BLESS=1 cargo test --release copies them"
+        "docs/definitions/eas-readings.md differs from src/metrics/eas/readings.md; \
+         EVALLAB_BLESS=1 cargo test --release --test integration -- eas_readings copies them"
     );
 }

@@ -1,0 +1,78 @@
+"""A dataset's ``manifest.json``: its ingest runs, the files of each table, its
+engine runs. The one place the Python package reads the manifest.
+
+The manifest is the dataset's commit point: it lists exactly the Parquet files
+that belong to each table. Read a table through it, never with a glob — a glob
+also picks up parts that a failed or still-running writer left uncommitted (and
+the uncommitted shards under ``DATASET/shards/``).
+
+Its layout is described by the JSON schema ``docs/reference/manifest.schema.json``
+(``evallab schema --manifest-json``; a Rust test checks it against the types
+that write the file);
+``tests/python/test_manifest.py`` checks manifests evallab writes against it,
+and the keys this module reads against it.
+
+>>> from evallab import manifest, parts
+>>> m = manifest("demo-dataset")                      # doctest: +SKIP
+>>> files = parts("demo-dataset", "moves")            # doctest: +SKIP
+
+(The package exports the functions: ``from evallab import manifest`` is the
+function below, so write ``from evallab.manifest import ...`` rather than
+``import evallab.manifest as ...`` for anything else of this module.)
+"""
+
+import json
+from pathlib import Path
+
+FILE = "manifest.json"
+
+# The tables of an ingest run. Manifests written before runs listed their
+# files had one part per base table, numbered as the run.
+BASE_TABLES = ("games", "moves", "rejects")
+
+
+def manifest(dataset):
+    """The dataset's manifest (a dict), or FileNotFoundError naming the folder."""
+    path = Path(dataset) / FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"{dataset}: not an evallab dataset (no {FILE})")
+    return json.loads(path.read_text())
+
+
+def run_files(run):
+    """Table name -> file (relative to the dataset folder) of one ingest run."""
+    return run.get("files") or {t: f"{t}/part-{run['part']:06d}.parquet" for t in BASE_TABLES}
+
+
+def engine_runs(m):
+    """The engine runs (``analyze``, ``match``, ``policy``), each with its chunks."""
+    return m.get("analyses", [])
+
+
+def engine_run(m, label):
+    """The engine run with this label, or KeyError listing the labels."""
+    for run in engine_runs(m):
+        if run["label"] == label:
+            return run
+    labels = ", ".join(r["label"] for r in engine_runs(m)) or "none"
+    raise KeyError(f"no engine run {label!r} in the manifest (runs: {labels})")
+
+
+def inputs(m):
+    """Every input of every ingest run (path, size, sha256 and counts)."""
+    return [i for run in m["runs"] for i in run["inputs"]]
+
+
+def files(m, table):
+    """The committed files of ``table``, relative to the dataset folder, in
+    commit order: the ingest runs' (one per shard after a distributed ingest),
+    then the chunks of each engine run."""
+    units = [run_files(run) for run in m["runs"]]
+    units += [chunk["files"] for run in engine_runs(m) for chunk in run["chunks"]]
+    return [u[table] for u in units if table in u]
+
+
+def parts(dataset, table):
+    """The committed Parquet files of ``table``, in commit order, as strings."""
+    root = Path(dataset)
+    return [str(root / f) for f in files(manifest(dataset), table)]

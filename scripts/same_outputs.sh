@@ -6,11 +6,11 @@
 #   scripts/same_outputs.sh OLD_BIN NEW_BIN [WORKDIR]
 #   TCEC=DIR  the corpus (default ../shared/tcec beside the repo, else /work/shared/tcec)
 #   STOCKFISH=PATH  the engine of the engine stages (default /usr/games/stockfish)
-#   SKIP_CORPUS=1  the demo part only (half a minute instead of about five)
+#   SKIP_CORPUS=1  the demo part only (half a minute instead of 4-5 minutes on 2 cores)
 #   STRICT=1  outputs equal but for float rounding count as differences (below)
 #   POLARS_MAX_THREADS=1  (passed on to evallab) polars on one thread: byte-stable sums
 #
-# Each binary runs the same list of commands (below, `cases`) in a folder of
+# Each binary runs the same commands (below: demo_cases, stats_cases, corpus_cases) in a folder of
 # its own, WORKDIR/old and WORKDIR/new (default WORKDIR: a new /tmp/same-outputs.*,
 # kept for inspection). Both folders have identical relative paths: the inputs
 # are the repo's data/ (copied) and a symlink `tcec` to the corpus, and every
@@ -23,7 +23,7 @@
 # What is run, on each dataset:
 #   demo    = data/demo, then data/fixtures as a second ingest run (two parts;
 #             rejects from malformed.pgn), then data/demo again (skipped);
-#   corpus  = the 282 TCEC archive files (13,905 games), one ingest run.
+#   corpus  = the 282 TCEC archive files (13,904 games and 1 reject), one ingest run.
 #   ingest (and --plan), inspect, schema (all and each table), balance (--by each,
 #   --event/--engine/--family filters, every --format), calibrate (--by, --toml,
 #   --plot, a seeded bootstrap), relevance (--x05, --x05-from the calibrate TOML,
@@ -41,7 +41,7 @@
 # Compared (scripts/same_outputs.py; its docstring has the details): every
 # file either side wrote and every command's stdout and exit code. Datasets:
 # manifest.json without volatile fields (times, seconds, tool_version) and
-# each table by the sha256 of its sorted rows (Parquet bytes may differ in
+# each table by the sha256 of its rows, in manifest order or else sorted (Parquet bytes may differ in
 # metadata such as the tool version; `analysis`'s nps/time_ms are wall-clock
 # and dropped); other Parquet by rows in order; everything else by sha256
 # (after `evallab VERSION` and the match logs' run date are masked). One line

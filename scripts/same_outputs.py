@@ -39,9 +39,10 @@ text around the numbers is the same (whitespace aside), whose integers are
 equal and whose floats agree within a relative 1e-9 (--rtol) is reported as
 `same~` with the largest relative difference, listed again at the end, and not
 counted as a difference; `--strict` counts it as one. evallab 2877d09 itself
-needs this: its relevance summary sums floats in a polars group-by whose
-order depends on thread scheduling, so two runs of one binary differ in the
-last digits (with POLARS_MAX_THREADS=1 they do not).
+needs this when polars runs on several threads: its relevance summary sums
+floats in a polars group-by whose order depends on thread scheduling, so two
+runs of one binary differ in the last digits (with POLARS_MAX_THREADS=1, as
+same_outputs.sh runs it by default, they do not).
 
 Exit status: 0 when everything is the same, 1 otherwise.
 """

@@ -8,7 +8,7 @@
 #   STOCKFISH=PATH  the engine of the engine stages (default /usr/games/stockfish)
 #   SKIP_CORPUS=1  the demo part only (half a minute instead of 4-5 minutes on 2 cores)
 #   STRICT=1  outputs equal but for float rounding count as differences (below)
-#   POLARS_MAX_THREADS=1  (passed on to evallab) polars on one thread: byte-stable sums
+#   POLARS_MAX_THREADS=N  polars threads of evallab (default here: 1, see below)
 #
 # Each binary runs the same commands (below: demo_cases, stats_cases, corpus_cases) in a folder of
 # its own, WORKDIR/old and WORKDIR/new (default WORKDIR: a new /tmp/same-outputs.*,
@@ -50,11 +50,16 @@
 # durations and rates masked, but only listed, as information.
 #
 # Known nondeterminism of evallab itself (2877d09): `relevance`'s per-engine
-# summary sums floats in a parallel polars group-by, so two runs of the same
-# binary on the same dataset can differ in the last digits (relative ~1e-14).
-# Such a file is reported `same~` (text around the numbers identical, integers
-# equal, floats within a relative 1e-9) and listed at the end; STRICT=1 makes
-# it a difference; with POLARS_MAX_THREADS=1 it does not occur.
+# summary sums floats in a parallel polars group-by (summary_partial), so two
+# runs of the same binary on the same dataset can differ in the last digits
+# (relative ~1e-15), and where a report rounds such a mean (0.1475 -> 0.147 or
+# 0.148) the HTML differs visibly. So this script runs evallab with polars on
+# one thread (POLARS_MAX_THREADS=1 unless set): the sums then come out the same
+# on every run, and the comparison can demand identical bytes. The engines and
+# ingest keep their --jobs. With more polars threads, a file equal but for float
+# rounding (text around the numbers identical, integers equal, floats within a
+# relative 1e-9) is reported `same~` and listed at the end; STRICT=1 makes it a
+# difference.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: scripts/same_outputs.sh OLD_BIN NEW_BIN [WORKDIR]"
@@ -73,6 +78,7 @@ if [ "${SKIP_CORPUS:-}" != 1 ] && [ ! -d "$tcec" ]; then
   echo "no corpus (set TCEC=DIR, or SKIP_CORPUS=1)" >&2; exit 2
 fi
 python3 -c 'import polars' 2>/dev/null || { echo "needs polars: pip install polars pyarrow" >&2; exit 2; }
+export POLARS_MAX_THREADS=${POLARS_MAX_THREADS:-1}
 
 # ---------------------------------------------------------------------------
 # One side: the folder, its inputs, and the command runner.
@@ -218,7 +224,7 @@ run_side() { # NAME BIN
 }
 
 start=$SECONDS
-echo "same outputs in $work (corpus: ${tcec:-none}${SKIP_CORPUS:+, skipped})" >&2
+echo "same outputs in $work (corpus: ${tcec:-none}${SKIP_CORPUS:+, skipped}; POLARS_MAX_THREADS=$POLARS_MAX_THREADS)" >&2
 run_side old "$old_bin"
 run_side new "$new_bin"
 t_cmp=$SECONDS

@@ -59,7 +59,9 @@
 # ingest keep their --jobs. With more polars threads, a file equal but for float
 # rounding (text around the numbers identical, integers equal, floats within a
 # relative 1e-9) is reported `same~` and listed at the end; STRICT=1 makes it a
-# difference.
+# difference. (Fixed after 2877d09: relevance sums its losses exactly, in
+# nano-pawns, so a newer binary gives the same bytes on any thread count; one
+# thread stays the default so that old binaries compare too.)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: scripts/same_outputs.sh OLD_BIN NEW_BIN [WORKDIR]"

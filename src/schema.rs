@@ -873,9 +873,11 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
     //    TOML's [x05] = pooled (issue 27).
     ("calibrate", 3),
     // 3: values that are not positive skipped, sums per chunk of games.
-    ("relevance", 3),
+    // 4: loss totals summed exactly (nano-pawns), the same in every run.
+    ("relevance", 4),
     ("eas", 2),
-    ("report", 3),
+    // 4: the relevance section's sums as relevance 4.
+    ("report", 4),
     ("annotate", 1),
     ("calc", 1),
     ("schema", 1),

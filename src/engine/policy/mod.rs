@@ -217,7 +217,8 @@ mod tests {
     /// lc0 + Maia-1900 after 1.e4: 20 priors for Black's 20 legal moves.
     #[test]
     fn priors_of_real_output() {
-        let text = include_str!("../../../crates/evallab-uci/tests/data/lc0-maia1900-after-e2e4.txt");
+        let text =
+            include_str!("../../../crates/evallab-uci/tests/data/lc0-maia1900-after-e2e4.txt");
         let strings: Vec<String> = text
             .lines()
             .filter_map(|l| l.strip_prefix("info string "))

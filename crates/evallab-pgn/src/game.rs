@@ -1,23 +1,19 @@
-//! Parsing and validating one game: pgn-reader tokenises the movetext, shakmaty
-//! checks every move, the comment parser reads each move's eval, and the rows
-//! go to a [`Sink`] as borrowed records (or one reject record).
+//! Parsing and validating one game: the [`movetext`](crate::movetext) lexer
+//! cuts the movetext into words and comments, shakmaty checks every move, the
+//! comment parser reads each move's eval, and the rows go to a [`Sink`] as
+//! borrowed records (or one reject record).
 //!
-//! pgn-reader is given only the movetext, with its default 255-byte token
-//! buffer: long comments arrive in pieces through `partial_comment` and are
-//! reassembled here. A large buffer would make pgn-reader shift the remaining
-//! bytes on every token near the end of the input, which is quadratic for
-//! per-game slices.
+//! Every word of the movetext is a move (SAN, long algebraic or UCI) or the
+//! game is rejected naming it: no token is dropped without a word.
 
-use std::ops::ControlFlow;
-
-use pgn_reader::{Nag, Outcome, RawComment, Reader, SanPlus, Skip, Visitor};
 use sha2::{Digest, Sha256};
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanError, Suffix};
+use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
 
 use crate::comment::{self, Dialect, EvalKind, MoveComment};
+use crate::movetext::{Lexer, Notation, Token, notation};
 use crate::sink::{GameRecord, MoveRecord, RejectRecord, Sink};
 use crate::split::{Batch, GameSpan};
 use crate::tags::{self, decode, parse_tags};
@@ -211,15 +207,10 @@ struct GameState {
     hash: u64,
     moves: Vec<MoveRec>,
     arena: String,
-    /// A comment arriving in pieces.
-    partial: Vec<u8>,
     extra: String,
     pregame: Option<String>,
     variations: u16,
     unparsed: u16,
-    error: Option<String>,
-    /// Plies validated when `error` was set.
-    plies_at_error: usize,
 }
 
 impl GameState {
@@ -235,24 +226,19 @@ impl GameState {
             hash: 0,
             moves: Vec::with_capacity(256),
             arena: String::with_capacity(1 << 16),
-            partial: Vec::new(),
             extra: String::new(),
             pregame: None,
             variations: 0,
             unparsed: 0,
-            error: None,
-            plies_at_error: 0,
         }
     }
 
     fn reset(&mut self, tags: &[(String, String)]) -> Result<(), String> {
         self.moves.clear();
         self.arena.clear();
-        self.partial.clear();
         self.pregame = None;
         self.variations = 0;
         self.unparsed = 0;
-        self.error = None;
         self.history.clear();
         let variant = tag(tags, "Variant")
             .unwrap_or("")
@@ -315,26 +301,15 @@ impl GameState {
                 "header-only stub: no movetext and Result \"?\"".into(),
             ));
         }
-        let mut reader = Reader::new(movetext);
-        // pgn-reader ends a game at a blank line; the splitter already found the
-        // real end, so keep reading segments into the same game.
-        loop {
-            match reader.read_game(self) {
-                Ok(Some(())) => {}
-                Ok(None) => break,
-                Err(e) => {
-                    return Err(Failure {
-                        reason: e.to_string(),
-                        pos_in_game: header_len,
-                    });
-                }
-            }
-            if let Some(reason) = self.error.take() {
-                let ply = self.plies_at_error;
-                return Err(Failure {
-                    reason,
-                    pos_in_game: header_len + locate_ply(movetext, ply),
-                });
+        for (at, token) in Lexer::new(movetext) {
+            let fail = |reason| Failure {
+                reason,
+                pos_in_game: header_len + at,
+            };
+            match token.map_err(|e| fail(e.to_string()))? {
+                Token::Word(w) => self.play(w).map_err(fail)?,
+                Token::Comment(c) => self.on_comment(c),
+                Token::Variation => self.variations = self.variations.saturating_add(1),
             }
         }
         if tags.is_empty() && self.moves.is_empty() {
@@ -358,31 +333,51 @@ impl GameState {
         &self.arena[s.0 as usize..s.1 as usize]
     }
 
-    fn play(&mut self, san_plus: SanPlus) -> Result<(), String> {
+    /// Plays a word of the movetext, or says why it cannot be played.
+    fn play(&mut self, word: &[u8]) -> Result<(), String> {
         let mover = self.pos.turn();
         let move_number = self.pos.fullmoves().get();
-        let m = san_plus.san.to_move(&self.pos).map_err(|e| {
-            let dots = if mover == Color::White { "." } else { "..." };
-            let what = match e {
-                SanError::AmbiguousSan => "ambiguous move",
-                SanError::IllegalSan => "illegal move",
-            };
-            format!("{what} {move_number}{dots}{san_plus}")
-        })?;
+        let dots = if mover == Color::White { "." } else { "..." };
+        let written_as = || String::from_utf8_lossy(word);
+        let failed = |what: &str| format!("{what} {move_number}{dots}{}", written_as());
+        let (m, written) = match notation(word) {
+            None => {
+                return Err(format!(
+                    "unreadable token \"{}\" at {move_number}{dots}",
+                    written_as()
+                ));
+            }
+            Some(Notation::San(san)) => match san.to_move(&self.pos) {
+                Ok(m) => (m, Some(san)),
+                Err(SanError::AmbiguousSan) => return Err(failed("ambiguous move")),
+                Err(SanError::IllegalSan) => return Err(failed("illegal move")),
+            },
+            Some(Notation::Uci(uci)) => match uci.to_move(&self.pos) {
+                Ok(m) => (m, None),
+                Err(_) => return Err(failed("illegal move")),
+            },
+        };
         let next_hash = self.pos.update_zobrist_hash::<Zobrist64>(
             Zobrist64(self.hash),
             m,
             EnPassantMode::Legal,
         );
-        // A move found without disambiguation is already canonical SAN; only
-        // disambiguated piece moves (possibly over-specified) are rebuilt.
-        let san = match san_plus.san {
-            San::Normal {
-                role, file, rank, ..
-            } if role != Role::Pawn && (file.is_some() || rank.is_some()) => {
-                San::from_move(&self.pos, m)
-            }
-            San::Normal { .. } | San::Castle(_) => san_plus.san,
+        // SAN written without disambiguation (a pawn's capture file aside) is
+        // already canonical; any other notation is rebuilt.
+        let san = match written {
+            Some(
+                san @ (San::Normal {
+                    role: Role::Pawn,
+                    rank: None,
+                    ..
+                }
+                | San::Normal {
+                    file: None,
+                    rank: None,
+                    ..
+                }
+                | San::Castle(_)),
+            ) => san,
             _ => San::from_move(&self.pos, m),
         };
         self.pos.play_unchecked(m);
@@ -677,141 +672,9 @@ const KNOWN_TAGS: [&str; 18] = [
     "Variant",
 ];
 
-impl Visitor for GameState {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _: ()) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
-        match self.play(san_plus) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(reason) => {
-                self.plies_at_error = self.moves.len();
-                self.error = Some(reason);
-                ControlFlow::Break(())
-            }
-        }
-    }
-
-    fn nag(&mut self, _: &mut (), _: Nag) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn partial_comment(&mut self, _: &mut (), c: RawComment<'_>) -> ControlFlow<()> {
-        self.partial.extend_from_slice(c.as_bytes());
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, _: &mut (), c: RawComment<'_>) -> ControlFlow<()> {
-        if self.partial.is_empty() {
-            self.on_comment(c.as_bytes());
-        } else {
-            let mut whole = std::mem::take(&mut self.partial);
-            whole.extend_from_slice(c.as_bytes());
-            self.on_comment(&whole);
-            whole.clear();
-            self.partial = whole;
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
-        self.variations = self.variations.saturating_add(1);
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn outcome(&mut self, _: &mut (), _: Outcome) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: ()) {}
-}
-
-/// Byte position of the `ply`-th (0-based) move token in a movetext, skipping
-/// comments, variations, move numbers, NAGs and results; used only to name
-/// the line of a rejected move.
-fn locate_ply(movetext: &[u8], ply: usize) -> usize {
-    let mut i = 0;
-    let mut seen = 0;
-    let mut depth = 0usize;
-    while i < movetext.len() {
-        let c = movetext[i];
-        match c {
-            b'{' => {
-                i += memchr::memchr(b'}', &movetext[i..]).unwrap_or(movetext.len() - i) + 1;
-                continue;
-            }
-            b';' => {
-                i += memchr::memchr(b'\n', &movetext[i..]).unwrap_or(movetext.len() - i);
-                continue;
-            }
-            b'(' => depth += 1,
-            b')' => depth = depth.saturating_sub(1),
-            _ if c.is_ascii_whitespace() || c == b'.' => {}
-            // A move number, possibly glued to its move (`2.Nf3`).
-            _ if c.is_ascii_digit()
-                && movetext[i..]
-                    .iter()
-                    .find(|b| !b.is_ascii_digit())
-                    .is_some_and(|&b| b == b'.') =>
-            {
-                while i < movetext.len() && (movetext[i].is_ascii_digit() || movetext[i] == b'.') {
-                    i += 1;
-                }
-                continue;
-            }
-            _ => {
-                // A token is at least one byte (a stray `}` included).
-                let end = movetext[i + 1..]
-                    .iter()
-                    .position(|b| b.is_ascii_whitespace() || b"{}();".contains(b))
-                    .map_or(movetext.len(), |n| i + 1 + n);
-                let tok = &movetext[i..end];
-                let is_number = tok.iter().all(|b| b.is_ascii_digit() || *b == b'.');
-                let is_other = tok[0] == b'$'
-                    || tok.starts_with(b"1-")
-                    || tok.starts_with(b"0-1")
-                    || tok.starts_with(b"1/2")
-                    || tok == b"*"
-                    || tok.iter().all(|b| b"!?".contains(b));
-                if depth == 0 && !is_number && !is_other {
-                    if seen == ply {
-                        return i;
-                    }
-                    seen += 1;
-                }
-                i = end;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    movetext.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn locate_ply_skips_noise() {
-        let mt = b"{pre} 1. e4 {c} e5 (1... c5 2. Nf3) 2.Nf3 $1 Nc6! 3. Bb5 1-0";
-        let at = |p| &mt[locate_ply(mt, p)..][..2];
-        assert_eq!(at(0), b"e4");
-        assert_eq!(at(1), b"e5");
-        assert_eq!(at(2), b"Nf");
-        assert_eq!(at(3), b"Nc");
-        assert_eq!(at(4), b"Bb");
-        assert_eq!(locate_ply(mt, 9), mt.len());
-    }
 
     /// Records what a sink is told, in order.
     #[derive(Default)]

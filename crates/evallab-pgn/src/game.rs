@@ -179,6 +179,7 @@ struct MoveRec {
     tb_hits: Option<i64>,
     hash_full: Option<f32>,
     ponder_hit: Option<f32>,
+    latency_ms: Option<i64>,
     expected_reply: Option<Span>,
     pv: Option<Span>,
     r50: Option<i16>,
@@ -439,6 +440,7 @@ impl GameState {
             tb_hits: None,
             hash_full: None,
             ponder_hit: None,
+            latency_ms: None,
             expected_reply: None,
             pv: None,
             r50: None,
@@ -520,6 +522,7 @@ impl GameState {
         r.tb_hits = c.tb_hits;
         r.hash_full = c.hash_full;
         r.ponder_hit = c.ponder_hit;
+        r.latency_ms = c.latency_ms;
         r.expected_reply = expected_reply;
         r.pv = pv;
         r.r50 = c.r50;
@@ -563,6 +566,7 @@ impl GameState {
                 tb_hits: r.tb_hits,
                 hash_full: r.hash_full,
                 ponder_hit: r.ponder_hit,
+                latency_ms: r.latency_ms,
                 expected_reply: s(r.expected_reply),
                 pv: s(r.pv),
                 r50: r.r50,

@@ -62,6 +62,8 @@ pub struct Counts {
     pub rejects: u64,
     pub plies: u64,
     pub unparsed_comments: u64,
+    /// Inputs that ended early (their last game is among the rejects).
+    pub truncated: u64,
 }
 
 impl std::ops::AddAssign for Counts {
@@ -70,6 +72,7 @@ impl std::ops::AddAssign for Counts {
         self.rejects += o.rejects;
         self.plies += o.plies;
         self.unparsed_comments += o.unparsed_comments;
+        self.truncated += o.truncated;
     }
 }
 
@@ -82,13 +85,31 @@ pub fn parse_batch<S: Sink + ?Sized>(
 ) -> Counts {
     let mut st = GameState::new(opts);
     let mut counts = Counts::default();
-    for g in &batch.games {
+    for (i, g) in batch.games.iter().enumerate() {
         let id = match src.sha256 {
             Some(sha) => game_id(sha, g.number),
             None => i64::from(g.number),
         };
         let tags = parse_tags(batch.header(g));
-        match st.run(batch, g, &tags) {
+        let result = st.run(batch, g, &tags);
+        let cut = batch
+            .truncated
+            .as_ref()
+            .filter(|_| i + 1 == batch.games.len());
+        if let Some(err) = cut {
+            // Whatever the cut game's bytes say, they are not all of it.
+            counts.rejects += 1;
+            counts.truncated += 1;
+            let end = g.end - g.start;
+            let reason = format!(
+                "truncated input: {err} (the input ends at byte {})",
+                g.offset + end as u64
+            );
+            let line = batch.line_at(g, end);
+            write_reject(id, src, g, line, &tags, st.moves.len(), &reason, out);
+            continue;
+        }
+        match result {
             Ok(()) => {
                 counts.games += 1;
                 counts.plies += st.moves.len() as u64;

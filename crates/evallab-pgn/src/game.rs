@@ -713,8 +713,10 @@ mod tests {
             self.0.push(format!("game {} {}", g.game_number, g.plies));
         }
         fn reject(&mut self, r: &RejectRecord<'_>) {
-            self.0
-                .push(format!("reject {} {}", r.game_number, r.reason));
+            self.0.push(format!(
+                "reject {} at ply {}: {}",
+                r.game_number, r.ply_reached, r.reason
+            ));
         }
     }
 
@@ -739,14 +741,52 @@ mod tests {
         assert_eq!(
             log,
             [
-                "reject 1 illegal move 1...e7",
-                "reject 2 illegal move 1.e8=Q",
+                "reject 1 at ply 1: illegal move 1...e7",
+                "reject 2 at ply 0: illegal move 1.e8=Q",
                 "move 1 Nf3 g1f3",
                 "move 2 d5 d7d5",
                 "game 3 2",
             ]
         );
         assert_eq!((c.games, c.rejects, c.plies), (1, 2, 2));
+    }
+
+    /// Issue 29: a word of the movetext is a move, in SAN, long algebraic or
+    /// UCI (the SAN and UCI columns as python-chess gives them), or the
+    /// game's reject names it and the plies before it.
+    #[test]
+    fn every_word_is_a_move_or_names_the_reject() {
+        let pgn = concat!(
+            "[Event \"a\"]\n[FEN \"7k/3P4/7K/8/8/8/8/8 w - - 6 55\"]\n\nd7d8R 1-0\n\n",
+            "[Event \"b\"]\n\n1. e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 *\n\n",
+            "[Event \"c\"]\n\n1. e4 e5 2. Nf3 foo Nc6 *\n\n",
+            "[Event \"d\"]\n\n1. e2-e4 d7-d5 2. e4xd5 Ng8-f6 3. 0-0 *\n\n",
+            "[Event \"e\"]\n\n1. e4 {a {b} c} e5 (1... d5 2. exd5) 2. Qh5 d6?! 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+        );
+        let (c, log) = run(pgn.as_bytes());
+        let moves = |g: &str| -> Vec<String> {
+            g.split(' ')
+                .enumerate()
+                .map(|(i, m)| {
+                    let (san, uci) = m.split_once('/').unwrap();
+                    format!("move {} {san} {uci}", i + 1)
+                })
+                .collect()
+        };
+        let mut want = moves("d8=R#/d7d8r");
+        want.push("game 1 1".into());
+        want.extend(moves(
+            "e4/e2e4 e5/e7e5 Nf3/g1f3 Nc6/b8c6 Bc4/f1c4 Nf6/g8f6 O-O/e1g1",
+        ));
+        want.push("game 2 7".into());
+        want.push("reject 3 at ply 3: unreadable token \"foo\" at 2...".into());
+        want.push("reject 4 at ply 4: illegal move 3.0-0".into());
+        want.extend(moves(
+            "e4/e2e4 e5/e7e5 Qh5/d1h5 d6/d7d6 Bc4/f1c4 Nf6/g8f6 Qxf7#/h5f7",
+        ));
+        want.push("game 5 7".into());
+        assert_eq!(log, want);
+        assert_eq!((c.games, c.rejects, c.plies), (3, 2, 15));
     }
 
     #[test]

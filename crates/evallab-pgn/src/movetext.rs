@@ -84,19 +84,26 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Whether a byte ends a word.
-#[inline]
-fn ends_word(c: u8) -> bool {
-    c.is_ascii_whitespace() || b"{}();$!?.*".contains(&c)
-}
+/// The bytes that end a word: ASCII whitespace and `{ } ( ) ; $ ! ? . *`.
+const ENDS_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let ends = b" \t\n\r\x0c{}();$!?.*";
+    let mut i = 0;
+    while i < ends.len() {
+        t[ends[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// The end of the comment whose text starts at `from` (after its `{`): the
 /// position of the `}` that closes it.
 fn comment_end(b: &[u8], from: usize) -> Option<usize> {
-    let first = from + memchr(b'}', &b[from..])?;
-    if memchr(b'{', &b[from..first]).is_none() {
-        return Some(first);
+    let i = from + memchr2(b'{', b'}', &b[from..])?;
+    if b[i] == b'}' {
+        return Some(i);
     }
+    let first = i + memchr(b'}', &b[i..])?;
     // Nested braces: the matching `}` if there is one, else the first.
     let (mut depth, mut i) = (1usize, from);
     while let Some(n) = memchr2(b'{', b'}', &b[i..]) {
@@ -147,8 +154,12 @@ fn at_line_start(b: &[u8], i: usize) -> bool {
 }
 
 /// Whether a word is markup: a move number or a result.
-pub fn is_markup_word(w: &[u8]) -> bool {
+fn is_markup_word(w: &[u8]) -> bool {
     const RESULTS: [&[u8]; 4] = [b"1-0", b"0-1", b"1/2-1/2", b"1/2"];
+    // Moves start with a letter; markup with a digit or `½`.
+    if w.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
     // `0000` is UCI's null move, not a move number.
     (w.iter().all(u8::is_ascii_digit) && w != b"0000")
         || RESULTS.contains(&w)
@@ -205,41 +216,33 @@ pub fn notation(w: &[u8]) -> Option<Notation> {
     if uci {
         return UciMove::from_ascii(body).ok().map(Notation::Uci);
     }
-    // SAN after the rewrites: at most 8 bytes (`Qa1xb2=Q` is the longest).
-    let mut buf = [0u8; 10];
-    let mut n = 0;
-    for (i, &c) in body.iter().enumerate() {
-        let prev = i.checked_sub(1).map(|j| body[j]);
-        let next = body.get(i + 1).copied();
-        let out: &[u8] = match c {
-            // Castling with zeros.
-            b'0' if matches!(body, b"0-0" | b"0-0-0") => b"O",
-            // Long algebraic's dash between the squares.
-            b'-' if prev.is_some_and(|p| p.is_ascii_digit())
-                && next.is_some_and(|c| c.is_ascii_lowercase()) =>
-            {
-                b""
-            }
-            // A promotion letter right after the square.
-            b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n'
-                if i + 1 == body.len() && prev.is_some_and(|p| p.is_ascii_digit()) =>
-            {
-                if n + 2 > buf.len() {
-                    return None;
-                }
-                buf[n] = b'=';
-                n += 1;
-                std::slice::from_ref(&body[i])
-            }
-            _ => std::slice::from_ref(&body[i]),
-        };
-        if n + out.len() > buf.len() {
-            return None;
-        }
-        buf[n..n + out.len()].copy_from_slice(out);
-        n += out.len();
+    if let Ok(san) = San::from_ascii(body) {
+        return Some(Notation::San(san));
     }
-    San::from_ascii(&buf[..n]).ok().map(Notation::San)
+    // What writers add to SAN, rewritten.
+    let mut buf = [0u8; 8];
+    let rewritten: &[u8] = match body {
+        b"0-0" => b"O-O",
+        b"0-0-0" => b"O-O-O",
+        // Long algebraic's dash between the squares (`e2-e4`, `Ng1-f3`).
+        [p @ .., r, b'-', f, t] if p.len() <= 2 && r.is_ascii_digit() && square(&[*f, *t]) => {
+            join(&mut buf, p, &[*r, *f, *t])
+        }
+        // A promotion without `=` (`e8Q`, `dxe1n`).
+        [p @ .., r, q] if p.len() <= 4 && r.is_ascii_digit() && b"QRBNqrbn".contains(q) => {
+            join(&mut buf, p, &[*r, b'=', *q])
+        }
+        _ => return None,
+    };
+    San::from_ascii(rewritten).ok().map(Notation::San)
+}
+
+/// `a` then `b` in `buf` (at most 8 bytes in all).
+fn join<'b>(buf: &'b mut [u8; 8], a: &[u8], b: &[u8]) -> &'b [u8] {
+    let n = a.len() + b.len();
+    buf[..a.len()].copy_from_slice(a);
+    buf[a.len()..n].copy_from_slice(b);
+    &buf[..n]
 }
 
 impl<'a> Iterator for Lexer<'a> {
@@ -277,7 +280,7 @@ impl<'a> Iterator for Lexer<'a> {
                 _ => {
                     let end = b[at + 1..]
                         .iter()
-                        .position(|&c| ends_word(c))
+                        .position(|&c| ENDS_WORD[usize::from(c)])
                         .map_or(b.len(), |n| at + 1 + n);
                     self.pos = end;
                     let w = &b[at..end];

@@ -432,6 +432,41 @@ mod tests {
         assert_eq!(games[1].3, "[Event \"b\"]\n");
     }
 
+    /// A decoder's unexpected end: the games before it as usual, the one it
+    /// cut last and marked (an empty one when no game was open).
+    #[test]
+    fn a_truncated_input_ends_at_the_damage() {
+        struct Cut<'a>(&'a [u8]);
+        impl Read for Cut<'_> {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "cut"));
+                }
+                let n = self.0.len().min(out.len()).min(5);
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let pgn = b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4";
+        let mut s = Splitter::new(Cut(pgn));
+        let b = s.next_batch(usize::MAX).unwrap().unwrap();
+        assert_eq!(b.truncated.as_deref(), Some("cut"));
+        assert_eq!(b.games.len(), 2);
+        assert_eq!(
+            (b.games[1].offset, b.movetext(&b.games[1])),
+            (21, &b"1. d4"[..])
+        );
+        assert!(s.next_batch(1).unwrap().is_none());
+        let b = Splitter::new(Cut(b" \n")).next_batch(1).unwrap().unwrap();
+        assert_eq!(b.truncated.as_deref(), Some("cut"));
+        assert_eq!(
+            (b.games.len(), b.games[0].offset, b.games[0].line),
+            (1, 2, 2)
+        );
+        assert_eq!(b.games[0].start, b.games[0].end);
+    }
+
     #[test]
     fn movetext_without_tags_and_empty_input() {
         let games = split_all(b"\n\n1. e4 e5 *\n\n[Event \"x\"]\n*", 1);

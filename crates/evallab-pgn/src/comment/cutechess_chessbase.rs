@@ -146,7 +146,8 @@ fn fastchess_fields<'a>(mut rest: &'a str, c: &mut MoveComment<'a>, extra: &mut 
                 parse_i64(v.as_bytes()).map(|p| p as f32 / 10.0),
             ),
             "tbhits" => set(&mut c.tb_hits, parse_i64(v.as_bytes())),
-            "pv" if quoted.is_some() => set(&mut c.pv, Some(v)),
+            // `pv=""`: the engine gave none.
+            "pv" if quoted.is_some() => v.is_empty() || set(&mut c.pv, Some(v)),
             _ => false,
         };
         if !ok {

@@ -8,6 +8,7 @@
 #![no_main]
 
 use evallab_pgn::game::{ParseOptions, Source, parse_batch};
+use evallab_pgn::movetext::EVAL_SYMBOLS;
 use evallab_pgn::sink::{Counter, GameRecord, MoveRecord, RejectRecord, Sink};
 use evallab_pgn::split::Splitter;
 use libfuzzer_sys::fuzz_target;
@@ -99,7 +100,7 @@ fn move_words(t: &[u8]) -> (Vec<&[u8]>, bool) {
             let number = w.iter().all(u8::is_ascii_digit) && w != b"0000";
             let dashed = text.replace(['–', '—'], "-");
             let result = ["1-0", "0-1", "1/2-1/2", "1/2", "½-½"].contains(&dashed.as_str());
-            if !number && !result {
+            if !number && !result && !EVAL_SYMBOLS.contains(&&*text) {
                 words.push(w);
             }
             i += n;

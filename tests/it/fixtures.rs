@@ -9,9 +9,17 @@ use evallab::schema::{GAMES, MOVES, REJECTS, Table, col};
 use polars::prelude::*;
 
 pub(crate) fn fixture(name: &str) -> String {
+    in_repo(&format!("data/fixtures/{name}"))
+}
+
+/// A file of `tests/data` (fixtures the snapshot tests do not ingest).
+fn test_data(name: &str) -> String {
+    in_repo(&format!("tests/data/{name}"))
+}
+
+fn in_repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data/fixtures")
-        .join(name)
+        .join(path)
         .display()
         .to_string()
 }
@@ -22,15 +30,6 @@ fn opts(jobs: usize, batch_bytes: usize) -> IngestOptions {
         batch_bytes,
         ..IngestOptions::default()
     }
-}
-
-/// A file of `tests/data` (fixtures the snapshot tests do not ingest).
-fn test_data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .display()
-        .to_string()
 }
 
 /// Ingests fixtures into a fresh dataset; returns it with its temp dir.

@@ -153,7 +153,12 @@ fn at_line_start(b: &[u8], i: usize) -> bool {
     i == 0 || b[i - 1] == b'\n'
 }
 
-/// Whether a word is markup: a move number or a result.
+/// The evaluation symbols some writers put as text instead of NAGs.
+pub const EVAL_SYMBOLS: [&str; 14] = [
+    "+-", "-+", "+/-", "-/+", "+=", "=+", "+/=", "=/+", "=", "∞", "±", "∓", "⩲", "⩱",
+];
+
+/// Whether a word is markup: a move number, a result or an evaluation symbol.
 fn is_markup_word(w: &[u8]) -> bool {
     const RESULTS: [&[u8]; 4] = [b"1-0", b"0-1", b"1/2-1/2", b"1/2"];
     // Moves start with a letter; markup with a digit or `½`.
@@ -163,6 +168,7 @@ fn is_markup_word(w: &[u8]) -> bool {
     // `0000` is UCI's null move, not a move number.
     (w.iter().all(u8::is_ascii_digit) && w != b"0000")
         || RESULTS.contains(&w)
+        || EVAL_SYMBOLS.iter().any(|s| s.as_bytes() == w)
         || is_result_with_dash(w)
 }
 
@@ -315,7 +321,10 @@ mod tests {
     #[test]
     fn markup_is_consumed_and_every_other_word_kept() {
         assert_eq!(
-            words(b"1.e4 e5 2. Nf3!? $14 Nc6?? 3...Bb5 * 1-0 0-1 1/2-1/2 1/2 1\xe2\x80\x930 \xc2\xbd-\xc2\xbd 12"),
+            words(
+                "1.e4 e5 2. Nf3!? $14 Nc6?? 3...Bb5 +- \u{b1} = * 1-0 0-1 1/2-1/2 1/2 1\u{2013}0 \u{bd}-\u{bd} 12"
+                    .as_bytes()
+            ),
             ["e4", "e5", "Nf3", "Nc6", "Bb5"]
         );
         assert_eq!(

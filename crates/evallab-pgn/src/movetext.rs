@@ -121,7 +121,7 @@ fn comment_end(b: &[u8], from: usize) -> Option<usize> {
     Some(first)
 }
 
-/// The end of the variation whose text starts at `from` (after its `(`): the
+/// The end of the variation whose text starts at `i` (after its `(`): the
 /// position of its `)`. Comments, `;` and `%` lines inside are skipped.
 fn variation_end(b: &[u8], mut i: usize) -> Result<usize, LexError> {
     let mut depth = 1usize;

@@ -10,7 +10,17 @@ use std::sync::Arc;
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 
 /// Version of the table layout written by this build.
-pub const SCHEMA_VERSION: &str = "2";
+pub const SCHEMA_VERSION: &str = "3";
+/// What each version changed, for the message to a dataset of an older one
+/// (whose tables lack columns, or hold values this build reads otherwise).
+pub const SCHEMA_CHANGES: [(&str, &str); 2] = [
+    ("2", "games.variant_inferred"),
+    (
+        "3",
+        "moves.latency_ms; fastchess's tl, n, sd, nps, hashfull, tbhits and pv read into their columns; \
+         UCI movetext read; tokens that are no move reject their game",
+    ),
+];
 /// Parquet key-value metadata key holding [`SCHEMA_VERSION`].
 pub const SCHEMA_VERSION_KEY: &str = "evallab.schema_version";
 /// Parquet key-value metadata key holding the crate version that wrote the file.
@@ -288,6 +298,7 @@ pub mod col {
     pub const TB_HITS: &str = "tb_hits";
     pub const HASH_FULL: &str = "hash_full";
     pub const PONDER_HIT: &str = "ponder_hit";
+    pub const LATENCY_MS: &str = "latency_ms";
     pub const EXPECTED_REPLY: &str = "expected_reply";
     pub const PV: &str = "pv";
     pub const R50: &str = "r50";
@@ -443,6 +454,7 @@ base_table! {
         tb_hits => (col::TB_HITS, Int64, true, "tablebase hits"),
         hash_full => (col::HASH_FULL, Float32, true, "hash usage, percent"),
         ponder_hit => (col::PONDER_HIT, Float32, true, "ponder hit, percent"),
+        latency_ms => (col::LATENCY_MS, Int64, true, "the GUI's delay around the engine's move, ms (fastchess latency)"),
         expected_reply => (col::EXPECTED_REPLY, Utf8, true, "expected reply (TCEC pd)"),
         pv => (col::PV, Utf8, true, "principal variation as written (dropped with --no-pv)"),
         r50 => (col::R50, Int16, true, "TCEC R50: full moves left before the 50-move rule"),

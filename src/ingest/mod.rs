@@ -79,6 +79,10 @@ pub struct IngestReport {
     pub inputs: Vec<InputRecord>,
     /// Inputs skipped because their sha256 is already in the dataset (name, sha256).
     pub skipped: Vec<(String, String)>,
+    /// Compressed inputs that end early (a partial download): their games
+    /// before the damage are in, the one it cut is a `truncated input`
+    /// reject, so the dataset is complete but for the rejects.
+    pub truncated: Vec<String>,
     pub counts: Counts,
     /// Decompressed bytes read.
     pub pgn_bytes: u64,
@@ -308,6 +312,9 @@ fn ingest_inputs(
         .zip(per_input.iter().zip(sha256s))
         .map(|(inp, (c, sha256))| {
             report.counts += *c;
+            if c.truncated > 0 {
+                report.truncated.push(inp.name.clone());
+            }
             InputRecord {
                 path: inp.name.clone(),
                 size: inp.size,

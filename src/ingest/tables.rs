@@ -45,6 +45,7 @@ impl Sink for Tables {
         b.tb_hits.append_option(r.tb_hits);
         b.hash_full.append_option(r.hash_full);
         b.ponder_hit.append_option(r.ponder_hit);
+        b.latency_ms.append_option(r.latency_ms);
         b.expected_reply.append_option(r.expected_reply);
         b.pv.append_option(r.pv);
         b.r50.append_option(r.r50);

@@ -9,9 +9,17 @@ use evallab::schema::{GAMES, MOVES, REJECTS, Table, col};
 use polars::prelude::*;
 
 pub(crate) fn fixture(name: &str) -> String {
+    in_repo(&format!("data/fixtures/{name}"))
+}
+
+/// A file of `tests/data` (fixtures the snapshot tests do not ingest).
+fn test_data(name: &str) -> String {
+    in_repo(&format!("tests/data/{name}"))
+}
+
+fn in_repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data/fixtures")
-        .join(name)
+        .join(path)
         .display()
         .to_string()
 }
@@ -24,10 +32,13 @@ fn opts(jobs: usize, batch_bytes: usize) -> IngestOptions {
     }
 }
 
-/// Ingests files into a fresh dataset; returns it with its temp dir.
+/// Ingests fixtures into a fresh dataset; returns it with its temp dir.
 pub(crate) fn load(files: &[&str]) -> (tempfile::TempDir, Dataset) {
+    load_paths(files.iter().map(|f| fixture(f)).collect())
+}
+
+fn load_paths(inputs: Vec<String>) -> (tempfile::TempDir, Dataset) {
     let dir = tempfile::tempdir().unwrap();
-    let inputs: Vec<String> = files.iter().map(|f| fixture(f)).collect();
     ingest(dir.path(), &inputs, opts(2, 1 << 20), &mut |_| {}).unwrap();
     let ds = Dataset::open(dir.path()).unwrap();
     (dir, ds)
@@ -452,16 +463,80 @@ fn ids_are_the_same_whether_hashed_before_or_while_parsed() {
     assert_eq!(ids, want.into_iter().collect());
 }
 
+/// Issue 29: a partial download of a compressed input keeps every game
+/// before the damage; the game it cut is a `truncated input` reject at its
+/// byte offset, and the report names the input. (Every compression:
+/// evallab-pgn's `input` tests.)
+#[test]
+fn a_truncated_input_keeps_the_games_before_the_damage() {
+    let game = std::fs::read(fixture("tcec.pgn")).unwrap();
+    // 600 copies of the fixture's two games, each followed by a `;` line of
+    // 1000 random letters (else zstd would pack the copies into a few bytes).
+    let mut x = 1u64;
+    let mut noise = || {
+        let letters = (0..1000).map(|_| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            b'a' + (x >> 60) as u8
+        });
+        letters.collect::<Vec<u8>>()
+    };
+    let copies: Vec<Vec<u8>> = (0..600)
+        .map(|_| [&game[..], b"; ", &noise(), b"\n\n"].concat())
+        .collect();
+    let copy_len = copies[0].len();
+    let text = copies.concat();
+    let bytes = zstd::encode_all(&text[..], 1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.pgn.zst");
+    std::fs::write(&cut, &bytes[..bytes.len() * 3 / 5]).unwrap();
+    let name = cut.display().to_string();
+    let out = dir.path().join("ds");
+    let rep = ingest(
+        &out,
+        std::slice::from_ref(&name),
+        opts(2, 1 << 14),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(rep.truncated, [name]);
+    let ds = Dataset::open(&out).unwrap();
+    let (g, r) = (frame(&ds, &GAMES), frame(&ds, &REJECTS));
+    let kept = g.height();
+    assert!(kept > 100, "{kept} games kept");
+    assert_eq!((rep.counts.games, rep.counts.rejects), (kept as u64, 1));
+    let numbers: Vec<Option<i64>> = (1..=kept as i64).map(Some).collect();
+    assert_eq!(ints(&g, col::GAME_NUMBER), numbers);
+    // Game k+1 starts where the k first end: the copies hold two games each.
+    let second = 1 + text[1..].windows(7).position(|w| w == b"[Event ").unwrap();
+    let offset = (kept / 2) * copy_len + (kept % 2) * second;
+    assert_eq!(ints(&r, col::GAME_NUMBER), [Some(kept as i64 + 1)]);
+    assert_eq!(ints(&r, col::BYTE_OFFSET), [Some(offset as i64)]);
+    let reason = strs(&r, col::REASON)[0].clone().unwrap();
+    assert!(
+        reason.starts_with("truncated input: incomplete frame"),
+        "{reason}"
+    );
+    // The games kept are the fixture's, move for move.
+    let (_d, whole) = load(&["tcec.pgn"]);
+    let m = frame(&ds, &MOVES);
+    assert_eq!(m.height(), (kept / 2) * 11 + (kept % 2) * 7);
+    assert_eq!(
+        strs(&m, col::UCI)[..11],
+        strs(&frame(&whole, &MOVES), col::UCI)[..]
+    );
+}
+
+/// Data that is damaged, not cut short, still fails the input: nothing of it
+/// is kept.
 #[test]
 fn corrupt_input_fails_cleanly_without_partial_output() {
     let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.pgn.zst");
-    let mut bytes = zstd::encode_all(&std::fs::read(fixture("tcec.pgn")).unwrap()[..], 1).unwrap();
-    bytes.truncate(bytes.len() / 2);
-    std::fs::write(&bad, bytes).unwrap();
+    let bad = dir.path().join("bad.pgn.gz");
+    // A gzip magic, then no gzip header.
+    std::fs::write(&bad, b"\x1f\x8bnot gzip at all").unwrap();
     let out = dir.path().join("ds");
     let err = ingest(&out, &[bad.display().to_string()], opts(2, 1), &mut |_| {}).unwrap_err();
-    assert!(err.to_string().contains("bad.pgn.zst"), "{err}");
+    assert!(err.to_string().contains("bad.pgn.gz"), "{err}");
     assert!(
         Dataset::open(&out).is_err(),
         "no manifest after a failed first run"
@@ -470,6 +545,142 @@ fn corrupt_input_fails_cleanly_without_partial_output() {
         let n = std::fs::read_dir(out.join(t)).map_or(0, |d| d.count());
         assert_eq!(n, 0, "{t} holds files after a failed run");
     }
+}
+
+/// fastchess's comments (its `pgn_builder.cpp`): every field in its column,
+/// values by hand (mover POV evals to White POV, hashfull permille to percent).
+#[test]
+fn fastchess_fields_are_read_into_their_columns() {
+    let (_d, ds) = load_paths(vec![test_data("fastchess.pgn")]);
+    let (g, m) = (frame(&ds, &GAMES), frame(&ds, &MOVES));
+    assert_eq!(frame(&ds, &REJECTS).height(), 0);
+    assert_eq!(ints(&g, col::PLIES), [Some(7), Some(8)]);
+    assert_eq!(ints(&g, col::EVALS), [Some(5), Some(7)]);
+    assert_eq!(strs(&g, col::DIALECT), [s("cutechess"), s("cutechess")]);
+    assert_eq!(
+        ints(&m, col::EVAL_CP)[..7],
+        [None, None, Some(12), Some(20), Some(31), None, None]
+    );
+    // Black's -M2 (plies, its own POV) and White's +M1: White mates in 1.
+    assert_eq!(ints(&m, col::MATE)[5..7], [Some(1), Some(1)]);
+    let row = |c| ints(&m, c)[2];
+    assert_eq!(
+        [
+            col::DEPTH,
+            col::SELDEPTH,
+            col::NODES,
+            col::NPS,
+            col::TIME_MS
+        ]
+        .map(row),
+        [
+            Some(18),
+            Some(24),
+            Some(523_411),
+            Some(1_022_287),
+            Some(512)
+        ]
+    );
+    assert_eq!(
+        [col::TIME_LEFT_MS, col::LATENCY_MS, col::TB_HITS].map(row),
+        [Some(9488), Some(3), Some(0)]
+    );
+    let hash = m.column(col::HASH_FULL).unwrap().f32().unwrap();
+    assert_eq!((hash.get(2), hash.get(4)), (Some(0.4), Some(0.7)));
+    assert_eq!(
+        strs(&m, col::PV)[2..5],
+        [s("f8c5 d1h5"), s("d1f3 g8f6"), s("g8f6 h5f7")]
+    );
+    // pv="" is no PV; line="…" is an engine output line, not a PV.
+    assert_eq!(strs(&m, col::PV)[6], None);
+    assert_eq!(ints(&m, col::TB_HITS)[6], Some(2));
+    assert_eq!(
+        strs(&m, col::COMMENT_EXTRA)[6],
+        s("line=\"info depth 1 seldepth 1 score mate 1 nodes 27 pv h5f7\" White mates")
+    );
+    assert_eq!(strs(&m, col::COMMENT_EXTRA)[2..6], [None, None, None, None]);
+    // The short form; an engine without a score: no eval, its depth and time.
+    assert_eq!(
+        ints(&m, col::EVAL_CP)[7..],
+        [
+            Some(25),
+            Some(18),
+            Some(30),
+            Some(22),
+            Some(28),
+            None,
+            Some(35),
+            Some(31)
+        ]
+    );
+    assert_eq!(
+        (ints(&m, col::DEPTH)[12], ints(&m, col::TIME_MS)[12]),
+        (Some(0), Some(3))
+    );
+    assert_eq!(strs(&m, col::EVAL_KIND)[12], None);
+    assert_eq!(ints(&m, col::LATENCY_MS)[7], None);
+    assert_eq!(strs(&m, col::COMMENT_EXTRA)[14], s("aborted"));
+}
+
+/// UCI movetext (fastchess `notation=uci`) is the same game as its SAN twin:
+/// the same SAN, UCI and evals (python-chess's UCI, listed by hand).
+#[test]
+fn uci_movetext_reads_as_its_san_twin() {
+    let (_d, ds) = load_paths(vec![test_data("uci.pgn")]);
+    let m = frame(&ds, &MOVES);
+    assert_eq!(frame(&ds, &REJECTS).height(), 0);
+    assert_eq!(ints(&frame(&ds, &GAMES), col::PLIES), [Some(15), Some(15)]);
+    let uci = "e2e4 d7d5 e4e5 f7f5 e5f6 e7e6 g1f3 b8c6 f1b5 c8d7 e1g1 d8e7 f6g7 e8c8 g7h8q";
+    let san = "e4 d5 e5 f5 exf6 e6 Nf3 Nc6 Bb5 Bd7 O-O Qe7 fxg7 O-O-O gxh8=Q";
+    for (c, want) in [(col::UCI, uci), (col::SAN, san)] {
+        let got = strs(&m, c);
+        let want: Vec<Option<String>> = want.split(' ').map(s).collect();
+        assert_eq!((&got[..15], &got[15..]), (&want[..], &want[..]), "{c}");
+    }
+    for c in [col::EVAL_CP, col::DEPTH, col::TIME_MS, col::IS_CAPTURE] {
+        let v = if c == col::IS_CAPTURE {
+            bools(&m, c)
+                .into_iter()
+                .map(|b| Some(i64::from(b)))
+                .collect()
+        } else {
+            ints(&m, c)
+        };
+        assert_eq!(v[..15], v[15..], "{c}");
+    }
+    assert_eq!(strs(&m, col::PROMOTION)[14], s("q"));
+}
+
+/// Issue 29: a word that is no move rejects its game, naming it and the plies
+/// before it; UCI (upper-case promotion), long algebraic and `e8Q` are moves;
+/// nested braces are one comment.
+#[test]
+fn no_token_vanishes() {
+    let (_d, ds) = load_paths(vec![test_data("tokens.pgn")]);
+    let (g, m, r) = (frame(&ds, &GAMES), frame(&ds, &MOVES), frame(&ds, &REJECTS));
+    assert_eq!(ints(&g, col::GAME_NUMBER), [Some(1), Some(2), Some(4)]);
+    assert_eq!(ints(&g, col::PLIES), [Some(1), Some(3), Some(5)]);
+    // python-chess reads d7d8R as d7d8r: mate with the new rook.
+    assert_eq!(
+        (strs(&m, col::SAN)[0].clone(), strs(&m, col::UCI)[0].clone()),
+        (s("d8=R#"), s("d7d8r"))
+    );
+    assert_eq!(strs(&m, col::COMMENT_EXTRA)[1], s("a { b } c"));
+    assert_eq!(
+        strs(&m, col::SAN)[4..],
+        [s("Ra2"), s("Kf7"), s("e8=Q+"), s("Kxe8"), s("Kd2")]
+    );
+    assert_eq!(ints(&r, col::GAME_NUMBER), [Some(3), Some(5)]);
+    assert_eq!(
+        strs(&r, col::REASON),
+        [
+            s("unreadable token \"foo\" at 3..."),
+            s("unterminated variation")
+        ]
+    );
+    assert_eq!(ints(&r, col::PLY_REACHED), [Some(5), Some(1)]);
+    // `foo` stands on line 17 of the file, the `(` on line 29.
+    assert_eq!(ints(&r, col::LINE), [Some(17), Some(29)]);
 }
 
 /// Annotated PGN round-trips through our own ingest: same moves, same evals

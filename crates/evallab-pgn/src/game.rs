@@ -1,23 +1,19 @@
-//! Parsing and validating one game: pgn-reader tokenises the movetext, shakmaty
-//! checks every move, the comment parser reads each move's eval, and the rows
-//! go to a [`Sink`] as borrowed records (or one reject record).
+//! Parsing and validating one game: the [`movetext`](crate::movetext) lexer
+//! cuts the movetext into words and comments, shakmaty checks every move, the
+//! comment parser reads each move's eval, and the rows go to a [`Sink`] as
+//! borrowed records (or one reject record).
 //!
-//! pgn-reader is given only the movetext, with its default 255-byte token
-//! buffer: long comments arrive in pieces through `partial_comment` and are
-//! reassembled here. A large buffer would make pgn-reader shift the remaining
-//! bytes on every token near the end of the input, which is quadratic for
-//! per-game slices.
+//! Every word of the movetext is a move (SAN, long algebraic or UCI) or the
+//! game is rejected naming it: no token is dropped without a word.
 
-use std::ops::ControlFlow;
-
-use pgn_reader::{Nag, Outcome, RawComment, Reader, SanPlus, Skip, Visitor};
 use sha2::{Digest, Sha256};
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanError, Suffix};
+use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
 
 use crate::comment::{self, Dialect, EvalKind, MoveComment};
+use crate::movetext::{Lexer, Notation, Token, notation};
 use crate::sink::{GameRecord, MoveRecord, RejectRecord, Sink};
 use crate::split::{Batch, GameSpan};
 use crate::tags::{self, decode, parse_tags};
@@ -66,6 +62,8 @@ pub struct Counts {
     pub rejects: u64,
     pub plies: u64,
     pub unparsed_comments: u64,
+    /// Inputs that ended early (their last game is among the rejects).
+    pub truncated: u64,
 }
 
 impl std::ops::AddAssign for Counts {
@@ -74,6 +72,7 @@ impl std::ops::AddAssign for Counts {
         self.rejects += o.rejects;
         self.plies += o.plies;
         self.unparsed_comments += o.unparsed_comments;
+        self.truncated += o.truncated;
     }
 }
 
@@ -86,13 +85,31 @@ pub fn parse_batch<S: Sink + ?Sized>(
 ) -> Counts {
     let mut st = GameState::new(opts);
     let mut counts = Counts::default();
-    for g in &batch.games {
+    for (i, g) in batch.games.iter().enumerate() {
         let id = match src.sha256 {
             Some(sha) => game_id(sha, g.number),
             None => i64::from(g.number),
         };
         let tags = parse_tags(batch.header(g));
-        match st.run(batch, g, &tags) {
+        let result = st.run(batch, g, &tags);
+        let cut = batch
+            .truncated
+            .as_ref()
+            .filter(|_| i + 1 == batch.games.len());
+        if let Some(err) = cut {
+            // Whatever the cut game's bytes say, they are not all of it.
+            counts.rejects += 1;
+            counts.truncated += 1;
+            let end = g.end - g.start;
+            let reason = format!(
+                "truncated input: {err} (the input ends at byte {})",
+                g.offset + end as u64
+            );
+            let line = batch.line_at(g, end);
+            write_reject(id, src, g, line, &tags, st.moves.len(), &reason, out);
+            continue;
+        }
+        match result {
             Ok(()) => {
                 counts.games += 1;
                 counts.plies += st.moves.len() as u64;
@@ -183,6 +200,7 @@ struct MoveRec {
     tb_hits: Option<i64>,
     hash_full: Option<f32>,
     ponder_hit: Option<f32>,
+    latency_ms: Option<i64>,
     expected_reply: Option<Span>,
     pv: Option<Span>,
     r50: Option<i16>,
@@ -211,15 +229,10 @@ struct GameState {
     hash: u64,
     moves: Vec<MoveRec>,
     arena: String,
-    /// A comment arriving in pieces.
-    partial: Vec<u8>,
     extra: String,
     pregame: Option<String>,
     variations: u16,
     unparsed: u16,
-    error: Option<String>,
-    /// Plies validated when `error` was set.
-    plies_at_error: usize,
 }
 
 impl GameState {
@@ -235,24 +248,19 @@ impl GameState {
             hash: 0,
             moves: Vec::with_capacity(256),
             arena: String::with_capacity(1 << 16),
-            partial: Vec::new(),
             extra: String::new(),
             pregame: None,
             variations: 0,
             unparsed: 0,
-            error: None,
-            plies_at_error: 0,
         }
     }
 
     fn reset(&mut self, tags: &[(String, String)]) -> Result<(), String> {
         self.moves.clear();
         self.arena.clear();
-        self.partial.clear();
         self.pregame = None;
         self.variations = 0;
         self.unparsed = 0;
-        self.error = None;
         self.history.clear();
         let variant = tag(tags, "Variant")
             .unwrap_or("")
@@ -315,26 +323,15 @@ impl GameState {
                 "header-only stub: no movetext and Result \"?\"".into(),
             ));
         }
-        let mut reader = Reader::new(movetext);
-        // pgn-reader ends a game at a blank line; the splitter already found the
-        // real end, so keep reading segments into the same game.
-        loop {
-            match reader.read_game(self) {
-                Ok(Some(())) => {}
-                Ok(None) => break,
-                Err(e) => {
-                    return Err(Failure {
-                        reason: e.to_string(),
-                        pos_in_game: header_len,
-                    });
-                }
-            }
-            if let Some(reason) = self.error.take() {
-                let ply = self.plies_at_error;
-                return Err(Failure {
-                    reason,
-                    pos_in_game: header_len + locate_ply(movetext, ply),
-                });
+        for (at, token) in Lexer::new(movetext) {
+            let fail = |reason| Failure {
+                reason,
+                pos_in_game: header_len + at,
+            };
+            match token.map_err(|e| fail(e.to_string()))? {
+                Token::Word(w) => self.play(w).map_err(fail)?,
+                Token::Comment(c) => self.on_comment(c),
+                Token::Variation => self.variations = self.variations.saturating_add(1),
             }
         }
         if tags.is_empty() && self.moves.is_empty() {
@@ -358,31 +355,51 @@ impl GameState {
         &self.arena[s.0 as usize..s.1 as usize]
     }
 
-    fn play(&mut self, san_plus: SanPlus) -> Result<(), String> {
+    /// Plays a word of the movetext, or says why it cannot be played.
+    fn play(&mut self, word: &[u8]) -> Result<(), String> {
         let mover = self.pos.turn();
         let move_number = self.pos.fullmoves().get();
-        let m = san_plus.san.to_move(&self.pos).map_err(|e| {
-            let dots = if mover == Color::White { "." } else { "..." };
-            let what = match e {
-                SanError::AmbiguousSan => "ambiguous move",
-                SanError::IllegalSan => "illegal move",
-            };
-            format!("{what} {move_number}{dots}{san_plus}")
-        })?;
+        let dots = if mover == Color::White { "." } else { "..." };
+        let written_as = || String::from_utf8_lossy(word);
+        let failed = |what: &str| format!("{what} {move_number}{dots}{}", written_as());
+        let (m, written) = match notation(word) {
+            None => {
+                return Err(format!(
+                    "unreadable token \"{}\" at {move_number}{dots}",
+                    written_as()
+                ));
+            }
+            Some(Notation::San(san)) => match san.to_move(&self.pos) {
+                Ok(m) => (m, Some(san)),
+                Err(SanError::AmbiguousSan) => return Err(failed("ambiguous move")),
+                Err(SanError::IllegalSan) => return Err(failed("illegal move")),
+            },
+            Some(Notation::Uci(uci)) => match uci.to_move(&self.pos) {
+                Ok(m) => (m, None),
+                Err(_) => return Err(failed("illegal move")),
+            },
+        };
         let next_hash = self.pos.update_zobrist_hash::<Zobrist64>(
             Zobrist64(self.hash),
             m,
             EnPassantMode::Legal,
         );
-        // A move found without disambiguation is already canonical SAN; only
-        // disambiguated piece moves (possibly over-specified) are rebuilt.
-        let san = match san_plus.san {
-            San::Normal {
-                role, file, rank, ..
-            } if role != Role::Pawn && (file.is_some() || rank.is_some()) => {
-                San::from_move(&self.pos, m)
-            }
-            San::Normal { .. } | San::Castle(_) => san_plus.san,
+        // SAN written without disambiguation (a pawn's capture file aside) is
+        // already canonical; any other notation is rebuilt.
+        let san = match written {
+            Some(
+                san @ (San::Normal {
+                    role: Role::Pawn,
+                    rank: None,
+                    ..
+                }
+                | San::Normal {
+                    file: None,
+                    rank: None,
+                    ..
+                }
+                | San::Castle(_)),
+            ) => san,
             _ => San::from_move(&self.pos, m),
         };
         self.pos.play_unchecked(m);
@@ -444,6 +461,7 @@ impl GameState {
             tb_hits: None,
             hash_full: None,
             ponder_hit: None,
+            latency_ms: None,
             expected_reply: None,
             pv: None,
             r50: None,
@@ -525,6 +543,7 @@ impl GameState {
         r.tb_hits = c.tb_hits;
         r.hash_full = c.hash_full;
         r.ponder_hit = c.ponder_hit;
+        r.latency_ms = c.latency_ms;
         r.expected_reply = expected_reply;
         r.pv = pv;
         r.r50 = c.r50;
@@ -568,6 +587,7 @@ impl GameState {
                 tb_hits: r.tb_hits,
                 hash_full: r.hash_full,
                 ponder_hit: r.ponder_hit,
+                latency_ms: r.latency_ms,
                 expected_reply: s(r.expected_reply),
                 pv: s(r.pv),
                 r50: r.r50,
@@ -677,141 +697,9 @@ const KNOWN_TAGS: [&str; 18] = [
     "Variant",
 ];
 
-impl Visitor for GameState {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _: ()) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
-        match self.play(san_plus) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(reason) => {
-                self.plies_at_error = self.moves.len();
-                self.error = Some(reason);
-                ControlFlow::Break(())
-            }
-        }
-    }
-
-    fn nag(&mut self, _: &mut (), _: Nag) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn partial_comment(&mut self, _: &mut (), c: RawComment<'_>) -> ControlFlow<()> {
-        self.partial.extend_from_slice(c.as_bytes());
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, _: &mut (), c: RawComment<'_>) -> ControlFlow<()> {
-        if self.partial.is_empty() {
-            self.on_comment(c.as_bytes());
-        } else {
-            let mut whole = std::mem::take(&mut self.partial);
-            whole.extend_from_slice(c.as_bytes());
-            self.on_comment(&whole);
-            whole.clear();
-            self.partial = whole;
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
-        self.variations = self.variations.saturating_add(1);
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn outcome(&mut self, _: &mut (), _: Outcome) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: ()) {}
-}
-
-/// Byte position of the `ply`-th (0-based) move token in a movetext, skipping
-/// comments, variations, move numbers, NAGs and results; used only to name
-/// the line of a rejected move.
-fn locate_ply(movetext: &[u8], ply: usize) -> usize {
-    let mut i = 0;
-    let mut seen = 0;
-    let mut depth = 0usize;
-    while i < movetext.len() {
-        let c = movetext[i];
-        match c {
-            b'{' => {
-                i += memchr::memchr(b'}', &movetext[i..]).unwrap_or(movetext.len() - i) + 1;
-                continue;
-            }
-            b';' => {
-                i += memchr::memchr(b'\n', &movetext[i..]).unwrap_or(movetext.len() - i);
-                continue;
-            }
-            b'(' => depth += 1,
-            b')' => depth = depth.saturating_sub(1),
-            _ if c.is_ascii_whitespace() || c == b'.' => {}
-            // A move number, possibly glued to its move (`2.Nf3`).
-            _ if c.is_ascii_digit()
-                && movetext[i..]
-                    .iter()
-                    .find(|b| !b.is_ascii_digit())
-                    .is_some_and(|&b| b == b'.') =>
-            {
-                while i < movetext.len() && (movetext[i].is_ascii_digit() || movetext[i] == b'.') {
-                    i += 1;
-                }
-                continue;
-            }
-            _ => {
-                // A token is at least one byte (a stray `}` included).
-                let end = movetext[i + 1..]
-                    .iter()
-                    .position(|b| b.is_ascii_whitespace() || b"{}();".contains(b))
-                    .map_or(movetext.len(), |n| i + 1 + n);
-                let tok = &movetext[i..end];
-                let is_number = tok.iter().all(|b| b.is_ascii_digit() || *b == b'.');
-                let is_other = tok[0] == b'$'
-                    || tok.starts_with(b"1-")
-                    || tok.starts_with(b"0-1")
-                    || tok.starts_with(b"1/2")
-                    || tok == b"*"
-                    || tok.iter().all(|b| b"!?".contains(b));
-                if depth == 0 && !is_number && !is_other {
-                    if seen == ply {
-                        return i;
-                    }
-                    seen += 1;
-                }
-                i = end;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    movetext.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn locate_ply_skips_noise() {
-        let mt = b"{pre} 1. e4 {c} e5 (1... c5 2. Nf3) 2.Nf3 $1 Nc6! 3. Bb5 1-0";
-        let at = |p| &mt[locate_ply(mt, p)..][..2];
-        assert_eq!(at(0), b"e4");
-        assert_eq!(at(1), b"e5");
-        assert_eq!(at(2), b"Nf");
-        assert_eq!(at(3), b"Nc");
-        assert_eq!(at(4), b"Bb");
-        assert_eq!(locate_ply(mt, 9), mt.len());
-    }
 
     /// Records what a sink is told, in order.
     #[derive(Default)]
@@ -825,8 +713,10 @@ mod tests {
             self.0.push(format!("game {} {}", g.game_number, g.plies));
         }
         fn reject(&mut self, r: &RejectRecord<'_>) {
-            self.0
-                .push(format!("reject {} {}", r.game_number, r.reason));
+            self.0.push(format!(
+                "reject {} at ply {}: {}",
+                r.game_number, r.ply_reached, r.reason
+            ));
         }
     }
 
@@ -851,14 +741,52 @@ mod tests {
         assert_eq!(
             log,
             [
-                "reject 1 illegal move 1...e7",
-                "reject 2 illegal move 1.e8=Q",
+                "reject 1 at ply 1: illegal move 1...e7",
+                "reject 2 at ply 0: illegal move 1.e8=Q",
                 "move 1 Nf3 g1f3",
                 "move 2 d5 d7d5",
                 "game 3 2",
             ]
         );
         assert_eq!((c.games, c.rejects, c.plies), (1, 2, 2));
+    }
+
+    /// Issue 29: a word of the movetext is a move, in SAN, long algebraic or
+    /// UCI (the SAN and UCI columns as python-chess gives them), or the
+    /// game's reject names it and the plies before it.
+    #[test]
+    fn every_word_is_a_move_or_names_the_reject() {
+        let pgn = concat!(
+            "[Event \"a\"]\n[FEN \"7k/3P4/7K/8/8/8/8/8 w - - 6 55\"]\n\nd7d8R 1-0\n\n",
+            "[Event \"b\"]\n\n1. e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 *\n\n",
+            "[Event \"c\"]\n\n1. e4 e5 2. Nf3 foo Nc6 *\n\n",
+            "[Event \"d\"]\n\n1. e2-e4 d7-d5 2. e4xd5 Ng8-f6 3. 0-0 *\n\n",
+            "[Event \"e\"]\n\n1. e4 {a {b} c} e5 (1... d5 2. exd5) 2. Qh5 d6?! 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+        );
+        let (c, log) = run(pgn.as_bytes());
+        let moves = |g: &str| -> Vec<String> {
+            g.split(' ')
+                .enumerate()
+                .map(|(i, m)| {
+                    let (san, uci) = m.split_once('/').unwrap();
+                    format!("move {} {san} {uci}", i + 1)
+                })
+                .collect()
+        };
+        let mut want = moves("d8=R#/d7d8r");
+        want.push("game 1 1".into());
+        want.extend(moves(
+            "e4/e2e4 e5/e7e5 Nf3/g1f3 Nc6/b8c6 Bc4/f1c4 Nf6/g8f6 O-O/e1g1",
+        ));
+        want.push("game 2 7".into());
+        want.push("reject 3 at ply 3: unreadable token \"foo\" at 2...".into());
+        want.push("reject 4 at ply 4: illegal move 3.0-0".into());
+        want.extend(moves(
+            "e4/e2e4 e5/e7e5 Qh5/d1h5 d6/d7d6 Bc4/f1c4 Nf6/g8f6 Qxf7#/h5f7",
+        ));
+        want.push("game 5 7".into());
+        assert_eq!(log, want);
+        assert_eq!((c.games, c.rejects, c.plies), (3, 2, 15));
     }
 
     #[test]

@@ -234,28 +234,82 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    #[test]
-    fn every_compression_round_trips() {
-        let text = b"[Event \"x\"]\n\n1. e4 e5 *\n";
-        let dir = tempfile::tempdir().unwrap();
+    /// `text` as it is and in each compression, by extension.
+    fn encodings(text: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
         let mut encoded: Vec<(&str, Vec<u8>)> = vec![("plain", text.to_vec())];
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(text).unwrap();
         encoded.push(("gz", gz.finish().unwrap()));
-        encoded.push(("zst", zstd::encode_all(&text[..], 1).unwrap()));
+        encoded.push(("zst", zstd::encode_all(text, 1).unwrap()));
         let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
         bz.write_all(text).unwrap();
         encoded.push(("bz2", bz.finish().unwrap()));
         let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 1);
         xz.write_all(text).unwrap();
         encoded.push(("xz", xz.finish().unwrap()));
-        for (ext, bytes) in encoded {
+        encoded
+    }
+
+    #[test]
+    fn every_compression_round_trips() {
+        let text = b"[Event \"x\"]\n\n1. e4 e5 *\n";
+        let dir = tempfile::tempdir().unwrap();
+        for (ext, bytes) in encodings(text) {
             // A misleading name: detection must not look at it.
             let p = dir.path().join(format!("g.{ext}.txt"));
             std::fs::write(&p, bytes).unwrap();
             let mut out = Vec::new();
             open_decoded(&p).unwrap().read_to_end(&mut out).unwrap();
             assert_eq!(out, text, "{ext}");
+        }
+    }
+
+    /// Issue 29: each compression, cut at 60 %: the games before the damage
+    /// are read, the one it cut is a `truncated input` reject at its offset.
+    #[test]
+    fn a_truncated_input_keeps_its_complete_games() {
+        use crate::game::{ParseOptions, Source, parse_batch};
+        use crate::split::Splitter;
+        // One game of 200 bytes, 5000 times: game n starts at (n - 1) * 200.
+        let game = format!("[Event \"g\"]\n\n1. e4 e5 2. Nf3 {{{:>165}}} *\n\n", "");
+        assert_eq!(game.len(), 200);
+        let text = game.repeat(5000);
+        let dir = tempfile::tempdir().unwrap();
+        for (ext, bytes) in encodings(text.as_bytes()).into_iter().skip(1) {
+            let p = dir.path().join(ext);
+            std::fs::write(&p, &bytes[..bytes.len() * 3 / 5]).unwrap();
+            let mut split = Splitter::new(open_decoded(&p).unwrap());
+            let (mut log, mut counts) = (Log::default(), crate::game::Counts::default());
+            let src = Source {
+                name: ext,
+                sha256: Some("00"),
+            };
+            while let Some(b) = split.next_batch(1 << 16).unwrap() {
+                counts += parse_batch(&b, src, ParseOptions::default(), &mut log);
+            }
+            let kept = counts.games;
+            assert!(kept > 1000, "{ext}: {kept}");
+            assert_eq!((counts.rejects, counts.truncated), (1, 1), "{ext}");
+            let (number, offset, reason) = log.0.unwrap();
+            assert_eq!(
+                (number, offset),
+                (kept as u32 + 1, kept as i64 * 200),
+                "{ext}"
+            );
+            assert!(reason.starts_with("truncated input: "), "{reason}");
+        }
+    }
+
+    /// The reject of a sink (there is one at most here).
+    #[derive(Default)]
+    struct Log(Option<(u32, i64, String)>);
+
+    impl crate::Sink for Log {
+        fn mv(&mut self, _: &crate::sink::MoveRecord<'_>) {}
+        fn game(&mut self, _: &crate::sink::GameRecord<'_>) {}
+        fn reject(&mut self, r: &crate::sink::RejectRecord<'_>) {
+            assert!(self.0.is_none());
+            self.0 = Some((r.game_number, r.byte_offset, r.reason.to_string()));
         }
     }
 

@@ -1,8 +1,9 @@
 //! evallab-pgn: the parsing half of evallab, free of polars and arrow.
 //!
 //! The flow: [`input`] finds and decompresses files, [`split`] cuts them into
-//! batches of whole games, [`tags`] reads each tag section, [`game`] validates
-//! every move (shakmaty) and reads every eval comment ([`comment`]), and hands
+//! batches of whole games, [`tags`] reads each tag section, [`movetext`] cuts
+//! the movetext into words and comments, [`game`] validates every move
+//! (shakmaty) and reads every eval comment ([`comment`]), and hands
 //! the rows to a [`Sink`] as borrowed records ([`sink`]). evallab's Arrow table
 //! builders are one such sink; the benches and fuzz targets use counting ones.
 //!
@@ -22,6 +23,7 @@ pub mod comment;
 pub mod error;
 pub mod game;
 pub mod input;
+pub mod movetext;
 pub mod sink;
 pub mod split;
 pub mod tags;

@@ -9,6 +9,11 @@
 //! after movetext, or at an `[Event ` line when the current game already has
 //! tags (header-only stub games are followed directly by the next game's tags).
 //!
+//! A compressed input that ends early (a partial download: its decoder reports
+//! an unexpected end) ends the input there: the games before the damage are
+//! split as usual, and the game it cut, possibly empty, is the last of the
+//! last batch, which says so ([`Batch::truncated`]).
+//!
 //! ```
 //! use evallab_pgn::split::Splitter;
 //! let pgn = b"[Event \"a\"]\n\n1. e4 {[Event in a comment\n[x]} e5 1-0\n\n[Event \"b\"]\n*\n";
@@ -44,6 +49,9 @@ pub struct GameSpan {
 pub struct Batch {
     pub buf: Vec<u8>,
     pub games: Vec<GameSpan>,
+    /// The input ended early (the decoder's message): the last game is the
+    /// one that was cut.
+    pub truncated: Option<String>,
 }
 
 impl Batch {
@@ -100,6 +108,8 @@ pub struct Splitter<R> {
     open: Option<Open>,
     done: Vec<GameSpan>,
     number: u32,
+    /// The decoder's message when the input ended early.
+    truncated: Option<String>,
 }
 
 impl<R: Read> Splitter<R> {
@@ -116,6 +126,7 @@ impl<R: Read> Splitter<R> {
             open: None,
             done: Vec::new(),
             number: 0,
+            truncated: None,
         }
     }
 
@@ -126,7 +137,15 @@ impl<R: Read> Splitter<R> {
             let done_bytes = self.done.last().map_or(0, |g| g.end);
             if done_bytes >= target || (self.eof && self.pos >= self.buf.len()) {
                 if self.eof && self.pos >= self.buf.len() {
+                    if self.truncated.is_some() && self.open.is_none() {
+                        // Cut between games: an empty game stands for the rest.
+                        self.begin(self.buf.len(), false);
+                    }
                     self.close(self.buf.len());
+                    return Ok(self.emit().map(|b| Batch {
+                        truncated: self.truncated.take(),
+                        ..b
+                    }));
                 }
                 return Ok(self.emit());
             }
@@ -151,6 +170,11 @@ impl<R: Read> Splitter<R> {
             .read_to_end(&mut self.buf)
         {
             Ok(n) => n,
+            // A decoder at a truncated stream: keep what it decoded.
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                self.truncated = Some(e.to_string());
+                0
+            }
             Err(e) => {
                 self.buf.truncate(len);
                 return Err(e);
@@ -340,6 +364,7 @@ impl<R: Read> Splitter<R> {
         Some(Batch {
             buf,
             games: std::mem::take(&mut self.done),
+            truncated: None,
         })
     }
 }
@@ -405,6 +430,41 @@ mod tests {
         let games = split_all(pgn, 1);
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].3, "[Event \"b\"]\n");
+    }
+
+    /// A decoder's unexpected end: the games before it as usual, the one it
+    /// cut last and marked (an empty one when no game was open).
+    #[test]
+    fn a_truncated_input_ends_at_the_damage() {
+        struct Cut<'a>(&'a [u8]);
+        impl Read for Cut<'_> {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "cut"));
+                }
+                let n = self.0.len().min(out.len()).min(5);
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let pgn = b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4";
+        let mut s = Splitter::new(Cut(pgn));
+        let b = s.next_batch(usize::MAX).unwrap().unwrap();
+        assert_eq!(b.truncated.as_deref(), Some("cut"));
+        assert_eq!(b.games.len(), 2);
+        assert_eq!(
+            (b.games[1].offset, b.movetext(&b.games[1])),
+            (21, &b"1. d4"[..])
+        );
+        assert!(s.next_batch(1).unwrap().is_none());
+        let b = Splitter::new(Cut(b" \n")).next_batch(1).unwrap().unwrap();
+        assert_eq!(b.truncated.as_deref(), Some("cut"));
+        assert_eq!(
+            (b.games.len(), b.games[0].offset, b.games[0].line),
+            (1, 2, 2)
+        );
+        assert_eq!(b.games[0].start, b.games[0].end);
     }
 
     #[test]

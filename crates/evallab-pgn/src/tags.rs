@@ -1,8 +1,7 @@
 //! PGN tag sections: reading `[Name "value"]` lines and typing the standard tags.
 //!
-//! Tags are read here rather than by pgn-reader because the splitter already
-//! knows where the tag section ends, and because this keeps pgn-reader's token
-//! buffer small (see `game.rs`).
+//! The splitter already knows where the tag section ends: it is read here on
+//! its own, and the movetext by [`crate::movetext`].
 
 use std::borrow::Cow;
 

@@ -88,6 +88,8 @@ pub struct MoveComment<'a> {
     pub tb_hits: Option<i64>,
     pub hash_full: Option<f32>,
     pub ponder_hit: Option<f32>,
+    /// The GUI's delay around the engine's move, ms (fastchess `latency`).
+    pub latency_ms: Option<i64>,
     pub expected_reply: Option<&'a str>,
     pub pv: Option<&'a str>,
     pub r50: Option<i16>,

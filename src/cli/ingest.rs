@@ -143,6 +143,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         );
     }
+    // A cut input is not an error (its games before the damage are in), but
+    // the dataset lacks the rest of it: a code of its own says so.
+    if !report.truncated.is_empty() {
+        eprintln!(
+            "evallab: {} input(s) end early: {}; every game before the damage is in, the cut \
+             one of each is in rejects (`evallab inspect {}`)",
+            report.truncated.len(),
+            report.truncated.join(", "),
+            output.display()
+        );
+        return Ok(ExitCode::from(super::EXIT_TRUNCATED));
+    }
     if args.strict && c.rejects > 0 {
         eprintln!(
             "evallab: {} games rejected (--strict); see `evallab inspect {}`",

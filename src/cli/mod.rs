@@ -75,8 +75,12 @@ enum Command {
     Run(run::Args),
 }
 
-/// Exit codes: 0 success, 1 error, 2 usage (clap), 3 rejected games under --strict.
+/// Exit codes: 0 success, 1 error, 2 usage (clap), 3 rejected games under
+/// --strict, 4–8 the library's error kinds ([`evallab::Error::exit_code`]).
 pub const EXIT_REJECTS: u8 = 3;
+/// An input ended early (a partial download): the dataset is complete
+/// except for what `rejects` lists.
+pub const EXIT_TRUNCATED: u8 = 9;
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {

@@ -407,11 +407,18 @@ impl Dataset {
         let mut manifest: Manifest = serde_json::from_str(&text)
             .map_err(|e| Error::Dataset(format!("{}: {e}", path.display())))?;
         if same_version && manifest.schema_version != schema::SCHEMA_VERSION {
+            let changes = schema::changes_since(&manifest.schema_version);
             return Err(Error::Dataset(format!(
-                "{}: schema version {} but this evallab reads version {}; re-ingest the inputs",
+                "{}: schema version {} but this evallab reads version {}{}; re-ingest the inputs \
+                 (`evallab ingest --overwrite`)",
                 root.display(),
                 manifest.schema_version,
-                schema::SCHEMA_VERSION
+                schema::SCHEMA_VERSION,
+                if changes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (since then: {})", changes.join("; "))
+                }
             )));
         }
         // Manifests written before runs named their files.

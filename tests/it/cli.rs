@@ -600,3 +600,52 @@ fn labels_cache_is_skipped_not_failed_while_the_dataset_is_locked() {
     assert!(!computed);
     assert_eq!(stored, df);
 }
+
+/// Issue 29: a truncated download keeps its games before the damage, lists
+/// the cut one in `rejects`, and exits with code 9 (complete but for what
+/// `rejects` lists), ahead of --strict's 3.
+#[test]
+fn truncated_input_exits_nine_with_its_earlier_games() {
+    use evallab::schema::{REJECTS, col};
+    use polars::prelude::*;
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.pgn.zst");
+    crate::fixtures::truncated_copies(&cut);
+    let ds = dir.path().join("ds").display().to_string();
+    let out = evallab(
+        &[
+            "ingest",
+            &cut.display().to_string(),
+            "-o",
+            &ds,
+            "--quiet",
+            "--strict",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(9), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("end early"),
+        "{}",
+        text(&out.stderr)
+    );
+    let (games, rejects) = counts(&ds);
+    assert!(games > 0 && games < 2 * 600, "{games} games kept of 1200");
+    assert_eq!(rejects, 1);
+    let ds = evallab::dataset::Dataset::open(Path::new(&ds)).unwrap();
+    let reason = ds
+        .scan(&REJECTS)
+        .unwrap()
+        .select([col(col::REASON)])
+        .collect()
+        .unwrap();
+    let reason = reason
+        .column(col::REASON)
+        .unwrap()
+        .str()
+        .unwrap()
+        .get(0)
+        .unwrap()
+        .to_string();
+    assert!(reason.starts_with("truncated input"), "{reason}");
+}

@@ -463,15 +463,12 @@ fn ids_are_the_same_whether_hashed_before_or_while_parsed() {
     assert_eq!(ids, want.into_iter().collect());
 }
 
-/// Issue 29: a partial download of a compressed input keeps every game
-/// before the damage; the game it cut is a `truncated input` reject at its
-/// byte offset, and the report names the input. (Every compression:
-/// evallab-pgn's `input` tests.)
-#[test]
-fn a_truncated_input_keeps_the_games_before_the_damage() {
+/// 600 copies of `tcec.pgn`'s two games, each followed by a `;` line of 1000
+/// random letters (else zstd would pack the copies into a few bytes), zstd
+/// compressed and cut at 3/5 into `path`. Returns the whole text and the
+/// length of one copy.
+pub fn truncated_copies(path: &Path) -> (Vec<u8>, usize) {
     let game = std::fs::read(fixture("tcec.pgn")).unwrap();
-    // 600 copies of the fixture's two games, each followed by a `;` line of
-    // 1000 random letters (else zstd would pack the copies into a few bytes).
     let mut x = 1u64;
     let mut noise = || {
         let letters = (0..1000).map(|_| {
@@ -486,9 +483,19 @@ fn a_truncated_input_keeps_the_games_before_the_damage() {
     let copy_len = copies[0].len();
     let text = copies.concat();
     let bytes = zstd::encode_all(&text[..], 1).unwrap();
+    std::fs::write(path, &bytes[..bytes.len() * 3 / 5]).unwrap();
+    (text, copy_len)
+}
+
+/// Issue 29: a partial download of a compressed input keeps every game
+/// before the damage; the game it cut is a `truncated input` reject at its
+/// byte offset, and the report names the input. (Every compression:
+/// evallab-pgn's `input` tests.)
+#[test]
+fn a_truncated_input_keeps_the_games_before_the_damage() {
     let dir = tempfile::tempdir().unwrap();
     let cut = dir.path().join("cut.pgn.zst");
-    std::fs::write(&cut, &bytes[..bytes.len() * 3 / 5]).unwrap();
+    let (text, copy_len) = truncated_copies(&cut);
     let name = cut.display().to_string();
     let out = dir.path().join("ds");
     let rep = ingest(

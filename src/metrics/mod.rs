@@ -11,6 +11,7 @@ pub mod calibrate;
 pub mod eas;
 pub mod ease;
 pub mod matching;
+pub mod openings;
 pub mod relevance;
 
 use polars::prelude::*;

@@ -853,7 +853,7 @@ mod tests {
         }
     }
 
-    fn run(pgn: &[u8]) -> (Counts, Vec<String>) {
+    fn parse(pgn: &[u8], out: &mut impl Sink) -> Counts {
         let batch = crate::split::Splitter::new(pgn)
             .next_batch(usize::MAX)
             .unwrap()
@@ -862,8 +862,12 @@ mod tests {
             name: "t",
             sha256: Some("00"),
         };
+        parse_batch(&batch, src, ParseOptions::default(), out)
+    }
+
+    fn run(pgn: &[u8]) -> (Counts, Vec<String>) {
         let mut log = Log::default();
-        let c = parse_batch(&batch, src, ParseOptions::default(), &mut log);
+        let c = parse(pgn, &mut log);
         (c, log.0)
     }
 
@@ -901,16 +905,8 @@ mod tests {
     }
 
     fn keys(pgn: &[u8]) -> Keys {
-        let batch = crate::split::Splitter::new(pgn)
-            .next_batch(usize::MAX)
-            .unwrap()
-            .unwrap();
-        let src = Source {
-            name: "t",
-            sha256: Some("00"),
-        };
         let mut k = Keys::default();
-        parse_batch(&batch, src, ParseOptions::default(), &mut k);
+        parse(pgn, &mut k);
         k
     }
 

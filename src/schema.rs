@@ -18,7 +18,8 @@ pub const SCHEMA_CHANGES: [(&str, &str); 2] = [
     (
         "3",
         "moves.latency_ms; fastchess's tl, n, sd, nps, hashfull, tbhits and pv read into their columns; \
-         UCI movetext read; tokens that are no move reject their game",
+         UCI movetext read; tokens that are no move reject their game; the Polyglot position keys \
+         moves.position_key and games.start_key",
     ),
 ];
 /// What changed after `version`, "N: what" per later version, oldest first
@@ -275,6 +276,7 @@ pub mod col {
     pub const TERMINATION_DETAILS: &str = "termination_details";
     pub const PLY_COUNT_TAG: &str = "ply_count_tag";
     pub const START_FEN: &str = "start_fen";
+    pub const START_KEY: &str = "start_key";
     pub const VARIANT: &str = "variant";
     pub const VARIANT_INFERRED: &str = "variant_inferred";
     pub const ENGINE_OPTIONS: &str = "engine_options";
@@ -291,6 +293,7 @@ pub mod col {
     pub const SIDE: &str = "side";
     pub const SAN: &str = "san";
     pub const UCI: &str = "uci";
+    pub const POSITION_KEY: &str = "position_key";
     pub const IS_CAPTURE: &str = "is_capture";
     pub const IS_CHECK: &str = "is_check";
     pub const IS_MATE: &str = "is_mate";
@@ -373,6 +376,13 @@ pub mod eas_col {
     pub const BAD_DRAW: [&str; 2] = ["w_bad_draw", "b_bad_draw"];
 }
 
+/// Column names of the openings table (one row per game).
+pub mod opening_col {
+    pub const OPENING_PLY: &str = "opening_ply";
+    pub const ECO_TAG: &str = "eco_tag";
+    pub const ECO_AGREES: &str = "eco_agrees";
+}
+
 /// Column names of the relevance tables (per move and summary).
 pub mod relevance_col {
     pub const OWN_EVAL: &str = "own_eval";
@@ -394,6 +404,12 @@ pub mod relevance_col {
 }
 
 use ColType::*;
+
+/// The key columns are i64 holding the u64's bits: [`ColType`] has no
+/// unsigned 64-bit type. Readers reinterpret them: polars
+/// `col.reinterpret(signed=False)`, numpy `.view(np.uint64)`.
+const KEY_DOC_START: &str = "Polyglot Zobrist key of the start position (the u64 of opening books and python-chess's chess.polyglot.zobrist_hash, stored as i64 with the same bits)";
+const KEY_DOC_AFTER: &str = "Polyglot Zobrist key of the position after the move (the u64 of opening books and python-chess's chess.polyglot.zobrist_hash, stored as i64 with the same bits): equal keys are the same position, whatever the move order";
 
 base_table! {
     /// One row per game that was ingested.
@@ -424,6 +440,7 @@ base_table! {
         termination_details => (col::TERMINATION_DETAILS, Utf8, true, "TerminationDetails tag (TCEC)"),
         ply_count_tag => (col::PLY_COUNT_TAG, Int32, true, "PlyCount tag"),
         start_fen => (col::START_FEN, Utf8, true, "FEN tag of a set-up start position (null: standard start)"),
+        start_key => (col::START_KEY, Int64, false, KEY_DOC_START),
         variant => (col::VARIANT, Utf8, false, "`standard` or `chess960`"),
         variant_inferred => (col::VARIANT_INFERRED, Bool, false, "true when no Variant tag said chess960 but the start FEN is legal only as Chess960 (castling rooks off the corners)"),
         engine_options => (col::ENGINE_OPTIONS, Utf8, true, "comment before the first move (engine options or hardware)"),
@@ -447,6 +464,7 @@ base_table! {
         side => (col::SIDE, Utf8, false, "`w` or `b`: the side that moved"),
         san => (col::SAN, Utf8, false, "move in SAN as reconstructed from the position"),
         uci => (col::UCI, Utf8, false, "move in UCI (Chess960 castling as king-takes-rook)"),
+        position_key => (col::POSITION_KEY, Int64, false, KEY_DOC_AFTER),
         is_capture => (col::IS_CAPTURE, Bool, false, "the move captures"),
         is_check => (col::IS_CHECK, Bool, false, "the move gives check"),
         is_mate => (col::IS_MATE, Bool, false, "the move gives mate"),
@@ -737,6 +755,40 @@ pub const EAS_LABELS: Table = Table {
     ],
 };
 
+/// Derived: the opening of each game by position (`evallab openings`).
+pub const OPENINGS: Table = Table {
+    name: "openings",
+    doc: "derived (DATASET/derived/openings.parquet, by `evallab openings --table DIR`): each game's opening, the deepest line of the given table (Lichess chess-openings TSV) whose final position the game reaches, in any move order (by position key)",
+    columns: &[
+        c(col::GAME_ID, Int64, false, "games.game_id"),
+        c(
+            col::ECO,
+            Utf8,
+            true,
+            "ECO code of that line (null: the game reaches no line's position)",
+        ),
+        c(col::OPENING, Utf8, true, "name of that line"),
+        c(
+            opening_col::OPENING_PLY,
+            UInt16,
+            true,
+            "the ply after which the game first stands in the line's final position (0: its start position)",
+        ),
+        c(
+            opening_col::ECO_TAG,
+            Utf8,
+            true,
+            "games.eco: the ECO tag as written",
+        ),
+        c(
+            opening_col::ECO_AGREES,
+            Bool,
+            true,
+            "the ECO tag equals `eco` (null: no tag or no line)",
+        ),
+    ],
+};
+
 /// Derived: relevance per engine move (`evallab relevance`, stored by default).
 pub const RELEVANCE_MOVES: Table = Table {
     name: "relevance_moves",
@@ -877,7 +929,7 @@ pub const GAME_FACTS: Table = Table {
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 20] = [
     ("ingest", 1),
     ("commit", 1),
     ("facts", 1),
@@ -902,6 +954,7 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 19] = [
     // 4: the relevance section's sums as relevance 4.
     ("report", 4),
     ("annotate", 1),
+    ("openings", 1),
     ("calc", 1),
     ("schema", 1),
     ("inspect", 1),
@@ -917,7 +970,7 @@ pub fn algorithm_version(command: &str) -> u32 {
 
 /// Tables computed from a dataset's parts and stored in `DATASET/derived/`
 /// (or, for the facts, where `evallab facts` writes them).
-pub const DERIVED_TABLES: [&Table; 3] = [&EAS_LABELS, &RELEVANCE_MOVES, &GAME_FACTS];
+pub const DERIVED_TABLES: [&Table; 4] = [&EAS_LABELS, &RELEVANCE_MOVES, &GAME_FACTS, &OPENINGS];
 
 /// Where a derived table is stored, relative to the dataset folder.
 pub fn derived_file(t: &Table) -> String {

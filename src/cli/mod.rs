@@ -23,6 +23,7 @@ mod facts;
 mod ingest;
 mod inspect;
 mod r#match;
+mod openings;
 mod policy;
 mod relevance;
 mod report;
@@ -44,7 +45,7 @@ use evallab::render::format::{self, Format};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, facts\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; the README for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -64,6 +65,7 @@ enum Command {
     Eas(eas::Args),
     Adjudicate(adjudicate::Args),
     Facts(facts::Args),
+    Openings(openings::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
     Match(r#match::Args),
@@ -98,6 +100,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Eas(a) => eas::run(a),
         Command::Ease(a) => ease::run(a),
         Command::Facts(a) => facts::run(a),
+        Command::Openings(a) => openings::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),

@@ -25,6 +25,7 @@ impl Sink for Tables {
         b.side.append_value(if r.white { "w" } else { "b" });
         b.san.append_value(r.san);
         b.uci.append_value(r.uci);
+        b.position_key.append_value(r.key as i64);
         b.is_capture.append_value(r.is_capture);
         b.is_check.append_value(r.is_check);
         b.is_mate.append_value(r.is_mate);
@@ -98,6 +99,7 @@ impl Sink for Tables {
         b.termination_details.append_option(r.termination_details);
         b.ply_count_tag.append_option(r.ply_count_tag);
         b.start_fen.append_option(r.start_fen);
+        b.start_key.append_value(r.start_key as i64);
         b.variant.append_value(r.variant);
         b.variant_inferred.append_value(r.variant_inferred);
         b.engine_options.append_option(r.engine_options);

@@ -12,6 +12,7 @@ pub mod eas;
 pub mod ease;
 pub mod facts;
 pub mod matching;
+pub mod openings;
 pub mod relevance;
 
 use polars::prelude::*;

@@ -21,6 +21,7 @@ mod ease;
 mod fixtures;
 mod layout;
 mod matching;
+mod openings;
 mod robustness;
 mod shards;
 mod snapshots;

@@ -9,7 +9,7 @@
 use sha2::{Digest, Sha256};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
 
 use crate::comment::{self, Dialect, EvalKind, MoveComment};
@@ -181,6 +181,8 @@ struct MoveRec {
     white: bool,
     san: Span,
     uci: Span,
+    /// Polyglot key of the position after the move.
+    key: u64,
     capture: bool,
     check: bool,
     mate: bool,
@@ -227,6 +229,8 @@ struct GameState {
     /// Zobrist hashes since the last irreversible move (for repetition counts).
     history: Vec<u64>,
     hash: u64,
+    /// Polyglot key of the start position.
+    start_key: u64,
     moves: Vec<MoveRec>,
     arena: String,
     extra: String,
@@ -246,6 +250,7 @@ impl GameState {
             start_fen: None,
             history: Vec::with_capacity(128),
             hash: 0,
+            start_key: 0,
             moves: Vec::with_capacity(256),
             arena: String::with_capacity(1 << 16),
             extra: String::new(),
@@ -301,6 +306,7 @@ impl GameState {
             }
         };
         self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        self.start_key = polyglot_key(&self.pos, self.hash);
         self.history.push(self.hash);
         Ok(())
     }
@@ -442,6 +448,7 @@ impl GameState {
             white: mover == Color::White,
             san: san_span,
             uci: uci_span,
+            key: polyglot_key(&self.pos, self.hash),
             capture: m.is_capture(),
             check: suffix.is_some(),
             mate: suffix == Some(Suffix::Checkmate),
@@ -569,6 +576,7 @@ impl GameState {
                 white: r.white,
                 san: self.get(r.san),
                 uci: self.get(r.uci),
+                key: r.key,
                 is_capture: r.capture,
                 is_check: r.check,
                 is_mate: r.mate,
@@ -659,6 +667,7 @@ impl GameState {
             termination_details: t("TerminationDetails"),
             ply_count_tag: t("PlyCount").and_then(|v| v.trim().parse().ok()),
             start_fen: self.start_fen.as_deref(),
+            start_key: self.start_key,
             variant: self.variant_name,
             variant_inferred: self.variant_inferred,
             engine_options: self.pregame.as_deref(),
@@ -669,6 +678,20 @@ impl GameState {
             unparsed_comments: self.unparsed,
             other_tags: other_tags.as_deref(),
         });
+    }
+}
+
+/// The Polyglot key of `pos` from its hash with legal en passant squares
+/// only (that of repetitions): Polyglot also counts the square when the
+/// capture is illegal (a pinned pawn).
+#[inline]
+fn polyglot_key(pos: &Chess, hash: u64) -> u64 {
+    match (
+        pos.ep_square(EnPassantMode::PseudoLegal),
+        pos.ep_square(EnPassantMode::Legal),
+    ) {
+        (Some(sq), None) => hash ^ Zobrist64::zobrist_for_en_passant_file(sq.file()).0,
+        _ => hash,
     }
 }
 
@@ -720,7 +743,7 @@ mod tests {
         }
     }
 
-    fn run(pgn: &[u8]) -> (Counts, Vec<String>) {
+    fn parse(pgn: &[u8], out: &mut impl Sink) -> Counts {
         let batch = crate::split::Splitter::new(pgn)
             .next_batch(usize::MAX)
             .unwrap()
@@ -729,8 +752,12 @@ mod tests {
             name: "t",
             sha256: Some("00"),
         };
+        parse_batch(&batch, src, ParseOptions::default(), out)
+    }
+
+    fn run(pgn: &[u8]) -> (Counts, Vec<String>) {
         let mut log = Log::default();
-        let c = parse_batch(&batch, src, ParseOptions::default(), &mut log);
+        let c = parse(pgn, &mut log);
         (c, log.0)
     }
 
@@ -787,6 +814,55 @@ mod tests {
         want.push("game 5 7".into());
         assert_eq!(log, want);
         assert_eq!((c.games, c.rejects, c.plies), (3, 2, 15));
+    }
+
+    /// The start key and each ply's key.
+    #[derive(Default)]
+    struct Keys(u64, Vec<u64>);
+
+    impl Sink for Keys {
+        fn mv(&mut self, m: &MoveRecord<'_>) {
+            self.1.push(m.key);
+        }
+        fn game(&mut self, g: &GameRecord<'_>) {
+            self.0 = g.start_key;
+        }
+        fn reject(&mut self, r: &RejectRecord<'_>) {
+            panic!("{}", r.reason);
+        }
+    }
+
+    fn keys(pgn: &[u8]) -> Keys {
+        let mut k = Keys::default();
+        parse(pgn, &mut k);
+        k
+    }
+
+    #[test]
+    fn keys_are_the_published_polyglot_test_vectors() {
+        // The Polyglot book format's test vectors (also python-chess's
+        // chess.polyglot.zobrist_hash): en passant counts only when a pawn
+        // can capture (after 3...f5 and 5.c4, not after 1.e4).
+        let k = keys(b"[Event \"a\"]\n\n1. e4 d5 2. e5 f5 3. Ke2 Kf7 *\n");
+        assert_eq!(k.0, 0x463b_9618_1691_fc9c);
+        assert_eq!(
+            k.1,
+            [
+                0x823c_9b50_fd11_4196,
+                0x0756_b944_61c5_0fb0,
+                0x662f_afb9_65db_29d4,
+                0x22a4_8b5a_8e47_ff78,
+                0x652a_607c_a3f2_42c1,
+                0x00fd_d303_c946_bdd9,
+            ]
+        );
+        let k = keys(b"[Event \"b\"]\n\n1. a4 b5 2. h4 b4 3. c4 bxc3 4. Ra3 *\n");
+        assert_eq!(k.1[4], 0x3c81_23ea_7b06_7637);
+        assert_eq!(k.1[6], 0x5c3f_9b82_9b27_9560);
+        // 1...c5: bxc6 e.p. is pseudo-legal but illegal (Ka5 would face
+        // Rh5); Polyglot counts the square (python-chess's value).
+        let k = keys(b"[FEN \"4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1\"]\n[SetUp \"1\"]\n\n1... c5 *\n");
+        assert_eq!(k.1, [0x3516_6a62_c9d2_edc7]);
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub struct GameRecord<'a> {
     pub termination_details: Option<&'a str>,
     pub ply_count_tag: Option<i32>,
     pub start_fen: Option<&'a str>,
+    /// Polyglot Zobrist key of the start position.
+    pub start_key: u64,
     pub variant: &'a str,
     pub variant_inferred: bool,
     pub engine_options: Option<&'a str>,
@@ -71,6 +73,8 @@ pub struct MoveRecord<'a> {
     pub white: bool,
     pub san: &'a str,
     pub uci: &'a str,
+    /// Polyglot Zobrist key of the position after the move.
+    pub key: u64,
     pub is_capture: bool,
     pub is_check: bool,
     pub is_mate: bool,

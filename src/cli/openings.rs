@@ -1,0 +1,48 @@
+//! `evallab openings DATASET --table DIR`: each game's opening by position,
+//! stored as the dataset's derived table `openings`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use evallab::dataset::derived::Stamp;
+use evallab::dataset::writer::{DatasetWriter, Open};
+use evallab::metrics::openings::{OpeningTable, classify, summary};
+use evallab::schema::{GAMES, MOVES, OPENINGS};
+use polars::prelude::IntoLazy;
+
+use super::OutputArgs;
+
+/// Classify each game's opening by position, with an opening table.
+///
+/// Each game gets the deepest line of the table whose final position it
+/// reaches, in any move order (by the Polyglot position keys), and the ply
+/// where it does; the ECO and Opening tags stay as written. The per-game
+/// table is stored in DATASET/derived/openings.parquet (`evallab schema
+/// openings`); the counts are printed.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// The opening table: a folder of TSV files (eco, name, pgn), as the
+    /// Lichess chess-openings repository's a.tsv … e.tsv, or one such file.
+    #[arg(long, value_name = "DIR")]
+    table: PathBuf,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    a.out.check()?;
+    let table = OpeningTable::read(&a.table)?;
+    let w = DatasetWriter::open(&a.dataset, "openings", Open::Existing)?;
+    let mut df = classify(w.scan(&GAMES)?, w.scan(&MOVES)?, &table)?;
+    w.store_derived(&OPENINGS, &mut df, &Stamp::new("openings", &w))?;
+    eprintln!(
+        "{} table lines; per-game openings in {}",
+        table.lines.len(),
+        w.derived_path(&OPENINGS).display()
+    );
+    let mut counts = summary(df.lazy()).collect()?;
+    a.out.write(&mut counts)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,93 @@
+//! Opening classification by position key, on hand-made data in
+//! `data/openings` (a small table in the Lichess TSV format and games whose
+//! openings were worked out by hand).
+
+use std::path::Path;
+
+use evallab::ingest::{IngestOptions, ingest};
+use evallab::metrics::openings::{OpeningTable, classify, summary, summary_col};
+use evallab::schema::{GAMES, MOVES, col, opening_col};
+use polars::prelude::*;
+
+use crate::fixtures::{ints, s, strs};
+
+#[test]
+fn games_get_the_deepest_line_they_reach_in_any_move_order() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings");
+    let dir = tempfile::tempdir().unwrap();
+    let input = data.join("games.pgn").display().to_string();
+    ingest(dir.path(), &[input], IngestOptions::default(), &mut |_| {}).unwrap();
+    let ds = evallab::dataset::Dataset::open(dir.path()).unwrap();
+    let table = OpeningTable::read(&data).unwrap();
+    assert_eq!(table.lines.len(), 9);
+    let out = classify(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap(), &table).unwrap();
+    // In the games' order (game_number), whatever the game ids' order.
+    let order = ds
+        .scan(&GAMES)
+        .unwrap()
+        .select([col(col::GAME_ID), col(col::GAME_NUMBER)])
+        .collect()
+        .unwrap();
+    let out = out
+        .lazy()
+        .join(
+            order.lazy(),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .sort([col::GAME_NUMBER], SortMultipleOptions::default())
+        .collect()
+        .unwrap();
+    // 1: Ruy Lopez after 3.Bb5; 2: 1.c4 e6 2.d4 d5 is the QGD position
+    // (deeper than 1.c4); 3: 2...d6 is in no line, 2.Nf3 is; 4: the FEN is
+    // the Ruy Lopez position (ply 0); 5: 1.Nf3 is in no line; 6: 2.Nf3's
+    // position again at ply 7, first at ply 3.
+    assert_eq!(
+        strs(&out, col::ECO),
+        [s("C60"), s("D30"), s("C40"), s("C60"), None, s("C40")]
+    );
+    assert_eq!(strs(&out, col::OPENING)[1], s("Queen's Gambit Declined"));
+    assert_eq!(
+        ints(&out, opening_col::OPENING_PLY),
+        [Some(5), Some(4), Some(3), Some(0), None, Some(3)]
+    );
+    assert_eq!(
+        strs(&out, opening_col::ECO_TAG),
+        [None, s("A10"), s("C40"), None, s("A04"), None]
+    );
+    let agrees: Vec<Option<bool>> = out
+        .column(opening_col::ECO_AGREES)
+        .unwrap()
+        .bool()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(agrees, [None, Some(false), Some(true), None, None, None]);
+
+    let counts = summary(out.lazy()).collect().unwrap();
+    let n = |c| ints(&counts, c)[0].unwrap();
+    assert_eq!(
+        [
+            summary_col::GAMES,
+            summary_col::CLASSIFIED,
+            summary_col::ECO_TAGGED,
+            summary_col::COMPARED,
+            summary_col::AGREEING
+        ]
+        .map(n),
+        [6, 5, 3, 2, 1]
+    );
+    let pct = counts.column(summary_col::AGREEING_PCT).unwrap();
+    assert_eq!(pct.f64().unwrap().get(0), Some(50.0));
+}
+
+#[test]
+fn a_table_without_its_header_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.tsv"), "A00\tx\t1. e4\n").unwrap();
+    let e = OpeningTable::read(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("a.tsv: the first line is not the header"), "{e}");
+    let e = OpeningTable::read(&dir.path().join("none")).unwrap_err();
+    assert!(e.to_string().contains("none"), "{e}");
+}

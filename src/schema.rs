@@ -946,7 +946,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 20] = [
     // 2: the bootstrap draws games in game-id order (whatever the parts).
     // 3: reasons instead of unidentified values, the pooled estimate, the
     //    TOML's [x05] = pooled (issue 27).
-    ("calibrate", 3),
+    // 4: the x05 file's header points at the book, not the README.
+    ("calibrate", 4),
     // 3: values that are not positive skipped, sums per chunk of games.
     // 4: loss totals summed exactly (nano-pawns), the same in every run.
     ("relevance", 4),

@@ -21,8 +21,8 @@ use super::{OutputArgs, SelectionArgs};
 ///
 /// Replays resign and draw rules (cutechess, TCEC, Terra presets or a TOML
 /// file) over the games: per rule, how often it fires, agrees with the final
-/// result or gets it wrong, and the plies and hours it saves (README,
-/// "Adjudication").
+/// result or gets it wrong, and the plies and hours it saves
+/// (docs/guide/adjudication.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.

@@ -20,7 +20,7 @@ use super::{OutputArgs, SelectionArgs};
 /// analyze`), per engine (the mover): the archived eval against the
 /// reference's (mean |Δ| in pawns, correlation), the share of played moves
 /// that are the reference's first choice, and the played move's mean loss
-/// (centipawns) and lichess-style accuracy. See README, "Agreement".
+/// (centipawns) and lichess-style accuracy. See docs/definitions/agreement.md.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`, analysed by `evallab analyze`.

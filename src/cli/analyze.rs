@@ -105,7 +105,7 @@ pub struct ShardArgs {
     pub slice: Option<(usize, usize)>,
     /// Write the results into shard NAME of the dataset (`DATASET/shards/NAME/`)
     /// without the lock and without committing them: `evallab commit` adds
-    /// them (a distributed run, see README "Scaling out").
+    /// them (a distributed run, see docs/guide/python-dask.md).
     #[arg(long, value_name = "NAME")]
     pub shard: Option<String>,
 }

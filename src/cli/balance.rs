@@ -14,7 +14,7 @@ use super::{OutputArgs, SelectionArgs};
 ///
 /// Win-draw balance (x_0_5) per engine and event: the W-th largest of the
 /// engine's maximum own evals over its non-won games, where W is its number of
-/// wins that are not hollow (see README, "Win-draw balance").
+/// wins that are not hollow (docs/definitions/balance-calibrate.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.

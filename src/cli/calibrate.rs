@@ -20,7 +20,7 @@ use super::{OutputArgs, SelectionArgs};
 /// curve, each with a bootstrap confidence interval over games; a method the
 /// data cannot identify says why. The pooled estimate shrinks each engine's ml
 /// toward the mean of all engines by its precision (sandwich errors by game)
-/// and is what `--toml` writes (README, "Calibrating x_0_5").
+/// and is what `--toml` writes (docs/guide/balance-calibrate.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.

@@ -14,7 +14,7 @@ use super::OutputArgs;
 /// EAS (Engine Aggressiveness Statistics) per engine, ranked.
 ///
 /// EAS (Engine Aggressiveness Statistics) per engine, ranked: sacrifices in
-/// wins, early sacrifices and short wins, bad draws (see README, "EAS").
+/// wins, early sacrifices and short wins, bad draws (docs/guide/eas.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.

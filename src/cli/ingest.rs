@@ -24,7 +24,7 @@ pub struct Args {
     output: Option<PathBuf>,
     /// Write the parts into shard NAME of the dataset (`DATASET/shards/NAME/`)
     /// without the lock and without committing them: `evallab commit` adds
-    /// many shards at once (a distributed ingest, see README "Scaling out").
+    /// many shards at once (a distributed ingest, see docs/guide/python-dask.md).
     #[arg(long, value_name = "NAME", conflicts_with = "overwrite")]
     shard: Option<String>,
     /// Print the inputs as the ingest would read them, in order, one JSON

@@ -450,7 +450,7 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
 
 /// Games the archive says ended by TCEC's draw or win rule: the replay fires
 /// that rule at exactly their last ply in at least 99.7 % of them, in every
-/// season (15 of 6,364 exceptions, each explained in the README).
+/// season (15 of 6,364 exceptions, each explained in docs/definitions/adjudication.md).
 #[test]
 fn adjudication_rule_ends_fire_at_the_last_ply() {
     use evallab::metrics::adjudication::{RuleSet, query};

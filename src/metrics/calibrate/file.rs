@@ -100,7 +100,7 @@ pub fn insert<T>(table: &mut BTreeMap<String, Keyed<T>>, key: &[String], value: 
 }
 
 const HEADER: &str = "# x05 (pawns) from `evallab calibrate`: [x05] holds each engine's pooled \
-estimate (README, \"Calibrating x_0_5\"),\n# [x05_estimate] how it was made, [x05_missing] the \
+estimate (docs/definitions/balance-calibrate.md),\n# [x05_estimate] how it was made, [x05_missing] the \
 engines without one and why; the other tables each method's own.\n\n";
 
 impl X05File {

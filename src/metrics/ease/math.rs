@@ -9,7 +9,7 @@
 //! - [`Form::Sum`] (the published form): ease = 1 − (Σ P_i^1.5 · max(0, Q_max − Q_i) / 2)^(1/3)
 //! - [`Form::PerTerm`] (ChessAgine's): ease = 1 − Σ (P_i^1.5 · max(0, Q_max − Q_i) / 2)^(1/3)
 //!
-//! Readings (README "Ease"): priors are percentages (divided by 100) when the
+//! Readings (docs/definitions/ease.md): priors are percentages (divided by 100) when the
 //! largest of them is above 1 — per candidate set here, per table in the
 //! query, since one value alone cannot tell 0.5 % from 50 %; Q_max is taken over every candidate with a Q, also one whose prior is
 //! missing (the best move stays the best move when the net did not price it);

@@ -97,21 +97,16 @@ pub fn find(ds: &Dataset, run: &EngineRun, todo: &mut [GameTask]) -> Result<Opti
         .select([col(col::GAME_ID), col(col::PLY), col(col::LABEL)])
         .unique(None, UniqueKeepStrategy::Any);
     let keys = keys_before(ds)?;
-    let map = reuse_map(
-        targets.join(
+    let by_position = [col(col::GAME_ID), col(col::PLY)];
+    let with_key = |positions: LazyFrame| {
+        positions.join(
             keys.clone(),
-            [col(col::GAME_ID), col(col::PLY)],
-            [col(col::GAME_ID), col(col::PLY)],
+            by_position.clone(),
+            by_position.clone(),
             JoinArgs::new(JoinType::Inner),
-        ),
-        sources.join(
-            keys,
-            [col(col::GAME_ID), col(col::PLY)],
-            [col(col::GAME_ID), col(col::PLY)],
-            JoinArgs::new(JoinType::Inner),
-        ),
-    )
-    .collect()?;
+        )
+    };
+    let map = reuse_map(with_key(targets), with_key(sources)).collect()?;
     if map.height() == 0 {
         return Ok(None);
     }
@@ -209,7 +204,7 @@ fn reuse_map(targets: LazyFrame, sources: LazyFrame) -> LazyFrame {
     let first = sources
         .sort(
             [KEY, col::VARIANT, col::GAME_ID, col::PLY, col::LABEL],
-            SortMultipleOptions::default().with_nulls_last(true),
+            SortMultipleOptions::default(),
         )
         .group_by([col(KEY), col(col::VARIANT)])
         .agg([

@@ -53,6 +53,14 @@ pub struct Args {
     /// Name of the analysis in the dataset [default: ENGINE-LIMIT-mpvK].
     #[arg(long, value_name = "NAME")]
     label: Option<String>,
+    /// Copy the rows of positions already analysed by a run with the same
+    /// engine, options and settings (any label, this one's included) instead
+    /// of searching them: a position is known by its Polyglot key. With a
+    /// node or depth limit the hash carries over within a game, so a copied
+    /// row is the position's analysis in its source game, not necessarily
+    /// what a search in this game would give. Not with --shard.
+    #[arg(long)]
+    reuse: bool,
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 60.0)]
     timeout: f64,
@@ -241,18 +249,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         threads: args.engine.threads,
         hash_mb: args.hash,
         selection: args.selection.selection(args.shard.slice)?,
+        reuse: args.reuse,
     };
     let mut stage = Analyze::new(opts)?;
     let report = run_with_progress(&args.dataset, &mut stage, args.engine.quiet, "positions")?;
     if !args.engine.quiet {
-        if report.games == 0 {
+        if report.positions_reused > 0 {
+            eprintln!(
+                "reused {} positions from earlier runs with the same settings",
+                report.positions_reused
+            );
+        }
+        if report.games == 0 && report.positions_reused == 0 {
             eprintln!(
                 "nothing to do: all {} selected games are already analysed under label `{}` ({})",
                 report.games_selected(),
                 report.label,
                 report.engine
             );
-        } else {
+        } else if report.games > 0 {
             let secs = report.seconds.max(1e-9);
             let nps = if report.engine_nps_count > 0 {
                 report.engine_nps_sum / report.engine_nps_count as f64

@@ -252,6 +252,10 @@ pub struct EngineChunk {
     pub positions: u64,
     pub lines: u64,
     pub failures: u64,
+    /// Of `positions`, those whose rows were copied from an earlier run with
+    /// the same settings (`analyze --reuse`), not searched.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reused: u64,
     /// Engine restarts (crash, timeout, garbage) while computing the chunk.
     pub restarts: u64,
     /// Table name → part file, relative to the dataset folder.
@@ -259,6 +263,10 @@ pub struct EngineChunk {
     /// The shard this chunk was committed from (`evallab commit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::ShardRecord>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The dataset manifest.
@@ -575,8 +583,8 @@ impl Dataset {
     }
 }
 
-/// A lazy scan over Parquet files.
-fn scan_files(files: &[PathBuf]) -> Result<LazyFrame, Error> {
+/// A lazy scan over Parquet files (of the dataset).
+pub(crate) fn scan_files(files: &[PathBuf]) -> Result<LazyFrame, Error> {
     let paths = files
         .iter()
         .map(|p| PlRefPath::new(p.to_string_lossy().as_ref()))

@@ -29,6 +29,7 @@ mod sink;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use arrow::compute::concat_batches;
 use arrow::record_batch::RecordBatch;
 use evallab_uci::{Engine, EngineConfig};
 
@@ -38,9 +39,10 @@ use crate::dataset::shard;
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, EngineId, EngineRun};
 use crate::schema::{ANALYSIS_FAILURES, FailuresBuilder, Table};
+use analyze::reuse::Reused;
 use pool::{Chunk, GameResult, Job, PoolConfig};
 use positions::GameTask;
-use sink::Sink;
+use sink::{Counts, Sink};
 
 /// What every engine run is given besides its stage's own settings.
 #[derive(Debug, Clone)]
@@ -78,6 +80,16 @@ pub trait Stage: Job {
     fn default_label(&self, fingerprint: &str) -> String;
     /// The games to run and their plies, in dataset order (`--slice` applied).
     fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error>;
+    /// Rows copied from earlier runs under `run`'s fingerprint instead of
+    /// computed, their plies taken out of `todo` (`analyze --reuse`).
+    fn reuse(
+        &self,
+        _ds: &Dataset,
+        _run: &EngineRun,
+        _todo: &mut [GameTask],
+    ) -> Result<Option<Reused>, Error> {
+        Ok(None)
+    }
     /// Counts one position's result into the report (rows of [`Self::TABLE`], …).
     fn tally(&self, out: &Self::Out, report: &mut StageReport);
     /// The [`Self::TABLE`] rows of some games' results, labelled `label`.
@@ -125,7 +137,10 @@ pub struct StageReport {
     pub game_ids: Vec<i64>,
     pub games_already_done: u64,
     pub games: u64,
+    /// Positions searched by the engine.
     pub positions: u64,
+    /// Positions whose rows were copied from an earlier run instead.
+    pub positions_reused: u64,
     /// Rows of the stage's table written.
     pub rows: u64,
     pub failures: u64,
@@ -199,7 +214,7 @@ pub fn run_stage<S: Stage>(
         ..StageReport::default()
     };
     let done = ds.done_games(&run, &[S::TABLE, &ANALYSIS_FAILURES])?;
-    let todo: Vec<GameTask> = all
+    let mut todo: Vec<GameTask> = all
         .into_iter()
         .filter(|t| !done.contains(&t.game_id))
         .collect();
@@ -209,6 +224,15 @@ pub fn run_stage<S: Stage>(
         report.seconds = started.elapsed().as_secs_f64();
         report.run = Some(run);
         return Ok(report);
+    }
+    let reuse_started = Instant::now();
+    let reused = stage.reuse(ds, &run, &mut todo)?;
+    // Games whose every position was copied need no engine.
+    let (copied, todo): (Vec<GameTask>, Vec<GameTask>) =
+        todo.into_iter().partition(|t| t.plies.is_empty());
+    if let Some(r) = &reused {
+        report.positions_reused = r.positions();
+        report.rows += r.rows() as u64;
     }
     let mut prog = Progress::start(&todo);
     progress(&prog);
@@ -232,6 +256,24 @@ pub fn run_stage<S: Stage>(
             [S::TABLE, &ANALYSIS_FAILURES],
         )?,
     };
+    if let Some(r) = &reused
+        && !copied.is_empty()
+    {
+        let (rows, positions) = r.of_games(copied.iter().map(|t| t.game_id))?;
+        let counts = Counts {
+            started: reuse_started,
+            games: copied.len() as u64,
+            positions,
+            reused: positions,
+            restarts: 0,
+        };
+        let no_failures = FailuresBuilder::default().finish();
+        sink.add(
+            &run,
+            counts,
+            [(S::TABLE, rows), (&ANALYSIS_FAILURES, no_failures)],
+        )?;
+    }
     let label = run.label.clone();
     let mut commit = |chunk: &mut Chunk<S::Out>| -> Result<(), Error> {
         let mut f = FailuresBuilder::default();
@@ -240,18 +282,29 @@ pub fn run_stage<S: Stage>(
                 f.push(r.game_id, x.ply, &label, &x.fen, x.attempt, &x.reason);
             }
         }
-        let batches = [
-            (S::TABLE, stage.rows(&label, &chunk.results)),
-            (&ANALYSIS_FAILURES, f.finish()),
-        ];
-        sink.add(&run, chunk, batches)
+        let mut counts = Counts::of(chunk);
+        let mut rows = stage.rows(&label, &chunk.results);
+        // A game's copied rows are committed with its searched ones: a game
+        // with rows under the label is done, and is not resumed.
+        if let Some(r) = &reused {
+            let (copied, positions) = r.of_games(chunk.results.iter().map(|g| g.game_id))?;
+            rows = concat_batches(&rows.schema(), [&rows, &copied])?;
+            counts.positions += positions;
+            counts.reused = positions;
+        }
+        let batches = [(S::TABLE, rows), (&ANALYSIS_FAILURES, f.finish())];
+        sink.add(&run, counts, batches)
     };
     let pool_cfg = PoolConfig {
         engine: &cfg,
         jobs: ro.jobs,
         commit_every: ro.commit_every,
     };
-    pool::run(&pool_cfg, probe, stage, &todo, &mut on_game, &mut commit)?;
+    if todo.is_empty() {
+        probe.quit();
+    } else {
+        pool::run(&pool_cfg, probe, stage, &todo, &mut on_game, &mut commit)?;
+    }
     report.chunks = sink.finish(root, &run, started)?;
     report.seconds = started.elapsed().as_secs_f64();
     report.run = Some(

@@ -20,10 +20,35 @@ use crate::schema::Table;
 /// A chunk's rows: the stage's table, then `analysis_failures`.
 pub(super) type Batches<'t> = [(&'t Table, RecordBatch); 2];
 
+/// What a chunk counts besides its rows.
+pub(super) struct Counts {
+    /// When its work began.
+    pub started: Instant,
+    pub games: u64,
+    /// Positions with rows, `reused` of them copied ([`super::analyze::reuse`]).
+    pub positions: u64,
+    pub reused: u64,
+    pub restarts: u64,
+}
+
+impl Counts {
+    /// A pool chunk's counts.
+    pub fn of<O>(chunk: &Chunk<O>) -> Counts {
+        Counts {
+            started: chunk.started,
+            games: chunk.results.len() as u64,
+            positions: chunk.results.iter().map(|r| r.positions).sum(),
+            reused: 0,
+            restarts: chunk.restarts,
+        }
+    }
+}
+
 pub(super) enum Sink<'a> {
     /// The dataset's writer, and the parts committed so far.
     Commit(&'a mut DatasetWriter, Vec<u32>),
-    Shard(ShardWriter),
+    /// Boxed: a shard's writer is far larger than the dataset's borrow.
+    Shard(Box<ShardWriter>),
 }
 
 /// A shard being written: one part per table, and its chunk's counts.
@@ -53,7 +78,7 @@ impl Sink<'_> {
             .iter()
             .map(|t| PartWriter::create_at(&dir.join(&files[t.name]), t))
             .collect::<Result<_, _>>()?;
-        Ok(Sink::Shard(ShardWriter {
+        Ok(Sink::Shard(Box::new(ShardWriter {
             name: name.to_string(),
             game_ids: todo.iter().map(|t| t.game_id.to_string()).collect(),
             writers,
@@ -66,24 +91,30 @@ impl Sink<'_> {
                 positions: 0,
                 lines: 0,
                 failures: 0,
+                reused: 0,
                 restarts: 0,
                 files: BTreeMap::new(),
                 shard: None,
             },
-        }))
+        })))
     }
 
     /// Adds a chunk's rows: a committed part per table and the manifest that
     /// lists them under `run`, or rows appended to the shard's parts.
-    pub(super) fn add<O>(
+    pub(super) fn add(
         &mut self,
         run: &EngineRun,
-        chunk: &Chunk<O>,
+        counts: Counts,
         batches: Batches<'_>,
     ) -> Result<(), Error> {
         let (lines, failures) = (batches[0].1.num_rows(), batches[1].1.num_rows());
-        let games = chunk.results.len() as u64;
-        let positions = chunk.results.iter().map(|r| r.positions).sum::<u64>();
+        let Counts {
+            started,
+            games,
+            positions,
+            reused,
+            restarts,
+        } = counts;
         match self {
             Sink::Shard(w) => {
                 for (pw, (_, b)) in w.writers.iter_mut().zip(&batches) {
@@ -94,7 +125,8 @@ impl Sink<'_> {
                 c.positions += positions;
                 c.lines += lines as u64;
                 c.failures += failures as u64;
-                c.restarts += chunk.restarts;
+                c.reused += reused;
+                c.restarts += restarts;
                 Ok(())
             }
             Sink::Commit(ds, parts) => {
@@ -108,7 +140,6 @@ impl Sink<'_> {
                 for w in writers {
                     w.commit()?;
                 }
-                let started = chunk.started;
                 let c = EngineChunk {
                     part,
                     started_unix: unix_now().saturating_sub(started.elapsed().as_secs()),
@@ -117,7 +148,8 @@ impl Sink<'_> {
                     positions,
                     lines: lines as u64,
                     failures: failures as u64,
-                    restarts: chunk.restarts,
+                    reused,
+                    restarts,
                     files: batches
                         .iter()
                         .map(|(t, _)| (t.name.to_string(), part_file(t, part)))

@@ -105,7 +105,8 @@ impl OpeningTable {
     }
 }
 
-const KEY: &str = "key";
+/// A position's Polyglot key (i64 bits) in [`position_keys`].
+pub const KEY: &str = "key";
 const LINE_PLIES: &str = "line_plies";
 
 /// The Polyglot key of the position a line of SAN moves (with move numbers,
@@ -128,6 +129,22 @@ pub fn line_key(pgn: &str) -> Result<(u64, u16), String> {
     Ok((pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, plies))
 }
 
+/// Every position of the games as (`game_id`, `ply`, [`KEY`]): the position
+/// after `ply` plies, 0 being the start position.
+pub fn position_keys(games: LazyFrame, moves: LazyFrame) -> Result<LazyFrame, Error> {
+    let starts = games.select([
+        col(col::GAME_ID),
+        lit(0).cast(DataType::UInt16).alias(col::PLY),
+        col(col::START_KEY).alias(KEY),
+    ]);
+    let plies = moves.select([
+        col(col::GAME_ID),
+        col(col::PLY),
+        col(col::POSITION_KEY).alias(KEY),
+    ]);
+    Ok(concat([starts, plies], UnionArgs::default())?)
+}
+
 /// One row per game of `games`: the deepest table line whose final position
 /// the game reaches (its start position included), the ply where it does
 /// (the first time; the latest such ply between lines of equal depth), the
@@ -141,17 +158,7 @@ pub fn classify(
         KEY.into(),
         table.lines.keys().map(|&k| k as i64).collect::<Vec<_>>(),
     );
-    let starts = games.clone().select([
-        col(col::GAME_ID),
-        lit(0).cast(DataType::UInt16).alias(col::PLY),
-        col(col::START_KEY).alias(KEY),
-    ]);
-    let plies = moves.select([
-        col(col::GAME_ID),
-        col(col::PLY),
-        col(col::POSITION_KEY).alias(KEY),
-    ]);
-    let best = concat([starts, plies], UnionArgs::default())?
+    let best = position_keys(games.clone(), moves)?
         .filter(col(KEY).is_in(lit(keys).implode(false), false))
         .join(
             table.frame()?.lazy(),

@@ -471,3 +471,164 @@ fn sharded_analysis_equals_one_run_and_commits_once() {
         before
     );
 }
+
+/// Two events: event Two's games open as event One's do, then leave them.
+/// One: 1.1 `e4 e5 Nf3 Nc6 Bb5 a6`, 1.2 `d4 d5 c4 e6`. Two: 2.1 `e4 e5 Nf3
+/// Nf6 Nxe5 d6` (plies 1–4 as 1.1's), 2.2 `d4 d5 c4 e6 Nc3 Nf6` (1–4 as
+/// 1.2's), 2.3 `d4 Nf6 c4 e6` (1–2 as 1.2's), 2.4 `e4 e5 Nf3` (all as 1.1's).
+const PAIRED: &str = r#"[Event "One"]
+[Round "1.1"]
+[Result "*"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *
+
+[Event "One"]
+[Round "1.2"]
+[Result "*"]
+
+1. d4 d5 2. c4 e6 *
+
+[Event "Two"]
+[Round "2.1"]
+[Result "*"]
+
+1. e4 e5 2. Nf3 Nf6 3. Nxe5 d6 *
+
+[Event "Two"]
+[Round "2.2"]
+[Result "*"]
+
+1. d4 d5 2. c4 e6 3. Nc3 Nf6 *
+
+[Event "Two"]
+[Round "2.3"]
+[Result "*"]
+
+1. d4 Nf6 2. c4 e6 *
+
+[Event "Two"]
+[Round "2.4"]
+[Result "*"]
+
+1. e4 e5 2. Nf3 *
+"#;
+
+#[test]
+fn reuse_copies_the_rows_of_positions_analysed_under_the_same_settings() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("paired.pgn");
+    std::fs::write(&pgn, PAIRED).unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let out = evallab(&["ingest", &pgn.display().to_string(), "-o", &ds, "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let run = |event: &str, nodes: &str, label: &str, reuse: bool| {
+        let mut args = vec![
+            "analyze",
+            &ds,
+            "--engine",
+            sf,
+            "--nodes",
+            nodes,
+            "--multipv",
+            "2",
+            "--plies",
+            "1..6",
+            "--event",
+            event,
+            "--label",
+            label,
+        ];
+        if reuse {
+            args.push("--reuse");
+        }
+        let out = evallab(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    run("^One$", "3000", "ref", false);
+    let said = run("^Two$", "3000", "ref", true);
+    // 4 + 4 + 2 + 3 positions copied; 2.4 needs no engine, the others 2 each.
+    assert!(
+        said.contains("reused 13 positions from earlier runs with the same settings"),
+        "{said}"
+    );
+    assert!(
+        said.contains("analysed 3 games (0 already done), 6 positions"),
+        "{said}"
+    );
+
+    let round_of: std::collections::HashMap<i64, String> = {
+        let d = Dataset::open(Path::new(&ds)).unwrap();
+        let g = d.scan(&evallab::schema::GAMES).unwrap().collect().unwrap();
+        let ids = g.column(col::GAME_ID).unwrap().i64().unwrap().clone();
+        ids.into_no_null_iter().zip(strs(&g, col::ROUND)).collect()
+    };
+    let all = sorted(&ds, &ANALYSIS);
+    let rows = |round: &str, ply: u16| {
+        let id = round_of.iter().find(|(_, r)| *r == round).unwrap().0;
+        let m = all.column(col::GAME_ID).unwrap().i64().unwrap().equal(*id)
+            & all.column(col::PLY).unwrap().u16().unwrap().equal(ply);
+        let df = all.filter(&m).unwrap();
+        assert!(df.height() > 0, "no rows at {round} ply {ply}");
+        df.drop_many([col::GAME_ID, col::PLY, col::LABEL])
+    };
+    // Copied rows are the source's, timings included: nothing was searched.
+    // The start position (before ply 1) is in 1.1 and 1.2: one is its source.
+    let start = [rows("1.1", 1), rows("1.2", 1)];
+    for target in ["2.1", "2.2", "2.3", "2.4"] {
+        assert!(start.contains(&rows(target, 1)), "{target} ply 1");
+    }
+    let copies = [
+        ("2.1", "1.1", 2..=4),
+        ("2.2", "1.2", 2..=4),
+        ("2.3", "1.2", 2..=2),
+        ("2.4", "1.1", 2..=3),
+    ];
+    for (target, source, plies) in copies {
+        for p in plies {
+            assert_eq!(rows(target, p), rows(source, p), "{target} ply {p}");
+        }
+    }
+    let d = Dataset::open(Path::new(&ds)).unwrap();
+    let chunks = &d.manifest().analysis("ref").unwrap().chunks;
+    let reused: Vec<(u64, u64, u64)> = chunks
+        .iter()
+        .map(|c| (c.games, c.positions, c.reused))
+        .collect();
+    // Event One; 2.4 on its own; then the searched games with their copies.
+    assert_eq!(reused[..2], [(2, 10, 0), (1, 3, 3)]);
+    assert_eq!(reused[2..].iter().map(|c| c.2).sum::<u64>(), 10);
+    assert_eq!(reused.iter().map(|c| c.1).sum::<u64>(), 10 + 19);
+
+    // Other settings: nothing to reuse, every position searched.
+    let said = run("^Two$", "3001", "other", true);
+    assert!(!said.contains("reused"), "{said}");
+    assert!(
+        said.contains("analysed 4 games (0 already done), 19 positions"),
+        "{said}"
+    );
+}
+
+#[test]
+fn reuse_refuses_a_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dataset(dir.path(), "a");
+    let out = evallab(&[
+        "analyze",
+        &ds,
+        "--engine",
+        "/bin/false",
+        "--nodes",
+        "1",
+        "--reuse",
+        "--shard",
+        "s1",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--reuse"),
+        "{}",
+        text(&out.stderr)
+    );
+}

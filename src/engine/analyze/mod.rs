@@ -14,6 +14,7 @@
 //! once on a fresh one, and positions that fail again go to
 //! `analysis_failures` with the reason.
 
+pub mod reuse;
 pub mod rows;
 
 use arrow::record_batch::RecordBatch;
@@ -21,11 +22,12 @@ use evallab_uci::{Engine, Limit};
 use shakmaty::Chess;
 
 use crate::Error;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, EngineRun};
 use crate::engine::pool::{GameResult, Job};
 use crate::engine::positions::{self, GameTask, Selection};
 use crate::engine::{RunOptions, Stage, StageReport, check_reserved, options_sent, stopped};
 use crate::schema::{ANALYSIS, AnalysisBuilder, Table};
+use reuse::Reused;
 use rows::Line;
 
 /// Options of an analysis run.
@@ -43,6 +45,9 @@ pub struct AnalyzeOptions {
     pub threads: u32,
     pub hash_mb: u32,
     pub selection: Selection,
+    /// Copy the rows of positions already analysed under the same settings
+    /// ([`reuse`]); not a setting: a copied row means what a searched one does.
+    pub reuse: bool,
 }
 
 /// The `analyze` stage: one search per position, its lines kept.
@@ -58,6 +63,13 @@ impl Analyze {
         if opts.multipv == 0 || opts.run.jobs == 0 || opts.threads == 0 {
             return Err(Error::Usage(
                 "--multipv, --jobs and --threads must be at least 1".into(),
+            ));
+        }
+        // A shard is written without the lock from a fixed list of games;
+        // reused rows are committed by the lock's holder.
+        if opts.reuse && opts.run.shard.is_some() {
+            return Err(Error::Usage(
+                "--reuse cannot write into a shard (--shard); reuse when analysing the dataset itself".into(),
             ));
         }
         Ok(Analyze { opts })
@@ -104,6 +116,18 @@ impl Stage for Analyze {
 
     fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error> {
         positions::select(ds, &self.opts.selection)
+    }
+
+    fn reuse(
+        &self,
+        ds: &Dataset,
+        run: &EngineRun,
+        todo: &mut [GameTask],
+    ) -> Result<Option<Reused>, Error> {
+        if !self.opts.reuse {
+            return Ok(None);
+        }
+        reuse::find(ds, run, todo)
     }
 
     fn tally(&self, lines: &Vec<Line>, report: &mut StageReport) {

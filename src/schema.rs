@@ -381,6 +381,7 @@ pub mod opening_col {
     pub const OPENING_PLY: &str = "opening_ply";
     pub const ECO_TAG: &str = "eco_tag";
     pub const ECO_AGREES: &str = "eco_agrees";
+    pub const UNCLASSIFIED: &str = "unclassified";
 }
 
 /// Column names of the relevance tables (per move and summary).
@@ -785,6 +786,12 @@ pub const OPENINGS: Table = Table {
             Bool,
             true,
             "the ECO tag equals `eco` (null: no tag or no line)",
+        ),
+        c(
+            opening_col::UNCLASSIFIED,
+            Utf8,
+            true,
+            "why the game has no line (Chess960, no moves, a set-up start, none reached); null when it has one",
         ),
     ],
 };

@@ -185,8 +185,28 @@ pub fn classify(
             col(col::PLY).first().alias(opening_col::OPENING_PLY),
         ]);
     let tag = col(opening_col::ECO_TAG);
+    // Why a game has no line: the table's lines start from the standard
+    // position, so a Chess960 or set-up start may reach none of them.
+    let unclassified = when(col(col::ECO).is_not_null())
+        .then(lit(NULL).cast(DataType::String))
+        .when(col(col::VARIANT).eq(lit("chess960")))
+        .then(lit(
+            "Chess960: the table's lines start from the standard position",
+        ))
+        .when(col(col::PLIES).eq(lit(0)))
+        .then(lit("no moves"))
+        .when(col(col::START_FEN).is_not_null())
+        .then(lit("set-up start: no table line's position reached"))
+        .otherwise(lit("no table line's position reached"))
+        .alias(opening_col::UNCLASSIFIED);
     let out = games
-        .select([col(col::GAME_ID), col(col::ECO).alias(opening_col::ECO_TAG)])
+        .select([
+            col(col::GAME_ID),
+            col(col::ECO).alias(opening_col::ECO_TAG),
+            col(col::VARIANT),
+            col(col::START_FEN),
+            col(col::PLIES),
+        ])
         .join(
             best,
             [col(col::GAME_ID)],
@@ -203,6 +223,7 @@ pub fn classify(
                 .then(lit(NULL).cast(DataType::Boolean))
                 .otherwise(tag.eq(col(col::ECO)))
                 .alias(opening_col::ECO_AGREES),
+            unclassified,
         ])
         .sort([col::GAME_ID], SortMultipleOptions::default())
         .collect()?;

@@ -42,19 +42,19 @@ fn games_get_the_deepest_line_they_reach_in_any_move_order() {
     // 1: Ruy Lopez after 3.Bb5; 2: 1.c4 e6 2.d4 d5 is the QGD position
     // (deeper than 1.c4); 3: 2...d6 is in no line, 2.Nf3 is; 4: the FEN is
     // the Ruy Lopez position (ply 0); 5: 1.Nf3 is in no line; 6: 2.Nf3's
-    // position again at ply 7, first at ply 3.
+    // position again at ply 7, first at ply 3; 7: Chess960 reaches no line.
     assert_eq!(
         strs(&out, col::ECO),
-        [s("C60"), s("D30"), s("C40"), s("C60"), None, s("C40")]
+        [s("C60"), s("D30"), s("C40"), s("C60"), None, s("C40"), None]
     );
     assert_eq!(strs(&out, col::OPENING)[1], s("Queen's Gambit Declined"));
     assert_eq!(
         ints(&out, opening_col::OPENING_PLY),
-        [Some(5), Some(4), Some(3), Some(0), None, Some(3)]
+        [Some(5), Some(4), Some(3), Some(0), None, Some(3), None]
     );
     assert_eq!(
         strs(&out, opening_col::ECO_TAG),
-        [None, s("A10"), s("C40"), None, s("A04"), None]
+        [None, s("A10"), s("C40"), None, s("A04"), None, None]
     );
     let agrees: Vec<Option<bool>> = out
         .column(opening_col::ECO_AGREES)
@@ -63,7 +63,18 @@ fn games_get_the_deepest_line_they_reach_in_any_move_order() {
         .unwrap()
         .iter()
         .collect();
-    assert_eq!(agrees, [None, Some(false), Some(true), None, None, None]);
+    assert_eq!(
+        agrees,
+        [None, Some(false), Some(true), None, None, None, None]
+    );
+    // Every game has a line or says why not.
+    let why = strs(&out, opening_col::UNCLASSIFIED);
+    assert_eq!(why[..4], [None, None, None, None]);
+    assert_eq!(why[4], s("no table line's position reached"));
+    assert_eq!(
+        why[6],
+        s("Chess960: the table's lines start from the standard position")
+    );
 
     let counts = summary(out.lazy()).collect().unwrap();
     let n = |c| ints(&counts, c)[0].unwrap();
@@ -76,7 +87,7 @@ fn games_get_the_deepest_line_they_reach_in_any_move_order() {
             summary_col::AGREEING
         ]
         .map(n),
-        [6, 5, 3, 2, 1]
+        [7, 5, 3, 2, 1]
     );
     let pct = counts.column(summary_col::AGREEING_PCT).unwrap();
     assert_eq!(pct.f64().unwrap().get(0), Some(50.0));

@@ -33,8 +33,9 @@ use std::time::UNIX_EPOCH;
 use sha2::{Digest, Sha256};
 
 use crate::Error;
+use crate::dataset::Manifest;
 use crate::dataset::writer::{DatasetWriter, Open};
-use crate::schema::algorithm_version;
+use crate::schema::{MANIFEST_FILE, algorithm_version};
 
 /// What a step's last run depended on: its inputs' stamp and the code that ran.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -283,7 +284,8 @@ pub fn load(
 }
 
 /// What a step depends on: its command line, the files it reads (size and
-/// mtime; directories walked) and the dataset's manifest.
+/// mtime; directories walked) and its part of the dataset's manifest
+/// ([`manifest_part`]).
 pub fn stamp(step: &Step, dataset: &Path) -> String {
     let mut h = Sha256::new();
     for a in &step.argv {
@@ -306,9 +308,41 @@ pub fn stamp(step: &Step, dataset: &Path) -> String {
         }
     }
     if step.argv[1] != "ingest" {
-        h.update(std::fs::read(dataset.join("manifest.json")).unwrap_or_default());
+        h.update(manifest_part(step, dataset));
     }
     evallab_pgn::input::hex(&h.finalize())
+}
+
+/// The part of the manifest a step reads: the versions and the ingest runs,
+/// the engine runs it names (`--label`, `--analysis`, `--policy`), and every
+/// engine run only for a step that reads them all (`report`, or an engine
+/// command without a label). Hashing the whole manifest made a later step's
+/// engine run (the demo's `match`) mark the earlier `analyze` and
+/// `agreement` steps as changed, so a second `run` repeated them.
+fn manifest_part(step: &Step, dataset: &Path) -> Vec<u8> {
+    let Ok(text) = std::fs::read(dataset.join(MANIFEST_FILE)) else {
+        return Vec::new();
+    };
+    let Ok(m) = serde_json::from_slice::<Manifest>(&text) else {
+        return text;
+    };
+    let labels: Vec<&str> = step
+        .argv
+        .windows(2)
+        .filter(|w| matches!(w[0].as_str(), "--label" | "--analysis" | "--policy"))
+        .map(|w| w[1].as_str())
+        .collect();
+    let every_run = labels.is_empty()
+        && matches!(
+            step.argv[1].as_str(),
+            "report" | "agreement" | "analyze" | "match" | "policy" | "ease"
+        );
+    let engine_runs: Vec<_> = m
+        .analyses
+        .iter()
+        .filter(|a| every_run || labels.contains(&a.label.as_str()))
+        .collect();
+    serde_json::to_vec(&(&m.tool_version, &m.schema_version, &m.runs, engine_runs)).unwrap_or(text)
 }
 
 fn collect(p: &Path, out: &mut Vec<PathBuf>) {
@@ -319,5 +353,92 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>) {
             }
         }
         Err(_) => out.push(p.to_path_buf()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::{EngineChunk, EngineId, EngineRun};
+
+    fn step(argv: &[&str]) -> Step {
+        Step {
+            name: "1. x".into(),
+            argv: argv.iter().map(|a| a.to_string()).collect(),
+            reads: Vec::new(),
+            writes: Vec::new(),
+        }
+    }
+
+    fn engine_run(label: &str, chunks: usize) -> EngineRun {
+        let chunk = EngineChunk {
+            part: 2,
+            started_unix: 0,
+            seconds: 0.0,
+            games: 1,
+            positions: 1,
+            lines: 1,
+            failures: 0,
+            restarts: 0,
+            files: Default::default(),
+            shard: None,
+            reused: 0,
+        };
+        EngineRun {
+            label: label.into(),
+            stage: "analyze".into(),
+            engine: EngineId {
+                name: "e".into(),
+                path: "/e".into(),
+            },
+            options: Vec::new(),
+            settings: serde_json::json!({}),
+            fingerprint: "f".into(),
+            chunks: vec![chunk; chunks],
+        }
+    }
+
+    /// A step is stale when its inputs change, not when a later step adds an
+    /// engine run it does not read.
+    #[test]
+    fn steps_depend_on_their_part_of_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |analyses: Vec<EngineRun>| {
+            let m = Manifest {
+                analyses,
+                ..Manifest::default()
+            };
+            std::fs::write(
+                dir.path().join(MANIFEST_FILE),
+                serde_json::to_string(&m).unwrap(),
+            )
+            .unwrap();
+        };
+        let steps = [
+            step(&["evallab", "analyze", "ds", "--label", "a"]),
+            step(&["evallab", "agreement", "ds", "--analysis", "a"]),
+            step(&["evallab", "balance", "ds"]),
+            step(&["evallab", "report", "ds", "-o", "r"]),
+        ];
+        let stamps = || {
+            steps
+                .iter()
+                .map(|s| stamp(s, dir.path()))
+                .collect::<Vec<_>>()
+        };
+        write(vec![engine_run("a", 1)]);
+        let before = stamps();
+        // A later `match --label b`: only the report reads it.
+        write(vec![engine_run("a", 1), engine_run("b", 1)]);
+        let after_b = stamps();
+        assert_eq!(after_b[..3], before[..3]);
+        assert_ne!(after_b[3], before[3]);
+        // More of `a`: its readers and the report change, balance does not.
+        write(vec![engine_run("a", 2), engine_run("b", 1)]);
+        let after_a = stamps();
+        assert_ne!(after_a[0], after_b[0]);
+        assert_ne!(after_a[1], after_b[1]);
+        assert_eq!(after_a[2], after_b[2]);
+        assert_ne!(after_a[3], after_b[3]);
     }
 }

@@ -35,8 +35,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     a.out.check()?;
     let table = OpeningTable::read(&a.table)?;
     let w = DatasetWriter::open(&a.dataset, "openings", Open::Existing)?;
-    let mut df = classify(w.scan(&GAMES)?, w.scan(&MOVES)?, &table)?;
-    w.store_derived(&OPENINGS, &mut df, &Stamp::new("openings", &w))?;
+    let df = classify(w.scan(&GAMES)?, w.scan(&MOVES)?, &table)?;
+    w.store_derived(&OPENINGS, &df, &Stamp::new("openings", &w))?;
     eprintln!(
         "{} table lines; per-game openings in {}",
         table.lines.len(),

@@ -101,12 +101,7 @@ impl DatasetWriter {
 
     /// Stores a derived table computed from this dataset, stamped with what
     /// it was computed from (see [`Dataset::read_derived`]).
-    pub fn store_derived(
-        &self,
-        table: &Table,
-        df: &mut DataFrame,
-        stamp: &Stamp,
-    ) -> Result<(), Error> {
+    pub fn store_derived(&self, table: &Table, df: &DataFrame, stamp: &Stamp) -> Result<(), Error> {
         let path = self.ds.derived_path(table);
         derived::write_frames(&path, Some(stamp), |sink| sink(df.clone()))?;
         Ok(())
@@ -171,9 +166,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut w = DatasetWriter::open(dir.path(), "test", Open::OrCreate).unwrap();
         w.commit().unwrap();
-        let mut df = df!("game_id" => [1i64, 2], "x" => [0.5f64, 1.5]).unwrap();
+        let df = df!("game_id" => [1i64, 2], "x" => [0.5f64, 1.5]).unwrap();
         let stamp = Stamp::new("eas", &w);
-        w.store_derived(&EAS_LABELS, &mut df, &stamp).unwrap();
+        w.store_derived(&EAS_LABELS, &df, &stamp).unwrap();
         let back = w.read_derived(&EAS_LABELS, &stamp).unwrap().unwrap();
         assert!(back.equals(&df));
         let other = Stamp::new("relevance", &w);

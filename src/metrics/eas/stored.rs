@@ -31,11 +31,11 @@ pub fn stored_labels(ds: &Dataset, force: bool) -> Result<(DataFrame, bool), Err
         .iter()
         .map(|r| Ok((ds.scan_run(r, &GAMES)?, ds.scan_run(r, &MOVES)?)))
         .collect::<Result<Vec<_>, Error>>()?;
-    let mut df = labels(parts)?;
+    let df = labels(parts)?;
     if let Some(w) = DatasetWriter::try_open(ds.root(), "eas")? {
         // Computed from the parts the writer sees, else not stored.
         if Stamp::new("eas", &w) == stamp {
-            w.store_derived(&EAS_LABELS, &mut df, &stamp)?;
+            w.store_derived(&EAS_LABELS, &df, &stamp)?;
         }
     }
     Ok((df, true))

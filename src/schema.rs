@@ -1093,6 +1093,30 @@ pub mod metric {
         pub const LLR_UPPER: &str = "llr_upper";
         pub const SPRT: &str = "sprt";
     }
+    /// `evallab engine-stats` outputs.
+    pub mod engine_stats {
+        pub const MOVES: &str = "moves";
+        pub const PHASE: &str = "phase";
+        /// A band of move numbers: from_move ..= to_move.
+        pub const FROM_MOVE: &str = "from_move";
+        pub const TO_MOVE: &str = "to_move";
+        /// The per-move fields: output prefix and moves column (time in s).
+        pub const FIELDS: [(&str, &str); 8] = [
+            ("depth", super::super::col::DEPTH),
+            ("seldepth", super::super::col::SELDEPTH),
+            ("nodes", super::super::col::NODES),
+            ("nps", super::super::col::NPS),
+            ("time_s", super::super::col::TIME_MS),
+            ("tb_hits", super::super::col::TB_HITS),
+            ("hash_full", super::super::col::HASH_FULL),
+            ("ponder_hit", super::super::col::PONDER_HIT),
+        ];
+        pub const CLOCK_MOVES: &str = "clock_moves";
+        pub const CLOCK_SHARE_MEAN: &str = "clock_share_mean";
+        pub const CLOCK_SHARE_MEDIAN: &str = "clock_share_median";
+        pub const TIME_MEDIAN_S: &str = "time_median_s";
+        pub const TIME_LEFT_MEDIAN_S: &str = "time_left_median_s";
+    }
     /// `evallab adjudicate` outputs (per game, per group, clocks).
     pub mod adjudication {
         pub const RULES: &str = "rules";

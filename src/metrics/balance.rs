@@ -48,7 +48,11 @@ pub struct BalanceOptions {
 impl BalanceOptions {
     /// The grouping columns.
     pub fn keys(&self) -> Vec<&'static str> {
-        self.group.outer().into_iter().chain([metric::ENGINE]).collect()
+        self.group
+            .outer()
+            .into_iter()
+            .chain([metric::ENGINE])
+            .collect()
     }
 }
 

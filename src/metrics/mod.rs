@@ -10,6 +10,7 @@ pub mod balance;
 pub mod calibrate;
 pub mod eas;
 pub mod ease;
+pub mod engine_stats;
 pub mod facts;
 pub mod matching;
 pub mod openings;

@@ -207,7 +207,10 @@ impl Sprt {
             }
         }
         if alpha + beta >= 1.0 {
-            return Err(format!("alpha + beta ({}) must be less than 1", alpha + beta));
+            return Err(format!(
+                "alpha + beta ({}) must be less than 1",
+                alpha + beta
+            ));
         }
         Ok(Sprt {
             elo0,
@@ -365,9 +368,30 @@ mod tests {
     #[test]
     fn pentanomial_elo_matches_fastchess() {
         for (p, nelo, nerr, elo_, err, score) in [
-            (fc(34, 54, 31, 32, 64, 75), 57.94, 28.28, 55.58, 27.65, 0.579),
-            (fc(332, 433, 457, 41, 333, 334), -9.17, 10.96, -8.64, 10.33, 0.488),
-            (fc(7895, 8757, 5485, 200, 568, 9999), -19.01, 2.65, -21.04, 2.95, 0.470),
+            (
+                fc(34, 54, 31, 32, 64, 75),
+                57.94,
+                28.28,
+                55.58,
+                27.65,
+                0.579,
+            ),
+            (
+                fc(332, 433, 457, 41, 333, 334),
+                -9.17,
+                10.96,
+                -8.64,
+                10.33,
+                0.488,
+            ),
+            (
+                fc(7895, 8757, 5485, 200, 568, 9999),
+                -19.01,
+                2.65,
+                -21.04,
+                2.95,
+                0.470,
+            ),
         ] {
             let e = pentanomial(&p).unwrap();
             assert!(close(e.nelo.unwrap(), nelo, 0.01), "{e:?}");
@@ -425,7 +449,10 @@ mod tests {
         assert_eq!(pentanomial(&Penta::default()), None);
         let all_won = pentanomial(&Penta([0, 0, 0, 0, 3])).unwrap();
         assert_eq!(all_won.elo, None);
-        assert_eq!(reason(&all_won), Some("score 0 % or 100 %: Elo is not finite"));
+        assert_eq!(
+            reason(&all_won),
+            Some("score 0 % or 100 %: Elo is not finite")
+        );
         let one_bin = pentanomial(&Penta([0, 0, 4, 0, 0])).unwrap();
         assert_eq!(one_bin.elo, Some(0.0));
         assert_eq!((one_bin.elo_error, one_bin.nelo), (None, None));
@@ -442,10 +469,22 @@ mod tests {
         let logi = |e0, e1| Sprt::parse(&format!("{e0},{e1}"), SprtModel::Logistic).unwrap();
         for (sprt, p, llr) in [
             (norm(0.0, 2.0), fc(365, 16618, 36029, 200, 16974, 390), 2.25),
-            (norm(-1.75, 0.25), fc(127, 4883, 10311, 401, 5150, 104), 3.01),
+            (
+                norm(-1.75, 0.25),
+                fc(127, 4883, 10311, 401, 5150, 104),
+                3.01,
+            ),
             (norm(0.0, 5.0), fc(0, 0, 0, 0, 0, 5550), 111.82),
-            (logi(0.5, 2.5), fc(223, 9863, 20279, 1000, 10037, 246), -3.07),
-            (logi(0.0, 2.0), fc(871, 26175, 55003, 980, 26678, 821), -4.98),
+            (
+                logi(0.5, 2.5),
+                fc(223, 9863, 20279, 1000, 10037, 246),
+                -3.07,
+            ),
+            (
+                logi(0.0, 2.0),
+                fc(871, 26175, 55003, 980, 26678, 821),
+                -4.98,
+            ),
         ] {
             let got = sprt.llr(&p).unwrap();
             assert!(close(got, llr, 0.01), "{sprt:?} {p:?}: {got} vs {llr}");

@@ -26,7 +26,8 @@ pub const UNMARKED_OPENING_PLIES: u16 = 8;
 /// Why a game is in no pair.
 pub const UNFINISHED: &str = "unfinished (result *)";
 pub const NO_PLAYERS: &str = "a player's name is missing, or both are the same";
-pub const NO_OPENING: &str = "no opening: no book moves from the standard start and fewer than 8 plies";
+pub const NO_OPENING: &str =
+    "no opening: no book moves from the standard start and fewer than 8 plies";
 pub const NO_PARTNER: &str =
     "no colour-swapped game of the same engines on the same opening in its event and file";
 
@@ -272,11 +273,16 @@ pub fn pentanomial(paired: &Paired, opts: &PairsOptions) -> PolarsResult<DataFra
             sel.families.apply(col(o)).alias(metric::OPPONENT),
         ])
     };
-    let pairs = fam(paired.pairs.clone().lazy(), metric::ENGINE, metric::OPPONENT);
+    let pairs = fam(
+        paired.pairs.clone().lazy(),
+        metric::ENGINE,
+        metric::OPPONENT,
+    );
     let (r1, r2) = (col(p::FIRST_RESULT), col(p::SECOND_RESULT));
     let wins = r1.clone().eq(lit("1-0")).cast(DataType::UInt32)
         + r2.clone().eq(lit("0-1")).cast(DataType::UInt32);
-    let losses = r1.eq(lit("0-1")).cast(DataType::UInt32) + r2.eq(lit("1-0")).cast(DataType::UInt32);
+    let losses =
+        r1.eq(lit("0-1")).cast(DataType::UInt32) + r2.eq(lit("1-0")).cast(DataType::UInt32);
     let view = |lf: LazyFrame, swap: bool| {
         let (e, o) = if swap {
             (metric::OPPONENT, metric::ENGINE)
@@ -418,10 +424,8 @@ fn add_estimates(df: &mut DataFrame, sprt: Option<&Sprt>) -> PolarsResult<()> {
     if let Some(s) = sprt {
         let (lower, upper) = s.bounds();
         let llr: Vec<Option<f64>> = out.iter().map(|(_, _, pn)| s.llr(pn)).collect();
-        let verdict: Vec<Option<&str>> = llr
-            .iter()
-            .map(|v| v.map(|v| s.verdict(v).name()))
-            .collect();
+        let verdict: Vec<Option<&str>> =
+            llr.iter().map(|v| v.map(|v| s.verdict(v).name())).collect();
         cols.extend([
             Column::new(p::LLR.into(), llr),
             Column::new(p::LLR_LOWER.into(), vec![lower; out.len()]),
@@ -529,7 +533,10 @@ fn opening_moves(df: &DataFrame, moves: LazyFrame) -> PolarsResult<Vec<String>> 
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
         .collect()?;
     let mut text: HashMap<i64, String> = HashMap::new();
-    let (g, s) = (sans.column(col::GAME_ID)?.i64()?, sans.column(col::SAN)?.str()?);
+    let (g, s) = (
+        sans.column(col::GAME_ID)?.i64()?,
+        sans.column(col::SAN)?.str()?,
+    );
     for (g, s) in g.iter().flatten().zip(s.iter().flatten()) {
         let t = text.entry(g).or_default();
         if !t.is_empty() {

@@ -16,7 +16,10 @@ type Game = (
 const STD: i64 = 42;
 
 fn book(keys: &[i64]) -> Vec<(bool, i64)> {
-    keys.iter().map(|k| (true, *k)).chain([(false, 7)]).collect()
+    keys.iter()
+        .map(|k| (true, *k))
+        .chain([(false, 7)])
+        .collect()
 }
 
 fn free(keys: &[i64]) -> Vec<(bool, i64)> {
@@ -95,12 +98,21 @@ fn frames(games: &[Game]) -> (LazyFrame, LazyFrame) {
 }
 
 fn i64s(df: &DataFrame, c: &str) -> Vec<i64> {
-    df.column(c).unwrap().i64().unwrap().into_no_null_iter().collect()
+    df.column(c)
+        .unwrap()
+        .i64()
+        .unwrap()
+        .into_no_null_iter()
+        .collect()
 }
 
 fn strs(df: &DataFrame, c: &str) -> Vec<Option<String>> {
     let s = df.column(c).unwrap().cast(&DataType::String).unwrap();
-    s.str().unwrap().iter().map(|v| v.map(str::to_string)).collect()
+    s.str()
+        .unwrap()
+        .iter()
+        .map(|v| v.map(str::to_string))
+        .collect()
 }
 
 fn paired() -> Paired {
@@ -113,13 +125,33 @@ fn pairing_by_hand() {
     let p = paired();
     assert_eq!(i64s(&p.pairs, p::FIRST_GAME_ID), [1, 3, 4, 8, 12, 14]);
     assert_eq!(i64s(&p.pairs, p::SECOND_GAME_ID), [2, 5, 6, 9, 13, 15]);
-    let pts: Vec<f64> = p.pairs.column(p::PAIR_POINTS).unwrap().f64().unwrap().into_no_null_iter().collect();
+    let pts: Vec<f64> = p
+        .pairs
+        .column(p::PAIR_POINTS)
+        .unwrap()
+        .f64()
+        .unwrap()
+        .into_no_null_iter()
+        .collect();
     assert_eq!(pts, [1.0, 1.5, 1.5, 1.0, 2.0, 1.5]);
-    let open: Vec<Option<u16>> = p.pairs.column(opening_col::OPENING_PLY).unwrap().u16().unwrap().iter().collect();
+    let open: Vec<Option<u16>> = p
+        .pairs
+        .column(opening_col::OPENING_PLY)
+        .unwrap()
+        .u16()
+        .unwrap()
+        .iter()
+        .collect();
     assert_eq!(open, [Some(2), Some(2), Some(1), Some(1), Some(0), Some(8)]);
-    assert_eq!(i64s(&p.pairs, p::OPENING_KEY), [100, 200, 300, 400, 500, 600]);
+    assert_eq!(
+        i64s(&p.pairs, p::OPENING_KEY),
+        [100, 200, 300, 400, 500, 600]
+    );
     assert_eq!(i64s(&p.unpaired, col::GAME_ID), [7, 10, 11, 16]);
-    let reasons: Vec<_> = strs(&p.unpaired, col::REASON).into_iter().flatten().collect();
+    let reasons: Vec<_> = strs(&p.unpaired, col::REASON)
+        .into_iter()
+        .flatten()
+        .collect();
     assert_eq!(reasons, [NO_PARTNER, UNFINISHED, NO_OPENING, NO_PARTNER]);
     // Every game is in one pair or unpaired.
     assert_eq!(2 * p.pairs.height() + p.unpaired.height(), games().len());
@@ -148,7 +180,14 @@ fn pentanomial_by_hand() {
     let row = |r: usize| -> Vec<Option<f64>> {
         p::BINS
             .iter()
-            .chain(&[p::BUSTED, metric::WINS, metric::DRAWS, metric::LOSSES, p::UNPAIRED, p::PAIRS])
+            .chain(&[
+                p::BUSTED,
+                metric::WINS,
+                metric::DRAWS,
+                metric::LOSSES,
+                p::UNPAIRED,
+                p::PAIRS,
+            ])
             .map(|c| f(&df, c, r))
             .collect()
     };
@@ -183,7 +222,10 @@ fn engine_view_families_and_sprt() {
     let llr = f(&df, p::LLR, 0).unwrap();
     let expected = opts.sprt.unwrap().llr(&Penta([1, 2, 2, 0, 0])).unwrap();
     assert_eq!(llr, expected);
-    assert_eq!(strs(&df, p::SPRT)[0].as_deref(), Some(opts.sprt.unwrap().verdict(llr).name()));
+    assert_eq!(
+        strs(&df, p::SPRT)[0].as_deref(),
+        Some(opts.sprt.unwrap().verdict(llr).name())
+    );
     // A family merging C and D into one name leaves no C–D row (self-play).
     let opts = PairsOptions {
         selection: Selection {
@@ -204,14 +246,27 @@ fn openings_list_by_hand() {
     let kinds: Vec<_> = strs(&df, p::KIND).into_iter().flatten().collect();
     assert_eq!(
         kinds,
-        ["busted", "decisive", "decisive", "busted", "reverse kill", "decisive"]
+        [
+            "busted",
+            "decisive",
+            "decisive",
+            "busted",
+            "reverse kill",
+            "decisive"
+        ]
     );
     let winners = strs(&df, p::WINNER);
     assert_eq!(winners[0], None);
     assert_eq!(winners[1].as_deref(), Some("A"));
     assert_eq!(winners[2].as_deref(), Some("C"));
     let scores: Vec<_> = strs(&df, p::PAIR_SCORE).into_iter().flatten().collect();
-    assert_eq!(scores, ["1-1", "1.5-0.5", "1.5-0.5", "1-1", "2-0", "1.5-0.5"]);
+    assert_eq!(
+        scores,
+        ["1-1", "1.5-0.5", "1.5-0.5", "1-1", "2-0", "1.5-0.5"]
+    );
     let text: Vec<_> = strs(&df, p::OPENING_MOVES).into_iter().flatten().collect();
-    assert_eq!(text, ["m1 m2", "m1 m2", "m1", "m1", "", "m1 m2 m3 m4 m5 m6 m7 m8"]);
+    assert_eq!(
+        text,
+        ["m1 m2", "m1 m2", "m1", "m1", "", "m1 m2 m3 m4 m5 m6 m7 m8"]
+    );
 }

@@ -40,7 +40,7 @@ pub struct Paired {
     /// opening_ply, opening_key, pair_points (the engine's points, 0 to 2).
     pub pairs: DataFrame,
     /// One row per game in no pair: game_id, event, round, white, black,
-    /// result, source_file, reason.
+    /// result, source_file, game_number, reason.
     pub unpaired: DataFrame,
 }
 
@@ -214,7 +214,7 @@ pub fn pairs(games: LazyFrame, moves: LazyFrame, sel: &Selection) -> PolarsResul
         GAME_NAMING
             .iter()
             .copied()
-            .chain([col::SOURCE_FILE])
+            .chain([col::SOURCE_FILE, col::GAME_NUMBER])
             .map(PlSmallStr::from),
     )?;
     left.with_column(Column::new(
@@ -397,7 +397,9 @@ fn add_estimates(df: &mut DataFrame, sprt: Option<&Sprt>) -> PolarsResult<()> {
     let ratio: Vec<Option<f64>> = out
         .iter()
         .map(|(pe, te, _)| match (pe, te) {
-            (Some(pe), Some(te)) if te.score_se > 0.0 => Some(pe.score_se / te.score_se),
+            (Some(pe), Some(te)) if pe.score_se > 0.0 && te.score_se > 0.0 => {
+                Some(pe.score_se / te.score_se)
+            }
             _ => None,
         })
         .collect();

@@ -198,7 +198,10 @@ impl Sprt {
             [e0, e1, a, b] => (e0, e1, a, b),
             _ => return Err(format!("expected elo0,elo1[,alpha,beta], got `{spec}`")),
         };
-        if !(elo0 < elo1) {
+        if let Some(bad) = v.iter().find(|x| !x.is_finite()) {
+            return Err(format!("`{bad}` in `{spec}` is not a finite number"));
+        }
+        if elo0 >= elo1 {
             return Err(format!("elo0 ({elo0}) must be less than elo1 ({elo1})"));
         }
         for (name, x) in [("alpha", alpha), ("beta", beta)] {
@@ -526,6 +529,7 @@ mod tests {
             ("0", "expected elo0,elo1[,alpha,beta], got `0`"),
             ("0,2,0.5", "expected elo0,elo1[,alpha,beta], got `0,2,0.5`"),
             ("0,x", "`x` in `0,x` is not a number"),
+            ("0,inf", "`inf` in `0,inf` is not a finite number"),
             ("0,2,0,0.1", "alpha (0) must be between 0 and 1"),
             ("0,2,0.6,0.5", "alpha + beta (1.1) must be less than 1"),
         ] {

@@ -113,11 +113,14 @@ fn game_openings(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
     )
 }
 
+/// A row in no pair and why.
+type Unpaired = (IdxSize, &'static str);
+
 /// Row pairs (first, second) and the unpaired rows with their reason, of
 /// games sorted by file and game number: a game waits for the next game of
 /// the same file, event, engines and opening; that game pairs with it if the
 /// colours are swapped, else takes its place (and the waiting one is unpaired).
-fn pair_up(g: &DataFrame) -> PolarsResult<(Vec<[IdxSize; 2]>, Vec<(IdxSize, &'static str)>)> {
+fn pair_up(g: &DataFrame) -> PolarsResult<(Vec<[IdxSize; 2]>, Vec<Unpaired>)> {
     let s = |c: &str| g.column(c).and_then(|c| c.str().cloned());
     let (file, event, white, black, result) = (
         s(col::SOURCE_FILE)?,

@@ -27,8 +27,10 @@ use super::{OutputArgs, SelectionArgs};
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
-    /// One row per engine over all events (`all`), or per event or season too.
-    #[arg(long, value_enum, default_value_t = Group::Engine)]
+    /// One row per engine over all events (`all`, also `engine`), or per
+    /// event (`event`, also `event,engine`) or season (`season`, also
+    /// `season,engine`: "Season N" in the event name) too.
+    #[arg(long, value_enum, default_value_t = Group::Engine, hide_possible_values = true)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

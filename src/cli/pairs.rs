@@ -16,8 +16,8 @@ use super::{OutputArgs, SelectionArgs, usage};
 /// Pentanomial statistics of colour-swapped game pairs per engine pair.
 ///
 /// A pair is one opening (the position after the book moves) played twice by
-/// the same two engines with the colours swapped: TCEC's N.1/N.2 games,
-/// fastchess's and cutechess's game pairs. Per engine pair (from the view of
+/// the same two engines with the colours swapped: TCEC's two games of each
+/// opening, fastchess's and cutechess's game pairs. Per engine pair (from the view of
 /// the engine first by name, or of the `--engine` match): the pair counts
 /// [LL, LD, DD+WL, WD, WW], score, Elo and normalized Elo with 95 %
 /// intervals from the pairs, the trinomial error of the same games for
@@ -28,9 +28,10 @@ use super::{OutputArgs, SelectionArgs, usage};
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
-    /// One row per engine pair and event (`event`), season (`season`), or
-    /// over all events (`all`).
-    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    /// One row per engine pair and event (`event`, also `event,engine`),
+    /// season (`season`, also `season,engine`: "Season N" in the event name),
+    /// or over all events (`all`, also `engine`).
+    #[arg(long, value_enum, default_value_t = Group::EventEngine, hide_possible_values = true)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::metrics::balance::Group;
 use evallab::metrics::pairs::math::{Sprt, SprtModel};
-use evallab::metrics::pairs::{PairsOptions, openings, pairs, pentanomial};
+use evallab::metrics::pairs::{PairsOptions, openings, pairs, pentanomial, unpaired};
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut df = if args.openings {
         openings(&paired, ds.scan(&MOVES)?, &opts)?
     } else if args.unpaired {
-        paired.unpaired
+        unpaired(&paired, &opts)?
     } else {
         pentanomial(&paired, &opts)?
     };

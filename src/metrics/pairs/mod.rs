@@ -518,6 +518,15 @@ pub fn openings(paired: &Paired, moves: LazyFrame, opts: &PairsOptions) -> Polar
     Ok(df)
 }
 
+/// The games in no pair whose White or Black matches `--engine` (names
+/// merged into families), with the reason.
+pub fn unpaired(paired: &Paired, opts: &PairsOptions) -> PolarsResult<DataFrame> {
+    let sel = &opts.selection;
+    sel.games(paired.unpaired.clone().lazy())
+        .filter(sel.either_side())
+        .collect()
+}
+
 /// The SAN of each listed pair's first game up to its opening ply.
 fn opening_moves(df: &DataFrame, moves: LazyFrame) -> PolarsResult<Vec<String>> {
     let ids = df.column(p::FIRST_GAME_ID)?.i64()?.clone();

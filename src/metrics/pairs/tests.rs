@@ -226,6 +226,13 @@ fn engine_view_families_and_sprt() {
         strs(&df, p::SPRT)[0].as_deref(),
         Some(opts.sprt.unwrap().verdict(llr).name())
     );
+    // B's unpaired games: all four are A–B games; C has none.
+    assert_eq!(unpaired(&paired(), &opts).unwrap().height(), 4);
+    let only_c = PairsOptions {
+        selection: Selection::new(None, Some("^C$".into()), &[]).unwrap(),
+        ..PairsOptions::default()
+    };
+    assert_eq!(unpaired(&paired(), &only_c).unwrap().height(), 0);
     // A family merging C and D into one name leaves no C–D row (self-play).
     let opts = PairsOptions {
         selection: Selection {

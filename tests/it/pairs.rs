@@ -1,9 +1,12 @@
 //! `pairs` and `engine-stats` on the TCEC archive in `../shared/tcec`
 //! (skipped without it, as the other TCEC tests): real-data properties, and
-//! the Superfinals' pairs against TCEC's own numbering (Round 2k−1, 2k).
+//! the Superfinals' pairs against TCEC's own numbering (games 2k−1, 2k); and
+//! the cutechess-style round robin of `data/demo`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
+use evallab::ingest::{IngestOptions, ingest};
 use evallab::metrics::Selection;
 use evallab::metrics::balance::Group;
 use evallab::metrics::engine_stats::{EngineStatsOptions, Split, engine_stats, time_usage};
@@ -328,5 +331,37 @@ fn engine_stats_are_null_safe_and_partition_the_moves() {
     assert_eq!(sum(&clock), non_book);
     for v in f64s(&clock, es::CLOCK_SHARE_MEAN).into_iter().flatten() {
         assert!((0.0..=1.0).contains(&v), "{v}");
+    }
+}
+
+/// The demo's cutechess-style round robin plays each book opening twice in
+/// rounds 2k−1 and 2k (`{book}` comments): every game is paired, with the
+/// rounds of its numbered pair.
+#[test]
+fn cutechess_pairs_are_consecutive_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/demo/demo_cutechess.pgn.gz")
+        .display()
+        .to_string();
+    ingest(dir.path(), &[input], IngestOptions::default(), &mut |_| {}).unwrap();
+    let ds = evallab::dataset::Dataset::open(dir.path()).unwrap();
+    let paired = pairs(
+        ds.scan(&GAMES).unwrap(),
+        ds.scan(&MOVES).unwrap(),
+        &Selection::default(),
+    )
+    .unwrap();
+    assert_eq!(paired.unpaired.height(), 0);
+    assert_eq!(paired.pairs.height(), 66);
+    let round = |c: &str| -> Vec<i64> {
+        strs(&paired.pairs, c)
+            .into_iter()
+            .map(|r| r.unwrap().parse().unwrap())
+            .collect()
+    };
+    let (first, second) = (round(p::FIRST_ROUND), round(p::SECOND_ROUND));
+    for (k, (a, b)) in first.into_iter().zip(second).enumerate() {
+        assert_eq!((a, b), (2 * k as i64 + 1, 2 * k as i64 + 2));
     }
 }

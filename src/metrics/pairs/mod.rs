@@ -233,7 +233,8 @@ pub fn pairs(games: LazyFrame, moves: LazyFrame, sel: &Selection) -> PolarsResul
 /// How [`pentanomial`] and [`openings`] group and select.
 #[derive(Debug, Clone, Default)]
 pub struct PairsOptions {
-    /// Per event (default), season, or over all events, besides the engine pair.
+    /// Besides the engine pair: per event, per season, or over all events
+    /// (`Group::Engine`, the default here; the CLI's is per event).
     pub group: Group,
     pub selection: Selection,
     /// The GSPRT whose LLR is computed per engine pair.

@@ -936,7 +936,7 @@ pub const GAME_FACTS: Table = Table {
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 20] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 22] = [
     ("ingest", 1),
     ("commit", 1),
     ("facts", 1),
@@ -950,6 +950,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 20] = [
     ("ease", 1),
     ("agreement", 1),
     ("balance", 1),
+    ("pairs", 1),
+    ("engine-stats", 1),
     // 2: the bootstrap draws games in game-id order (whatever the parts).
     // 3: reasons instead of unidentified values, the pooled estimate, the
     //    TOML's [x05] = pooled (issue 27).
@@ -1057,6 +1059,64 @@ pub mod metric {
     pub const LOSS_MOVES: &str = "loss_moves";
     pub const MEAN_LOSS_CP: &str = "mean_loss_cp";
     pub const MEAN_ACCURACY: &str = "mean_accuracy";
+    /// `evallab pairs` outputs (per pair, per engine pair, openings list).
+    pub mod pairs {
+        pub const FIRST_GAME_ID: &str = "first_game_id";
+        pub const SECOND_GAME_ID: &str = "second_game_id";
+        pub const FIRST_ROUND: &str = "first_round";
+        pub const SECOND_ROUND: &str = "second_round";
+        pub const FIRST_RESULT: &str = "first_result";
+        pub const SECOND_RESULT: &str = "second_result";
+        pub const OPENING_KEY: &str = "opening_key";
+        pub const OPENING_MOVES: &str = "opening_moves";
+        pub const PAIR_POINTS: &str = "pair_points";
+        pub const PAIR_SCORE: &str = "pair_score";
+        pub const KIND: &str = "kind";
+        pub const WINNER: &str = "winner";
+        pub const PAIRS: &str = "pairs";
+        pub const UNPAIRED: &str = "unpaired";
+        /// The pentanomial bins, pair points 0, ½, 1, 1½, 2.
+        pub const BINS: [&str; 5] = ["ll", "ld", "dd_wl", "wd", "ww"];
+        pub const BUSTED: &str = "busted";
+        pub const SCORE_SE: &str = "score_se";
+        pub const SCORE_SE_TRINOMIAL: &str = "score_se_trinomial";
+        pub const SE_RATIO: &str = "se_ratio";
+        pub const ELO: &str = "elo";
+        pub const ELO_LO: &str = "elo_lo";
+        pub const ELO_HI: &str = "elo_hi";
+        pub const ELO_ERROR: &str = "elo_error";
+        pub const ELO_ERROR_TRINOMIAL: &str = "elo_error_trinomial";
+        pub const NELO: &str = "nelo";
+        pub const NELO_ERROR: &str = "nelo_error";
+        pub const LLR: &str = "llr";
+        pub const LLR_LOWER: &str = "llr_lower";
+        pub const LLR_UPPER: &str = "llr_upper";
+        pub const SPRT: &str = "sprt";
+    }
+    /// `evallab engine-stats` outputs.
+    pub mod engine_stats {
+        pub const MOVES: &str = "moves";
+        pub const PHASE: &str = "phase";
+        /// A band of move numbers: from_move ..= to_move.
+        pub const FROM_MOVE: &str = "from_move";
+        pub const TO_MOVE: &str = "to_move";
+        /// The per-move fields: output prefix and moves column (time in s).
+        pub const FIELDS: [(&str, &str); 8] = [
+            ("depth", super::super::col::DEPTH),
+            ("seldepth", super::super::col::SELDEPTH),
+            ("nodes", super::super::col::NODES),
+            ("nps", super::super::col::NPS),
+            ("time_s", super::super::col::TIME_MS),
+            ("tb_hits", super::super::col::TB_HITS),
+            ("hash_full", super::super::col::HASH_FULL),
+            ("ponder_hit", super::super::col::PONDER_HIT),
+        ];
+        pub const CLOCK_MOVES: &str = "clock_moves";
+        pub const CLOCK_SHARE_MEAN: &str = "clock_share_mean";
+        pub const CLOCK_SHARE_MEDIAN: &str = "clock_share_median";
+        pub const TIME_MEDIAN_S: &str = "time_median_s";
+        pub const TIME_LEFT_MEDIAN_S: &str = "time_left_median_s";
+    }
     /// `evallab adjudicate` outputs (per game, per group, clocks).
     pub mod adjudication {
         pub const RULES: &str = "rules";

@@ -19,11 +19,13 @@ mod calibrate;
 mod commit;
 mod eas;
 mod ease;
+mod engine_stats;
 mod facts;
 mod ingest;
 mod inspect;
 mod r#match;
 mod openings;
+mod pairs;
 mod policy;
 mod relevance;
 mod report;
@@ -45,7 +47,7 @@ use evallab::render::format::{self, Format};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts, pairs\n  engines      engine-stats, analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -66,6 +68,8 @@ enum Command {
     Adjudicate(adjudicate::Args),
     Facts(facts::Args),
     Openings(openings::Args),
+    Pairs(pairs::Args),
+    EngineStats(engine_stats::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
     Match(r#match::Args),
@@ -89,6 +93,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Commit(a) => commit::run(a),
         Command::Analyze(a) => analyze::run(a),
+        Command::EngineStats(a) => engine_stats::run(a),
         Command::Agreement(a) => agreement::run(a),
         Command::Match(a) => r#match::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
@@ -101,6 +106,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ease(a) => ease::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Openings(a) => openings::run(a),
+        Command::Pairs(a) => pairs::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),

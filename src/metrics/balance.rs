@@ -17,13 +17,25 @@ use crate::schema::{col, metric};
 pub enum Group {
     /// One row per engine over all events.
     #[default]
+    #[value(alias = "all")]
     Engine,
     /// One row per event (match, tournament stage) and engine.
-    #[value(name = "event,engine")]
+    #[value(name = "event,engine", alias = "event")]
     EventEngine,
     /// One row per TCEC season ("Season N" in the event; other events alone) and engine.
-    #[value(name = "season,engine")]
+    #[value(name = "season,engine", alias = "season")]
     SeasonEngine,
+}
+
+impl Group {
+    /// The grouping column besides the engine: event, season or none.
+    pub fn outer(self) -> Option<&'static str> {
+        match self {
+            Group::Engine => None,
+            Group::EventEngine => Some(col::EVENT),
+            Group::SeasonEngine => Some(metric::SEASON),
+        }
+    }
 }
 
 /// How `balance` (and the statistics built like it) groups and selects.
@@ -36,11 +48,11 @@ pub struct BalanceOptions {
 impl BalanceOptions {
     /// The grouping columns.
     pub fn keys(&self) -> Vec<&'static str> {
-        match self.group {
-            Group::Engine => vec![metric::ENGINE],
-            Group::EventEngine => vec![col::EVENT, metric::ENGINE],
-            Group::SeasonEngine => vec![metric::SEASON, metric::ENGINE],
-        }
+        self.group
+            .outer()
+            .into_iter()
+            .chain([metric::ENGINE])
+            .collect()
     }
 }
 

@@ -10,9 +10,11 @@ pub mod balance;
 pub mod calibrate;
 pub mod eas;
 pub mod ease;
+pub mod engine_stats;
 pub mod facts;
 pub mod matching;
 pub mod openings;
+pub mod pairs;
 pub mod relevance;
 
 use polars::prelude::*;

@@ -141,6 +141,24 @@ fn adjudicate() {
 }
 
 #[test]
+fn pairs() {
+    check("pairs", &["pairs", "DS", "--format", "csv"]);
+    check(
+        "pairs_unpaired",
+        &["pairs", "DS", "--unpaired", "--format", "csv"],
+    );
+}
+
+#[test]
+fn engine_stats() {
+    check("engine_stats", &["engine-stats", "DS", "--format", "csv"]);
+    check(
+        "engine_stats_time_usage",
+        &["engine-stats", "DS", "--time-usage", "--format", "csv"],
+    );
+}
+
+#[test]
 fn calc() {
     check("calc_limits", &["calc", "--limits"]);
     check("calc_eval", &["calc", "--eval", "1.5"]);

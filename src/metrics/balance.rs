@@ -17,12 +17,13 @@ use crate::schema::{col, metric};
 pub enum Group {
     /// One row per engine over all events.
     #[default]
+    #[value(alias = "all")]
     Engine,
     /// One row per event (match, tournament stage) and engine.
-    #[value(name = "event,engine")]
+    #[value(name = "event,engine", alias = "event")]
     EventEngine,
     /// One row per TCEC season ("Season N" in the event; other events alone) and engine.
-    #[value(name = "season,engine")]
+    #[value(name = "season,engine", alias = "season")]
     SeasonEngine,
 }
 

@@ -14,6 +14,7 @@ pub mod facts;
 pub mod matching;
 pub mod openings;
 pub mod relevance;
+pub mod standings;
 
 use polars::prelude::*;
 

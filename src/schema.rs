@@ -1080,6 +1080,8 @@ pub mod metric {
         pub const SCORE_LOW: &str = "score_low";
         pub const SCORE_HIGH: &str = "score_high";
         pub const DRAW_PCT: &str = "draw_pct";
+        pub const DRAW_LOW: &str = "draw_low";
+        pub const DRAW_HIGH: &str = "draw_high";
         pub const DECISIVE_PCT: &str = "decisive_pct";
     }
     /// `evallab adjudicate` outputs (per game, per group, clocks).

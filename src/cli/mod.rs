@@ -17,18 +17,21 @@ mod balance;
 mod calc;
 mod calibrate;
 mod commit;
+mod crosstable;
 mod eas;
 mod ease;
 mod facts;
 mod ingest;
 mod inspect;
 mod r#match;
+mod opening_stats;
 mod openings;
 mod policy;
 mod relevance;
 mod report;
 mod run;
 mod schema;
+mod standings;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,7 +48,7 @@ use evallab::render::format::{self, Format};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   standings, crosstable, opening-stats, balance, calibrate, relevance,\n               eas, adjudicate, openings, facts\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -59,6 +62,9 @@ enum Command {
     Commit(commit::Args),
     Inspect(inspect::Args),
     Schema(schema::Args),
+    Standings(standings::Args),
+    Crosstable(crosstable::Args),
+    OpeningStats(opening_stats::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
@@ -94,6 +100,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Policy(a) => policy::run(a),
         Command::Run(a) => run::run(a),
+        Command::Standings(a) => standings::run(a),
+        Command::Crosstable(a) => crosstable::run(a),
+        Command::OpeningStats(a) => opening_stats::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Relevance(a) => relevance::run(a),

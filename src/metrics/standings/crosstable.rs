@@ -48,7 +48,7 @@ pub fn crosstable(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyF
 
 /// The wide crosstable: the rows of `standings` (group key, rank, engine,
 /// points, games) and one column per opponent with the engine's
-/// "points/games" against it (null where they did not meet). The columns are
+/// "points/games" (2.5/4) against it (null where they did not meet). The columns are
 /// the engines in the order of the standings (rank order for one event),
 /// then any other opponents by name.
 pub fn crosstable_wide(
@@ -86,7 +86,7 @@ pub fn crosstable_wide(
             points.f64()?.get(i).unwrap_or(0.0),
             games.u32()?.get(i).unwrap_or(0),
         );
-        cells.insert((key, opponents[i].clone()), format!("{p}/{g}"));
+        cells.insert((key, opponents[i].clone()), format!("{p:.1}/{g}"));
     }
     let mut columns: Vec<String> = Vec::new();
     for name in strs(standings, metric::ENGINE)? {
@@ -181,10 +181,10 @@ mod tests {
                 .map(str::to_string)
         };
         assert_eq!(cell("B", 0).as_deref(), Some("1.5/3"));
-        assert_eq!(cell("C", 0).as_deref(), Some("1/1"));
+        assert_eq!(cell("C", 0).as_deref(), Some("1.0/1"));
         assert_eq!(cell("A", 0), None);
         assert_eq!(cell("A", 1).as_deref(), Some("1.5/3"));
         assert_eq!(cell("B", 2), None);
-        assert_eq!(cell("A", 2).as_deref(), Some("0/1"));
+        assert_eq!(cell("A", 2).as_deref(), Some("0.0/1"));
     }
 }

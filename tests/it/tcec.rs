@@ -43,14 +43,14 @@ fn archive() -> Option<PathBuf> {
     }
 }
 
-struct Corpus {
-    ds: Dataset,
+pub(crate) struct Corpus {
+    pub(crate) ds: Dataset,
     report: IngestReport,
     /// file name -> games, from MANIFEST.tsv.
     manifest: BTreeMap<String, u64>,
 }
 
-fn corpus() -> Option<&'static Corpus> {
+pub(crate) fn corpus() -> Option<&'static Corpus> {
     static CORPUS: OnceLock<Option<Corpus>> = OnceLock::new();
     CORPUS
         .get_or_init(|| {

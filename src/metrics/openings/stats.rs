@@ -194,14 +194,20 @@ mod tests {
         (a - b).abs() < 5e-5
     }
 
-    /// Worked values: 0/10 → [0, 0.2775], 8/10 → [0.4902, 0.9433] (Wilson
-    /// 1927; the same as statsmodels' `proportion_confint(method="wilson")`).
+    /// Newcombe (1998), "Two-sided confidence intervals for the single
+    /// proportion", Table I, method 3 (score interval), to 4 decimals.
     #[test]
     fn wilson_worked_examples() {
-        let (lo, hi) = wilson(0.0, 10.0, Z95).unwrap();
-        assert!(close(lo, 0.0) && close(hi, 0.27753), "{lo} {hi}");
-        let (lo, hi) = wilson(8.0, 10.0, Z95).unwrap();
-        assert!(close(lo, 0.49016) && close(hi, 0.94331), "{lo} {hi}");
+        for (x, n, lo4, hi4) in [
+            (81.0, 263.0, 0.2553, 0.3662),
+            (15.0, 148.0, 0.0624, 0.1605),
+            (0.0, 20.0, 0.0, 0.1611),
+            (1.0, 29.0, 0.0061, 0.1718),
+        ] {
+            let (lo, hi) = wilson(x, n, Z95).unwrap();
+            let r = |v: f64| (v * 1e4).round() / 1e4;
+            assert_eq!((r(lo), r(hi)), (lo4, hi4), "{x}/{n}");
+        }
         // Symmetric around ½ for x = n/2.
         let (lo, hi) = wilson(5.0, 10.0, Z95).unwrap();
         assert!(close(lo + hi, 1.0));

@@ -72,8 +72,9 @@ fn pct(a: Expr, b: Expr) -> Expr {
 /// Sonneborn–Berger (FIDE): over the engine's games, the opponent's points
 /// in the group for a win, half of them for a draw. Rank: by points, then
 /// Sonneborn–Berger, then wins; engines equal on all three share the rank
-/// (1, 2, 2, 4). Both are over every engine of the group: `--engine` only
-/// hides rows.
+/// (1, 2, 2, 4); an engine without a finished game has no rank and comes
+/// last. Both are over every engine of the group: `--engine` only hides
+/// rows.
 pub fn standings(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFrame> {
     let sides = sides(games, opts)?.cache();
     let group: Vec<Expr> = group_keys(opts).into_iter().map(col).collect();
@@ -121,15 +122,18 @@ pub fn standings(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFr
     aggs.extend(Class::ALL.iter().map(|c| {
         count(col(CLASS).eq(lit(c.name()))).alias(format!("{}{}", st::END_PREFIX, c.name()))
     }));
+    // Engines without a finished game come last, unranked.
+    let unplayed = "__unplayed";
     let mut order: Vec<&str> = group_keys(opts);
     order.extend([
+        unplayed,
         st::POINTS,
         st::SONNEBORN_BERGER,
         metric::WINS,
         metric::ENGINE,
     ]);
     let mut desc = vec![false; group.len()];
-    desc.extend([true, true, true, false]);
+    desc.extend([false, true, true, true, false]);
     let part = group_partition(opts);
     let mut ties = part.clone();
     ties.extend([
@@ -140,7 +144,10 @@ pub fn standings(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFr
     let ranked = sides
         .group_by(keys)
         .agg(aggs)
-        .with_column(pct(col(st::POINTS), col(metric::GAMES)).alias(st::SCORE_PCT))
+        .with_columns([
+            pct(col(st::POINTS), col(metric::GAMES)).alias(st::SCORE_PCT),
+            col(metric::GAMES).eq(lit(0)).alias(unplayed),
+        ])
         .sort(
             order,
             SortMultipleOptions::default().with_order_descending_multi(desc),
@@ -152,7 +159,12 @@ pub fn standings(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFr
                 .over(part)?
                 .alias(metric::RANK),
         )
-        .with_column(col(metric::RANK).min().over(ties)?);
+        .with_column(
+            when(col(unplayed))
+                .then(lit(NULL).cast(DataType::UInt32))
+                .otherwise(col(metric::RANK).min().over(ties)?)
+                .alias(metric::RANK),
+        );
     let mut out = group;
     out.extend(
         [
@@ -341,6 +353,29 @@ pub(crate) mod tests {
         let unfinished = format!("{}unfinished", st::END_PREFIX);
         assert_eq!(get(&df, "A", &unfinished), 1.0);
         assert_eq!(get(&df, "B", &unfinished), 0.0);
+        // An engine with only an unfinished game: last, without a rank.
+        let g = games(&[("E", "A", "B", "0-1", None), ("E", "A", "Z", "*", None)]);
+        let df = standings(g, &opts(Group::EventEngine))
+            .unwrap()
+            .collect()
+            .unwrap();
+        let engines: Vec<_> = df
+            .column(metric::ENGINE)
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .flatten()
+            .collect();
+        assert_eq!(engines, ["B", "A", "Z"]);
+        let ranks: Vec<_> = df
+            .column(metric::RANK)
+            .unwrap()
+            .u32()
+            .unwrap()
+            .iter()
+            .collect();
+        assert_eq!(ranks, [Some(1), Some(2), None]);
         // Wins break a tie of points and SB.
         let g = games(&[
             ("E", "A", "B", "1/2-1/2", None),

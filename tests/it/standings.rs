@@ -107,7 +107,10 @@ fn standings_add_up_per_event() {
         .unwrap();
     assert!(f64s(&firsts, metric::RANK).iter().all(|r| *r == 1.0));
     let unranked = s.column(metric::RANK).unwrap().null_count();
-    let unplayed = f64s(&s, metric::GAMES).iter().filter(|g| **g == 0.0).count();
+    let unplayed = f64s(&s, metric::GAMES)
+        .iter()
+        .filter(|g| **g == 0.0)
+        .count();
     assert_eq!(unranked, unplayed);
 }
 

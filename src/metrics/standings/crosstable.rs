@@ -77,40 +77,43 @@ pub fn crosstable_wide(
         }
         Ok(keys)
     };
-    let mut cells: HashMap<(String, String), String> = HashMap::new();
-    let points = crosstable.column(st::POINTS)?.cast(&DataType::Float64)?;
-    let games = crosstable.column(metric::GAMES)?.cast(&DataType::UInt32)?;
     let opponents = strs(crosstable, metric::OPPONENT)?;
-    for (i, key) in row_keys(crosstable)?.into_iter().enumerate() {
-        let (p, g) = (
-            points.f64()?.get(i).unwrap_or(0.0),
-            games.u32()?.get(i).unwrap_or(0),
-        );
-        cells.insert((key, opponents[i].clone()), format!("{p:.1}/{g}"));
-    }
+    // The columns: the standings' engines in order, then the other opponents.
     let mut columns: Vec<String> = Vec::new();
-    for name in strs(standings, metric::ENGINE)? {
-        if !columns.contains(&name) {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut others = opponents.clone();
+    others.sort();
+    for name in strs(standings, metric::ENGINE)?.into_iter().chain(others) {
+        if !index.contains_key(&name) {
+            index.insert(name.clone(), columns.len());
             columns.push(name);
         }
     }
-    let mut others: Vec<&String> = opponents.iter().filter(|o| !columns.contains(o)).collect();
-    others.sort();
-    others.dedup();
-    columns.extend(others.into_iter().cloned());
+    let rows: HashMap<String, usize> = row_keys(standings)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| (k, i))
+        .collect();
+    let mut cells = vec![vec![None; standings.height()]; columns.len()];
+    let points = crosstable.column(st::POINTS)?.cast(&DataType::Float64)?;
+    let games = crosstable.column(metric::GAMES)?.cast(&DataType::UInt32)?;
+    let (points, games) = (points.f64()?, games.u32()?);
+    for (i, key) in row_keys(crosstable)?.iter().enumerate() {
+        // A crosstable row of an engine the standings do not show (another
+        // selection) has no row to go to.
+        if let Some(&row) = rows.get(key) {
+            let (p, g) = (points.get(i).unwrap_or(0.0), games.get(i).unwrap_or(0));
+            cells[index[&opponents[i]]][row] = Some(format!("{p:.1}/{g}"));
+        }
+    }
     let mut out = standings.select(group.iter().copied().chain([
         metric::RANK,
         metric::ENGINE,
         st::POINTS,
         metric::GAMES,
     ]))?;
-    let keys = row_keys(standings)?;
-    for opp in &columns {
-        let cell: Vec<Option<&str>> = keys
-            .iter()
-            .map(|k| cells.get(&(k.clone(), opp.clone())).map(String::as_str))
-            .collect();
-        out.with_column(Column::new(opp.as_str().into(), cell))?;
+    for (name, cell) in columns.iter().zip(cells) {
+        out.with_column(Column::new(name.as_str().into(), cell))?;
     }
     Ok(out)
 }

@@ -1080,6 +1080,9 @@ pub mod metric {
         pub const SCORE_LOW: &str = "score_low";
         pub const SCORE_HIGH: &str = "score_high";
         pub const DRAW_PCT: &str = "draw_pct";
+        pub const TERMINATION_CLASS: &str = "termination_class";
+        /// A share of the games in percent (`standings --terminations`).
+        pub const PCT: &str = "pct";
         pub const DRAW_LOW: &str = "draw_low";
         pub const DRAW_HIGH: &str = "draw_high";
         pub const DECISIVE_PCT: &str = "decisive_pct";

@@ -21,8 +21,9 @@ use super::{OutputArgs, SelectionArgs};
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
-    /// Per event, per season ("Season N" in the event; other events alone),
-    /// or over all games (`all` = `engine`).
+    /// Per event (`event`, the same as `event,engine`), per TCEC season
+    /// (`season` = `season,engine`: "Season N" in the event; other events
+    /// alone), or over all games (`all` = `engine`).
     #[arg(long, value_enum, default_value_t = Group::EventEngine)]
     by: Group,
     /// The matrix: one row per engine, one "points/games" column per opponent.

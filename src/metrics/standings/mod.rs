@@ -49,7 +49,7 @@ fn group_partition(opts: &BalanceOptions) -> Vec<Expr> {
     }
 }
 
-/// 1 for a win, … as a u32 count of the rows where `e` holds.
+/// The number of rows where `e` holds, as a u32.
 fn count(e: Expr) -> Expr {
     e.cast(DataType::UInt32).sum()
 }
@@ -192,7 +192,7 @@ pub fn standings(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFr
 /// game once), with its share in percent: the `unknown` share is how much of
 /// the archive the classifier could not read.
 ///
-/// Columns: termination_class, games, pct; most frequent first.
+/// Columns: termination_class, games, pct (of the games); most frequent first.
 pub fn termination_mix(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFrame> {
     let games = termination::with_class(opts.selection.games(games))?;
     let games = match &opts.selection.engine {
@@ -202,7 +202,7 @@ pub fn termination_mix(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<
     Ok(games
         .group_by([col(CLASS)])
         .agg([len().alias(metric::GAMES)])
-        .with_column(pct(col(metric::GAMES), col(metric::GAMES).sum()).alias("pct"))
+        .with_column(pct(col(metric::GAMES), col(metric::GAMES).sum()).alias(st::PCT))
         .sort(
             [metric::GAMES, CLASS],
             SortMultipleOptions::default().with_order_descending_multi([true, false]),
@@ -454,7 +454,7 @@ pub(crate) mod tests {
             .collect();
         assert_eq!(classes, ["mate", "fifty_moves", "unknown"]);
         let pcts: Vec<_> = df
-            .column("pct")
+            .column(st::PCT)
             .unwrap()
             .f64()
             .unwrap()

@@ -142,7 +142,7 @@ fn from_text(t: &str) -> Option<Class> {
 }
 
 /// The column [`with_class`] adds.
-pub const CLASS: &str = "termination_class";
+pub use crate::schema::metric::standings::TERMINATION_CLASS as CLASS;
 
 /// `games` with the [`CLASS`] of each game. The distinct (result,
 /// termination, details) triples are few (86 on the whole TCEC archive), so

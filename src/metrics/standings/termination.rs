@@ -20,7 +20,8 @@ pub enum Class {
     Mate,
     /// TCEC's win adjudication rule (evals beyond a bound for some moves).
     WinRule,
-    /// TCEC's draw adjudication rule (evals near 0 for some moves).
+    /// TCEC's draw adjudication rule (evals near 0 for some moves), or a
+    /// draw at a move limit ("Max moves rule").
     DrawRule,
     /// Adjudicated by a tablebase (Syzygy, "TB position", the GUI's TB mate).
     Tablebase,
@@ -117,7 +118,7 @@ fn from_text(t: &str) -> Option<Class> {
             Class::Mate
         } else if has(&["win rule"]) {
             Class::WinRule
-        } else if has(&["draw rule", "tcec draw"]) {
+        } else if has(&["draw rule", "tcec draw", "max moves"]) {
             Class::DrawRule
         } else if has(&["fifty move", "50 move", "50-move"]) {
             Class::FiftyMoves
@@ -210,6 +211,8 @@ mod tests {
             ),
             ("1/2-1/2", Some("TCEC Draw Rule"), None, DrawRule),
             ("1/2-1/2", Some("abandoned"), Some("TCEC draw"), DrawRule),
+            // The demo's cutechess-style TCEC games (a draw at a move limit).
+            ("1/2-1/2", Some("adjudication"), Some("Max moves rule"), DrawRule),
             ("0-1", Some("adjudication"), Some("SyzygyTB"), Tablebase),
             (
                 "1/2-1/2",

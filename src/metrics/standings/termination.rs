@@ -212,7 +212,12 @@ mod tests {
             ("1/2-1/2", Some("TCEC Draw Rule"), None, DrawRule),
             ("1/2-1/2", Some("abandoned"), Some("TCEC draw"), DrawRule),
             // The demo's cutechess-style TCEC games (a draw at a move limit).
-            ("1/2-1/2", Some("adjudication"), Some("Max moves rule"), DrawRule),
+            (
+                "1/2-1/2",
+                Some("adjudication"),
+                Some("Max moves rule"),
+                DrawRule,
+            ),
             ("0-1", Some("adjudication"), Some("SyzygyTB"), Tablebase),
             (
                 "1/2-1/2",

@@ -3,7 +3,8 @@ by event.
 
     ORDO=/path/to/ordo python3 scripts/standings_vs_ordo.py EVALLAB DATASET INPUT...
 
-DATASET must be the ingest of the INPUTs (PGN files or folders of *.pgn).
+DATASET must be the ingest of the INPUTs (PGN files or folders of *.pgn,
+*.pgn.zst, *.pgn.gz).
 The games of the INPUTs are split by their Event tag (a game starts at a
 line `[Event `; games of one event in several files go together, as
 `evallab standings --by event` groups them), and Ordo rates each event alone:
@@ -25,6 +26,7 @@ result (the ingest rejects them) are left out of Ordo's input and listed
 with the dataset's reject rows.
 """
 import csv
+import gzip
 import io
 import os
 import re
@@ -45,9 +47,20 @@ def pgn_files(inputs):
     for p in inputs:
         if os.path.isdir(p):
             for root, _, names in os.walk(p):
-                yield from (os.path.join(root, n) for n in sorted(names) if n.endswith(".pgn"))
+                yield from (os.path.join(root, n) for n in sorted(names)
+                            if n.endswith((".pgn", ".pgn.zst", ".pgn.gz")))
         else:
             yield p
+
+
+def open_pgn(path):
+    """The file's lines as bytes; .zst through the zstd tool, .gz with gzip."""
+    if path.endswith(".zst"):
+        return io.BytesIO(subprocess.run(["zstd", "-q", "-d", "-c", path],
+                                         capture_output=True, check=True).stdout)
+    if path.endswith(".gz"):
+        return gzip.open(path, "rb")
+    return open(path, "rb")
 
 
 def split_by_event(inputs):
@@ -66,7 +79,7 @@ def split_by_event(inputs):
 
     for path in pgn_files(inputs):
         event, game = None, []
-        with open(path, "rb") as f:
+        with open_pgn(path) as f:
             for line in f:
                 m = EVENT_RE.match(line) if line.startswith(b"[Event ") else None
                 if m:

@@ -30,7 +30,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Group::EventEngine)]
     by: Group,
     /// Print instead the number and share of games per termination class
-    /// (each game once; `unknown` is what the tags do not say).
+    /// in each group (each game once; `unknown` is what the tags do not
+    /// say); `--by all` for the whole dataset.
     #[arg(long)]
     terminations: bool,
     #[command(flatten)]

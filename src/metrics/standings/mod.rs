@@ -188,24 +188,35 @@ pub fn standings(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFr
     Ok(opts.selection.engines(ranked, metric::ENGINE).select(out))
 }
 
-/// The number of games per termination class over the selected games (each
-/// game once), with its share in percent: the `unknown` share is how much of
-/// the archive the classifier could not read.
+/// The number of games per group (event, season, or all games) and
+/// termination class, each game once, with its share of the group's games
+/// in percent: the `unknown` share is how much the tags do not say. With
+/// `--engine`, the games the engine played.
 ///
-/// Columns: termination_class, games, pct (of the games); most frequent first.
+/// Columns: the group key, termination_class, games, pct; per group most
+/// frequent first.
 pub fn termination_mix(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyFrame> {
-    let games = termination::with_class(opts.selection.games(games))?;
-    let games = match &opts.selection.engine {
-        Some(_) => games.filter(opts.selection.either_side()),
-        None => games,
-    };
+    let sel = &opts.selection;
+    let games = termination::with_class(sel.games(games))?
+        .filter(sel.either_side())
+        .with_column(season(col(col::EVENT)).alias(metric::SEASON));
+    let mut keys = group_keys(opts);
+    keys.push(CLASS);
+    let mut order = group_keys(opts);
+    order.extend([metric::GAMES, CLASS]);
+    let mut desc = vec![false; order.len() - 2];
+    desc.extend([true, false]);
+    let share = pct(
+        col(metric::GAMES),
+        col(metric::GAMES).sum().over(group_partition(opts))?,
+    );
     Ok(games
-        .group_by([col(CLASS)])
+        .group_by(keys.into_iter().map(col).collect::<Vec<_>>())
         .agg([len().alias(metric::GAMES)])
-        .with_column(pct(col(metric::GAMES), col(metric::GAMES).sum()).alias(st::PCT))
+        .with_column(share.alias(st::PCT))
         .sort(
-            [metric::GAMES, CLASS],
-            SortMultipleOptions::default().with_order_descending_multi([true, false]),
+            order,
+            SortMultipleOptions::default().with_order_descending_multi(desc),
         ))
 }
 
@@ -462,5 +473,33 @@ pub(crate) mod tests {
             .flatten()
             .collect();
         assert_eq!(pcts, [50.0, 25.0, 25.0]);
+        // Per event: shares of each event's games.
+        let g = games(&[
+            ("E", "A", "B", "1-0", Some("White mates")),
+            ("F", "A", "B", "1-0", Some("White mates")),
+            ("F", "A", "B", "1/2-1/2", Some("Stalemate")),
+        ]);
+        let df = termination_mix(g, &opts(Group::EventEngine))
+            .unwrap()
+            .collect()
+            .unwrap();
+        let pcts: Vec<_> = df
+            .column(st::PCT)
+            .unwrap()
+            .f64()
+            .unwrap()
+            .iter()
+            .flatten()
+            .collect();
+        assert_eq!(pcts, [100.0, 50.0, 50.0]);
+        let events: Vec<_> = df
+            .column(col::EVENT)
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .flatten()
+            .collect();
+        assert_eq!(events, ["E", "F", "F"]);
     }
 }

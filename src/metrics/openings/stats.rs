@@ -4,6 +4,7 @@
 
 use polars::prelude::*;
 
+use crate::metrics::standings::{count, pct};
 use crate::metrics::{Families, Selection, engine_games};
 use crate::schema::metric::standings as st;
 use crate::schema::{col, metric};
@@ -82,10 +83,7 @@ pub fn opening_stats(
         lit(Series::new("r".into(), ["1-0", "0-1", "1/2-1/2"])).implode(false),
         false,
     ));
-    let count = |e: Expr| e.cast(DataType::UInt32).sum();
-    let pct = |a: Expr| {
-        a.cast(DataType::Float64) * lit(100.0) / col(metric::GAMES).cast(DataType::Float64)
-    };
+    let pct = |a: Expr| pct(a, col(metric::GAMES));
     let opening = [col(col::ECO), col(col::OPENING)];
     let mut df = match opts.by {
         By::Opening => {

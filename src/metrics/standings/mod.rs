@@ -50,12 +50,12 @@ fn group_partition(opts: &BalanceOptions) -> Vec<Expr> {
 }
 
 /// The number of rows where `e` holds, as a u32.
-fn count(e: Expr) -> Expr {
+pub(crate) fn count(e: Expr) -> Expr {
     e.cast(DataType::UInt32).sum()
 }
 
 /// `a / b` in percent, null when `b` is 0.
-fn pct(a: Expr, b: Expr) -> Expr {
+pub(crate) fn pct(a: Expr, b: Expr) -> Expr {
     when(b.clone().gt(lit(0)))
         .then(a.cast(DataType::Float64) * lit(100.0) / b.cast(DataType::Float64))
         .otherwise(lit(NULL).cast(DataType::Float64))

@@ -1117,6 +1117,36 @@ pub mod metric {
         pub const TIME_MEDIAN_S: &str = "time_median_s";
         pub const TIME_LEFT_MEDIAN_S: &str = "time_left_median_s";
     }
+    /// `evallab standings`, `crosstable` and `opening-stats` outputs.
+    pub mod standings {
+        pub const POINTS: &str = "points";
+        pub const SCORE_PCT: &str = "score_pct";
+        pub const WHITE_GAMES: &str = "white_games";
+        pub const WHITE_POINTS: &str = "white_points";
+        pub const BLACK_GAMES: &str = "black_games";
+        pub const BLACK_POINTS: &str = "black_points";
+        pub const SONNEBORN_BERGER: &str = "sonneborn_berger";
+        /// Prefix of the per-termination-class counts (`end_mate`, …).
+        pub const END_PREFIX: &str = "end_";
+        pub const WHITE_WINS: &str = "white_wins";
+        pub const WHITE_DRAWS: &str = "white_draws";
+        pub const WHITE_LOSSES: &str = "white_losses";
+        pub const BLACK_WINS: &str = "black_wins";
+        pub const BLACK_DRAWS: &str = "black_draws";
+        pub const BLACK_LOSSES: &str = "black_losses";
+        pub const WHITE_SCORE_PCT: &str = "white_score_pct";
+        pub const WHITE_SCORE_LOW: &str = "white_score_low";
+        pub const WHITE_SCORE_HIGH: &str = "white_score_high";
+        pub const SCORE_LOW: &str = "score_low";
+        pub const SCORE_HIGH: &str = "score_high";
+        pub const DRAW_PCT: &str = "draw_pct";
+        pub const TERMINATION_CLASS: &str = "termination_class";
+        /// A share of the games in percent (`standings --terminations`).
+        pub const PCT: &str = "pct";
+        pub const DRAW_LOW: &str = "draw_low";
+        pub const DRAW_HIGH: &str = "draw_high";
+        pub const DECISIVE_PCT: &str = "decisive_pct";
+    }
     /// `evallab adjudicate` outputs (per game, per group, clocks).
     pub mod adjudication {
         pub const RULES: &str = "rules";

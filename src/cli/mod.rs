@@ -17,6 +17,7 @@ mod balance;
 mod calc;
 mod calibrate;
 mod commit;
+mod crosstable;
 mod eas;
 mod ease;
 mod engine_stats;
@@ -24,6 +25,7 @@ mod facts;
 mod ingest;
 mod inspect;
 mod r#match;
+mod opening_stats;
 mod openings;
 mod pairs;
 mod policy;
@@ -31,6 +33,7 @@ mod relevance;
 mod report;
 mod run;
 mod schema;
+mod standings;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,20 +50,24 @@ use evallab::render::format::{self, Format};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts, pairs\n  engines      engine-stats, analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  results      standings, crosstable, ratings, pairs, opening-stats\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      engine-stats, analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
-// Listed by task: data in, statistics, engine work, output, batch.
+// Listed by task: data in, results, statistics, engine work, output, batch.
 #[derive(Debug, Subcommand)]
 enum Command {
     Ingest(ingest::Args),
     Commit(commit::Args),
     Inspect(inspect::Args),
     Schema(schema::Args),
+    Standings(standings::Args),
+    Crosstable(crosstable::Args),
+    Pairs(pairs::Args),
+    OpeningStats(opening_stats::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
     Relevance(relevance::Args),
@@ -68,7 +75,6 @@ enum Command {
     Adjudicate(adjudicate::Args),
     Facts(facts::Args),
     Openings(openings::Args),
-    Pairs(pairs::Args),
     EngineStats(engine_stats::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
@@ -99,6 +105,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Policy(a) => policy::run(a),
         Command::Run(a) => run::run(a),
+        Command::Standings(a) => standings::run(a),
+        Command::Crosstable(a) => crosstable::run(a),
+        Command::OpeningStats(a) => opening_stats::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Relevance(a) => relevance::run(a),

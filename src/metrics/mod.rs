@@ -16,6 +16,7 @@ pub mod matching;
 pub mod openings;
 pub mod pairs;
 pub mod relevance;
+pub mod standings;
 
 use polars::prelude::*;
 

@@ -12,6 +12,7 @@
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
+//! - [`standings`]: standings, crosstable and opening statistics on the TCEC archive;
 //! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
 
 mod analyze;
@@ -27,6 +28,7 @@ mod pairs;
 mod robustness;
 mod shards;
 mod snapshots;
+mod standings;
 mod tcec;
 
 use std::path::PathBuf;

@@ -88,6 +88,21 @@ fn balance() {
 }
 
 #[test]
+fn standings() {
+    check("standings", &["standings", "DS", "--format", "csv"]);
+    check(
+        "standings_terminations",
+        &["standings", "DS", "--terminations", "--by", "all"],
+    );
+    check("crosstable", &["crosstable", "DS", "--format", "csv"]);
+    check(
+        "crosstable_wide",
+        &["crosstable", "DS", "--wide", "--format", "csv"],
+    );
+    check("opening_stats", &["opening-stats", "DS", "--format", "csv"]);
+}
+
+#[test]
 fn calibrate() {
     check(
         "calibrate",

@@ -4,7 +4,10 @@
 //! keys of `moves.position_key` and `games.start_key`.
 //!
 //! The table is read from files the user gives (`evallab openings DATASET
-//! --table DIR`); evallab ships none of it.
+//! --table DIR`); evallab ships none of it. [`stats`] counts results per
+//! opening, by these lines or by the games' tags.
+
+pub mod stats;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,75 @@
+//! `evallab opening-stats <DATASET>`: results per opening.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use evallab::dataset::Dataset;
+use evallab::dataset::derived::Stamp;
+use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
+use evallab::schema::{GAMES, OPENINGS};
+use polars::prelude::IntoLazy;
+
+use super::{OutputArgs, SelectionArgs, usage};
+
+/// Where a game's opening comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Source {
+    /// The games' ECO and Opening tags, as written.
+    Tags,
+    /// The derived `openings` table of `evallab openings DATASET --table DIR`
+    /// (the deepest opening-table line the game reaches, by position).
+    Classified,
+}
+
+/// Results per opening: games, White's score, draws, decisive games; per engine.
+///
+/// One row per opening (ECO and name): finished games, White wins, draws,
+/// Black wins, White's score % and the draw % with 95 % Wilson intervals,
+/// and the decisive %; most played first. `--by engine`: one row per
+/// opening and engine with its games, W/D/L, points and score % (with its
+/// interval). Games without an opening form one row with an empty ECO.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// One row per opening, or per opening and engine.
+    #[arg(long, value_enum, default_value_t = By::Opening)]
+    by: By,
+    /// The opening of a game: its tags, or the `openings` table.
+    #[arg(long, value_enum, default_value_t = Source::Tags)]
+    source: Source,
+    #[command(flatten)]
+    select: SelectionArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    args.out.check()?;
+    let opts = OpeningStatsOptions {
+        by: args.by,
+        selection: args.select.selection()?,
+    };
+    let ds = Dataset::open(&args.dataset)?;
+    let classified = match args.source {
+        Source::Tags => None,
+        Source::Classified => {
+            let table = ds.read_derived(&OPENINGS, &Stamp::new("openings", &ds))?;
+            Some(
+                table
+                    .ok_or_else(|| {
+                        usage(format!(
+                            "--source classified: {} is missing or older than the dataset; \
+                             run `evallab openings {} --table DIR` first",
+                            ds.derived_path(&OPENINGS).display(),
+                            args.dataset.display()
+                        ))
+                    })?
+                    .lazy(),
+            )
+        }
+    };
+    let mut df = opening_stats(ds.scan(&GAMES)?, classified, &opts)?;
+    args.out.write(&mut df)?;
+    Ok(ExitCode::SUCCESS)
+}

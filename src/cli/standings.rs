@@ -1,0 +1,57 @@
+//! `evallab standings <DATASET>`: the standings per event, season or all games.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use evallab::dataset::Dataset;
+use evallab::metrics::balance::{BalanceOptions, Group};
+use evallab::metrics::standings::{standings, termination_mix};
+use evallab::schema::GAMES;
+
+use super::{OutputArgs, SelectionArgs};
+
+/// Standings per event: W/D/L, points, colour split, Sonneborn–Berger, endings.
+///
+/// One row per event (or season, or all games) and engine, in rank order:
+/// finished games, wins, draws, losses, points and score %, the same by
+/// colour, Sonneborn–Berger (the opponent's points for a win, half of them
+/// for a draw), the rank (points, then Sonneborn–Berger, then wins; equal
+/// engines share a rank), and how the engine's games ended, one `end_*`
+/// column per termination class (mate, win rule, draw rule, tablebase, …;
+/// `end_unfinished` counts `*` games, which count nowhere else). Definitions:
+/// docs/definitions/standings.md.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// Per event (`event`, the same as `event,engine`), per TCEC season
+    /// (`season` = `season,engine`: "Season N" in the event; other events
+    /// alone), or over all games (`all` = `engine`).
+    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    by: Group,
+    /// Print instead the number and share of games per termination class
+    /// in each group (each game once; `unknown` is what the tags do not
+    /// say); `--by all` for the whole dataset.
+    #[arg(long)]
+    terminations: bool,
+    #[command(flatten)]
+    select: SelectionArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    args.out.check()?;
+    let opts = BalanceOptions {
+        group: args.by,
+        selection: args.select.selection()?,
+    };
+    let games = Dataset::open(&args.dataset)?.scan(&GAMES)?;
+    let lf = if args.terminations {
+        termination_mix(games, &opts)?
+    } else {
+        standings(games, &opts)?
+    };
+    args.out.write(&mut lf.collect()?)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -18,7 +18,9 @@ use crate::metrics::eas::{EasOptions, Globals, score};
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query as matching;
+use crate::metrics::pairs::{PairsOptions, pairs, pentanomial};
 use crate::metrics::relevance::{per_move, summary};
+use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::{Families, Selection, matches};
 use crate::render::annotate::white_pov;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
@@ -40,6 +42,12 @@ pub struct ReportData {
 #[derive(Debug, Clone, Default)]
 pub struct EventData {
     pub name: String,
+    /// `standings` rows of the event, in rank order.
+    pub standings: DataFrame,
+    /// The head-to-head matrix (`crosstable --wide`) of the event.
+    pub crosstable: DataFrame,
+    /// Pentanomial rows per engine pair of the event (`pairs`).
+    pub pairs: DataFrame,
     /// `balance` rows of the event's engines.
     pub balance: DataFrame,
     /// Per engine: its games' observations and their calibration.
@@ -89,6 +97,18 @@ pub fn collect(
     // (a LazyFrame's cache lasts one collect only).
     let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts, true)?.collect()?;
     let bal = balance(facts.clone().lazy(), &bopts)?.collect()?;
+    // The results of every selected event at once, split per event below.
+    let table = standings(ds.scan(&GAMES)?, &bopts)?.collect()?;
+    let cross = crosstable(ds.scan(&GAMES)?, &bopts)?.collect()?;
+    let popts = PairsOptions {
+        group: Group::EventEngine,
+        selection: bopts.selection.clone(),
+        sprt: None,
+    };
+    let penta = pentanomial(
+        &pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?,
+        &popts,
+    )?;
     let obs = observations(facts.lazy(), &bopts)?;
     let mut games = ds.scan(&GAMES)?;
     if let Some(re) = &opts.event {
@@ -255,7 +275,15 @@ pub fn collect(
                     .and_then(|(src, m)| Some((src.clone(), m.remove(&id)?))),
             });
         }
+        let event_standings = rows_of(&table, col::EVENT, &name)?;
         events.push(EventData {
+            crosstable: crosstable_wide(
+                &event_standings,
+                &rows_of(&cross, col::EVENT, &name)?,
+                &bopts,
+            )?,
+            standings: event_standings,
+            pairs: rows_of(&penta, col::EVENT, &name)?,
             balance: rows_of(&bal, col::EVENT, &name)?,
             calibrations,
             eas,

@@ -13,13 +13,18 @@ use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::render::annotate::{AnnotateOptions, move_symbol};
 use crate::render::escape;
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
-use crate::schema::{match_col, metric};
+use crate::schema::metric::pairs as pm;
+use crate::schema::metric::standings as st;
+use crate::schema::{col, match_col, metric};
 
 /// A section writer.
 pub type Section = fn(&EventData) -> Result<String, Error>;
 
 /// The sections of an event, in page order.
-pub const SECTIONS: [Section; 7] = [
+pub const SECTIONS: [Section; 10] = [
+    standings,
+    crosstable,
+    pairs,
     balance,
     calibration,
     eas,
@@ -28,6 +33,119 @@ pub const SECTIONS: [Section; 7] = [
     adjudication,
     selected_games,
 ];
+
+/// The standings: points, score by colour, Sonneborn–Berger, and how the
+/// engine's games ended (only the endings that occur, as "class n").
+pub fn standings(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from("<h3>Standings</h3>");
+    let df = &e.standings;
+    let mut shown = df.clone();
+    if df.height() > 0 {
+        let ends: Vec<&Column> = df
+            .columns()
+            .iter()
+            .filter(|c| c.name().starts_with(st::END_PREFIX))
+            .collect();
+        let mut endings = Vec::with_capacity(df.height());
+        for i in 0..df.height() {
+            let mut parts = Vec::new();
+            for c in &ends {
+                let n = c.get(i)?.extract::<u64>().unwrap_or(0);
+                if n > 0 {
+                    let class = &c.name()[st::END_PREFIX.len()..];
+                    parts.push(format!("{} {n}", class.replace('_', " ")));
+                }
+            }
+            endings.push(parts.join(", "));
+        }
+        shown.with_column(Column::new("endings".into(), endings))?;
+    }
+    html.push_str(&table(
+        &shown,
+        &[
+            metric::RANK,
+            metric::ENGINE,
+            metric::GAMES,
+            metric::WINS,
+            metric::DRAWS,
+            metric::LOSSES,
+            st::POINTS,
+            st::SCORE_PCT,
+            st::WHITE_POINTS,
+            st::WHITE_GAMES,
+            st::BLACK_POINTS,
+            st::BLACK_GAMES,
+            st::SONNEBORN_BERGER,
+            "endings",
+        ],
+    )?);
+    Ok(html)
+}
+
+/// Engines beyond which the crosstable matrix is left to `evallab crosstable`
+/// (a Cup stage has dozens of engines, most of which never met).
+const CROSSTABLE_MAX_ENGINES: usize = 24;
+
+/// The head-to-head matrix: the engine's points/games against each opponent.
+pub fn crosstable(e: &EventData) -> Result<String, Error> {
+    let mut html = String::from("<h3>Crosstable</h3>");
+    let df = &e.crosstable;
+    if df.height() > CROSSTABLE_MAX_ENGINES {
+        let _ = write!(
+            html,
+            "<p class=note>{} engines: too many for a matrix here; \
+             <code>evallab crosstable DATASET --event … --wide</code> gives it.</p>",
+            df.height()
+        );
+        return Ok(html);
+    }
+    // Every column after the fixed ones is an opponent.
+    let fixed = [metric::RANK, metric::ENGINE, st::POINTS, metric::GAMES];
+    let names: Vec<String> = df
+        .get_column_names()
+        .into_iter()
+        .map(|c| c.to_string())
+        .filter(|c| c != col::EVENT && c != metric::SEASON)
+        .collect();
+    let cols: Vec<&str> = names.iter().map(String::as_str).collect();
+    debug_assert!(df.height() == 0 || cols.starts_with(&fixed));
+    html.push_str(&table(df, &cols)?);
+    Ok(html)
+}
+
+/// Colour-swapped game pairs per engine pair: pentanomial counts and the
+/// Elo with its pentanomial and trinomial errors.
+pub fn pairs(e: &EventData) -> Result<String, Error> {
+    if e.pairs.height() == 0 {
+        return Ok(String::new());
+    }
+    let mut html = String::from(
+        "<h3>Game pairs (pentanomial)</h3><p class=note>Both games of an opening, \
+         colours swapped: pair points 0, ½, 1, 1½, 2 for the first engine; Elo with its \
+         95 % error from the pairs and, for comparison, from the games as if independent \
+         (docs/definitions/pairs.md).</p>",
+    );
+    html.push_str(&table(
+        &e.pairs,
+        &[
+            metric::ENGINE,
+            metric::OPPONENT,
+            pm::PAIRS,
+            pm::BINS[0],
+            pm::BINS[1],
+            pm::BINS[2],
+            pm::BINS[3],
+            pm::BINS[4],
+            pm::ELO,
+            pm::ELO_ERROR,
+            pm::ELO_ERROR_TRINOMIAL,
+            pm::NELO,
+            pm::UNPAIRED,
+            metric::REASON,
+        ],
+    )?);
+    Ok(html)
+}
 
 /// The win-draw balance table.
 pub fn balance(e: &EventData) -> Result<String, Error> {

@@ -616,6 +616,84 @@ mod tests {
             selected_games(&e).unwrap(),
             "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>"
         );
+        assert_eq!(pairs(&e).unwrap(), "", "no pairs, no section");
+        assert_eq!(
+            standings(&e).unwrap(),
+            "<h3>Standings</h3><table><thead><tr><th>rank</th><th>engine</th><th>games</th>\
+             <th>wins</th><th>draws</th><th>losses</th><th>points</th><th>score_pct</th>\
+             <th>white_points</th><th>white_games</th><th>black_points</th><th>black_games</th>\
+             <th>sonneborn_berger</th><th>endings</th></tr></thead><tbody></tbody></table>"
+        );
+    }
+
+    /// The endings cell lists the classes that occur, in column order.
+    #[test]
+    fn standings_endings_name_the_classes_that_occur() {
+        let mut e = event("E");
+        e.standings = df!(
+            metric::RANK => [1u32, 2],
+            metric::ENGINE => ["A", "B"],
+            metric::GAMES => [3u32, 3],
+            metric::WINS => [2u32, 0],
+            metric::DRAWS => [1u32, 1],
+            metric::LOSSES => [0u32, 2],
+            st::POINTS => [2.5f64, 0.5],
+            st::SCORE_PCT => [250.0f64 / 3.0, 50.0 / 3.0],
+            st::WHITE_POINTS => [1.5f64, 0.0],
+            st::WHITE_GAMES => [2u32, 1],
+            st::BLACK_POINTS => [1.0f64, 0.5],
+            st::BLACK_GAMES => [1u32, 2],
+            st::SONNEBORN_BERGER => [0.75f64, 1.25],
+            "end_mate" => [1u32, 1],
+            "end_fifty_moves" => [1u32, 1],
+            "end_time" => [1u32, 0],
+            "end_unknown" => [0u32, 1],
+        )
+        .unwrap();
+        let html = standings(&e).unwrap();
+        assert!(
+            html.contains(
+                "<tr><td>1</td><td>A</td><td>3</td><td>2</td><td>1</td><td>0</td><td>2.5</td>\
+                 <td>83.333</td><td>1.5</td><td>2</td><td>1</td><td>1</td><td>0.75</td>\
+                 <td>mate 1, fifty moves 1, time 1</td></tr>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<td>mate 1, fifty moves 1, unknown 1</td></tr>"));
+    }
+
+    /// Up to the limit the matrix is drawn (the event column left out);
+    /// beyond it a note names the command.
+    #[test]
+    fn crosstable_matrix_or_a_note() {
+        let mut e = event("E");
+        e.crosstable = df!(
+            col::EVENT => ["E", "E"],
+            metric::RANK => [1u32, 2],
+            metric::ENGINE => ["A", "B"],
+            st::POINTS => [1.5f64, 0.5],
+            metric::GAMES => [2u32, 2],
+            "A" => [None, Some("0.5/2")],
+            "B" => [Some("1.5/2"), None],
+        )
+        .unwrap();
+        let html = crosstable(&e).unwrap();
+        assert!(
+            html.contains(
+                "<th>rank</th><th>engine</th><th>points</th><th>games</th><th>A</th><th>B</th></tr>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains(
+            "<tr><td>1</td><td>A</td><td>1.5</td><td>2</td><td>—</td><td>1.5/2</td></tr>"
+        ));
+        let n = CROSSTABLE_MAX_ENGINES + 1;
+        e.crosstable = df!(metric::ENGINE => vec!["x"; n]).unwrap();
+        assert!(
+            crosstable(&e)
+                .unwrap()
+                .contains(&format!("{n} engines: too many"))
+        );
     }
 
     /// A game's trajectory is one chart; with its ease, two.
@@ -657,7 +735,7 @@ mod tests {
         let html = page(&data).unwrap();
         assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
         assert!(html.contains("<nav><a href=\"#e0\">S&lt;1&gt;</a><a href=\"#e1\">S2</a></nav>"));
-        assert!(html.contains("<section id=\"e1\"><h2>S2</h2><h3>Win-draw balance</h3>"));
+        assert!(html.contains("<section id=\"e1\"><h2>S2</h2><h3>Standings</h3>"));
         assert_eq!(
             html.matches("<h3>Adjudication rules replayed</h3>").count(),
             2

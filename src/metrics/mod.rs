@@ -13,6 +13,7 @@ pub mod ease;
 pub mod facts;
 pub mod matching;
 pub mod openings;
+pub mod ratings;
 pub mod relevance;
 
 use polars::prelude::*;

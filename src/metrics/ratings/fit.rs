@@ -1,0 +1,549 @@
+//! The ratings as Ordo computes them (docs/definitions/ratings.md, R4–R8):
+//! every engine's expected score equals its points, the white advantage makes
+//! White's expected points equal White's points, the draw rate makes the
+//! expected draws equal the draws, and engines that won (lost) every game are
+//! rated afterwards where winning (losing) them all has even odds.
+//!
+//! Ordo reaches the equations by a damped coordinate search; they are the
+//! score equations of a logistic likelihood, so Newton's method on the sparse
+//! Hessian (sparse.rs) solves the same equations in a few steps.
+
+use super::groups::components;
+use super::model::{draw_prob, expected, wdl};
+use super::sparse::{Factor, Matrix};
+
+/// The games of one White against one Black (Ordo's encounter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Encounter {
+    pub white: u32,
+    pub black: u32,
+    /// White wins, draws, Black wins.
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Encounter {
+    pub fn games(&self) -> f64 {
+        f64::from(self.wins + self.draws + self.losses)
+    }
+
+    pub fn white_points(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+}
+
+/// Whether an engine can be rated with the others (R6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Normal,
+    /// Won every game: rated afterwards (R7).
+    AllWins,
+    /// Lost every game: rated afterwards (R7).
+    AllLosses,
+}
+
+/// What fixes the ratings' offset (R5).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reference {
+    /// The engines rated together average this.
+    Average(f64),
+    /// This engine has this rating.
+    Anchor { player: usize, rating: f64 },
+}
+
+impl Reference {
+    fn value(&self) -> f64 {
+        match *self {
+            Reference::Average(v) | Reference::Anchor { rating: v, .. } => v,
+        }
+    }
+}
+
+/// The model's settings: `white`/`draw` None are fitted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    pub beta: f64,
+    pub white: Option<f64>,
+    pub draw: Option<f64>,
+    pub reference: Reference,
+}
+
+/// The games of `n` players, who is rated with whom, and the groups.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub n: usize,
+    pub enc: Vec<Encounter>,
+    pub points: Vec<f64>,
+    pub played: Vec<f64>,
+    pub kind: Vec<Kind>,
+    /// The connectivity group of each normal player (R9).
+    pub group: Vec<Option<usize>>,
+    pub n_groups: usize,
+}
+
+impl Problem {
+    pub fn new(n: usize, enc: Vec<Encounter>) -> Problem {
+        let mut points = vec![0.0; n];
+        let mut played = vec![0.0; n];
+        for e in &enc {
+            points[e.white as usize] += e.white_points();
+            points[e.black as usize] += e.games() - e.white_points();
+            played[e.white as usize] += e.games();
+            played[e.black as usize] += e.games();
+        }
+        // One pass, as Ordo's players_set_super (R6).
+        let kind: Vec<Kind> = (0..n)
+            .map(|i| {
+                if played[i] - points[i] < 0.001 {
+                    Kind::AllWins
+                } else if points[i] < 0.001 {
+                    Kind::AllLosses
+                } else {
+                    Kind::Normal
+                }
+            })
+            .collect();
+        let active: Vec<bool> = kind.iter().map(|k| *k == Kind::Normal).collect();
+        let group = components(n, &enc, &active);
+        let n_groups = group.iter().flatten().max().map_or(0, |m| m + 1);
+        Problem {
+            n,
+            enc,
+            points,
+            played,
+            kind,
+            group,
+            n_groups,
+        }
+    }
+
+    fn active(&self, i: usize) -> bool {
+        self.kind[i] == Kind::Normal
+    }
+
+    /// The encounters between normal players.
+    fn rated(&self) -> impl Iterator<Item = &Encounter> {
+        self.enc
+            .iter()
+            .filter(|e| self.active(e.white as usize) && self.active(e.black as usize))
+    }
+
+    /// The normal player with the most games (lowest index on ties): the
+    /// solver holds it still while the others move.
+    pub fn ground(&self) -> Option<usize> {
+        (0..self.n)
+            .filter(|&i| self.active(i))
+            .max_by(|&a, &b| self.played[a].total_cmp(&self.played[b]).then(b.cmp(&a)))
+    }
+}
+
+/// Ratings of every player, the white advantage and the draw rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    pub rating: Vec<f64>,
+    pub white: f64,
+    pub draw: f64,
+    /// Newton steps taken.
+    pub steps: usize,
+}
+
+/// Where the solver starts: ratings, white advantage, and optionally a
+/// factored Hessian (over the same ground) to reuse instead of refactoring.
+#[derive(Debug, Clone, Copy)]
+pub struct Start<'a> {
+    pub rating: &'a [f64],
+    pub white: f64,
+    pub ground: usize,
+    pub factor: Option<&'a Factor>,
+}
+
+const MAX_STEPS: usize = 500;
+/// Converged when no rating moves by more than this (Elo).
+const TOLERANCE: f64 = 1e-9;
+
+/// ln(1 + eˣ) without overflow.
+fn softplus(x: f64) -> f64 {
+    if x > 0.0 {
+        x + (-x).exp().ln_1p()
+    } else {
+        x.exp().ln_1p()
+    }
+}
+
+/// Log-likelihood of the points (draws as half points, R4), its gradient
+/// (Elo⁻¹; index n is the white advantage), and optionally the Hessian.
+fn score(
+    p: &Problem,
+    beta: f64,
+    fit_white: bool,
+    r: &[f64],
+    wa: f64,
+    hessian: bool,
+) -> (f64, Vec<f64>, Option<Matrix>) {
+    let n = p.n;
+    let mut ll = 0.0;
+    let mut g = vec![0.0; n + 1];
+    let mut h = hessian.then(|| Matrix::new(n + 1));
+    for e in p.rated() {
+        let (w, b) = (e.white as usize, e.black as usize);
+        let x = beta * (r[w] + wa - r[b]);
+        let (games, s) = (e.games(), e.white_points());
+        ll -= s * softplus(-x) + (games - s) * softplus(x);
+        let pe = expected(r[w] + wa - r[b], beta);
+        let gi = beta * (s - games * pe);
+        g[w] += gi;
+        g[b] -= gi;
+        if fit_white {
+            g[n] += gi;
+        }
+        if let Some(m) = &mut h {
+            let hi = beta * beta * games * pe * (1.0 - pe);
+            m.add_diag(w, hi);
+            m.add_diag(b, hi);
+            m.add_off(w, b, -hi);
+            if fit_white {
+                m.add_diag(n, hi);
+                m.add_off(w, n, hi);
+                m.add_off(b, n, -hi);
+            }
+        }
+    }
+    (ll, g, h)
+}
+
+/// The variables the solver moves: the normal players but the ground, and
+/// the white advantage when fitted.
+fn moving(p: &Problem, ground: usize, fit_white: bool) -> Vec<bool> {
+    let mut keep: Vec<bool> = (0..p.n).map(|i| p.active(i) && i != ground).collect();
+    keep.push(fit_white);
+    keep
+}
+
+/// The Hessian of all the games (super players included) at a solution:
+/// the factor every simulation starts from.
+pub fn full_factor(p: &Problem, s: &Settings, sol: &Solution, ground: usize) -> Factor {
+    let everyone = Problem {
+        kind: vec![Kind::Normal; p.n],
+        ..p.clone()
+    };
+    let (_, _, h) = score(&everyone, s.beta, s.white.is_none(), &sol.rating, sol.white, true);
+    h.expect("asked for")
+        .factor(&moving(&everyone, ground, s.white.is_none()))
+}
+
+/// Solves the rating equations of `p` (R4–R8).
+pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
+    let n = p.n;
+    let fit_white = s.white.is_none();
+    let mut r = start.rating.to_vec();
+    let mut wa = s.white.unwrap_or(start.white);
+    let keep = moving(p, start.ground, fit_white);
+    let mut own: Option<Factor> = None;
+    let mut last = f64::INFINITY;
+    let mut steps = 0;
+    while steps < MAX_STEPS {
+        steps += 1;
+        let stale = own.is_none() && start.factor.is_none();
+        let (ll, mut g, h) = score(p, s.beta, fit_white, &r, wa, stale);
+        if let Some(h) = h {
+            own = Some(h.factor(&keep));
+        }
+        let f = own.as_ref().or(start.factor).expect("a factor");
+        for (gi, k) in g.iter_mut().zip(&keep) {
+            if !k {
+                *gi = 0.0;
+            }
+        }
+        f.solve(&mut g);
+        let mut d = g;
+        for (di, k) in d.iter_mut().zip(&keep) {
+            if !k {
+                *di = 0.0;
+            }
+        }
+        let norm = d.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        if norm < TOLERANCE {
+            break;
+        }
+        // Backtrack until the likelihood does not fall (it is concave).
+        let mut t = 1.0;
+        loop {
+            let tr: Vec<f64> = r.iter().zip(&d).map(|(a, b)| a + t * b).collect();
+            let twa = wa + t * d[n];
+            let (tll, _, _) = score(p, s.beta, fit_white, &tr, twa, false);
+            if tll >= ll - 1e-12 * ll.abs().max(1.0) || t < 1e-6 {
+                r = tr;
+                wa = twa;
+                break;
+            }
+            t /= 2.0;
+        }
+        // A reused factor that converges slowly is refreshed here.
+        if t < 1.0 || norm > 0.3 * last {
+            own = None;
+            if start.factor.is_some() {
+                let (_, _, h) = score(p, s.beta, fit_white, &r, wa, true);
+                own = h.map(|h| h.factor(&keep));
+            }
+        }
+        last = norm;
+    }
+    finish(p, s, r, wa, steps)
+}
+
+/// Offset, draw rate and the players rated afterwards (R5, R7, R8).
+fn finish(p: &Problem, s: &Settings, mut r: Vec<f64>, wa: f64, steps: usize) -> Solution {
+    let n = p.n;
+    if let Reference::Average(avg) = s.reference {
+        let normal: Vec<usize> = (0..n).filter(|&i| p.active(i)).collect();
+        if !normal.is_empty() {
+            let mean = normal.iter().map(|&i| r[i]).sum::<f64>() / normal.len() as f64;
+            for &i in &normal {
+                r[i] += avg - mean;
+            }
+        }
+    }
+    let draw = s.draw.unwrap_or_else(|| fit_draw(p, s.beta, &r, wa));
+    for i in 0..n {
+        if !p.active(i) {
+            r[i] = s.reference.value();
+        }
+    }
+    for i in 0..n {
+        if p.kind[i] != Kind::Normal {
+            r[i] = rate_alone(p, i, &r, wa, draw, s.beta);
+        }
+    }
+    if let Reference::Anchor { player, rating } = s.reference {
+        let shift = rating - r[player];
+        r.iter_mut().for_each(|x| *x += shift);
+    }
+    Solution {
+        rating: r,
+        white: wa,
+        draw,
+        steps,
+    }
+}
+
+/// The draw rate between equals that expects as many draws as were played
+/// among the normal players (R8).
+pub fn fit_draw(p: &Problem, beta: f64, r: &[f64], wa: f64) -> f64 {
+    let games: Vec<(f64, f64)> = p
+        .rated()
+        .map(|e| {
+            let pe = expected(r[e.white as usize] + wa - r[e.black as usize], beta);
+            (pe, e.games())
+        })
+        .collect();
+    let draws: f64 = p.rated().map(|e| f64::from(e.draws)).sum();
+    if draws == 0.0 {
+        return 0.0;
+    }
+    let excess = |d0: f64| games.iter().map(|&(pe, n)| n * draw_prob(pe, d0)).sum::<f64>() - draws;
+    bisect(0.0, 1.0, |d0| excess(d0) < 0.0)
+}
+
+/// The rating at which a player who won (lost) every game had even odds of
+/// doing so, against its opponents as rated (R7, Ordo's indiv.c).
+fn rate_alone(p: &Problem, j: usize, r: &[f64], wa: f64, d0: f64, beta: f64) -> f64 {
+    let mut opp = Vec::new();
+    for e in &p.enc {
+        if e.white as usize == j {
+            opp.push((r[e.black as usize] - wa, e.games()));
+        } else if e.black as usize == j {
+            opp.push((r[e.white as usize] + wa, e.games()));
+        }
+    }
+    let wins = p.kind[j] == Kind::AllWins;
+    let log_odds = |x: f64| {
+        opp.iter()
+            .map(|&(o, n)| {
+                let (w, _, l) = wdl(x - o, d0, beta);
+                n * if wins { w } else { l }.ln()
+            })
+            .sum::<f64>()
+    };
+    let lo = opp.iter().map(|o| o.0).fold(f64::INFINITY, f64::min) - 5000.0;
+    let hi = opp.iter().map(|o| o.0).fold(f64::NEG_INFINITY, f64::max) + 5000.0;
+    let half = 0.5f64.ln();
+    // P(all wins) rises with x; P(all losses) falls.
+    bisect(lo, hi, |x| (log_odds(x) < half) == wins)
+}
+
+/// The boundary in [lo, hi] where `below` turns false.
+fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> f64 {
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if mid == lo || mid == hi {
+            break;
+        }
+        if below(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Solves `p` from scratch: everyone at the reference, white advantage 0
+/// (or as fixed). None when nobody can be rated together.
+pub fn solve_fresh(p: &Problem, s: &Settings) -> Option<(Solution, usize)> {
+    let ground = p.ground()?;
+    let start = vec![s.reference.value(); p.n];
+    let sol = solve(
+        p,
+        s,
+        &Start {
+            rating: &start,
+            white: s.white.unwrap_or(0.0),
+            ground,
+            factor: None,
+        },
+    );
+    Some((sol, ground))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::beta;
+    use super::*;
+
+    pub(crate) fn e(white: u32, black: u32, wins: u32, draws: u32, losses: u32) -> Encounter {
+        Encounter {
+            white,
+            black,
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    fn settings(white: Option<f64>, draw: Option<f64>, reference: Reference) -> Settings {
+        Settings {
+            beta: beta(202.0),
+            white,
+            draw,
+            reference,
+        }
+    }
+
+    fn run(n: usize, enc: Vec<Encounter>, s: &Settings) -> Solution {
+        solve_fresh(&Problem::new(n, enc), s).unwrap().0
+    }
+
+    /// Two players, A scores 7/10 (5 wins, 4 draws, 1 loss), colours
+    /// balanced, no white advantage: the ML difference is the logit of 0.7,
+    /// 175.25 · ln(7/3) = 148.49 Elo, split ±74.24 around the average.
+    #[test]
+    fn two_players_closed_form() {
+        let enc = vec![e(0, 1, 3, 2, 0), e(1, 0, 1, 2, 2)];
+        let s = settings(Some(0.0), Some(0.5), Reference::Average(2300.0));
+        let sol = run(2, enc, &s);
+        let diff = (7.0f64 / 3.0).ln() / beta(202.0);
+        assert!((diff - 148.49).abs() < 0.01, "{diff}");
+        assert!((sol.rating[0] - (2300.0 + diff / 2.0)).abs() < 1e-6, "{sol:?}");
+        assert!((sol.rating[1] - (2300.0 - diff / 2.0)).abs() < 1e-6);
+        // Anchored on B at 3000: the same difference, shifted.
+        let s = settings(Some(0.0), Some(0.5), Reference::Anchor { player: 1, rating: 3000.0 });
+        let sol = run(2, vec![e(0, 1, 3, 2, 0), e(1, 0, 1, 2, 2)], &s);
+        assert!((sol.rating[1] - 3000.0).abs() < 1e-9);
+        assert!((sol.rating[0] - 3000.0 - diff).abs() < 1e-6);
+    }
+
+    /// Equal players (each scores 50 % in total), White scores 60 % of
+    /// White's points: the fitted white advantage is logit(0.6) = 71.06 Elo
+    /// and the ratings stay equal.
+    #[test]
+    fn white_advantage_on_a_constructed_set() {
+        // A-B and B-A: 6 of 10 points to White each way (4 wins, 4 draws, 2 losses).
+        let enc = vec![e(0, 1, 4, 4, 2), e(1, 0, 4, 4, 2)];
+        let s = settings(None, None, Reference::Average(0.0));
+        let sol = run(2, enc, &s);
+        let wa = (0.6f64 / 0.4).ln() / beta(202.0);
+        assert!((sol.white - wa).abs() < 1e-6, "{} vs {wa}", sol.white);
+        assert!((wa - 71.06).abs() < 0.01);
+        assert!(sol.rating[0].abs() < 1e-6 && sol.rating[1].abs() < 1e-6);
+        // Draw rate: 8 draws of 20 at expected score 0.6 for White in every
+        // game: d0 solves d(0.6, d0) = 0.4, by the model's formula.
+        let d = draw_prob(0.6, sol.draw);
+        assert!((d - 0.4).abs() < 1e-9, "{d}");
+    }
+
+    /// Three players: A beats everyone once and draws; C loses everything.
+    /// C is rated afterwards where losing all its games has even odds.
+    #[test]
+    fn all_losses_is_rated_at_even_odds() {
+        let enc = vec![e(0, 1, 1, 2, 1), e(0, 2, 2, 0, 0), e(2, 1, 0, 0, 2)];
+        let s = settings(Some(0.0), Some(0.4), Reference::Average(2000.0));
+        let p = Problem::new(3, enc);
+        assert_eq!(p.kind, [Kind::Normal, Kind::Normal, Kind::AllLosses]);
+        let sol = solve_fresh(&p, &s).unwrap().0;
+        // A and B are equal (2/4 each between them) and average 2000.
+        assert!((sol.rating[0] - 2000.0).abs() < 1e-6);
+        assert!((sol.rating[1] - 2000.0).abs() < 1e-6);
+        // C lost 4 games to 2000-rated players: P(loss)^4 = 1/2.
+        let (_, _, l) = wdl(sol.rating[2] - 2000.0, 0.4, beta(202.0));
+        assert!((l.powi(4) - 0.5).abs() < 1e-9, "{}", l.powi(4));
+        assert!(sol.rating[2] < 2000.0);
+    }
+
+    /// The pool average is the average of the normal players only.
+    #[test]
+    fn anchor_vs_average_is_a_shift() {
+        let enc = vec![
+            e(0, 1, 2, 3, 1),
+            e(1, 2, 1, 4, 1),
+            e(2, 0, 0, 3, 2),
+            e(1, 0, 1, 1, 1),
+        ];
+        let avg = run(3, enc.clone(), &settings(None, None, Reference::Average(2300.0)));
+        let anch = run(
+            3,
+            enc,
+            &settings(None, None, Reference::Anchor { player: 2, rating: 1000.0 }),
+        );
+        let mean = avg.rating.iter().sum::<f64>() / 3.0;
+        assert!((mean - 2300.0).abs() < 1e-9);
+        let shift = 1000.0 - avg.rating[2];
+        for i in 0..3 {
+            assert!((anch.rating[i] - avg.rating[i] - shift).abs() < 1e-6);
+        }
+        assert!((anch.white - avg.white).abs() < 1e-9);
+        assert!((anch.draw - avg.draw).abs() < 1e-12);
+        // The equations hold: expected points = points for everyone.
+        let p = Problem::new(3, vec![e(0, 1, 2, 3, 1), e(1, 2, 1, 4, 1), e(2, 0, 0, 3, 2), e(1, 0, 1, 1, 1)]);
+        let (_, g, _) = score(&p, beta(202.0), true, &avg.rating, avg.white, false);
+        assert!(g.iter().all(|x| x.abs() < 1e-9), "{g:?}");
+    }
+
+    /// A factor from another point converges to the same solution.
+    #[test]
+    fn a_reused_factor_gives_the_same_solution() {
+        let enc = vec![e(0, 1, 2, 3, 1), e(1, 2, 1, 4, 1), e(2, 0, 0, 3, 2), e(3, 0, 1, 1, 1), e(2, 3, 0, 2, 0)];
+        let s = settings(None, None, Reference::Average(2300.0));
+        let p = Problem::new(4, enc);
+        let (sol, ground) = solve_fresh(&p, &s).unwrap();
+        let flat = Solution {
+            rating: vec![2300.0; 4],
+            white: 0.0,
+            ..sol.clone()
+        };
+        let f = full_factor(&p, &s, &flat, ground);
+        let again = solve(
+            &p,
+            &s,
+            &Start {
+                rating: &flat.rating,
+                white: 0.0,
+                ground,
+                factor: Some(&f),
+            },
+        );
+        for i in 0..4 {
+            assert!((again.rating[i] - sol.rating[i]).abs() < 1e-6);
+        }
+    }
+}

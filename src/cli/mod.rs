@@ -25,6 +25,7 @@ mod inspect;
 mod r#match;
 mod openings;
 mod policy;
+mod ratings;
 mod relevance;
 mod report;
 mod run;
@@ -45,7 +46,7 @@ use evallab::render::format::{self, Format};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts, ratings\n  engines      analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -66,6 +67,7 @@ enum Command {
     Adjudicate(adjudicate::Args),
     Facts(facts::Args),
     Openings(openings::Args),
+    Ratings(ratings::Args),
     Analyze(analyze::Args),
     Agreement(agreement::Args),
     Match(r#match::Args),
@@ -101,6 +103,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ease(a) => ease::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Openings(a) => openings::run(a),
+        Command::Ratings(a) => ratings::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),

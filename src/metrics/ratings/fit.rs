@@ -80,6 +80,8 @@ pub struct Problem {
     /// The connectivity group of each normal player (R9).
     pub group: Vec<Option<usize>>,
     pub n_groups: usize,
+    /// The encounters between normal players: (white, black, games, White's points).
+    rated: Vec<(usize, usize, f64, f64)>,
 }
 
 impl Problem {
@@ -107,7 +109,13 @@ impl Problem {
         let active: Vec<bool> = kind.iter().map(|k| *k == Kind::Normal).collect();
         let group = components(n, &enc, &active);
         let n_groups = group.iter().flatten().max().map_or(0, |m| m + 1);
+        let rated = enc
+            .iter()
+            .filter(|e| active[e.white as usize] && active[e.black as usize])
+            .map(|e| (e.white as usize, e.black as usize, e.games(), e.white_points()))
+            .collect();
         Problem {
+            rated,
             n,
             enc,
             points,
@@ -116,6 +124,45 @@ impl Problem {
             group,
             n_groups,
         }
+    }
+
+    /// Whether `enc` connects its normal players into one group, as
+    /// `Problem::new(n, enc).n_groups <= 1`, faster: replays are redrawn
+    /// until they do (simulate.rs), tens of times on a large pool.
+    pub fn connects(n: usize, enc: &[Encounter]) -> bool {
+        let mut points = vec![0.0; n];
+        let mut played = vec![0.0; n];
+        for e in enc {
+            points[e.white as usize] += e.white_points();
+            points[e.black as usize] += e.games() - e.white_points();
+            played[e.white as usize] += e.games();
+            played[e.black as usize] += e.games();
+        }
+        let active: Vec<bool> = (0..n)
+            .map(|i| played[i] - points[i] >= 0.001 && points[i] >= 0.001)
+            .collect();
+        // A normal player who scored (or conceded) only against players who
+        // won or lost everything is a group of its own.
+        let mut scored = vec![false; n];
+        let mut conceded = vec![false; n];
+        for e in enc {
+            let (w, b) = (e.white as usize, e.black as usize);
+            if active[w] && active[b] {
+                if e.wins + e.draws > 0 {
+                    scored[w] = true;
+                    conceded[b] = true;
+                }
+                if e.losses + e.draws > 0 {
+                    scored[b] = true;
+                    conceded[w] = true;
+                }
+            }
+        }
+        let normal = active.iter().filter(|a| **a).count();
+        if normal > 1 && (0..n).any(|i| active[i] && !(scored[i] && conceded[i])) {
+            return false;
+        }
+        components(n, enc, &active).iter().flatten().all(|g| *g == 0)
     }
 
     fn active(&self, i: usize) -> bool {
@@ -127,6 +174,19 @@ impl Problem {
         self.enc
             .iter()
             .filter(|e| self.active(e.white as usize) && self.active(e.black as usize))
+    }
+
+    /// The same problem with everyone rated together (for a full Hessian).
+    fn everyone(&self) -> Problem {
+        Problem {
+            kind: vec![Kind::Normal; self.n],
+            rated: self
+                .enc
+                .iter()
+                .map(|e| (e.white as usize, e.black as usize, e.games(), e.white_points()))
+                .collect(),
+            ..self.clone()
+        }
     }
 
     /// The normal player with the most games (lowest index on ties): the
@@ -156,20 +216,17 @@ pub struct Start<'a> {
     pub white: f64,
     pub ground: usize,
     pub factor: Option<&'a Factor>,
+    /// Converged when no rating moves by more than this (Elo) in a step.
+    pub tolerance: f64,
 }
+
+/// The fit's tolerance: far below any printed digit.
+pub const TOLERANCE: f64 = 1e-9;
+/// A replay's: its ratings only feed a spread of tens of Elo.
+pub const REPLAY_TOLERANCE: f64 = 1e-5;
 
 const MAX_STEPS: usize = 500;
-/// Converged when no rating moves by more than this (Elo).
-const TOLERANCE: f64 = 1e-9;
 
-/// ln(1 + eˣ) without overflow.
-fn softplus(x: f64) -> f64 {
-    if x > 0.0 {
-        x + (-x).exp().ln_1p()
-    } else {
-        x.exp().ln_1p()
-    }
-}
 
 /// Log-likelihood of the points (draws as half points, R4), its gradient
 /// (Elo⁻¹; index n is the white advantage), and optionally the Hessian.
@@ -180,17 +237,22 @@ fn score(
     r: &[f64],
     wa: f64,
     hessian: bool,
+    likelihood: bool,
 ) -> (f64, Vec<f64>, Option<Matrix>) {
     let n = p.n;
     let mut ll = 0.0;
     let mut g = vec![0.0; n + 1];
     let mut h = hessian.then(|| Matrix::new(n + 1));
-    for e in p.rated() {
-        let (w, b) = (e.white as usize, e.black as usize);
+    for &(w, b, games, s) in &p.rated {
         let x = beta * (r[w] + wa - r[b]);
-        let (games, s) = (e.games(), e.white_points());
-        ll -= s * softplus(-x) + (games - s) * softplus(x);
-        let pe = expected(r[w] + wa - r[b], beta);
+        // One exponential for both: p = 1/(1 + e⁻ˣ), ln p = −ln(1 + e⁻ˣ),
+        // ln(1 − p) = −x − ln(1 + e⁻ˣ).
+        let ex = (-x).exp();
+        if likelihood {
+            let lp = if ex.is_finite() { ex.ln_1p() } else { -x };
+            ll -= s * lp + (games - s) * (x + lp);
+        }
+        let pe = 1.0 / (1.0 + ex);
         let gi = beta * (s - games * pe);
         g[w] += gi;
         g[b] -= gi;
@@ -223,13 +285,10 @@ fn moving(p: &Problem, ground: usize, fit_white: bool) -> Vec<bool> {
 /// The Hessian of all the games (super players included) at a solution:
 /// the factor every simulation starts from.
 pub fn full_factor(p: &Problem, s: &Settings, sol: &Solution, ground: usize) -> Factor {
-    let everyone = Problem {
-        kind: vec![Kind::Normal; p.n],
-        ..p.clone()
-    };
-    let (_, _, h) = score(&everyone, s.beta, s.white.is_none(), &sol.rating, sol.white, true);
+    let everyone = p.everyone();
+    let (_, _, h) = score(&everyone, s.beta, s.white.is_none(), &sol.rating, sol.white, true, false);
     h.expect("asked for")
-        .factor(&moving(&everyone, ground, s.white.is_none()))
+        .factor(&moving(&everyone, ground, s.white.is_none()), None)
 }
 
 /// Solves the rating equations of `p` (R4–R8).
@@ -239,53 +298,54 @@ pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
     let mut r = start.rating.to_vec();
     let mut wa = s.white.unwrap_or(start.white);
     let keep = moving(p, start.ground, fit_white);
-    let mut own: Option<Factor> = None;
+    let (mut ll, mut g, h) = score(p, s.beta, fit_white, &r, wa, start.factor.is_none(), true);
+    let mut own: Option<Factor> = h.map(|h| h.factor(&keep, None));
     let mut last = f64::INFINITY;
     let mut steps = 0;
     while steps < MAX_STEPS {
         steps += 1;
-        let stale = own.is_none() && start.factor.is_none();
-        let (ll, mut g, h) = score(p, s.beta, fit_white, &r, wa, stale);
-        if let Some(h) = h {
-            own = Some(h.factor(&keep));
-        }
         let f = own.as_ref().or(start.factor).expect("a factor");
-        for (gi, k) in g.iter_mut().zip(&keep) {
+        let mut d = g.clone();
+        for (di, k) in d.iter_mut().zip(&keep) {
             if !k {
-                *gi = 0.0;
+                *di = 0.0;
             }
         }
-        f.solve(&mut g);
-        let mut d = g;
+        f.solve(&mut d);
         for (di, k) in d.iter_mut().zip(&keep) {
             if !k {
                 *di = 0.0;
             }
         }
         let norm = d.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        if norm < TOLERANCE {
+        if norm < start.tolerance {
             break;
         }
-        // Backtrack until the likelihood does not fall (it is concave).
+        // Backtrack until the likelihood does not fall (it is concave); the
+        // accepted point's gradient is the next step's. Steps under an Elo
+        // are near the solution, where the quadratic model holds: taken
+        // whole, without the likelihood's logarithms.
+        let small = norm < 1.0;
         let mut t = 1.0;
         loop {
             let tr: Vec<f64> = r.iter().zip(&d).map(|(a, b)| a + t * b).collect();
             let twa = wa + t * d[n];
-            let (tll, _, _) = score(p, s.beta, fit_white, &tr, twa, false);
-            if tll >= ll - 1e-12 * ll.abs().max(1.0) || t < 1e-6 {
-                r = tr;
-                wa = twa;
+            let (tll, tg, _) = score(p, s.beta, fit_white, &tr, twa, false, !small);
+            if small || tll >= ll - 1e-12 * ll.abs().max(1.0) || t < 1e-6 {
+                (r, wa, g) = (tr, twa, tg);
+                if !small {
+                    ll = tll;
+                }
                 break;
             }
             t /= 2.0;
         }
-        // A reused factor that converges slowly is refreshed here.
-        if t < 1.0 || norm > 0.3 * last {
-            own = None;
-            if start.factor.is_some() {
-                let (_, _, h) = score(p, s.beta, fit_white, &r, wa, true);
-                own = h.map(|h| h.factor(&keep));
-            }
+        // A factor that stops paying (slow progress, or steps cut short by
+        // the line search) is rebuilt here, at the current point: one
+        // factoring costs about 30 steps with an old one (sparse.rs).
+        if t < 0.25 || norm > 0.7 * last {
+            let (_, _, h) = score(p, s.beta, fit_white, &r, wa, true, false);
+            own = h.map(|h| h.factor(&keep, own.as_ref().or(start.factor)));
         }
         last = norm;
     }
@@ -401,6 +461,7 @@ pub fn solve_fresh(p: &Problem, s: &Settings) -> Option<(Solution, usize)> {
             white: s.white.unwrap_or(0.0),
             ground,
             factor: None,
+            tolerance: TOLERANCE,
         },
     );
     Some((sol, ground))
@@ -515,7 +576,7 @@ mod tests {
         assert!((anch.draw - avg.draw).abs() < 1e-12);
         // The equations hold: expected points = points for everyone.
         let p = Problem::new(3, vec![e(0, 1, 2, 3, 1), e(1, 2, 1, 4, 1), e(2, 0, 0, 3, 2), e(1, 0, 1, 1, 1)]);
-        let (_, g, _) = score(&p, beta(202.0), true, &avg.rating, avg.white, false);
+        let (_, g, _) = score(&p, beta(202.0), true, &avg.rating, avg.white, false, false);
         assert!(g.iter().all(|x| x.abs() < 1e-9), "{g:?}");
     }
 
@@ -540,6 +601,7 @@ mod tests {
                 white: 0.0,
                 ground,
                 factor: Some(&f),
+                tolerance: TOLERANCE,
             },
         );
         for i in 0..4 {

@@ -12,20 +12,32 @@ use super::fit::Encounter;
 /// The strongly connected component of each player in `active` (None for the
 /// others), numbered by size, largest first (ties: lowest player index).
 pub fn components(n: usize, enc: &[Encounter], active: &[bool]) -> Vec<Option<usize>> {
-    // Edge a → b: a scored against b.
-    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for e in enc {
-        let (w, b) = (e.white as usize, e.black as usize);
-        if !active[w] || !active[b] {
-            continue;
+    // Edge a → b: a scored against b; as adjacency lists in one array.
+    let mut start = vec![0usize; n + 1];
+    let each = |f: &mut dyn FnMut(usize, usize)| {
+        for e in enc {
+            let (w, b) = (e.white as usize, e.black as usize);
+            if active[w] && active[b] {
+                if e.wins + e.draws > 0 {
+                    f(w, b);
+                }
+                if e.losses + e.draws > 0 {
+                    f(b, w);
+                }
+            }
         }
-        if e.wins + e.draws > 0 {
-            adj[w].push(b);
-        }
-        if e.losses + e.draws > 0 {
-            adj[b].push(w);
-        }
+    };
+    each(&mut |a, _| start[a + 1] += 1);
+    for i in 0..n {
+        start[i + 1] += start[i];
     }
+    let mut fill = start.clone();
+    let mut to = vec![0usize; start[n]];
+    each(&mut |a, b| {
+        to[fill[a]] = b;
+        fill[a] += 1;
+    });
+    let adj = Adjacency { start, to };
     let comp = tarjan(&adj, active);
     // Renumber: largest first.
     let k = comp.iter().flatten().max().map_or(0, |m| m + 1);
@@ -45,9 +57,21 @@ pub fn components(n: usize, enc: &[Encounter], active: &[bool]) -> Vec<Option<us
     comp.into_iter().map(|c| c.map(|c| new_id[c])).collect()
 }
 
+/// Adjacency lists: node a's neighbours are `to[start[a]..start[a + 1]]`.
+struct Adjacency {
+    start: Vec<usize>,
+    to: Vec<usize>,
+}
+
+impl Adjacency {
+    fn get(&self, a: usize, k: usize) -> Option<&usize> {
+        self.to[self.start[a]..self.start[a + 1]].get(k)
+    }
+}
+
 /// Tarjan's algorithm without recursion (the archive's chains are long).
-fn tarjan(adj: &[Vec<usize>], active: &[bool]) -> Vec<Option<usize>> {
-    let n = adj.len();
+fn tarjan(adj: &Adjacency, active: &[bool]) -> Vec<Option<usize>> {
+    let n = active.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];
@@ -68,7 +92,7 @@ fn tarjan(adj: &[Vec<usize>], active: &[bool]) -> Vec<Option<usize>> {
         on_stack[root] = true;
         while let Some(top) = call.last_mut() {
             let v = top.0;
-            if let Some(&w) = adj[v].get(top.1) {
+            if let Some(&w) = adj.get(v, top.1) {
                 top.1 += 1;
                 if index[w] == usize::MAX {
                     index[w] = next;

@@ -3,7 +3,9 @@
 
 use rayon::prelude::*;
 
-use super::fit::{Encounter, Problem, Settings, Solution, Start, full_factor, solve};
+use super::fit::{
+    Encounter, Problem, REPLAY_TOLERANCE, Settings, Solution, Start, full_factor, solve,
+};
 use super::model::{normal_cdf, wdl};
 
 /// Ordo redraws a replay whose games do not connect the players, at most
@@ -58,21 +60,33 @@ pub fn simulate(
     seed: u64,
 ) -> Samples {
     let factor = full_factor(p, s, sol, ground);
+    // Each encounter's (P(White wins), P(White wins or draws)), once.
+    let odds: Vec<(f64, f64)> = p
+        .enc
+        .iter()
+        .map(|e| {
+            let diff = sol.rating[e.white as usize] + sol.white - sol.rating[e.black as usize];
+            let (w, d, _) = wdl(diff, sol.draw, s.beta);
+            (w, w + d)
+        })
+        .collect();
     let runs: Vec<(Vec<f64>, f64, f64, bool)> = (0..sims)
         .into_par_iter()
         .map(|i| {
             let mut rng = Rng::new(seed, i as u64);
-            let mut replay = Problem::new(p.n, replay(&p.enc, sol, s.beta, &mut rng));
+            let mut games = replay(&p.enc, &odds, &mut rng);
             let mut tries = 1;
-            while replay.n_groups > 1 && tries < REDRAWS {
-                replay = Problem::new(p.n, self::replay(&p.enc, sol, s.beta, &mut rng));
+            while !Problem::connects(p.n, &games) && tries < REDRAWS {
+                games = replay(&p.enc, &odds, &mut rng);
                 tries += 1;
             }
+            let replay = Problem::new(p.n, games);
             let start = Start {
                 rating: &sol.rating,
                 white: sol.white,
                 ground,
                 factor: Some(&factor),
+                tolerance: REPLAY_TOLERANCE,
             };
             let r = solve(&replay, s, &start);
             (r.rating, r.white, r.draw, replay.n_groups > 1)
@@ -93,12 +107,11 @@ pub fn simulate(
     out
 }
 
-/// One replay of the encounters' games from the fitted model.
-fn replay(enc: &[Encounter], sol: &Solution, beta: f64, rng: &mut Rng) -> Vec<Encounter> {
+/// One replay of the encounters' games from the fitted model (R10).
+fn replay(enc: &[Encounter], odds: &[(f64, f64)], rng: &mut Rng) -> Vec<Encounter> {
     enc.iter()
-        .map(|e| {
-            let diff = sol.rating[e.white as usize] + sol.white - sol.rating[e.black as usize];
-            let (w, d, _) = wdl(diff, sol.draw, beta);
+        .zip(odds)
+        .map(|(e, &(win, not_loss))| {
             let mut out = Encounter {
                 wins: 0,
                 draws: 0,
@@ -107,9 +120,9 @@ fn replay(enc: &[Encounter], sol: &Solution, beta: f64, rng: &mut Rng) -> Vec<En
             };
             for _ in 0..e.wins + e.draws + e.losses {
                 let u = rng.uniform();
-                if u < w {
+                if u < win {
                     out.wins += 1;
-                } else if u < w + d {
+                } else if u < not_loss {
                     out.draws += 1;
                 } else {
                     out.losses += 1;

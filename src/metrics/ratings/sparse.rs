@@ -7,6 +7,30 @@
 //! serves every simulation (fit.rs).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A multiplicative hash for variable indices (SipHash is the factoring's
+/// main cost otherwise; the keys are not adversarial).
+#[derive(Default)]
+struct IndexHasher(u64);
+
+impl Hasher for IndexHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.0 = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type Row = HashMap<usize, f64, BuildHasherDefault<IndexHasher>>;
 
 /// A factored symmetric matrix over some of `n` variables.
 #[derive(Debug, Clone)]
@@ -21,14 +45,14 @@ pub struct Factor {
 #[derive(Debug, Clone)]
 pub struct Matrix {
     diag: Vec<f64>,
-    off: Vec<HashMap<usize, f64>>,
+    off: Vec<Row>,
 }
 
 impl Matrix {
     pub fn new(n: usize) -> Matrix {
         Matrix {
             diag: vec![0.0; n],
-            off: vec![HashMap::new(); n],
+            off: vec![Row::default(); n],
         }
     }
 
@@ -43,8 +67,9 @@ impl Matrix {
     }
 
     /// Factors the submatrix of the variables in `keep`; the others are
-    /// dropped (their rows and columns, as if fixed).
-    pub fn factor(mut self, keep: &[bool]) -> Factor {
+    /// dropped (their rows and columns, as if fixed). The elimination order
+    /// of `like` is reused when given (the same graph: no search).
+    pub fn factor(mut self, keep: &[bool], like: Option<&Factor>) -> Factor {
         let n = self.diag.len();
         for i in 0..n {
             if !keep[i] {
@@ -55,14 +80,31 @@ impl Matrix {
         }
         let mut left: Vec<usize> = (0..n).filter(|&i| keep[i]).collect();
         let mut steps = Vec::with_capacity(left.len());
+        let mut given = like.map(|f| {
+            let mut order: Vec<usize> = f.steps.iter().map(|s| s.0).filter(|&v| keep[v]).collect();
+            // Variables the old order lacks go last.
+            let known: std::collections::HashSet<usize> = order.iter().copied().collect();
+            order.extend(left.iter().filter(|v| !known.contains(v)));
+            order.into_iter()
+        });
         while !left.is_empty() {
-            // Fewest neighbours first; ties by index, so the order is deterministic.
-            let (pos, &v) = left
-                .iter()
-                .enumerate()
-                .min_by_key(|&(_, &v)| (self.off[v].len(), v))
-                .expect("not empty");
-            left.swap_remove(pos);
+            let v = match given.as_mut() {
+                Some(order) => {
+                    let v = order.next().expect("every variable");
+                    left.pop();
+                    v
+                }
+                None => {
+                    // Fewest neighbours first; ties by index: deterministic.
+                    let (pos, &v) = left
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|&(_, &v)| (self.off[v].len(), v))
+                        .expect("not empty");
+                    left.swap_remove(pos);
+                    v
+                }
+            };
             let d = self.diag[v];
             let mut col: Vec<(usize, f64)> = std::mem::take(&mut self.off[v]).into_iter().collect();
             col.sort_unstable_by_key(|e| e.0);
@@ -135,7 +177,7 @@ mod tests {
         m.add_off(0, 3, 1.0);
         m.add_off(1, 2, 1.0);
         m.add_off(2, 3, 2.0);
-        let f = m.factor(&[true; 4]);
+        let f = m.factor(&[true; 4], None);
         // A x = [4-2+0+0.5, 1-6+3, -2+15+1, 1+6+3]
         let mut b = vec![2.5, -2.0, 14.0, 10.0];
         f.solve(&mut b);
@@ -153,12 +195,35 @@ mod tests {
         m.add_diag(2, 2.0);
         m.add_off(0, 1, -1.0);
         m.add_off(1, 2, -1.0);
-        let f = m.factor(&[true, true, false]);
+        let f = m.factor(&[true, true, false], None);
         // [[2,-1],[-1,2]] x = [1, 1] → x = [1, 1].
         let mut b = vec![1.0, 1.0, 7.0];
         f.solve(&mut b);
         assert!((b[0] - 1.0).abs() < 1e-12 && (b[1] - 1.0).abs() < 1e-12);
         assert_eq!(b[2], 0.0);
         assert_eq!(f.nnz(), 1);
+    }
+
+    /// Refactoring in a given order solves the same system.
+    #[test]
+    fn a_reused_order_solves_the_same() {
+        let build = || {
+            let mut m = Matrix::new(4);
+            for (i, d) in [4.0, 3.0, 5.0, 6.0].into_iter().enumerate() {
+                m.add_diag(i, d);
+            }
+            m.add_off(0, 1, 1.0);
+            m.add_off(0, 3, 1.0);
+            m.add_off(1, 2, 1.0);
+            m.add_off(2, 3, 2.0);
+            m
+        };
+        let first = build().factor(&[true; 4], None);
+        let again = build().factor(&[true; 4], Some(&first));
+        let mut b = vec![2.5, -2.0, 14.0, 10.0];
+        again.solve(&mut b);
+        for (got, want) in b.iter().zip([1.0, -2.0, 3.0, 0.5]) {
+            assert!((got - want).abs() < 1e-12, "{b:?}");
+        }
     }
 }

@@ -223,7 +223,7 @@ pub struct Start<'a> {
 /// The fit's tolerance: far below any printed digit.
 pub const TOLERANCE: f64 = 1e-9;
 /// A replay's: its ratings only feed a spread of tens of Elo.
-pub const REPLAY_TOLERANCE: f64 = 1e-5;
+pub const REPLAY_TOLERANCE: f64 = 1e-3;
 
 const MAX_STEPS: usize = 500;
 
@@ -342,8 +342,10 @@ pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
         }
         // A factor that stops paying (slow progress, or steps cut short by
         // the line search) is rebuilt here, at the current point: one
-        // factoring costs about 30 steps with an old one (sparse.rs).
-        if t < 0.25 || norm > 0.7 * last {
+        // factoring costs about 10 steps with an old one, so a replay keeps
+        // the fit's factor longer.
+        let slow = if start.factor.is_some() { 0.9 } else { 0.7 };
+        if t < 0.25 || norm > slow * last {
             let (_, _, h) = score(p, s.beta, fit_white, &r, wa, true, false);
             own = h.map(|h| h.factor(&keep, own.as_ref().or(start.factor)));
         }
@@ -370,9 +372,24 @@ fn finish(p: &Problem, s: &Settings, mut r: Vec<f64>, wa: f64, steps: usize) -> 
             r[i] = s.reference.value();
         }
     }
+    // Their opponents, in one pass: (player, opponent, games, as White).
+    let mut opp: Vec<Vec<(usize, f64, bool)>> = vec![Vec::new(); n];
+    for e in &p.enc {
+        let (w, b) = (e.white as usize, e.black as usize);
+        if p.kind[w] != Kind::Normal {
+            opp[w].push((b, e.games(), true));
+        }
+        if p.kind[b] != Kind::Normal {
+            opp[b].push((w, e.games(), false));
+        }
+    }
     for i in 0..n {
         if p.kind[i] != Kind::Normal {
-            r[i] = rate_alone(p, i, &r, wa, draw, s.beta);
+            let against: Vec<(f64, f64)> = opp[i]
+                .iter()
+                .map(|&(o, games, white)| (if white { r[o] - wa } else { r[o] + wa }, games))
+                .collect();
+            r[i] = rate_alone(p.kind[i] == Kind::AllWins, &against, draw, s.beta);
         }
     }
     if let Reference::Anchor { player, rating } = s.reference {
@@ -402,21 +419,50 @@ pub fn fit_draw(p: &Problem, beta: f64, r: &[f64], wa: f64) -> f64 {
         return 0.0;
     }
     let excess = |d0: f64| games.iter().map(|&(pe, n)| n * draw_prob(pe, d0)).sum::<f64>() - draws;
-    bisect(0.0, 1.0, |d0| excess(d0) < 0.0)
+    illinois(0.0, 1.0, excess)
+}
+
+/// The root of an increasing `f` on [lo, hi] by regula falsi (Illinois),
+/// to 1e-13.
+fn illinois(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let (mut flo, mut fhi) = (f(lo), f(hi));
+    if flo >= 0.0 {
+        return lo;
+    }
+    if fhi <= 0.0 {
+        return hi;
+    }
+    let mut side = 0;
+    for _ in 0..200 {
+        let x = (lo * fhi - hi * flo) / (fhi - flo);
+        let fx = f(x);
+        if fx == 0.0 || hi - lo < 1e-13 {
+            return x;
+        }
+        if fx < 0.0 {
+            (lo, flo) = (x, fx);
+            if side == -1 {
+                fhi /= 2.0;
+            }
+            side = -1;
+        } else {
+            (hi, fhi) = (x, fx);
+            if side == 1 {
+                flo /= 2.0;
+            }
+            side = 1;
+        }
+        if (hi - lo).abs() < 1e-13 {
+            break;
+        }
+    }
+    (lo + hi) / 2.0
 }
 
 /// The rating at which a player who won (lost) every game had even odds of
-/// doing so, against its opponents as rated (R7, Ordo's indiv.c).
-fn rate_alone(p: &Problem, j: usize, r: &[f64], wa: f64, d0: f64, beta: f64) -> f64 {
-    let mut opp = Vec::new();
-    for e in &p.enc {
-        if e.white as usize == j {
-            opp.push((r[e.black as usize] - wa, e.games()));
-        } else if e.black as usize == j {
-            opp.push((r[e.white as usize] + wa, e.games()));
-        }
-    }
-    let wins = p.kind[j] == Kind::AllWins;
+/// doing so, against its opponents as rated (R7, Ordo's indiv.c): `opp` is
+/// (opponent's rating less the player's colour advantage, games).
+fn rate_alone(wins: bool, opp: &[(f64, f64)], d0: f64, beta: f64) -> f64 {
     let log_odds = |x: f64| {
         opp.iter()
             .map(|&(o, n)| {

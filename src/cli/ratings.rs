@@ -55,6 +55,12 @@ pub struct Args {
     /// Seed of the replays: the same seed gives the same errors.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Draw a replay again, up to N times, while an engine wins or loses
+    /// all its replayed games or the replay splits into groups (as Ordo,
+    /// N = 100); 0 rates every replay as drawn (a large pool, where nearly
+    /// every replay has such an engine: see docs/guide/ratings.md).
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    redraws: usize,
     /// Confidence of the error intervals in % (Ordo's -F).
     #[arg(long, default_value_t = 95.0, value_name = "PERCENT")]
     confidence: f64,
@@ -129,6 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anchor: args.anchor.clone(),
         simulations: args.simulations,
         seed: args.seed,
+        redraws: args.redraws,
         confidence: args.confidence / 100.0,
         each_group: args.each_group,
         los_matrix: args.los_matrix.is_some(),

@@ -126,9 +126,10 @@ impl Problem {
         }
     }
 
-    /// Whether `enc` connects its normal players into one group, as
-    /// `Problem::new(n, enc).n_groups <= 1`, faster: replays are redrawn
-    /// until they do (simulate.rs), tens of times on a large pool.
+    /// Whether a replay is accepted as Ordo accepts it (R11): every player
+    /// scored and conceded points, and the games tie them all into one
+    /// group. (Ordo's check runs after the all-wins/all-losses players are
+    /// set aside and counts each of them as a group of its own.)
     pub fn connects(n: usize, enc: &[Encounter]) -> bool {
         let mut points = vec![0.0; n];
         let mut played = vec![0.0; n];
@@ -138,31 +139,10 @@ impl Problem {
             played[e.white as usize] += e.games();
             played[e.black as usize] += e.games();
         }
-        let active: Vec<bool> = (0..n)
-            .map(|i| played[i] - points[i] >= 0.001 && points[i] >= 0.001)
-            .collect();
-        // A normal player who scored (or conceded) only against players who
-        // won or lost everything is a group of its own.
-        let mut scored = vec![false; n];
-        let mut conceded = vec![false; n];
-        for e in enc {
-            let (w, b) = (e.white as usize, e.black as usize);
-            if active[w] && active[b] {
-                if e.wins + e.draws > 0 {
-                    scored[w] = true;
-                    conceded[b] = true;
-                }
-                if e.losses + e.draws > 0 {
-                    scored[b] = true;
-                    conceded[w] = true;
-                }
-            }
-        }
-        let normal = active.iter().filter(|a| **a).count();
-        if normal > 1 && (0..n).any(|i| active[i] && !(scored[i] && conceded[i])) {
+        if (0..n).any(|i| points[i] < 0.001 || played[i] - points[i] < 0.001) {
             return false;
         }
-        components(n, enc, &active).iter().flatten().all(|g| *g == 0)
+        components(n, enc, &vec![true; n]).iter().all(|g| *g == Some(0))
     }
 
     fn active(&self, i: usize) -> bool {

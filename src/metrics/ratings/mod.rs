@@ -42,6 +42,8 @@ pub struct RatingOptions {
     /// Replays for the errors (`-s`); 0 or 1: no errors.
     pub simulations: usize,
     pub seed: u64,
+    /// Redraws of a replay that Ordo would reject (R11; Ordo: 100).
+    pub redraws: usize,
     /// Of the error intervals, a fraction (`-F`, 0.95).
     pub confidence: f64,
     /// Rate each connectivity group on its own instead of refusing.
@@ -61,6 +63,7 @@ impl Default for RatingOptions {
             anchor: None,
             simulations: 1000,
             seed: 1,
+            redraws: 100,
             confidence: 0.95,
             each_group: false,
             los_matrix: false,
@@ -312,7 +315,15 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
         };
         let (sol, ground) = solve_fresh(&p, &s).expect("a group has normal players");
         let samples = (opts.simulations > 1)
-            .then(|| simulate(&p, &s, &sol, ground, opts.simulations, opts.seed.wrapping_add(group as u64)));
+            .then(|| simulate(
+                &p,
+                &s,
+                &sol,
+                ground,
+                opts.simulations,
+                opts.seed.wrapping_add(group as u64),
+                opts.redraws,
+            ));
         rated.push(Rated {
             players,
             rating: sol.rating,

@@ -8,10 +8,6 @@ use super::fit::{
 };
 use super::model::{normal_cdf, wdl};
 
-/// Ordo redraws a replay whose games do not connect the players, at most
-/// this many times (sim.c), then rates it as it is.
-const REDRAWS: usize = 100;
-
 /// SplitMix64: small, fast, and seeded per replay, so that a replay's games
 /// do not depend on which thread draws them.
 #[derive(Debug, Clone)]
@@ -45,12 +41,15 @@ pub struct Samples {
     pub rating: Vec<Vec<f64>>,
     pub white: Vec<f64>,
     pub draw: Vec<f64>,
-    /// Replays rated although their games did not connect the players
-    /// after [`REDRAWS`] draws.
+    /// Replays rated although their games did not tie the players they
+    /// rate into one group (after the redraws): their ratings across the
+    /// groups are arbitrary.
     pub disconnected: usize,
 }
 
-/// Replays every game `sims` times from `sol` (R10) and rates each replay.
+/// Replays every game `sims` times from `sol` (R10) and rates each replay;
+/// a replay Ordo would reject ([`Problem::connects`]) is drawn again, up to
+/// `redraws` times (Ordo: 100), then rated as it is (R11).
 pub fn simulate(
     p: &Problem,
     s: &Settings,
@@ -58,6 +57,7 @@ pub fn simulate(
     ground: usize,
     sims: usize,
     seed: u64,
+    redraws: usize,
 ) -> Samples {
     let factor = full_factor(p, s, sol, ground);
     // Each encounter's (P(White wins), P(White wins or draws)), once.
@@ -76,11 +76,12 @@ pub fn simulate(
             let mut rng = Rng::new(seed, i as u64);
             let mut games = replay(&p.enc, &odds, &mut rng);
             let mut tries = 1;
-            while !Problem::connects(p.n, &games) && tries < REDRAWS {
+            while tries <= redraws && !Problem::connects(p.n, &games) {
                 games = replay(&p.enc, &odds, &mut rng);
                 tries += 1;
             }
             let replay = Problem::new(p.n, games);
+            let disconnected = replay.n_groups > 1;
             let start = Start {
                 rating: &sol.rating,
                 white: sol.white,
@@ -89,7 +90,7 @@ pub fn simulate(
                 tolerance: REPLAY_TOLERANCE,
             };
             let r = solve(&replay, s, &start);
-            (r.rating, r.white, r.draw, replay.n_groups > 1)
+            (r.rating, r.white, r.draw, disconnected)
         })
         .collect();
     let mut out = Samples {
@@ -205,9 +206,9 @@ mod tests {
             reference: Reference::Average(2300.0),
         };
         let (sol, ground) = solve_fresh(&p, &s).unwrap();
-        let a = simulate(&p, &s, &sol, ground, 200, 7);
-        let b = simulate(&p, &s, &sol, ground, 200, 7);
-        let c = simulate(&p, &s, &sol, ground, 200, 8);
+        let a = simulate(&p, &s, &sol, ground, 200, 7, 100);
+        let b = simulate(&p, &s, &sol, ground, 200, 7, 100);
+        let c = simulate(&p, &s, &sol, ground, 200, 8, 100);
         assert_eq!(a.rating, b.rating);
         assert_ne!(a.rating, c.rating);
         // Each replay's average is the pool average.

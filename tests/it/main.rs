@@ -8,6 +8,7 @@
 //! - [`ease`]: `policy` and `ease` with lc0 + Maia-1900 and Stockfish;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`layout`]: the source tree: no import cycle, one dataset writer;
+//! - [`ratings`]: `evallab ratings` against Ordo 1.2.6 on a hand-set fixture;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
@@ -22,6 +23,7 @@ mod fixtures;
 mod layout;
 mod matching;
 mod openings;
+mod ratings;
 mod robustness;
 mod shards;
 mod snapshots;

@@ -71,7 +71,13 @@ fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
     let mut lines = body.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
     lines
-        .map(|l| header.iter().cloned().zip(l.split(',').map(String::from)).collect())
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
         .collect()
 }
 
@@ -99,7 +105,9 @@ fn ratings(
 }
 
 fn num(row: &HashMap<String, String>, c: &str) -> f64 {
-    row[c].parse().unwrap_or_else(|_| panic!("{c}: {:?}", row[c]))
+    row[c]
+        .parse()
+        .unwrap_or_else(|_| panic!("{c}: {:?}", row[c]))
 }
 
 #[test]
@@ -124,8 +132,18 @@ fn equal_to_ordo_fitted_fixed_and_anchored() {
     assert_eq!(r["Alpha"]["error"], "");
 
     let (r, s) = ratings(&[
-        "--event", "League", "--white", "40", "--draw-rate", "55", "--anchor", "Delta",
-        "--average", "2000", "--simulations", "0",
+        "--event",
+        "League",
+        "--white",
+        "40",
+        "--draw-rate",
+        "55",
+        "--anchor",
+        "Delta",
+        "--average",
+        "2000",
+        "--simulations",
+        "0",
     ]);
     for (engine, want) in [
         ("Alpha", 2149.967),
@@ -179,7 +197,10 @@ fn groups_are_reported_not_rated_silently() {
     let out = evallab(&["ratings", &ds, "--groups", "--format", "csv"]);
     let listing = text(&out.stdout);
     assert!(listing.contains("Xray,2,2,normal,1.0,4"), "{listing}");
-    assert!(listing.contains("Epsilon,1,5,all losses,0.0,4"), "{listing}");
+    assert!(
+        listing.contains("Epsilon,1,5,all losses,0.0,4"),
+        "{listing}"
+    );
     // Each group on its own: both average 2300 over their normal engines.
     let (r, s) = ratings(&["--each-group", "--simulations", "0"]);
     assert_eq!(s.len(), 2);
@@ -198,7 +219,11 @@ fn an_unknown_anchor_is_named() {
     let ds = dataset().display().to_string();
     let out = evallab(&["ratings", &ds, "--event", "League", "--anchor", "Zeta"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("`Zeta`"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("`Zeta`"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = evallab(&["ratings", &ds, "--draw-rate", "often"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`often` is neither `auto` nor a number"));

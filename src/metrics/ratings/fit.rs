@@ -41,6 +41,8 @@ pub enum Kind {
     AllWins,
     /// Lost every game: rated afterwards (R7).
     AllLosses,
+    /// No game in this problem (a replay's engine left out, simulate.rs).
+    NoGames,
 }
 
 /// What fixes the ratings' offset (R5).
@@ -97,7 +99,9 @@ impl Problem {
         // One pass, as Ordo's players_set_super (R6).
         let kind: Vec<Kind> = (0..n)
             .map(|i| {
-                if played[i] - points[i] < 0.001 {
+                if played[i] == 0.0 {
+                    Kind::NoGames
+                } else if played[i] - points[i] < 0.001 {
                     Kind::AllWins
                 } else if points[i] < 0.001 {
                     Kind::AllLosses
@@ -112,7 +116,14 @@ impl Problem {
         let rated = enc
             .iter()
             .filter(|e| active[e.white as usize] && active[e.black as usize])
-            .map(|e| (e.white as usize, e.black as usize, e.games(), e.white_points()))
+            .map(|e| {
+                (
+                    e.white as usize,
+                    e.black as usize,
+                    e.games(),
+                    e.white_points(),
+                )
+            })
             .collect();
         Problem {
             rated,
@@ -142,7 +153,9 @@ impl Problem {
         if (0..n).any(|i| points[i] < 0.001 || played[i] - points[i] < 0.001) {
             return false;
         }
-        components(n, enc, &vec![true; n]).iter().all(|g| *g == Some(0))
+        components(n, enc, &vec![true; n])
+            .iter()
+            .all(|g| *g == Some(0))
     }
 
     fn active(&self, i: usize) -> bool {
@@ -163,10 +176,41 @@ impl Problem {
             rated: self
                 .enc
                 .iter()
-                .map(|e| (e.white as usize, e.black as usize, e.games(), e.white_points()))
+                .map(|e| {
+                    (
+                        e.white as usize,
+                        e.black as usize,
+                        e.games(),
+                        e.white_points(),
+                    )
+                })
                 .collect(),
             ..self.clone()
         }
+    }
+
+    /// Each player's connectivity group (R9): a normal player's own; a
+    /// player who won or lost every game joins the group of its opponents
+    /// when they are all in one (None otherwise, and without games).
+    pub fn attached_groups(&self) -> Vec<Option<usize>> {
+        let mut g = self.group.clone();
+        for j in 0..self.n {
+            if self.kind[j] == Kind::Normal {
+                continue;
+            }
+            let mut opp = self.enc.iter().filter_map(|e| {
+                if e.white as usize == j {
+                    Some(self.group[e.black as usize])
+                } else if e.black as usize == j {
+                    Some(self.group[e.white as usize])
+                } else {
+                    None
+                }
+            });
+            let first = opp.next().flatten();
+            g[j] = first.filter(|f| opp.all(|o| o == Some(*f)));
+        }
+        g
     }
 
     /// The normal player with the most games (lowest index on ties): the
@@ -206,7 +250,6 @@ pub const TOLERANCE: f64 = 1e-9;
 pub const REPLAY_TOLERANCE: f64 = 1e-3;
 
 const MAX_STEPS: usize = 500;
-
 
 /// Log-likelihood of the points (draws as half points, R4), its gradient
 /// (Elo⁻¹; index n is the white advantage), and optionally the Hessian.
@@ -266,7 +309,15 @@ fn moving(p: &Problem, ground: usize, fit_white: bool) -> Vec<bool> {
 /// the factor every simulation starts from.
 pub fn full_factor(p: &Problem, s: &Settings, sol: &Solution, ground: usize) -> Factor {
     let everyone = p.everyone();
-    let (_, _, h) = score(&everyone, s.beta, s.white.is_none(), &sol.rating, sol.white, true, false);
+    let (_, _, h) = score(
+        &everyone,
+        s.beta,
+        s.white.is_none(),
+        &sol.rating,
+        sol.white,
+        true,
+        false,
+    );
     h.expect("asked for")
         .factor(&moving(&everyone, ground, s.white.is_none()), None)
 }
@@ -364,7 +415,9 @@ fn finish(p: &Problem, s: &Settings, mut r: Vec<f64>, wa: f64, steps: usize) -> 
         }
     }
     for i in 0..n {
-        if p.kind[i] != Kind::Normal {
+        if p.kind[i] == Kind::NoGames {
+            r[i] = f64::NAN;
+        } else if p.kind[i] != Kind::Normal {
             let against: Vec<(f64, f64)> = opp[i]
                 .iter()
                 .map(|&(o, games, white)| (if white { r[o] - wa } else { r[o] + wa }, games))
@@ -373,8 +426,11 @@ fn finish(p: &Problem, s: &Settings, mut r: Vec<f64>, wa: f64, steps: usize) -> 
         }
     }
     if let Reference::Anchor { player, rating } = s.reference {
-        let shift = rating - r[player];
-        r.iter_mut().for_each(|x| *x += shift);
+        // An anchor without games (left out of a replay) shifts nobody.
+        if p.kind[player] != Kind::NoGames {
+            let shift = rating - r[player];
+            r.iter_mut().for_each(|x| *x += shift);
+        }
     }
     Solution {
         rating: r,
@@ -398,7 +454,13 @@ pub fn fit_draw(p: &Problem, beta: f64, r: &[f64], wa: f64) -> f64 {
     if draws == 0.0 {
         return 0.0;
     }
-    let excess = |d0: f64| games.iter().map(|&(pe, n)| n * draw_prob(pe, d0)).sum::<f64>() - draws;
+    let excess = |d0: f64| {
+        games
+            .iter()
+            .map(|&(pe, n)| n * draw_prob(pe, d0))
+            .sum::<f64>()
+            - draws
+    };
     illinois(0.0, 1.0, excess)
 }
 
@@ -531,10 +593,20 @@ mod tests {
         let sol = run(2, enc, &s);
         let diff = (7.0f64 / 3.0).ln() / beta(202.0);
         assert!((diff - 148.49).abs() < 0.01, "{diff}");
-        assert!((sol.rating[0] - (2300.0 + diff / 2.0)).abs() < 1e-6, "{sol:?}");
+        assert!(
+            (sol.rating[0] - (2300.0 + diff / 2.0)).abs() < 1e-6,
+            "{sol:?}"
+        );
         assert!((sol.rating[1] - (2300.0 - diff / 2.0)).abs() < 1e-6);
         // Anchored on B at 3000: the same difference, shifted.
-        let s = settings(Some(0.0), Some(0.5), Reference::Anchor { player: 1, rating: 3000.0 });
+        let s = settings(
+            Some(0.0),
+            Some(0.5),
+            Reference::Anchor {
+                player: 1,
+                rating: 3000.0,
+            },
+        );
         let sol = run(2, vec![e(0, 1, 3, 2, 0), e(1, 0, 1, 2, 2)], &s);
         assert!((sol.rating[1] - 3000.0).abs() < 1e-9);
         assert!((sol.rating[0] - 3000.0 - diff).abs() < 1e-6);
@@ -586,11 +658,22 @@ mod tests {
             e(2, 0, 0, 3, 2),
             e(1, 0, 1, 1, 1),
         ];
-        let avg = run(3, enc.clone(), &settings(None, None, Reference::Average(2300.0)));
+        let avg = run(
+            3,
+            enc.clone(),
+            &settings(None, None, Reference::Average(2300.0)),
+        );
         let anch = run(
             3,
             enc,
-            &settings(None, None, Reference::Anchor { player: 2, rating: 1000.0 }),
+            &settings(
+                None,
+                None,
+                Reference::Anchor {
+                    player: 2,
+                    rating: 1000.0,
+                },
+            ),
         );
         let mean = avg.rating.iter().sum::<f64>() / 3.0;
         assert!((mean - 2300.0).abs() < 1e-9);
@@ -601,7 +684,15 @@ mod tests {
         assert!((anch.white - avg.white).abs() < 1e-9);
         assert!((anch.draw - avg.draw).abs() < 1e-12);
         // The equations hold: expected points = points for everyone.
-        let p = Problem::new(3, vec![e(0, 1, 2, 3, 1), e(1, 2, 1, 4, 1), e(2, 0, 0, 3, 2), e(1, 0, 1, 1, 1)]);
+        let p = Problem::new(
+            3,
+            vec![
+                e(0, 1, 2, 3, 1),
+                e(1, 2, 1, 4, 1),
+                e(2, 0, 0, 3, 2),
+                e(1, 0, 1, 1, 1),
+            ],
+        );
         let (_, g, _) = score(&p, beta(202.0), true, &avg.rating, avg.white, false, false);
         assert!(g.iter().all(|x| x.abs() < 1e-9), "{g:?}");
     }
@@ -609,7 +700,13 @@ mod tests {
     /// A factor from another point converges to the same solution.
     #[test]
     fn a_reused_factor_gives_the_same_solution() {
-        let enc = vec![e(0, 1, 2, 3, 1), e(1, 2, 1, 4, 1), e(2, 0, 0, 3, 2), e(3, 0, 1, 1, 1), e(2, 3, 0, 2, 0)];
+        let enc = vec![
+            e(0, 1, 2, 3, 1),
+            e(1, 2, 1, 4, 1),
+            e(2, 0, 0, 3, 2),
+            e(3, 0, 1, 1, 1),
+            e(2, 3, 0, 2, 0),
+        ];
         let s = settings(None, None, Reference::Average(2300.0));
         let p = Problem::new(4, enc);
         let (sol, ground) = solve_fresh(&p, &s).unwrap();

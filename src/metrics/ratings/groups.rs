@@ -142,7 +142,12 @@ mod tests {
     #[test]
     fn one_sided_results_split_groups() {
         // 0 and 1 draw; 2 and 3 trade wins; 0 beats 2 (one-sided): two groups.
-        let enc = [e(0, 1, 0, 1, 0), e(2, 3, 1, 0, 0), e(3, 2, 1, 0, 0), e(0, 2, 1, 0, 0)];
+        let enc = [
+            e(0, 1, 0, 1, 0),
+            e(2, 3, 1, 0, 0),
+            e(3, 2, 1, 0, 0),
+            e(0, 2, 1, 0, 0),
+        ];
         let g = components(4, &enc, &[true; 4]);
         assert_eq!(g, [Some(0), Some(0), Some(1), Some(1)]);
         // 2 draws 1 once: the cycle 0 → 2 → 1 → 0 joins everything.

@@ -93,9 +93,10 @@ pub fn encounters(
     games: LazyFrame,
     sel: &Selection,
 ) -> Result<(Vec<String>, Vec<Encounter>), PolarsError> {
-    let mut lf = sel
-        .games(games)
-        .filter(col(col::RESULT).is_in(lit(Series::new("r".into(), ["1-0", "1/2-1/2", "0-1"])).implode(false), false));
+    let mut lf = sel.games(games).filter(col(col::RESULT).is_in(
+        lit(Series::new("r".into(), ["1-0", "1/2-1/2", "0-1"])).implode(false),
+        false,
+    ));
     if let Some(re) = &sel.engine {
         lf = lf.filter(matches(col(col::WHITE), re).and(matches(col(col::BLACK), re)));
     }
@@ -125,7 +126,11 @@ pub fn encounters(
         .collect();
     names.sort();
     names.dedup();
-    let index = |s: &str| names.binary_search_by(|n| n.as_str().cmp(s)).expect("a name") as u32;
+    let index = |s: &str| {
+        names
+            .binary_search_by(|n| n.as_str().cmp(s))
+            .expect("a name") as u32
+    };
     let (w, d, l) = (
         df.column(metric::WINS)?.u32()?,
         df.column(metric::DRAWS)?.u32()?,
@@ -147,35 +152,12 @@ pub fn encounters(
     Ok((names, enc))
 }
 
-/// Each engine's connectivity group (R9): the group of the normal engines
-/// it is tied to; an engine that won or lost every game joins the group of
-/// its opponents when they are all in one (None otherwise).
-fn player_groups(p: &Problem) -> Vec<Option<usize>> {
-    let mut g = p.group.clone();
-    for j in 0..p.n {
-        if p.kind[j] == Kind::Normal {
-            continue;
-        }
-        let mut opp = p.enc.iter().filter_map(|e| {
-            if e.white as usize == j {
-                Some(p.group[e.black as usize])
-            } else if e.black as usize == j {
-                Some(p.group[e.white as usize])
-            } else {
-                None
-            }
-        });
-        let first = opp.next().flatten();
-        g[j] = first.filter(|f| opp.all(|o| o == Some(*f)));
-    }
-    g
-}
-
 fn kind_name(k: Kind) -> &'static str {
     match k {
         Kind::Normal => "normal",
         Kind::AllWins => "all wins",
         Kind::AllLosses => "all losses",
+        Kind::NoGames => "no games",
     }
 }
 
@@ -185,7 +167,7 @@ fn kind_name(k: Kind) -> &'static str {
 pub fn groups(games: LazyFrame, sel: &Selection) -> Result<DataFrame, Error> {
     let (names, enc) = encounters(games, sel)?;
     let p = Problem::new(names.len(), enc);
-    let g = player_groups(&p);
+    let g = p.attached_groups();
     let mut size = vec![0u32; p.n_groups];
     for x in g.iter().flatten() {
         size[*x] += 1;
@@ -245,11 +227,12 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
         })?),
     };
     let all = Problem::new(names.len(), enc);
-    let g = player_groups(&all);
+    let g = all.attached_groups();
     let n_groups = all.n_groups;
     if n_groups == 0 {
         return Err(Error::InputData(
-            "ratings: no engine both scored and conceded points, so no rating difference is finite".into(),
+            "ratings: no engine both scored and conceded points, so no rating difference is finite"
+                .into(),
         ));
     }
     if n_groups > 1 && !opts.each_group {
@@ -280,7 +263,10 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
         }
         if players.len() < 2 || all.group.iter().filter(|x| **x == Some(group)).count() < 2 {
             for &i in &players {
-                unrated.push((i, "alone in its group: no games tie it both ways to another engine".into()));
+                unrated.push((
+                    i,
+                    "alone in its group: no games tie it both ways to another engine".into(),
+                ));
             }
             continue;
         }
@@ -292,7 +278,9 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
         let sub: Vec<Encounter> = all
             .enc
             .iter()
-            .filter(|e| local[e.white as usize] != usize::MAX && local[e.black as usize] != usize::MAX)
+            .filter(|e| {
+                local[e.white as usize] != usize::MAX && local[e.black as usize] != usize::MAX
+            })
             .map(|e| Encounter {
                 white: local[e.white as usize] as u32,
                 black: local[e.black as usize] as u32,
@@ -314,8 +302,8 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             reference,
         };
         let (sol, ground) = solve_fresh(&p, &s).expect("a group has normal players");
-        let samples = (opts.simulations > 1)
-            .then(|| simulate(
+        let samples = (opts.simulations > 1).then(|| {
+            simulate(
                 &p,
                 &s,
                 &sol,
@@ -323,7 +311,8 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
                 opts.simulations,
                 opts.seed.wrapping_add(group as u64),
                 opts.redraws,
-            ));
+            )
+        });
         rated.push(Rated {
             players,
             rating: sol.rating,
@@ -444,7 +433,11 @@ fn ratings_frame(rows: &[Row]) -> Result<DataFrame, PolarsError> {
     )
 }
 
-fn summary_frame(rated: &[Rated], opts: &RatingOptions, names: &[String]) -> Result<DataFrame, PolarsError> {
+fn summary_frame(
+    rated: &[Rated],
+    opts: &RatingOptions,
+    names: &[String],
+) -> Result<DataFrame, PolarsError> {
     let sd = |f: fn(&Samples) -> &Vec<f64>, orig: fn(&Rated) -> f64, fitted: bool| {
         rated
             .iter()
@@ -477,7 +470,11 @@ fn summary_frame(rated: &[Rated], opts: &RatingOptions, names: &[String]) -> Res
 }
 
 /// CFS of every pair in the same group (null across groups and on the diagonal).
-fn los_frame(rated: &[Rated], order: &[(usize, usize)], names: &[String]) -> Result<DataFrame, PolarsError> {
+fn los_frame(
+    rated: &[Rated],
+    order: &[(usize, usize)],
+    names: &[String],
+) -> Result<DataFrame, PolarsError> {
     use rayon::prelude::*;
     let name = |&(g, k): &(usize, usize)| names[rated[g].players[k]].clone();
     let cols: Vec<Vec<Option<f64>>> = order
@@ -491,12 +488,16 @@ fn los_frame(rated: &[Rated], order: &[(usize, usize)], names: &[String]) -> Res
                     }
                     let r = &rated[gr];
                     let s = r.samples.as_ref()?;
-                    s.cfs(kr, kc, r.rating[kr] - r.rating[kc]).map(|c| round2(100.0 * c))
+                    s.cfs(kr, kc, r.rating[kr] - r.rating[kc])
+                        .map(|c| round2(100.0 * c))
                 })
                 .collect()
         })
         .collect();
-    let mut columns = vec![Column::new(metric::ENGINE.into(), order.iter().map(name).collect::<Vec<_>>())];
+    let mut columns = vec![Column::new(
+        metric::ENGINE.into(),
+        order.iter().map(name).collect::<Vec<_>>(),
+    )];
     for (c, v) in order.iter().zip(cols) {
         columns.push(Column::new(name(c).into(), v));
     }

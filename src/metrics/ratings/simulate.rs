@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::fit::{
-    Encounter, Problem, REPLAY_TOLERANCE, Settings, Solution, Start, full_factor, solve,
+    Encounter, Problem, REPLAY_TOLERANCE, Reference, Settings, Solution, Start, full_factor, solve,
 };
 use super::model::{normal_cdf, wdl};
 
@@ -80,8 +80,11 @@ pub fn simulate(
                 games = replay(&p.enc, &odds, &mut rng);
                 tries += 1;
             }
-            let replay = Problem::new(p.n, games);
+            let mut replay = Problem::new(p.n, games);
             let disconnected = replay.n_groups > 1;
+            if disconnected {
+                replay = main_group(replay);
+            }
             let start = Start {
                 rating: &sol.rating,
                 white: sol.white,
@@ -89,7 +92,22 @@ pub fn simulate(
                 factor: Some(&factor),
                 tolerance: REPLAY_TOLERANCE,
             };
-            let r = solve(&replay, s, &start);
+            let mut r = solve(&replay, s, &start);
+            let anchored = match s.reference {
+                Reference::Anchor { player, .. } => r.rating[player].is_finite(),
+                Reference::Average(_) => false,
+            };
+            if disconnected && !anchored {
+                // The engines rated keep their fitted mean, so that leaving
+                // others out does not move the reference (R11).
+                let kept: Vec<usize> = (0..p.n).filter(|&i| r.rating[i].is_finite()).collect();
+                let shift = kept
+                    .iter()
+                    .map(|&i| sol.rating[i] - r.rating[i])
+                    .sum::<f64>()
+                    / kept.len().max(1) as f64;
+                r.rating.iter_mut().for_each(|x| *x += shift);
+            }
             (r.rating, r.white, r.draw, disconnected)
         })
         .collect();
@@ -106,6 +124,19 @@ pub fn simulate(
         out.disconnected += usize::from(disc);
     }
     out
+}
+
+/// A replay that splits into groups, cut to its largest group and the
+/// engines that won or lost all against it (R11): the others have no
+/// finite rating in it and are left out of its spread (NaN).
+fn main_group(replay: Problem) -> Problem {
+    let g = replay.attached_groups();
+    let enc = replay
+        .enc
+        .into_iter()
+        .filter(|e| g[e.white as usize] == Some(0) && g[e.black as usize] == Some(0))
+        .collect();
+    Problem::new(replay.n, enc)
 }
 
 /// One replay of the encounters' games from the fitted model (R10).
@@ -135,9 +166,14 @@ fn replay(enc: &[Encounter], odds: &[(f64, f64)], rng: &mut Rng) -> Vec<Encounte
 }
 
 /// The standard deviation of `xs` about their mean (dividing by their count, as Ordo).
+/// Values that are NaN (an engine left out of a replay) are skipped.
 pub fn sd(xs: impl Iterator<Item = f64> + Clone) -> f64 {
-    let (n, s1, s2) = xs.fold((0.0, 0.0, 0.0), |(n, s1, s2), x| (n + 1.0, s1 + x, s2 + x * x));
-    if n == 0.0 {
+    let (n, s1, s2) = xs
+        .filter(|x| !x.is_nan())
+        .fold((0.0, 0.0, 0.0), |(n, s1, s2), x| {
+            (n + 1.0, s1 + x, s2 + x * x)
+        });
+    if n < 2.0 {
         return f64::NAN;
     }
     ((n * s2 - s1 * s1).abs()).sqrt() / n
@@ -170,7 +206,7 @@ impl Samples {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fit::{Reference, solve_fresh};
+    use super::super::fit::solve_fresh;
     use super::super::model::beta;
     use super::*;
 
@@ -184,7 +220,14 @@ mod tests {
         };
         Problem::new(
             3,
-            vec![e(0, 1, 10, 20, 5), e(1, 0, 8, 20, 7), e(1, 2, 12, 15, 3), e(2, 1, 4, 20, 11), e(0, 2, 9, 10, 1), e(2, 0, 3, 10, 7)],
+            vec![
+                e(0, 1, 10, 20, 5),
+                e(1, 0, 8, 20, 7),
+                e(1, 2, 12, 15, 3),
+                e(2, 1, 4, 20, 11),
+                e(0, 2, 9, 10, 1),
+                e(2, 0, 3, 10, 7),
+            ],
         )
     }
 
@@ -218,7 +261,10 @@ mod tests {
         // The replays centre on the fit (within 4 standard errors).
         for i in 0..3 {
             let mean = a.rating.iter().map(|r| r[i]).sum::<f64>() / 200.0;
-            assert!((mean - sol.rating[i]).abs() < 4.0 * a.sd(i) / 200f64.sqrt() + 1.0, "{i}");
+            assert!(
+                (mean - sol.rating[i]).abs() < 4.0 * a.sd(i) / 200f64.sqrt() + 1.0,
+                "{i}"
+            );
         }
         assert_eq!(a.disconnected, 0);
     }

@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.confidence
         )));
     }
-    if !(args.scale > 0.0) {
+    if args.scale.is_nan() || args.scale <= 0.0 {
         return Err(usage(format!("--scale: {} is not positive", args.scale)));
     }
     let draw = match args.draw_rate {

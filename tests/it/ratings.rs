@@ -66,7 +66,7 @@ fn dataset() -> &'static Path {
 }
 
 /// Rows of a CSV file as maps from header to value.
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+fn read_csv(path: &Path) -> Vec<Row> {
     let body = std::fs::read_to_string(path).unwrap();
     let mut lines = body.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
@@ -81,13 +81,11 @@ fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
+/// A CSV row by column name.
+type Row = HashMap<String, String>;
+
 /// Runs `ratings` with `args` to CSV: (ratings by engine, summary rows).
-fn ratings(
-    args: &[&str],
-) -> (
-    HashMap<String, HashMap<String, String>>,
-    Vec<HashMap<String, String>>,
-) {
+fn ratings(args: &[&str]) -> (HashMap<String, Row>, Vec<Row>) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.csv");
     let ds = dataset().display().to_string();
@@ -104,7 +102,7 @@ fn ratings(
     (rows, read_csv(&dir.path().join("r.summary.csv")))
 }
 
-fn num(row: &HashMap<String, String>, c: &str) -> f64 {
+fn num(row: &Row, c: &str) -> f64 {
     row[c]
         .parse()
         .unwrap_or_else(|_| panic!("{c}: {:?}", row[c]))

@@ -194,7 +194,7 @@ impl Problem {
     /// when they are all in one (None otherwise, and without games).
     pub fn attached_groups(&self) -> Vec<Option<usize>> {
         let mut g = self.group.clone();
-        for j in 0..self.n {
+        for (j, gj) in g.iter_mut().enumerate() {
             if self.kind[j] == Kind::Normal {
                 continue;
             }
@@ -208,7 +208,7 @@ impl Problem {
                 }
             });
             let first = opp.next().flatten();
-            g[j] = first.filter(|f| opp.all(|o| o == Some(*f)));
+            *gj = first.filter(|f| opp.all(|o| o == Some(*f)));
         }
         g
     }
@@ -398,9 +398,9 @@ fn finish(p: &Problem, s: &Settings, mut r: Vec<f64>, wa: f64, steps: usize) -> 
         }
     }
     let draw = s.draw.unwrap_or_else(|| fit_draw(p, s.beta, &r, wa));
-    for i in 0..n {
+    for (i, ri) in r.iter_mut().enumerate() {
         if !p.active(i) {
-            r[i] = s.reference.value();
+            *ri = s.reference.value();
         }
     }
     // Their opponents, in one pass: (player, opponent, games, as White).

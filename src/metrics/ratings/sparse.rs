@@ -32,12 +32,16 @@ impl Hasher for IndexHasher {
 
 type Row = HashMap<usize, f64, BuildHasherDefault<IndexHasher>>;
 
+/// One elimination: the variable, its pivot, and the column of L below it
+/// (later variable, multiplier).
+type Step = (usize, f64, Vec<(usize, f64)>);
+
 /// A factored symmetric matrix over some of `n` variables.
 #[derive(Debug, Clone)]
 pub struct Factor {
     /// Variables in elimination order, with the column of L below each
     /// pivot (later variable, multiplier).
-    steps: Vec<(usize, f64, Vec<(usize, f64)>)>,
+    steps: Vec<Step>,
     n: usize,
 }
 
@@ -71,8 +75,8 @@ impl Matrix {
     /// of `like` is reused when given (the same graph: no search).
     pub fn factor(mut self, keep: &[bool], like: Option<&Factor>) -> Factor {
         let n = self.diag.len();
-        for i in 0..n {
-            if !keep[i] {
+        for (i, &k) in keep.iter().enumerate() {
+            if !k {
                 for j in std::mem::take(&mut self.off[i]).into_keys() {
                     self.off[j].remove(&i);
                 }

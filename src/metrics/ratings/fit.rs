@@ -230,6 +230,10 @@ pub struct Solution {
     pub draw: f64,
     /// Newton steps taken.
     pub steps: usize,
+    /// Whether the steps became negligible: false when the equations have
+    /// no finite solution (e.g. a fitted white advantage that the games
+    /// do not bound) and the ratings run away.
+    pub converged: bool,
 }
 
 /// Where the solver starts: ratings, white advantage, and optionally a
@@ -249,7 +253,7 @@ pub const TOLERANCE: f64 = 1e-9;
 /// A replay's: its ratings only feed a spread of tens of Elo.
 pub const REPLAY_TOLERANCE: f64 = 1e-3;
 
-const MAX_STEPS: usize = 500;
+const MAX_STEPS: usize = 200;
 
 /// Log-likelihood of the points (draws as half points, R4), its gradient
 /// (Elo⁻¹; index n is the white advantage), and optionally the Hessian.
@@ -333,6 +337,7 @@ pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
     let mut own: Option<Factor> = h.map(|h| h.factor(&keep, None));
     let mut last = f64::INFINITY;
     let mut steps = 0;
+    let mut converged = false;
     while steps < MAX_STEPS {
         steps += 1;
         let f = own.as_ref().or(start.factor).expect("a factor");
@@ -350,6 +355,7 @@ pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
         }
         let norm = d.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         if norm < start.tolerance {
+            converged = true;
             break;
         }
         // Backtrack until the likelihood does not fall (it is concave); the
@@ -382,11 +388,18 @@ pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
         }
         last = norm;
     }
-    finish(p, s, r, wa, steps)
+    finish(p, s, r, wa, steps, converged)
 }
 
 /// Offset, draw rate and the players rated afterwards (R5, R7, R8).
-fn finish(p: &Problem, s: &Settings, mut r: Vec<f64>, wa: f64, steps: usize) -> Solution {
+fn finish(
+    p: &Problem,
+    s: &Settings,
+    mut r: Vec<f64>,
+    wa: f64,
+    steps: usize,
+    converged: bool,
+) -> Solution {
     let n = p.n;
     if let Reference::Average(avg) = s.reference {
         let normal: Vec<usize> = (0..n).filter(|&i| p.active(i)).collect();
@@ -437,6 +450,10 @@ fn finish(p: &Problem, s: &Settings, mut r: Vec<f64>, wa: f64, steps: usize) -> 
         white: wa,
         draw,
         steps,
+        // Ordo searches the white advantage within ±1000 Elo (rating.c
+        // adjust_wadv); beyond, the probabilities saturate and the steps
+        // vanish without a solution.
+        converged: converged && wa.abs() < 1000.0,
     }
 }
 
@@ -695,6 +712,23 @@ mod tests {
         );
         let (_, g, _) = score(&p, beta(202.0), true, &avg.rating, avg.white, false, false);
         assert!(g.iter().all(|x| x.abs() < 1e-9), "{g:?}");
+    }
+
+    /// White won twice, the one game with colours reversed was drawn: with a
+    /// fitted white advantage, White's expected score must be 1: no finite
+    /// solution, and the solver says so.
+    #[test]
+    fn an_unbounded_white_advantage_does_not_converge() {
+        let enc = vec![e(0, 1, 2, 0, 0), e(1, 0, 0, 1, 0)];
+        let p = Problem::new(2, enc.clone());
+        assert_eq!(p.n_groups, 1);
+        let sol = solve_fresh(&p, &settings(None, None, Reference::Average(0.0)))
+            .unwrap()
+            .0;
+        assert!(!sol.converged);
+        // With the white advantage fixed the same games are rated.
+        let sol = run(2, enc, &settings(Some(0.0), None, Reference::Average(0.0)));
+        assert!(sol.converged);
     }
 
     /// A factor from another point converges to the same solution.

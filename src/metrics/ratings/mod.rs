@@ -302,6 +302,15 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             reference,
         };
         let (sol, ground) = solve_fresh(&p, &s).expect("a group has normal players");
+        if !sol.converged {
+            for &i in &players {
+                unrated.push((
+                    i,
+                    "no finite solution: these games do not bound the ratings with a fitted white advantage (fix it with --white)".into(),
+                ));
+            }
+            continue;
+        }
         let samples = (opts.simulations > 1).then(|| {
             simulate(
                 &p,

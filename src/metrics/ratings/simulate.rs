@@ -108,6 +108,11 @@ pub fn simulate(
                     / kept.len().max(1) as f64;
                 r.rating.iter_mut().for_each(|x| *x += shift);
             }
+            if !r.converged {
+                // No finite solution (R11): the replay measures nothing.
+                r.rating.fill(f64::NAN);
+                (r.white, r.draw) = (f64::NAN, f64::NAN);
+            }
             (r.rating, r.white, r.draw, disconnected)
         })
         .collect();

@@ -193,24 +193,29 @@ impl Problem {
     /// player who won or lost every game joins the group of its opponents
     /// when they are all in one (None otherwise, and without games).
     pub fn attached_groups(&self) -> Vec<Option<usize>> {
-        let mut g = self.group.clone();
-        for (j, gj) in g.iter_mut().enumerate() {
-            if self.kind[j] == Kind::Normal {
-                continue;
+        // One pass over the encounters: the opponents' group so far of each
+        // player set aside (Some(None): opponents in several or no group).
+        let mut seen: Vec<Option<Option<usize>>> = vec![None; self.n];
+        let mut meet = |j: usize, opp: usize| {
+            if self.kind[j] != Kind::Normal {
+                let g = self.group[opp];
+                seen[j] = match seen[j] {
+                    None => Some(g),
+                    Some(prev) if prev == g => Some(g),
+                    Some(_) => Some(None),
+                };
             }
-            let mut opp = self.enc.iter().filter_map(|e| {
-                if e.white as usize == j {
-                    Some(self.group[e.black as usize])
-                } else if e.black as usize == j {
-                    Some(self.group[e.white as usize])
-                } else {
-                    None
-                }
-            });
-            let first = opp.next().flatten();
-            *gj = first.filter(|f| opp.all(|o| o == Some(*f)));
+        };
+        for e in &self.enc {
+            meet(e.white as usize, e.black as usize);
+            meet(e.black as usize, e.white as usize);
         }
-        g
+        (0..self.n)
+            .map(|j| match self.kind[j] {
+                Kind::Normal => self.group[j],
+                _ => seen[j].flatten(),
+            })
+            .collect()
     }
 
     /// The normal player with the most games (lowest index on ties): the

@@ -20,6 +20,7 @@ use super::{OutputArgs, SelectionArgs, usage};
 /// that an engine is stronger than the next one. An engine that won or lost
 /// every game is rated where that had even odds. Engines the games do not
 /// tie together (connectivity groups) are refused unless --each-group.
+/// --engine keeps the games between two matching engines.
 /// The summary (white advantage, draw rate) goes to stderr, or beside -o
 /// as FILE.summary.EXT. See docs/guide/ratings.md.
 #[derive(Debug, clap::Args)]
@@ -48,8 +49,7 @@ pub struct Args {
     #[arg(long, default_value_t = 202.0, value_name = "ELO")]
     scale: f64,
     /// Replays for the errors and CFS (Ordo's -s); 0: no errors. 1,000
-    /// gives errors to about ±2 % and rates the whole TCEC archive in
-    /// under 5 s.
+    /// gives errors to about ±2 %.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     simulations: usize,
     /// Seed of the replays: the same seed gives the same errors.

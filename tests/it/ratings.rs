@@ -181,6 +181,26 @@ fn errors_near_ordo_and_seeded() {
     assert_eq!(r, again);
     let (other, _) = ratings(&["--event", "League", "--seed", "4"]);
     assert_ne!(r["Alpha"]["error"], other["Alpha"]["error"]);
+    // The LOS matrix: its first row beside the table's CFS, and P(A > B) +
+    // P(B > A) = 100 %.
+    let dir = tempfile::tempdir().unwrap();
+    let los = dir.path().join("los.csv");
+    let (r, _) = ratings(&[
+        "--event",
+        "League",
+        "--seed",
+        "3",
+        "--los-matrix",
+        &los.display().to_string(),
+    ]);
+    let m: HashMap<String, Row> = read_csv(&los)
+        .into_iter()
+        .map(|row| (row["engine"].clone(), row))
+        .collect();
+    assert_eq!(m["Alpha"]["Beta"], r["Alpha"]["cfs_next"]);
+    assert_eq!(m["Alpha"]["Alpha"], "");
+    let sum = num(&m["Gamma"], "Delta") + num(&m["Delta"], "Gamma");
+    assert!((sum - 100.0).abs() < 0.011, "{sum}");
 }
 
 #[test]

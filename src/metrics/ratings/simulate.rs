@@ -211,7 +211,7 @@ impl Samples {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fit::solve_fresh;
+    use super::super::fit::{Kind, solve_fresh};
     use super::super::model::beta;
     use super::*;
 
@@ -234,6 +234,36 @@ mod tests {
                 e(2, 0, 3, 10, 7),
             ],
         )
+    }
+
+    /// A replay split in two: its largest group is kept (ties: the lowest
+    /// index), with the engine that lost all its games to it; the other
+    /// group's engines have no games left.
+    #[test]
+    fn a_split_replay_keeps_its_largest_group() {
+        let e = |white, black, wins, draws, losses| Encounter {
+            white,
+            black,
+            wins,
+            draws,
+            losses,
+        };
+        // 0–1 draw, 2–3 draw, 0 beats 2 (one-sided), 4 loses to 1.
+        let p = Problem::new(
+            5,
+            vec![
+                e(0, 1, 0, 1, 0),
+                e(2, 3, 0, 1, 0),
+                e(0, 2, 1, 0, 0),
+                e(1, 4, 1, 0, 0),
+            ],
+        );
+        assert_eq!(p.n_groups, 2);
+        let kept = main_group(p);
+        assert_eq!(kept.n_groups, 1);
+        assert_eq!(kept.played, [1.0, 2.0, 0.0, 0.0, 1.0]);
+        assert_eq!(kept.kind[2], Kind::NoGames);
+        assert_eq!(kept.kind[4], Kind::AllLosses);
     }
 
     #[test]

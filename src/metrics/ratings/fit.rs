@@ -163,7 +163,7 @@ impl Problem {
     }
 
     /// The encounters between normal players.
-    fn rated(&self) -> impl Iterator<Item = &Encounter> {
+    fn rated_encounters(&self) -> impl Iterator<Item = &Encounter> {
         self.enc
             .iter()
             .filter(|e| self.active(e.white as usize) && self.active(e.black as usize))
@@ -466,13 +466,13 @@ fn finish(
 /// among the normal players (R8).
 pub fn fit_draw(p: &Problem, beta: f64, r: &[f64], wa: f64) -> f64 {
     let games: Vec<(f64, f64)> = p
-        .rated()
+        .rated_encounters()
         .map(|e| {
             let pe = expected(r[e.white as usize] + wa - r[e.black as usize], beta);
             (pe, e.games())
         })
         .collect();
-    let draws: f64 = p.rated().map(|e| f64::from(e.draws)).sum();
+    let draws: f64 = p.rated_encounters().map(|e| f64::from(e.draws)).sum();
     if draws == 0.0 {
         return 0.0;
     }

@@ -1171,6 +1171,27 @@ pub mod metric {
         pub const RD_REPLAY: &str = "rd_replay";
         pub const RR_REPLAY: &str = "rr_replay";
     }
+    /// `evallab ratings` outputs (ratings, summary, groups, LOS matrix).
+    pub mod ratings {
+        pub const RATING: &str = "rating";
+        pub const ERROR: &str = "error";
+        pub const POINTS: &str = "points";
+        pub const PLAYED: &str = "played";
+        pub const SCORE_PCT: &str = "score_pct";
+        pub const CFS_NEXT: &str = "cfs_next";
+        pub const GROUP: &str = "group";
+        pub const GROUP_SIZE: &str = "group_size";
+        pub const KIND: &str = "kind";
+        pub const ENGINES: &str = "engines";
+        pub const REFERENCE: &str = "reference";
+        pub const WHITE_ADVANTAGE: &str = "white_advantage";
+        pub const WHITE_SD: &str = "white_sd";
+        pub const DRAW_RATE: &str = "draw_rate_pct";
+        pub const DRAW_RATE_SD: &str = "draw_rate_sd_pct";
+        pub const SIMULATIONS: &str = "simulations";
+        pub const CONFIDENCE: &str = "confidence_pct";
+        pub const DISCONNECTED: &str = "disconnected_replays";
+    }
 }
 
 /// Name of the dataset manifest file.

@@ -29,6 +29,7 @@ mod opening_stats;
 mod openings;
 mod pairs;
 mod policy;
+mod ratings;
 mod relevance;
 mod report;
 mod run;
@@ -66,6 +67,7 @@ enum Command {
     Schema(schema::Args),
     Standings(standings::Args),
     Crosstable(crosstable::Args),
+    Ratings(ratings::Args),
     Pairs(pairs::Args),
     OpeningStats(opening_stats::Args),
     Balance(balance::Args),
@@ -116,6 +118,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Facts(a) => facts::run(a),
         Command::Openings(a) => openings::run(a),
         Command::Pairs(a) => pairs::run(a),
+        Command::Ratings(a) => ratings::run(a),
         Command::Report(a) => report::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Calc(a) => calc::run(a),

@@ -15,6 +15,7 @@ pub mod facts;
 pub mod matching;
 pub mod openings;
 pub mod pairs;
+pub mod ratings;
 pub mod relevance;
 pub mod standings;
 

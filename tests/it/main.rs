@@ -9,6 +9,7 @@
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`layout`]: the source tree: no import cycle, one dataset writer;
 //! - [`pairs`]: colour-swapped pairs and engine statistics on the TCEC archive;
+//! - [`ratings`]: `evallab ratings` against Ordo 1.2.6 on a hand-set fixture;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
@@ -25,6 +26,7 @@ mod layout;
 mod matching;
 mod openings;
 mod pairs;
+mod ratings;
 mod robustness;
 mod shards;
 mod snapshots;

@@ -585,3 +585,113 @@ fn first_f64(df: &DataFrame, name: &str) -> Option<f64> {
         .unwrap()
         .get(0)
 }
+
+/// `evallab ratings` on Season 14 Division 1 equals Ordo 1.2.6 on the same
+/// PGN (`ordo -p TCEC_Season_14_-_Division_1.pgn -W -D -a 2300 -s 1000 -N 3,2`):
+/// ratings to 0.01, white advantage 81.88 and draw rate 75.73 % as printed,
+/// errors within 15 % (both are 1,000 replays with different random numbers).
+#[test]
+fn ratings_equal_ordo_on_season_14_division_1() {
+    use evallab::metrics::Selection;
+    use evallab::metrics::ratings::{RatingOptions, ratings};
+    let Some(c) = corpus() else { return };
+    let opts = RatingOptions {
+        selection: Selection {
+            event: Some("^TCEC Season 14 - Division 1$".into()),
+            ..Selection::default()
+        },
+        ..RatingOptions::default()
+    };
+    let r = ratings(c.ds.scan(&GAMES).unwrap(), &opts).unwrap();
+    let df = &r.ratings;
+    let engines: Vec<&str> = df
+        .column("engine")
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .flatten()
+        .collect();
+    let rating = df.column("rating").unwrap().f64().unwrap();
+    let error = df.column("error").unwrap().f64().unwrap();
+    for (engine, want, want_err) in [
+        ("LCZero v19.1-11248", 2452.040, 76.933),
+        ("KomodoMCTS 2221.00", 2385.914, 67.946),
+        ("Fizbo 2", 2311.970, 66.776),
+        ("Ginkgo 2.18b", 2287.744, 66.51),
+        ("Chiron S14", 2287.744, 68.104),
+        ("Laser 181205", 2275.611, 65.665),
+        ("Jonny 8.1", 2251.193, 65.206),
+        ("Fritz 16.10", 2147.785, 76.793),
+    ] {
+        let i = engines.iter().position(|e| *e == engine).unwrap();
+        let got = rating.get(i).unwrap();
+        assert!((got - want).abs() <= 0.01, "{engine}: {got} vs Ordo {want}");
+        let ratio = error.get(i).unwrap() / want_err;
+        assert!(
+            (0.85..1.15).contains(&ratio),
+            "{engine}: error ratio {ratio}"
+        );
+    }
+    let s = &r.summary;
+    let get = |c: &str| s.column(c).unwrap().f64().unwrap().get(0).unwrap();
+    assert_eq!(get("white_advantage"), 81.88);
+    assert_eq!(get("draw_rate_pct"), 75.73);
+}
+
+/// The CI archive rated group by group: every group's normal engines average
+/// 2300, the ranks follow the ratings, CFS is a percentage, and an engine
+/// with an error has one above zero.
+#[test]
+fn ratings_of_every_group() {
+    use evallab::metrics::ratings::{RatingOptions, ratings};
+    let Some(c) = corpus() else { return };
+    let opts = RatingOptions {
+        each_group: true,
+        simulations: 50,
+        redraws: 0,
+        ..RatingOptions::default()
+    };
+    let r = ratings(c.ds.scan(&GAMES).unwrap(), &opts).unwrap();
+    let means = r
+        .ratings
+        .clone()
+        .lazy()
+        .filter(
+            col("kind")
+                .eq(lit("normal"))
+                .and(col("rating").is_not_null()),
+        )
+        .group_by([col("group")])
+        .agg([col("rating").mean().alias("mean"), len().alias("n")])
+        .collect()
+        .unwrap();
+    assert!(means.height() > 1, "the CI archive has several groups");
+    for m in means
+        .column("mean")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .into_no_null_iter()
+    {
+        assert!((m - 2300.0).abs() < 0.01, "{m}");
+    }
+    let df = &r.ratings;
+    let group = df.column("group").unwrap().u32().unwrap();
+    let rating = df.column("rating").unwrap().f64().unwrap();
+    for i in 1..df.height() {
+        if let (Some(g0), Some(g1), Some(a), Some(b)) = (
+            group.get(i - 1),
+            group.get(i),
+            rating.get(i - 1),
+            rating.get(i),
+        ) {
+            assert!(g0 < g1 || (g0 == g1 && a >= b), "row {i}");
+        }
+    }
+    let cfs = df.column("cfs_next").unwrap().f64().unwrap();
+    assert!(cfs.iter().flatten().all(|x| (0.0..=100.0).contains(&x)));
+    let err = df.column("error").unwrap().f64().unwrap();
+    assert!(err.iter().flatten().all(|x| x > 0.0));
+    assert!(err.iter().flatten().count() > 100);
+}

@@ -1,0 +1,306 @@
+//! Errors by simulation (R10–R12): replay every game from the fitted model,
+//! rate again, and take the spread of the ratings over the replays.
+
+use rayon::prelude::*;
+
+use super::fit::{
+    Encounter, Problem, REPLAY_TOLERANCE, Reference, Settings, Solution, Start, full_factor, solve,
+};
+use super::model::{normal_cdf, wdl};
+
+/// SplitMix64: small, fast, and seeded per replay, so that a replay's games
+/// do not depend on which thread draws them.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64, stream: u64) -> Rng {
+        let mut r = Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        r.next_u64();
+        r
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The replays' ratings, white advantages and draw rates.
+#[derive(Debug, Clone)]
+pub struct Samples {
+    /// One row per replay, one column per player.
+    pub rating: Vec<Vec<f64>>,
+    pub white: Vec<f64>,
+    pub draw: Vec<f64>,
+    /// Replays rated although their games did not tie the players they
+    /// rate into one group (after the redraws): their ratings across the
+    /// groups are arbitrary.
+    pub disconnected: usize,
+}
+
+/// Replays every game `sims` times from `sol` (R10) and rates each replay;
+/// a replay Ordo would reject ([`Problem::connects`]) is drawn again, up to
+/// `redraws` times (Ordo: 100), then rated as it is (R11).
+pub fn simulate(
+    p: &Problem,
+    s: &Settings,
+    sol: &Solution,
+    ground: usize,
+    sims: usize,
+    seed: u64,
+    redraws: usize,
+) -> Samples {
+    let factor = full_factor(p, s, sol, ground);
+    // Each encounter's (P(White wins), P(White wins or draws)), once.
+    let odds: Vec<(f64, f64)> = p
+        .enc
+        .iter()
+        .map(|e| {
+            let diff = sol.rating[e.white as usize] + sol.white - sol.rating[e.black as usize];
+            let (w, d, _) = wdl(diff, sol.draw, s.beta);
+            (w, w + d)
+        })
+        .collect();
+    let runs: Vec<(Vec<f64>, f64, f64, bool)> = (0..sims)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = Rng::new(seed, i as u64);
+            let mut games = replay(&p.enc, &odds, &mut rng);
+            let mut tries = 1;
+            while tries <= redraws && !Problem::connects(p.n, &games) {
+                games = replay(&p.enc, &odds, &mut rng);
+                tries += 1;
+            }
+            let mut replay = Problem::new(p.n, games);
+            let disconnected = replay.n_groups > 1;
+            if disconnected {
+                replay = main_group(replay);
+            }
+            let start = Start {
+                rating: &sol.rating,
+                white: sol.white,
+                ground,
+                factor: Some(&factor),
+                tolerance: REPLAY_TOLERANCE,
+            };
+            let mut r = solve(&replay, s, &start);
+            let anchored = match s.reference {
+                Reference::Anchor { player, .. } => r.rating[player].is_finite(),
+                Reference::Average(_) => false,
+            };
+            if disconnected && !anchored {
+                // The engines rated keep their fitted mean, so that leaving
+                // others out does not move the reference (R11).
+                let kept: Vec<usize> = (0..p.n).filter(|&i| r.rating[i].is_finite()).collect();
+                let shift = kept
+                    .iter()
+                    .map(|&i| sol.rating[i] - r.rating[i])
+                    .sum::<f64>()
+                    / kept.len().max(1) as f64;
+                r.rating.iter_mut().for_each(|x| *x += shift);
+            }
+            if !r.converged {
+                // No finite solution (R11): the replay measures nothing.
+                r.rating.fill(f64::NAN);
+                (r.white, r.draw) = (f64::NAN, f64::NAN);
+            }
+            (r.rating, r.white, r.draw, disconnected)
+        })
+        .collect();
+    let mut out = Samples {
+        rating: Vec::with_capacity(sims),
+        white: Vec::with_capacity(sims),
+        draw: Vec::with_capacity(sims),
+        disconnected: 0,
+    };
+    for (r, w, d, disc) in runs {
+        out.rating.push(r);
+        out.white.push(w);
+        out.draw.push(d);
+        out.disconnected += usize::from(disc);
+    }
+    out
+}
+
+/// A replay that splits into groups, cut to its largest group and the
+/// engines that won or lost all against it (R11): the others have no
+/// finite rating in it and are left out of its spread (NaN).
+fn main_group(replay: Problem) -> Problem {
+    let g = replay.attached_groups();
+    let enc = replay
+        .enc
+        .into_iter()
+        .filter(|e| g[e.white as usize] == Some(0) && g[e.black as usize] == Some(0))
+        .collect();
+    Problem::new(replay.n, enc)
+}
+
+/// One replay of the encounters' games from the fitted model (R10).
+fn replay(enc: &[Encounter], odds: &[(f64, f64)], rng: &mut Rng) -> Vec<Encounter> {
+    enc.iter()
+        .zip(odds)
+        .map(|(e, &(win, not_loss))| {
+            let mut out = Encounter {
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                ..*e
+            };
+            for _ in 0..e.wins + e.draws + e.losses {
+                let u = rng.uniform();
+                if u < win {
+                    out.wins += 1;
+                } else if u < not_loss {
+                    out.draws += 1;
+                } else {
+                    out.losses += 1;
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The standard deviation of `xs` about their mean (dividing by their count, as Ordo).
+/// Values that are NaN (an engine left out of a replay) are skipped.
+pub fn sd(xs: impl Iterator<Item = f64> + Clone) -> f64 {
+    let (n, s1, s2) = xs
+        .filter(|x| !x.is_nan())
+        .fold((0.0, 0.0, 0.0), |(n, s1, s2), x| {
+            (n + 1.0, s1 + x, s2 + x * x)
+        });
+    if n < 2.0 {
+        return f64::NAN;
+    }
+    ((n * s2 - s1 * s1).abs()).sqrt() / n
+}
+
+impl Samples {
+    /// A player's rating spread over the replays.
+    pub fn sd(&self, i: usize) -> f64 {
+        sd(self.rating.iter().map(|r| r[i]))
+    }
+
+    /// The spread of the difference between two players' ratings.
+    pub fn sd_diff(&self, i: usize, j: usize) -> f64 {
+        sd(self.rating.iter().map(|r| r[i] - r[j]))
+    }
+
+    /// Confidence that `i` is stronger than `j`, rated `diff` apart (R12):
+    /// Φ(diff / sd of the difference); None when the difference never varies.
+    pub fn cfs(&self, i: usize, j: usize, diff: f64) -> Option<f64> {
+        let s = self.sd_diff(i, j);
+        (s > 1e-8).then(|| normal_cdf(diff / s))
+    }
+
+    /// The spread of a fitted value over the replays and the original fit
+    /// (Ordo counts the original too, for these two).
+    pub fn sd_with(values: &[f64], original: f64) -> f64 {
+        sd(values.iter().copied().chain(std::iter::once(original)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fit::{Kind, solve_fresh};
+    use super::super::model::beta;
+    use super::*;
+
+    fn problem() -> Problem {
+        let e = |white, black, wins, draws, losses| Encounter {
+            white,
+            black,
+            wins,
+            draws,
+            losses,
+        };
+        Problem::new(
+            3,
+            vec![
+                e(0, 1, 10, 20, 5),
+                e(1, 0, 8, 20, 7),
+                e(1, 2, 12, 15, 3),
+                e(2, 1, 4, 20, 11),
+                e(0, 2, 9, 10, 1),
+                e(2, 0, 3, 10, 7),
+            ],
+        )
+    }
+
+    /// A replay split in two: its largest group is kept (ties: the lowest
+    /// index), with the engine that lost all its games to it; the other
+    /// group's engines have no games left.
+    #[test]
+    fn a_split_replay_keeps_its_largest_group() {
+        let e = |white, black, wins, draws, losses| Encounter {
+            white,
+            black,
+            wins,
+            draws,
+            losses,
+        };
+        // 0–1 draw, 2–3 draw, 0 beats 2 (one-sided), 4 loses to 1.
+        let p = Problem::new(
+            5,
+            vec![
+                e(0, 1, 0, 1, 0),
+                e(2, 3, 0, 1, 0),
+                e(0, 2, 1, 0, 0),
+                e(1, 4, 1, 0, 0),
+            ],
+        );
+        assert_eq!(p.n_groups, 2);
+        let kept = main_group(p);
+        assert_eq!(kept.n_groups, 1);
+        assert_eq!(kept.played, [1.0, 2.0, 0.0, 0.0, 1.0]);
+        assert_eq!(kept.kind[2], Kind::NoGames);
+        assert_eq!(kept.kind[4], Kind::AllLosses);
+    }
+
+    #[test]
+    fn sd_divides_by_the_count() {
+        assert_eq!(sd([1.0, 3.0].into_iter()), 1.0);
+        assert!((Samples::sd_with(&[1.0, 3.0], 2.0) - (2.0f64 / 3.0).sqrt()).abs() < 1e-15);
+    }
+
+    /// The same seed gives the same errors; another seed, others; every
+    /// replay keeps the pool average and centres on the fit.
+    #[test]
+    fn seeded_and_reproducible() {
+        let p = problem();
+        let s = Settings {
+            beta: beta(202.0),
+            white: None,
+            draw: None,
+            reference: Reference::Average(2300.0),
+        };
+        let (sol, ground) = solve_fresh(&p, &s).unwrap();
+        let a = simulate(&p, &s, &sol, ground, 200, 7, 100);
+        let b = simulate(&p, &s, &sol, ground, 200, 7, 100);
+        let c = simulate(&p, &s, &sol, ground, 200, 8, 100);
+        assert_eq!(a.rating, b.rating);
+        assert_ne!(a.rating, c.rating);
+        // Each replay's average is the pool average.
+        for r in &a.rating {
+            assert!((r.iter().sum::<f64>() / 3.0 - 2300.0).abs() < 1e-6);
+        }
+        // The replays centre on the fit (within 4 standard errors).
+        for i in 0..3 {
+            let mean = a.rating.iter().map(|r| r[i]).sum::<f64>() / 200.0;
+            assert!(
+                (mean - sol.rating[i]).abs() < 4.0 * a.sd(i) / 200f64.sqrt() + 1.0,
+                "{i}"
+            );
+        }
+        assert_eq!(a.disconnected, 0);
+    }
+}

@@ -1,0 +1,248 @@
+//! `evallab ratings` on `tests/data/ratings.pgn` against Ordo 1.2.6.
+//!
+//! The expected numbers are Ordo's, on the fixture's "Fixture League" games
+//! (52 games; saved alone as league.pgn):
+//!
+//! ```text
+//! ordo -p league.pgn -W -D -a 2300 -N 3,2 -G
+//!    1 Alpha      :  2370.449    15.0      24  62.50
+//!    2 Beta       :  2334.984    13.5      24  56.25
+//!    3 Gamma      :  2276.891    13.0      26  50.00
+//!    4 Delta      :  2217.676    10.5      26  40.38
+//!    5 Epsilon  < :  1798.963     0.0       4   0.00
+//! White advantage = 63.20
+//! Draw rate (equal opponents) = 60.89 %
+//!
+//! ordo -p league.pgn -w 40 -d 55 -A Delta -a 2000 -N 3,2 -G
+//!    1 Alpha      :  2149.967    15.0      24  62.50
+//!    2 Beta       :  2115.150    13.5      24  56.25
+//!    3 Gamma      :  2058.136    13.0      26  50.00
+//!    4 Delta      :  2000.000    10.5      26  40.38
+//!    5 Epsilon  < :  1593.037     0.0       4   0.00
+//!
+//! ordo -p league.pgn -W -D -a 2300 -s 1000 -N 3,2 -G -J
+//!    1 Alpha     :  2370.449  87.600    15.0      24  62.50      72
+//!    2 Beta      :  2334.984  86.561    13.5      24  56.25      83
+//!    3 Gamma     :  2276.891  75.299    13.0      26  50.00      84
+//!    4 Delta     :  2217.676  72.027    10.5      26  40.38     ---
+//! White advantage = 63.20 +/- 36.48
+//! Draw rate (equal opponents) = 60.89 % +/- 9.06
+//! ```
+//!
+//! (-G: Ordo 1.2.6 refuses a pool with an engine that lost every game
+//! unless forced, docs/definitions/ratings.md R6.)
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn evallab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The fixture ingested once.
+fn dataset() -> &'static Path {
+    static DS: OnceLock<PathBuf> = OnceLock::new();
+    DS.get_or_init(|| {
+        let ds = super::binary_tempdir().join("ratings-ds");
+        let out = evallab(&[
+            "ingest",
+            "tests/data/ratings.pgn",
+            "-o",
+            &ds.display().to_string(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        ds
+    })
+}
+
+/// Rows of a CSV file as maps from header to value.
+fn read_csv(path: &Path) -> Vec<Row> {
+    let body = std::fs::read_to_string(path).unwrap();
+    let mut lines = body.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// A CSV row by column name.
+type Row = HashMap<String, String>;
+
+/// Runs `ratings` with `args` to CSV: (ratings by engine, summary rows).
+fn ratings(args: &[&str]) -> (HashMap<String, Row>, Vec<Row>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    let ds = dataset().display().to_string();
+    let mut all = vec!["ratings", ds.as_str(), "--format", "csv", "-o"];
+    let out_s = out.display().to_string();
+    all.push(&out_s);
+    all.extend(args);
+    let o = evallab(&all);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = read_csv(&out)
+        .into_iter()
+        .map(|r| (r["engine"].clone(), r))
+        .collect();
+    (rows, read_csv(&dir.path().join("r.summary.csv")))
+}
+
+fn num(row: &Row, c: &str) -> f64 {
+    row[c]
+        .parse()
+        .unwrap_or_else(|_| panic!("{c}: {:?}", row[c]))
+}
+
+#[test]
+fn equal_to_ordo_fitted_fixed_and_anchored() {
+    let (r, s) = ratings(&["--event", "League", "--simulations", "0"]);
+    for (engine, want) in [
+        ("Alpha", 2370.449),
+        ("Beta", 2334.984),
+        ("Gamma", 2276.891),
+        ("Delta", 2217.676),
+        ("Epsilon", 1798.963),
+    ] {
+        let got = num(&r[engine], "rating");
+        assert!((got - want).abs() < 0.01, "{engine}: {got} vs Ordo {want}");
+    }
+    assert_eq!(num(&r["Gamma"], "points"), 13.0);
+    assert_eq!(num(&r["Gamma"], "played"), 26.0);
+    assert_eq!(r["Epsilon"]["kind"], "all losses");
+    assert_eq!(num(&s[0], "white_advantage"), 63.2);
+    assert_eq!(num(&s[0], "draw_rate_pct"), 60.89);
+    // No replays: no errors.
+    assert_eq!(r["Alpha"]["error"], "");
+
+    let (r, s) = ratings(&[
+        "--event",
+        "League",
+        "--white",
+        "40",
+        "--draw-rate",
+        "55",
+        "--anchor",
+        "Delta",
+        "--average",
+        "2000",
+        "--simulations",
+        "0",
+    ]);
+    for (engine, want) in [
+        ("Alpha", 2149.967),
+        ("Beta", 2115.150),
+        ("Gamma", 2058.136),
+        ("Delta", 2000.0),
+        ("Epsilon", 1593.037),
+    ] {
+        let got = num(&r[engine], "rating");
+        assert!((got - want).abs() < 0.01, "{engine}: {got} vs Ordo {want}");
+    }
+    assert_eq!(num(&s[0], "white_advantage"), 40.0);
+    assert_eq!(s[0]["reference"], "Delta = 2000");
+}
+
+/// Errors by simulation within 15 % of Ordo's (both are 1,000 replays:
+/// about 2 % noise each), and the same seed gives the same output.
+#[test]
+fn errors_near_ordo_and_seeded() {
+    let (r, s) = ratings(&["--event", "League", "--seed", "3"]);
+    for (engine, want) in [
+        ("Alpha", 87.600),
+        ("Beta", 86.561),
+        ("Gamma", 75.299),
+        ("Delta", 72.027),
+    ] {
+        let ratio = num(&r[engine], "error") / want;
+        assert!((0.85..1.15).contains(&ratio), "{engine}: ratio {ratio}");
+    }
+    let ratio = num(&s[0], "white_sd") / 36.48;
+    assert!((0.85..1.15).contains(&ratio), "white sd ratio {ratio}");
+    let ratio = num(&s[0], "draw_rate_sd_pct") / 9.06;
+    assert!((0.85..1.15).contains(&ratio), "draw sd ratio {ratio}");
+    // CFS of Alpha over Beta: Ordo 72 %.
+    assert!((num(&r["Alpha"], "cfs_next") - 72.0).abs() < 5.0);
+    let (again, _) = ratings(&["--event", "League", "--seed", "3"]);
+    assert_eq!(r, again);
+    let (other, _) = ratings(&["--event", "League", "--seed", "4"]);
+    assert_ne!(r["Alpha"]["error"], other["Alpha"]["error"]);
+    // The LOS matrix: its first row beside the table's CFS, and P(A > B) +
+    // P(B > A) = 100 %.
+    let dir = tempfile::tempdir().unwrap();
+    let los = dir.path().join("los.csv");
+    let (r, _) = ratings(&[
+        "--event",
+        "League",
+        "--seed",
+        "3",
+        "--los-matrix",
+        &los.display().to_string(),
+    ]);
+    let m: HashMap<String, Row> = read_csv(&los)
+        .into_iter()
+        .map(|row| (row["engine"].clone(), row))
+        .collect();
+    assert_eq!(m["Alpha"]["Beta"], r["Alpha"]["cfs_next"]);
+    assert_eq!(m["Alpha"]["Alpha"], "");
+    let sum = num(&m["Gamma"], "Delta") + num(&m["Delta"], "Gamma");
+    assert!((sum - 100.0).abs() < 0.011, "{sum}");
+}
+
+#[test]
+fn groups_are_reported_not_rated_silently() {
+    let ds = dataset().display().to_string();
+    // The island's two engines played nobody in the league.
+    let out = evallab(&["ratings", &ds]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("2 groups of 5, 2 engines"), "{err}");
+    assert!(err.contains("--each-group"), "{err}");
+    let out = evallab(&["ratings", &ds, "--groups", "--format", "csv"]);
+    let listing = text(&out.stdout);
+    assert!(listing.contains("Xray,2,2,normal,1.0,4"), "{listing}");
+    assert!(
+        listing.contains("Epsilon,1,5,all losses,0.0,4"),
+        "{listing}"
+    );
+    // Each group on its own: both average 2300 over their normal engines.
+    let (r, s) = ratings(&["--each-group", "--simulations", "0"]);
+    assert_eq!(s.len(), 2);
+    let x = num(&r["Xray"], "rating");
+    let y = num(&r["Yankee"], "rating");
+    assert!(((x + y) / 2.0 - 2300.0).abs() < 0.01);
+    assert_eq!(r["Xray"]["group"], "2");
+    // Anchored in the league: the island is listed with its reason, unrated.
+    let (r, _) = ratings(&["--each-group", "--anchor", "Alpha", "--simulations", "0"]);
+    assert_eq!(r["Xray"]["rating"], "");
+    assert_eq!(r["Xray"]["reason"], "not connected to the anchor's group");
+}
+
+#[test]
+fn an_unknown_anchor_is_named() {
+    let ds = dataset().display().to_string();
+    let out = evallab(&["ratings", &ds, "--event", "League", "--anchor", "Zeta"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`Zeta`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = evallab(&["ratings", &ds, "--draw-rate", "often"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`often` is neither `auto` nor a number"));
+}

@@ -936,7 +936,7 @@ pub const GAME_FACTS: Table = Table {
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 22] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 26] = [
     ("ingest", 1),
     ("commit", 1),
     ("facts", 1),
@@ -950,6 +950,10 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 22] = [
     ("ease", 1),
     ("agreement", 1),
     ("balance", 1),
+    ("standings", 1),
+    ("crosstable", 1),
+    ("ratings", 1),
+    ("opening-stats", 1),
     ("pairs", 1),
     ("engine-stats", 1),
     // 2: the bootstrap draws games in game-id order (whatever the parts).

@@ -19,6 +19,7 @@ use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query as matching;
 use crate::metrics::pairs::{PairsOptions, pairs, pentanomial};
+use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
 use crate::metrics::relevance::{per_move, summary};
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::{Families, Selection, matches};
@@ -26,7 +27,7 @@ use crate::render::annotate::white_pov;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
 
 /// The whole report's data.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ReportData {
     /// The dataset folder, as shown in the header.
     pub dataset: String,
@@ -34,8 +35,23 @@ pub struct ReportData {
     pub games: usize,
     /// The x05 of engines the relevance summary has no value for.
     pub x05_default: f64,
+    /// The ratings of every engine of the selected events at once, each
+    /// connectivity group on its own; or why there are none.
+    pub ratings: Result<Ratings, String>,
     /// The events, in number order ("Season 4" before "Season 10").
     pub events: Vec<EventData>,
+}
+
+impl Default for ReportData {
+    fn default() -> ReportData {
+        ReportData {
+            dataset: String::new(),
+            games: 0,
+            x05_default: 0.0,
+            ratings: Err("no games".into()),
+            events: Vec::new(),
+        }
+    }
 }
 
 /// One event's section.
@@ -48,6 +64,8 @@ pub struct EventData {
     pub crosstable: DataFrame,
     /// Pentanomial rows per engine pair of the event (`pairs`).
     pub pairs: DataFrame,
+    /// The event's ratings (as `ratings --event`), or why there are none.
+    pub ratings: Option<Result<Ratings, String>>,
     /// `balance` rows of the event's engines.
     pub balance: DataFrame,
     /// Per engine: its games' observations and their calibration.
@@ -276,7 +294,13 @@ pub fn collect(
             });
         }
         let event_standings = rows_of(&table, col::EVENT, &name)?;
+        let event_ratings = rate(
+            ds,
+            Some(format!("^{}$", regex::escape(&name))),
+            EVENT_SIMULATIONS,
+        )?;
         events.push(EventData {
+            ratings: Some(event_ratings),
             crosstable: crosstable_wide(
                 &event_standings,
                 &rows_of(&cross, col::EVENT, &name)?,
@@ -298,11 +322,40 @@ pub fn collect(
         });
     }
     Ok(ReportData {
+        ratings: rate(ds, opts.event.clone(), 1000)?,
         dataset: ds.root().display().to_string(),
         games: games.height(),
         x05_default: opts.x05.default,
         events,
     })
+}
+
+/// Replays per event's ratings: enough for errors to about ±5 %, so that a
+/// report of hundreds of events stays quick (the overall ratings take 1,000).
+const EVENT_SIMULATIONS: usize = 400;
+
+/// The ratings of the games of `event` (a regex), each group on its own; a
+/// pool that cannot be rated (no finished game, no finite solution) gives
+/// its reason instead: the report shows it, other errors stop the report.
+fn rate(
+    ds: &Dataset,
+    event: Option<String>,
+    simulations: usize,
+) -> Result<Result<Ratings, String>, Error> {
+    let opts = RatingOptions {
+        selection: Selection {
+            event,
+            ..Selection::default()
+        },
+        simulations,
+        each_group: true,
+        ..RatingOptions::default()
+    };
+    match ratings(ds.scan(&GAMES)?, &opts) {
+        Ok(r) => Ok(Ok(r)),
+        Err(Error::InputData(why)) => Ok(Err(why)),
+        Err(e) => Err(e),
+    }
 }
 
 fn rows_of(df: &DataFrame, key: &str, value: &str) -> Result<DataFrame, Error> {

@@ -53,7 +53,7 @@ pub fn page(data: &ReportData) -> Result<String, Error> {
     let mut html = format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
 <h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
-x05 {} for relevance (per engine where given) and 0.62 for the move and position symbols; definitions in the book: docs/definitions/, docs/spec/metrics.md, docs/spec/eas.md.</p><nav>",
+x05 {} for relevance (per engine where given) and 0.62 for the move and position symbols; definitions in the book: docs/definitions/, docs/spec/metrics.md, docs/spec/eas.md.</p><nav><a href=\"#ratings\">Ratings</a>",
         escape(&data.dataset),
         data.games,
         data.events.len(),
@@ -63,6 +63,7 @@ x05 {} for relevance (per engine where given) and 0.62 for the move and position
         let _ = write!(html, "<a href=\"#e{i}\">{}</a>", escape(&e.name));
     }
     html.push_str("</nav>");
+    html.push_str(&sections::overall_ratings(data)?);
     for (i, event) in data.events.iter().enumerate() {
         let _ = write!(
             html,

@@ -5,15 +5,17 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::data::{EventData, SelectedGame};
+use super::data::{EventData, ReportData, SelectedGame};
 use crate::Error;
 use crate::metrics::adjudication::query as adj;
 use crate::metrics::matching::query::out as mout;
+use crate::metrics::ratings::Ratings;
 use crate::metrics::relevance::math::{MoveSymbol, prob_exp};
 use crate::render::annotate::{AnnotateOptions, move_symbol};
 use crate::render::escape;
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
 use crate::schema::metric::pairs as pm;
+use crate::schema::metric::ratings as rm;
 use crate::schema::metric::standings as st;
 use crate::schema::{col, match_col, metric};
 
@@ -21,9 +23,10 @@ use crate::schema::{col, match_col, metric};
 pub type Section = fn(&EventData) -> Result<String, Error>;
 
 /// The sections of an event, in page order.
-pub const SECTIONS: [Section; 10] = [
+pub const SECTIONS: [Section; 11] = [
     standings,
     crosstable,
+    ratings,
     pairs,
     balance,
     calibration,
@@ -110,6 +113,69 @@ pub fn crosstable(e: &EventData) -> Result<String, Error> {
     let cols: Vec<&str> = names.iter().map(String::as_str).collect();
     debug_assert!(df.height() == 0 || cols.starts_with(&fixed));
     html.push_str(&table(df, &cols)?);
+    Ok(html)
+}
+
+/// The event's ratings (as `evallab ratings --event`).
+pub fn ratings(e: &EventData) -> Result<String, Error> {
+    let Some(r) = &e.ratings else {
+        return Ok(String::new());
+    };
+    let mut html = String::from("<h3>Ratings</h3>");
+    html.push_str(&ratings_tables(r)?);
+    Ok(html)
+}
+
+/// The ratings over every selected event: the page's first section.
+pub fn overall_ratings(data: &ReportData) -> Result<String, Error> {
+    let mut html = String::from(
+        "<section id=ratings><h2>Ratings of all events together</h2><p class=note>\
+         As <code>evallab ratings --each-group</code>: Ordo's maximum-likelihood Elo \
+         (pool average 2300, white advantage and draw rate fitted), errors at 95 % from \
+         1,000 replays, CFS the confidence that an engine is stronger than the next one; \
+         engines the games do not connect are rated in their own group \
+         (docs/definitions/ratings.md).</p>",
+    );
+    html.push_str(&ratings_tables(&data.ratings)?);
+    html.push_str("</section>");
+    Ok(html)
+}
+
+/// A ratings summary per group and the ratings table, or why there are none.
+fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
+    let r = match r {
+        Ok(r) => r,
+        Err(why) => return Ok(format!("<p class=note>No ratings: {}</p>", escape(why))),
+    };
+    let mut html = table(
+        &r.summary,
+        &[
+            rm::GROUP,
+            rm::ENGINES,
+            metric::GAMES,
+            rm::REFERENCE,
+            rm::WHITE_ADVANTAGE,
+            rm::WHITE_SD,
+            rm::DRAW_RATE,
+            rm::DRAW_RATE_SD,
+            rm::SIMULATIONS,
+        ],
+    )?;
+    html.push_str(&table(
+        &r.ratings,
+        &[
+            metric::RANK,
+            metric::ENGINE,
+            rm::RATING,
+            rm::ERROR,
+            rm::POINTS,
+            rm::PLAYED,
+            rm::SCORE_PCT,
+            rm::CFS_NEXT,
+            rm::GROUP,
+            metric::REASON,
+        ],
+    )?);
     Ok(html)
 }
 
@@ -518,7 +584,7 @@ fn ease_chart(title: &str, source: &str, points: &[(f64, f64)], plies: usize) ->
 mod tests {
     use super::*;
     use crate::metrics::eas::Globals;
-    use crate::render::report::{ReportData, page};
+    use crate::render::report::page;
 
     fn event(name: &str) -> EventData {
         EventData {
@@ -662,6 +728,51 @@ mod tests {
         assert!(html.contains("<td>mate 1, fifty moves 1, unknown 1</td></tr>"));
     }
 
+    /// The ratings: the summary per group, then the table; a pool that
+    /// cannot be rated says why; no ratings, no section.
+    #[test]
+    fn ratings_summary_and_table_or_the_reason() {
+        let mut e = event("E");
+        assert_eq!(ratings(&e).unwrap(), "");
+        e.ratings = Some(Err("no game with a result".into()));
+        assert_eq!(
+            ratings(&e).unwrap(),
+            "<h3>Ratings</h3><p class=note>No ratings: no game with a result</p>"
+        );
+        e.ratings = Some(Ok(Ratings {
+            ratings: df!(
+                metric::RANK => [Some(1u32), Some(2), None],
+                metric::ENGINE => ["A", "B", "C"],
+                rm::RATING => [Some(2350.4567f64), Some(2249.5433), None],
+                rm::ERROR => [Some(40.25f64), Some(40.25), None],
+                rm::POINTS => [6.0f64, 4.0, 0.0],
+                rm::PLAYED => [10u32, 10, 0],
+                rm::SCORE_PCT => [60.0f64, 40.0, 0.0],
+                rm::CFS_NEXT => [Some(99.0f64), None, None],
+                rm::GROUP => [Some(1u32), Some(1), None],
+                metric::REASON => [None, None, Some("unconnected")],
+            )
+            .unwrap(),
+            summary: df!(
+                rm::GROUP => [1u32],
+                rm::ENGINES => [2u32],
+                metric::GAMES => [10u32],
+                rm::REFERENCE => ["average 2300"],
+                rm::WHITE_ADVANTAGE => [35.12345f64],
+                rm::WHITE_SD => [12.0f64],
+                rm::DRAW_RATE => [55.5f64],
+                rm::DRAW_RATE_SD => [6.25f64],
+                rm::SIMULATIONS => [400u32],
+            )
+            .unwrap(),
+            los: None,
+        }));
+        let html = ratings(&e).unwrap();
+        assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35.123</td><td>12</td><td>55.5</td><td>6.25</td><td>400</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>1</td><td>A</td><td>2350.457</td><td>40.25</td><td>6</td><td>10</td><td>60</td><td>99</td><td>1</td><td>—</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>—</td><td>—</td><td>unconnected</td></tr>"), "{html}");
+    }
+
     /// Up to the limit the matrix is drawn (the event column left out);
     /// beyond it a note names the command.
     #[test]
@@ -730,11 +841,16 @@ mod tests {
             dataset: "ds".into(),
             games: 3,
             x05_default: 0.62,
+            ratings: Err("no <games>".into()),
             events: vec![event("S<1>"), event("S2")],
         };
         let html = page(&data).unwrap();
         assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
-        assert!(html.contains("<nav><a href=\"#e0\">S&lt;1&gt;</a><a href=\"#e1\">S2</a></nav>"));
+        assert!(html.contains(
+            "<nav><a href=\"#ratings\">Ratings</a><a href=\"#e0\">S&lt;1&gt;</a><a href=\"#e1\">S2</a></nav>\
+             <section id=ratings><h2>Ratings of all events together</h2>"
+        ));
+        assert!(html.contains("<p class=note>No ratings: no &lt;games&gt;</p></section>"));
         assert!(html.contains("<section id=\"e1\"><h2>S2</h2><h3>Standings</h3>"));
         assert_eq!(
             html.matches("<h3>Adjudication rules replayed</h3>").count(),

@@ -210,6 +210,10 @@ fn report_sections() {
     assert_eq!(
         titles,
         [
+            "Standings",
+            "Crosstable",
+            "Ratings",
+            "Game pairs (pentanomial)",
             "Win-draw balance",
             "Calibration: win rate by own eval",
             "EAS components",

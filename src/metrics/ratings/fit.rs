@@ -281,7 +281,15 @@ fn score(
         // ln(1 − p) = −x − ln(1 + e⁻ˣ).
         let ex = (-x).exp();
         if likelihood {
-            let lp = if ex.is_finite() { ex.ln_1p() } else { -x };
+            // ln(1 + e) by `ln`, about twice as fast as `ln_1p`; below 1e-8
+            // the series' first term is exact to double precision.
+            let lp = if !ex.is_finite() {
+                -x
+            } else if ex < 1e-8 {
+                ex
+            } else {
+                (1.0 + ex).ln()
+            };
             ll -= s * lp + (games - s) * (x + lp);
         }
         let pe = 1.0 / (1.0 + ex);

@@ -70,16 +70,19 @@ pub fn simulate(
             (w, w + d)
         })
         .collect();
+    let checked = Checked::new(p.n, &p.enc);
     let runs: Vec<(Vec<f64>, f64, f64, bool)> = (0..sims)
         .into_par_iter()
         .map(|i| {
             let mut rng = Rng::new(seed, i as u64);
-            let mut games = replay(&p.enc, &odds, &mut rng);
-            let mut tries = 1;
-            while tries <= redraws && !Problem::connects(p.n, &games) {
-                games = replay(&p.enc, &odds, &mut rng);
-                tries += 1;
-            }
+            // Up to `redraws` replays that Ordo would reject are drawn
+            // again; the last draw is rated as it is (R11).
+            let games = (0..redraws)
+                .find_map(|_| {
+                    let g = checked.replay(&p.enc, &odds, &mut rng)?;
+                    Problem::connects(p.n, &g).then_some(g)
+                })
+                .unwrap_or_else(|| replay(&p.enc, &odds, &mut rng));
             let mut replay = Problem::new(p.n, games);
             let disconnected = replay.n_groups > 1;
             if disconnected {
@@ -145,29 +148,89 @@ fn main_group(replay: Problem) -> Problem {
 }
 
 /// One replay of the encounters' games from the fitted model (R10).
-fn replay(enc: &[Encounter], odds: &[(f64, f64)], rng: &mut Rng) -> Vec<Encounter> {
-    enc.iter()
-        .zip(odds)
-        .map(|(e, &(win, not_loss))| {
-            let mut out = Encounter {
-                wins: 0,
-                draws: 0,
-                losses: 0,
-                ..*e
-            };
-            for _ in 0..e.wins + e.draws + e.losses {
-                let u = rng.uniform();
-                if u < win {
-                    out.wins += 1;
-                } else if u < not_loss {
-                    out.draws += 1;
-                } else {
-                    out.losses += 1;
+/// Replays that stop as soon as they must be rejected: the encounters are
+/// drawn engines with the fewest games first, and once all the games of an
+/// engine are drawn without it scoring, or without it conceding, the replay
+/// is one [`Problem::connects`] refuses. Stopping a rejected draw early
+/// leaves the distribution of the accepted replays as it was (rejection
+/// sampling), but in a pool with many engines of one or two games (the whole
+/// TCEC archive) a rejected draw costs a few games instead of all of them.
+struct Checked {
+    /// Encounter indices, those of the engines with the fewest games first.
+    order: Vec<usize>,
+    /// Games per engine.
+    games: Vec<u32>,
+}
+
+impl Checked {
+    fn new(n: usize, enc: &[Encounter]) -> Checked {
+        let mut games = vec![0u32; n];
+        for e in enc {
+            let g = e.wins + e.draws + e.losses;
+            games[e.white as usize] += g;
+            games[e.black as usize] += g;
+        }
+        let mut order: Vec<usize> = (0..enc.len()).collect();
+        order.sort_by_key(|&i| games[enc[i].white as usize].min(games[enc[i].black as usize]));
+        Checked { order, games }
+    }
+
+    /// A replay of `enc`, or None once an engine has all its games drawn
+    /// and scored nothing or everything.
+    fn replay(
+        &self,
+        enc: &[Encounter],
+        odds: &[(f64, f64)],
+        rng: &mut Rng,
+    ) -> Option<Vec<Encounter>> {
+        let mut left = self.games.clone();
+        // Per engine: scored a point or half, conceded one or half.
+        let mut scored = vec![false; left.len()];
+        let mut conceded = vec![false; left.len()];
+        let mut out = enc.to_vec();
+        for &i in &self.order {
+            let g = draw(&enc[i], odds[i], rng);
+            let (w, b) = (g.white as usize, g.black as usize);
+            scored[w] |= g.wins + g.draws > 0;
+            conceded[w] |= g.losses + g.draws > 0;
+            scored[b] |= g.losses + g.draws > 0;
+            conceded[b] |= g.wins + g.draws > 0;
+            let n = g.wins + g.draws + g.losses;
+            for p in [w, b] {
+                left[p] -= n;
+                if left[p] == 0 && !(scored[p] && conceded[p]) {
+                    return None;
                 }
             }
-            out
-        })
-        .collect()
+            out[i] = g;
+        }
+        Some(out)
+    }
+}
+
+/// One encounter's games drawn again with (P(White wins), P(White does not lose)).
+fn draw(e: &Encounter, (win, not_loss): (f64, f64), rng: &mut Rng) -> Encounter {
+    let mut out = Encounter {
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        ..*e
+    };
+    for _ in 0..e.wins + e.draws + e.losses {
+        let u = rng.uniform();
+        if u < win {
+            out.wins += 1;
+        } else if u < not_loss {
+            out.draws += 1;
+        } else {
+            out.losses += 1;
+        }
+    }
+    out
+}
+
+fn replay(enc: &[Encounter], odds: &[(f64, f64)], rng: &mut Rng) -> Vec<Encounter> {
+    enc.iter().zip(odds).map(|(e, &o)| draw(e, o, rng)).collect()
 }
 
 /// The standard deviation of `xs` about their mean (dividing by their count, as Ordo).

@@ -230,7 +230,10 @@ fn draw(e: &Encounter, (win, not_loss): (f64, f64), rng: &mut Rng) -> Encounter 
 }
 
 fn replay(enc: &[Encounter], odds: &[(f64, f64)], rng: &mut Rng) -> Vec<Encounter> {
-    enc.iter().zip(odds).map(|(e, &o)| draw(e, o, rng)).collect()
+    enc.iter()
+        .zip(odds)
+        .map(|(e, &o)| draw(e, o, rng))
+        .collect()
 }
 
 /// The standard deviation of `xs` about their mean (dividing by their count, as Ordo).
@@ -277,6 +280,41 @@ mod tests {
     use super::super::fit::{Kind, solve_fresh};
     use super::super::model::beta;
     use super::*;
+
+    /// A checked replay is refused once an engine's games are all drawn
+    /// without a point (or without conceding one), and otherwise equals the
+    /// plain replay of the same random numbers drawn in its order.
+    #[test]
+    fn checked_replays_stop_at_the_first_engine_without_a_point() {
+        let e = |white, black, games| Encounter {
+            white,
+            black,
+            wins: games,
+            draws: 0,
+            losses: 0,
+        };
+        // C plays one game (against A), A and B three.
+        let enc = [e(0, 1, 3), e(0, 2, 1)];
+        let checked = Checked::new(3, &enc);
+        assert_eq!(checked.order, [1, 0], "C's one game first");
+        // White always wins: C (Black) loses its only game, so the draw is
+        // refused after that game; A never concedes either.
+        let mut rng = Rng::new(1, 0);
+        assert_eq!(checked.replay(&enc, &[(1.0, 1.0); 2], &mut rng), None);
+        // Every game drawn: everyone scores and concedes.
+        let (mut a, mut b) = (Rng::new(7, 3), Rng::new(7, 3));
+        let all = checked.replay(&enc, &[(0.0, 1.0); 2], &mut a).unwrap();
+        assert_eq!(all.iter().map(|x| x.draws).collect::<Vec<_>>(), [3, 1]);
+        // Mixed odds: the accepted draw is the plain one in the checked order.
+        let odds = [(0.3, 0.8), (0.2, 0.9)];
+        let got = checked
+            .replay(&enc, &odds, &mut b)
+            .expect("this seed's draw is accepted");
+        let mut c = Rng::new(7, 3);
+        let second = draw(&enc[1], odds[1], &mut c);
+        let first = draw(&enc[0], odds[0], &mut c);
+        assert_eq!(got, [first, second]);
+    }
 
     fn problem() -> Problem {
         let e = |white, black, wins, draws, losses| Encounter {

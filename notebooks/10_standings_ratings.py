@@ -218,3 +218,61 @@ assert pairs.height == len(counts)
 for p in pairs.iter_rows(named=True):
     assert [p[b] for b in BINS] == counts[(p["engine"], p["opponent"])], (p, counts[(p["engine"], p["opponent"])])
 print(f"pairs: {pairs.height} engine pairs, the five counts equal to the re-derivation")
+
+# %% [markdown]
+# ## Openings and engine statistics
+#
+# `results/opening-stats.csv` counts the finished games per opening (the ECO and
+# Opening tags); `results/engine-stats.csv` splits each engine's non-book moves by
+# game phase, so its per-phase sums must give the engine's totals over all its moves;
+# `results/time-usage.csv` is the share of the clock a move used, time / (time + time
+# left), per band of 10 moves.
+
+# %%
+ost = pl.read_csv(root / "results/opening-stats.csv")
+mine = (
+    finished.group_by("eco", "opening")
+    .agg(
+        games=pl.len(),
+        white_wins=(pl.col("result") == "1-0").sum(),
+        draws=(pl.col("result") == "1/2-1/2").sum(),
+        black_wins=(pl.col("result") == "0-1").sum(),
+    )
+    .sort("eco", "opening")
+)
+got = ost.select("eco", "opening", "games", "white_wins", "draws", "black_wins").sort("eco", "opening")
+assert got.cast(mine.schema).equals(mine), (got, mine)
+print(f"opening-stats: {ost.height} openings equal to the re-derivation")
+
+moves = pl.read_parquet(parts(DATASET, "moves")).join(games.select("game_id", "white", "black"), on="game_id")
+own = moves.filter(~pl.col("is_book")).with_columns(
+    engine=pl.when(pl.col("side") == "w").then(pl.col("white")).otherwise(pl.col("black"))
+)
+totals = own.group_by("engine").agg(moves=pl.len(), depth_sum=pl.col("depth").cast(pl.Float64).sum(), depth_n=pl.col("depth").count())
+es = pl.read_csv(root / "results/engine-stats.csv")
+per = es.group_by("engine").agg(
+    moves=pl.col("moves").sum(),
+    depth_sum=(pl.col("depth_mean") * pl.col("depth_moves")).sum(),
+    depth_n=pl.col("depth_moves").sum(),
+)
+cmp = per.join(totals, on="engine", suffix="_re")
+assert cmp.height == totals.height
+assert (cmp["moves"] == cmp["moves_re"]).all() and (cmp["depth_n"] == cmp["depth_n_re"]).all(), cmp
+assert ((cmp["depth_sum"] - cmp["depth_sum_re"]).abs() < 1e-6 * cmp["depth_sum_re"]).all(), cmp
+print(f"engine-stats: the phases add up to every engine's {cmp['moves'].sum()} non-book moves and their depths")
+
+tu = pl.read_csv(root / "results/time-usage.csv")
+share = (
+    own.filter(pl.col("time_ms").is_not_null() & pl.col("time_left_ms").is_not_null())
+    .with_columns(
+        from_move=(pl.col("move_number").cast(pl.Int64) - 1) // 10 * 10 + 1,
+        share=pl.col("time_ms") / (pl.col("time_ms") + pl.col("time_left_ms")),
+    )
+    .group_by("engine", "from_move")
+    .agg(clock_moves=pl.len(), clock_share_mean=pl.col("share").mean())
+)
+cmp = tu.join(share, on=["engine", "from_move"], suffix="_re")
+assert cmp.height == tu.filter(pl.col("clock_moves") > 0).height, cmp
+assert (cmp["clock_moves"] == cmp["clock_moves_re"]).all()
+assert ((cmp["clock_share_mean"] - cmp["clock_share_mean_re"]).abs() < 1e-12).all()
+print(f"time usage: {cmp.height} (engine, band) rows equal to the re-derivation")

@@ -173,6 +173,7 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
             rm::SCORE_PCT,
             rm::CFS_NEXT,
             rm::GROUP,
+            rm::KIND,
             metric::REASON,
         ],
     )?);
@@ -750,6 +751,7 @@ mod tests {
                 rm::SCORE_PCT => [60.0f64, 40.0, 0.0],
                 rm::CFS_NEXT => [Some(99.0f64), None, None],
                 rm::GROUP => [Some(1u32), Some(1), None],
+                rm::KIND => ["normal", "normal", "no games"],
                 metric::REASON => [None, None, Some("unconnected")],
             )
             .unwrap(),
@@ -769,8 +771,8 @@ mod tests {
         }));
         let html = ratings(&e).unwrap();
         assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35.123</td><td>12</td><td>55.5</td><td>6.25</td><td>400</td></tr>"), "{html}");
-        assert!(html.contains("<tr><td>1</td><td>A</td><td>2350.457</td><td>40.25</td><td>6</td><td>10</td><td>60</td><td>99</td><td>1</td><td>—</td></tr>"), "{html}");
-        assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>—</td><td>—</td><td>unconnected</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>1</td><td>A</td><td>2350.457</td><td>40.25</td><td>6</td><td>10</td><td>60</td><td>99</td><td>1</td><td>normal</td><td>—</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>—</td><td>—</td><td>no games</td><td>unconnected</td></tr>"), "{html}");
     }
 
     /// Up to the limit the matrix is drawn (the event column left out);

@@ -295,8 +295,7 @@ pub fn collect(
         }
         let event_standings = rows_of(&table, col::EVENT, &name)?;
         let event_ratings = rate(
-            ds,
-            Some(format!("^{}$", regex::escape(&name))),
+            rows_of(&games, col::EVENT, &name)?.lazy(),
             EVENT_SIMULATIONS,
         )?;
         events.push(EventData {
@@ -322,7 +321,7 @@ pub fn collect(
         });
     }
     Ok(ReportData {
-        ratings: rate(ds, opts.event.clone(), 1000)?,
+        ratings: rate(games.clone().lazy(), 1000)?,
         dataset: ds.root().display().to_string(),
         games: games.height(),
         x05_default: opts.x05.default,
@@ -334,24 +333,17 @@ pub fn collect(
 /// report of hundreds of events stays quick (the overall ratings take 1,000).
 const EVENT_SIMULATIONS: usize = 400;
 
-/// The ratings of the games of `event` (a regex), each group on its own; a
-/// pool that cannot be rated (no finished game, no finite solution) gives
-/// its reason instead: the report shows it, other errors stop the report.
-fn rate(
-    ds: &Dataset,
-    event: Option<String>,
-    simulations: usize,
-) -> Result<Result<Ratings, String>, Error> {
+/// The ratings of `games` (the report's games, already selected), each group
+/// on its own; a pool that cannot be rated (no finished game, no finite
+/// solution) gives its reason instead: the report shows it, other errors
+/// stop the report.
+fn rate(games: LazyFrame, simulations: usize) -> Result<Result<Ratings, String>, Error> {
     let opts = RatingOptions {
-        selection: Selection {
-            event,
-            ..Selection::default()
-        },
         simulations,
         each_group: true,
         ..RatingOptions::default()
     };
-    match ratings(ds.scan(&GAMES)?, &opts) {
+    match ratings(games, &opts) {
         Ok(r) => Ok(Ok(r)),
         Err(Error::InputData(why)) => Ok(Err(why)),
         Err(e) => Err(e),

@@ -70,7 +70,7 @@ pub fn simulate(
             (w, w + d)
         })
         .collect();
-    let checked = Checked::new(p.n, &p.enc);
+    let checked = Checked::new(p);
     let runs: Vec<(Vec<f64>, f64, f64, bool)> = (0..sims)
         .into_par_iter()
         .map(|i| {
@@ -163,13 +163,10 @@ struct Checked {
 }
 
 impl Checked {
-    fn new(n: usize, enc: &[Encounter]) -> Checked {
-        let mut games = vec![0u32; n];
-        for e in enc {
-            let g = e.wins + e.draws + e.losses;
-            games[e.white as usize] += g;
-            games[e.black as usize] += g;
-        }
+    fn new(p: &Problem) -> Checked {
+        // Game counts are whole numbers held as f64.
+        let games: Vec<u32> = p.played.iter().map(|&g| g as u32).collect();
+        let enc = &p.enc;
         let mut order: Vec<usize> = (0..enc.len()).collect();
         order.sort_by_key(|&i| games[enc[i].white as usize].min(games[enc[i].black as usize]));
         Checked { order, games }
@@ -295,7 +292,7 @@ mod tests {
         };
         // C plays one game (against A), A and B three.
         let enc = [e(0, 1, 3), e(0, 2, 1)];
-        let checked = Checked::new(3, &enc);
+        let checked = Checked::new(&Problem::new(3, enc.to_vec()));
         assert_eq!(checked.order, [1, 0], "C's one game first");
         // White always wins: C (Black) loses its only game, so the draw is
         // refused after that game; A never concedes either.

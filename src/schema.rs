@@ -1195,6 +1195,7 @@ pub mod metric {
         pub const SIMULATIONS: &str = "simulations";
         pub const CONFIDENCE: &str = "confidence_pct";
         pub const DISCONNECTED: &str = "disconnected_replays";
+        pub const NOTE: &str = "note";
     }
 }
 

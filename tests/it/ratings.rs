@@ -246,3 +246,43 @@ fn an_unknown_anchor_is_named() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`often` is neither `auto` nor a number"));
 }
+
+/// R8's degenerate case on `tests/data/ratings-bound.pgn` (8 games, three
+/// White wins, five draws, no Black win). Ordo 1.2.6 on it:
+///
+/// ```text
+/// ordo -p ratings-bound.pgn -W -D -a 2300 -N 3,2 -s 1000
+///    1 Kilo      :  2325.751  97.255     4.5       8  56.25
+///    2 Lima      :  2274.249  97.255     3.5       8  43.75
+/// White advantage = 141.02 +/- 97.03
+/// Draw rate (equal opponents) = 99.75 % +/- 7.06
+/// ```
+///
+/// The ratings and white advantage are Ordo's; the draw rate is the
+/// identity's 100 %, where Ordo's search stops short; and the summary says
+/// that the errors, from replays that cannot give Black a win, understate
+/// the uncertainty (here 69 against Ordo's 97).
+#[test]
+fn a_draw_rate_at_its_bound_is_flagged() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let out = evallab(&["ingest", "tests/data/ratings-bound.pgn", "-o", &ds]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let csv = dir.path().join("r.csv");
+    let csv_s = csv.display().to_string();
+    let out = evallab(&["ratings", &ds, "--format", "csv", "-o", &csv_s]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let r: HashMap<String, Row> = read_csv(&csv)
+        .into_iter()
+        .map(|row| (row["engine"].clone(), row))
+        .collect();
+    assert!((num(&r["Kilo"], "rating") - 2325.751).abs() < 0.5);
+    assert!((num(&r["Lima"], "rating") - 2274.249).abs() < 0.5);
+    let s = &read_csv(&dir.path().join("r.summary.csv"))[0];
+    assert!((num(s, "white_advantage") - 141.02).abs() < 0.01);
+    assert_eq!(num(s, "draw_rate_pct"), 100.0);
+    assert!(s["note"].contains("understate"), "{s:?}");
+    // The league's games have wins for both colours: no note.
+    let (_, s) = ratings(&["--event", "League"]);
+    assert_eq!(s[0]["note"], "");
+}

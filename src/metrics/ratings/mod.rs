@@ -80,7 +80,7 @@ pub struct Ratings {
     pub ratings: DataFrame,
     /// group, engines, games, reference, white_advantage, white_sd,
     /// draw_rate_pct, draw_rate_sd_pct, simulations, confidence_pct,
-    /// disconnected_replays.
+    /// disconnected_replays, note.
     pub summary: DataFrame,
     /// engine, then one column per engine (same order, by group and rating):
     /// the confidence in % that the row's engine is stronger.
@@ -206,6 +206,8 @@ struct Rated {
     samples: Option<Samples>,
     white: f64,
     draw: f64,
+    /// One colour never won in the group's games.
+    one_colour: bool,
     anchor: Option<usize>,
     games: f64,
 }
@@ -287,6 +289,8 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
                 ..*e
             })
             .collect();
+        // R8's degenerate case: no win for one colour pins the draw rate at 100 %.
+        let one_colour = sub.iter().all(|e| e.wins == 0) || sub.iter().all(|e| e.losses == 0);
         let p = Problem::new(players.len(), sub);
         let reference = match anchor_here {
             Some(a) => Reference::Anchor {
@@ -328,6 +332,7 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             samples,
             white: sol.white,
             draw: sol.draw,
+            one_colour,
             anchor: anchor_here.map(|a| local[a]),
             games: p.played.iter().sum::<f64>() / 2.0,
         });
@@ -475,7 +480,20 @@ fn summary_frame(
         m::SIMULATIONS => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.rating.len() as u32)).collect::<Vec<_>>(),
         m::CONFIDENCE => vec![100.0 * opts.confidence; rated.len()],
         m::DISCONNECTED => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.disconnected as u32)).collect::<Vec<_>>(),
+        m::NOTE => rated.iter().map(|r| bound_note(r, opts)).collect::<Vec<_>>(),
     )
+}
+
+/// When one colour never won, the fitted draw rate is 100 % (R8) and every
+/// replay drawn from that fit again has no win for it: the errors are
+/// conditional on that and understate the uncertainty of a small sample (Ordo,
+/// stopping short of the bound, prints errors twice as large on a 16-game match).
+fn bound_note(r: &Rated, opts: &RatingOptions) -> Option<String> {
+    (opts.draw.is_none() && r.samples.is_some() && r.one_colour).then(|| {
+        "draw rate at its 100 % bound (one colour never won): replays from this fit give \
+         that colour no win either and the errors understate the uncertainty"
+            .to_string()
+    })
 }
 
 /// CFS of every pair in the same group (null across groups and on the diagonal).

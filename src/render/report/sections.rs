@@ -161,6 +161,16 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
             rm::SIMULATIONS,
         ],
     )?;
+    let notes = r.summary.column(rm::NOTE)?.str()?;
+    for (group, note) in notes.iter().enumerate() {
+        if let Some(note) = note {
+            html.push_str(&format!(
+                "<p class=note>Group {}: {}.</p>",
+                group + 1,
+                escape(note)
+            ));
+        }
+    }
     html.push_str(&table(
         &r.ratings,
         &[
@@ -765,11 +775,16 @@ mod tests {
                 rm::DRAW_RATE => [55.5f64],
                 rm::DRAW_RATE_SD => [6.25f64],
                 rm::SIMULATIONS => [400u32],
+                rm::NOTE => [Some("a note")],
             )
             .unwrap(),
             los: None,
         }));
         let html = ratings(&e).unwrap();
+        assert!(
+            html.contains("<p class=note>Group 1: a note.</p>"),
+            "{html}"
+        );
         assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35.123</td><td>12</td><td>55.5</td><td>6.25</td><td>400</td></tr>"), "{html}");
         assert!(html.contains("<tr><td>1</td><td>A</td><td>2350.457</td><td>40.25</td><td>6</td><td>10</td><td>60</td><td>99</td><td>1</td><td>normal</td><td>—</td></tr>"), "{html}");
         assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>—</td><td>—</td><td>no games</td><td>unconnected</td></tr>"), "{html}");

@@ -13,17 +13,19 @@ the binary rather than native bindings (per-call overhead, build time, wheel
 size, measured).
 
 >>> import evallab
->>> ds = evallab.Dataset("demo-dataset")                  # doctest: +SKIP
->>> ds.balance(by="engine").select("engine", "games", "x05")  # doctest: +SKIP
-shape: (2, 3)
-┌───────────┬───────┬──────────┐
-│ engine    ┆ games ┆ x05      │
-│ ---       ┆ ---   ┆ ---      │
-│ str       ┆ u32   ┆ f64      │
-╞═══════════╪═══════╪══════════╡
-│ Dragon 3  ┆ 132   ┆ null     │
-│ Stockfish ┆ 132   ┆ 1.08     │
-└───────────┴───────┴──────────┘
+>>> ds = evallab.Dataset("demo-dataset")                      # doctest: +SKIP
+>>> ds.balance(by="engine").select("engine", "games", "wins", "balance", "reason")  # doctest: +SKIP
+shape: (4, 5)
+┌────────────────┬───────┬──────┬─────────┬─────────────────────────────────┐
+│ engine         ┆ games ┆ wins ┆ balance ┆ reason                          │
+│ ---            ┆ ---   ┆ ---  ┆ ---     ┆ ---                             │
+│ str            ┆ u32   ┆ u32  ┆ f64     ┆ str                             │
+╞════════════════╪═══════╪══════╪═════════╪═════════════════════════════════╡
+│ Stockfish Full ┆ 132   ┆ 119  ┆ null    ┆ fewer non-won games with an ow… │
+│ Stockfish L10  ┆ 132   ┆ 52   ┆ 0.26    ┆ null                            │
+│ Stockfish L15  ┆ 132   ┆ 59   ┆ -0.01   ┆ null                            │
+│ Stockfish L5   ┆ 132   ┆ 2    ┆ 2.17    ┆ null                            │
+└────────────────┴───────┴──────┴─────────┴─────────────────────────────────┘
 
 A failed command raises an :class:`evallab.errors.EvallabError` subclass
 named after its exit code's kind, with the binary's error message.
@@ -151,31 +153,36 @@ def _bar(desc: str) -> _Bar:
         return _TextBar(desc, sys.stderr)
 
 
-def run(args: Sequence[str], *, progress: str | None = None) -> str:
+def run(args: Sequence[str], *, progress: str | None = None, live: bool = False) -> str:
     """Runs ``evallab ARGS`` and returns its stdout, or raises the
-    :class:`~evallab.errors.EvallabError` of its exit code.
+    :class:`~evallab.errors.EvallabError` of its exit code, whose message is
+    the binary's error.
 
-    The binary's stderr goes to ``sys.stderr`` (so a notebook shows it) as it
-    comes, except its progress lines (``EVALLAB_PROGRESS=json``), which draw a
-    bar titled ``progress`` (tqdm if installed, else a text line); without
-    ``progress`` they are dropped.
+    The binary's other stderr lines go to ``sys.stderr`` (where a notebook
+    shows them): as they come when ``live`` (the long jobs), else once the
+    command has succeeded (a failure's lines are the exception's). Its progress
+    lines (``EVALLAB_PROGRESS=json``) draw a bar titled ``progress`` (tqdm if
+    installed, else a text line); without ``progress`` they are dropped.
     """
     command = [binary(), *args]
     env = {**os.environ, "EVALLAB_PROGRESS": "json"}
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True, env=env)
         assert proc.stderr is not None
-        kept = _relay(proc.stderr, progress)
+        kept = _relay(proc.stderr, progress, live)
         code = proc.wait()
         out.seek(0)
         stdout = out.read()
     if code != 0:
         raise error_for(code, command, kept)
+    if not live:
+        sys.stderr.write(kept)
     return stdout
 
 
-def _relay(stderr: IO[str], progress: str | None) -> str:
-    """Forwards the binary's stderr, draws its progress; returns the rest."""
+def _relay(stderr: IO[str], progress: str | None, live: bool) -> str:
+    """Draws the binary's progress and returns its other stderr lines,
+    forwarding them as they come when ``live``."""
     kept: list[str] = []
     bar: _Bar | None = None
     try:
@@ -188,11 +195,11 @@ def _relay(stderr: IO[str], progress: str | None) -> str:
                 continue
             kept.append(line)
             if bar is not None:
-                # The summary lines go below the finished bar.
+                # What follows goes below the finished bar.
                 bar.close()
                 bar = None
             # The error line is the exception's message: not shown twice.
-            if not line.startswith(ERROR_PREFIX):
+            if live and not line.startswith(ERROR_PREFIX):
                 sys.stderr.write(line)
     finally:
         if bar is not None:
@@ -321,7 +328,8 @@ class Dataset:
 
         ``by``: ``engine``, ``event,engine`` (default) or ``season,engine``.
 
-        >>> ds.balance(by="engine").select("engine", "wins", "x05")  # doctest: +SKIP
+        >>> ds.balance(by="engine").select("engine", "wins", "balance").row(1)  # doctest: +SKIP
+        ('Stockfish L10', 52, 0.26)
         """
         return self.statistic("balance", by=by, engine=engine, event=event, family=family, facts=facts)
 
@@ -341,7 +349,8 @@ class Dataset:
     ) -> pl.DataFrame:
         """x_0_5 estimated three ways per engine, with intervals: ``evallab calibrate``.
 
-        >>> ds.calibrate(bootstrap=200).select("engine", "x05_ml", "x05_ml_lo", "x05_ml_hi")  # doctest: +SKIP
+        >>> ds.calibrate(bootstrap=200, seed=1).columns[:3]  # doctest: +SKIP
+        ['engine', 'games', 'positions']
         """
         return self.statistic(
             "calibrate", by=by, engine=engine, event=event, family=family, bootstrap=bootstrap,
@@ -597,7 +606,7 @@ class Dataset:
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
                 shard=shard, label=label, reuse=reuse, timeout=timeout,
             ))],
-            progress="analyze",
+            progress="analyze", live=True,
         )  # fmt: skip
 
     def policy(
@@ -630,7 +639,7 @@ class Dataset:
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
                 shard=shard, label=label, timeout=timeout,
             ))],
-            progress="policy",
+            progress="policy", live=True,
         )  # fmt: skip
 
     def match(
@@ -673,7 +682,7 @@ class Dataset:
                     max_games=max_games, slice=slice, shard=shard, label=label, timeout=timeout,
                     out_dir=out_dir, by=by, bootstrap=bootstrap, seed=seed,
                 )), "--format", "parquet", "--stats", str(tmp / "out.parquet")],
-                progress="match",
+                progress="match", live=True,
             )  # fmt: skip
             return _frames(tmp, "match")["match"]
 
@@ -703,7 +712,7 @@ def ingest(
             shard=shard, jobs=jobs, no_pv=no_pv, strict=strict, overwrite=overwrite,
             batch_mib=batch_mib, quiet=quiet,
         ))],
-        progress="ingest",
+        progress="ingest", live=True,
     )  # fmt: skip
     return Dataset(output)
 

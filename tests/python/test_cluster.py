@@ -11,8 +11,7 @@ of one run, match also with a worker killed mid-run. The TCEC part of the input 
 measurement: `EVALLAB_CLUSTER_TCEC=all pytest -s tests/python/test_cluster.py`
 prints the wall times of both paths).
 
-Needs the evallab binary ($EVALLAB_BIN, else $CARGO_TARGET_DIR/release/evallab,
-else target/release/evallab) and `distributed`.
+Needs the evallab binary (the wheel's, or $EVALLAB_BIN: evallab.api.binary()) and `distributed`.
 """
 
 import json
@@ -29,16 +28,10 @@ pytest.importorskip("distributed")
 
 import evallab  # noqa: E402
 from evallab.checksums import checksums  # noqa: E402
+from evallab.api import binary as evallab_bin  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TCEC = REPO.parent / "shared" / "tcec"
-
-
-def evallab_bin():
-    if os.environ.get("EVALLAB_BIN"):
-        return os.environ["EVALLAB_BIN"]
-    target = os.environ.get("CARGO_TARGET_DIR", str(REPO / "target"))
-    return str(Path(target) / "release" / "evallab")
 
 
 def inputs():

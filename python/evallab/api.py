@@ -48,7 +48,8 @@ from typing import IO, Any, Protocol, Union
 import polars as pl
 
 from evallab.errors import ERROR_PREFIX, error_for
-from evallab.manifest import engine_runs, files, run_files
+from evallab.manifest import engine_runs, files
+from evallab.manifest import tables as manifest_tables
 from evallab.manifest import manifest as _manifest
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -227,9 +228,9 @@ class Dataset:
 
     >>> ds = Dataset("demo-dataset")                 # doctest: +SKIP
     >>> ds.tables                                    # doctest: +SKIP
-    ['games', 'moves', 'rejects', 'analysis', 'policy', 'matching']
+    ['games', 'moves', 'rejects', 'analysis', 'analysis_failures', 'match']
     >>> ds.labels                                    # doctest: +SKIP
-    ['sf-d12', 'maia-1900', 'mm']
+    ['sf-1k', 'sf-match']
     >>> ds.scan("games").select(pl.len()).collect().item()  # doctest: +SKIP
     264
     """
@@ -268,14 +269,7 @@ class Dataset:
     @property
     def tables(self) -> list[str]:
         """The tables with committed files, in the order they first appear."""
-        m = self.manifest
-        names: dict[str, None] = {}
-        for run in m["runs"]:
-            names.update(dict.fromkeys(run_files(run)))
-        for run in engine_runs(m):
-            for chunk in run["chunks"]:
-                names.update(dict.fromkeys(chunk["files"]))
-        return list(names)
+        return manifest_tables(self.manifest)
 
     def parts(self, table: str) -> list[str]:
         """The committed Parquet files of ``table`` (the manifest's, never a glob)."""
@@ -595,8 +589,9 @@ class Dataset:
         """Re-analyses the positions with a UCI engine: ``evallab analyze``
         (one of ``depth``, ``nodes``, ``movetime``).
 
-        >>> ds.analyze(engine="/usr/games/stockfish", depth=12, label="sf-d12")  # doctest: +SKIP
-        analyze: 100%|██████████| 27.1k/27.1k positions [00:41<00:00, 660 positions/s, 264/264 games, ...]
+        >>> ds.analyze(engine="/usr/games/stockfish", depth=6, max_games=10, label="sf")  # doctest: +SKIP
+        analyze: 100.0% (1028/1028 positions) 10/10 games, 0 failures, 0 restarts
+        analysed 10 games (0 already done), 1028 positions, 1028 lines, 0 failures, 0 restarts in 2.1s (...) with Stockfish 15.1 as `sf`
         """
         run(
             ["analyze", str(self.path), *argv(dict(
@@ -703,7 +698,7 @@ def ingest(
     or added to): ``evallab ingest``; returns the dataset.
 
     >>> ds = evallab.ingest("data/demo", "demo-dataset")  # doctest: +SKIP
-    ingest: 100%|██████████| 461k/461k bytes [00:00<00:00, 2/2 files, 264 games, 0 rejects, 27090 plies]
+    ingest: 100.0% (460793/460793 bytes) 2/2 files, 264 games, 0 rejects, 27090 plies
     ingested 2 files: 264 games, 0 rejects, 27090 plies, 0 unparsed comments in 0.11s (...) into demo-dataset
     """
     paths = [inputs] if isinstance(inputs, (str, os.PathLike)) else list(inputs)

@@ -74,13 +74,27 @@ def inputs(m: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [i for run in m["runs"] for i in run["inputs"]]
 
 
+def _units(m: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Table name -> file of each commit unit, in commit order: the ingest runs
+    (one per shard after a distributed ingest), then the chunks of each engine run."""
+    units = [run_files(run) for run in m["runs"]]
+    units += [chunk["files"] for run in engine_runs(m) for chunk in run["chunks"]]
+    return units
+
+
 def files(m: Mapping[str, Any], table: str) -> list[str]:
     """The committed files of ``table``, relative to the dataset folder, in
     commit order: the ingest runs' (one per shard after a distributed ingest),
     then the chunks of each engine run."""
-    units = [run_files(run) for run in m["runs"]]
-    units += [chunk["files"] for run in engine_runs(m) for chunk in run["chunks"]]
-    return [u[table] for u in units if table in u]
+    return [u[table] for u in _units(m) if table in u]
+
+
+def tables(m: Mapping[str, Any]) -> list[str]:
+    """The tables with committed files, in the order they first appear."""
+    names: dict[str, None] = {}
+    for u in _units(m):
+        names.update(dict.fromkeys(u))
+    return list(names)
 
 
 def parts(dataset: Folder, table: str) -> list[str]:

@@ -151,11 +151,9 @@ def test_tables_and_labels_come_from_the_manifest(ds: evallab.Dataset) -> None:
 
 
 def test_ingest_reports_progress_and_returns_the_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    games = [f for f in evallab.Dataset(SOURCE).runs[0]["inputs"]]
-    first = Path(games[0]["path"])
-    if not first.is_absolute():
-        first = Path.cwd() / first
-    new = evallab.ingest(first, tmp_path / "new")
+    games = evallab.Dataset(SOURCE).runs[0]["inputs"]
+    first = Path(games[0]["path"])  # relative to the folder CI ingests from: the repository's root
+    new = evallab.ingest(first if first.is_absolute() else Path.cwd() / first, tmp_path / "new")
     err = capsys.readouterr().err
     # The progress lines are drawn as a bar, not passed through; the summary is.
     assert '{"progress"' not in err

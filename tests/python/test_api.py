@@ -13,6 +13,7 @@ The module works on a copy, which it gives an analysis (Stockfish, from PATH or
 
 from __future__ import annotations
 
+import doctest
 import inspect
 import os
 import re
@@ -223,3 +224,13 @@ def test_methods_take_the_commands_options(method: str) -> None:
 def test_ingest_takes_the_commands_options() -> None:
     params = set(inspect.signature(evallab.ingest).parameters) - {"inputs"}
     assert params == cli_options("ingest") - (SET_BY_API - {"output"})
+
+
+def test_docstring_examples() -> None:
+    """The examples that need no dataset (the others are marked SKIP)."""
+    import evallab.api
+    import evallab.errors
+
+    for module in (evallab.api, evallab.errors):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -3,7 +3,8 @@ command run directly (``evallab balance DATASET --format parquet -o FILE``).
 
     python scripts/api_overhead.py DATASET [RUNS]
 
-Runs both alternately in one process (so machine load hits both alike) and
+Runs both alternately in one process, in alternating order (so machine load
+hits both alike), and
 prints the median and quartiles of each, their difference, and what the
 difference is made of: reading the result Parquet back, and the temporary folder.
 """
@@ -43,9 +44,10 @@ def main() -> None:
     cli()
     ds.balance()  # warm: page cache, imports
     samples: dict[str, list[float]] = {"cli": [], "api": [], "read": [], "tmpdir": []}
-    for _ in range(runs):
-        samples["cli"].append(timed(cli))
-        samples["api"].append(timed(ds.balance))
+    for i in range(runs):
+        # Alternate which goes first, so that neither always follows the other.
+        for key in ("cli", "api") if i % 2 == 0 else ("api", "cli"):
+            samples[key].append(timed(cli if key == "cli" else ds.balance))
         samples["read"].append(timed(lambda: pl.read_parquet(out)))
         samples["tmpdir"].append(timed(lambda: tempfile.TemporaryDirectory().cleanup()))
     print(f"{runs} runs each on {dataset} ({ds.balance().height} result rows); ms")

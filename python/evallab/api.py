@@ -43,14 +43,16 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Protocol, Union
-
-import polars as pl
+from typing import IO, TYPE_CHECKING, Any, Protocol, Union
 
 from evallab.errors import ERROR_PREFIX, error_for
 from evallab.manifest import engine_runs, files
 from evallab.manifest import tables as manifest_tables
 from evallab.manifest import manifest as _manifest
+
+if TYPE_CHECKING:
+    # Imported where used: `import evallab` (and `evallab-dask`) stays quick.
+    import polars as pl
 
 PathLike = Union[str, "os.PathLike[str]"]
 Scalar = Union[str, int, float, bool, "os.PathLike[str]"]
@@ -221,6 +223,8 @@ def _scratch() -> Iterator[Path]:
 def _frames(folder: Path, main: str) -> dict[str, pl.DataFrame]:
     """The main output ``out.parquet`` and the tables written beside it
     (``out.SUFFIX.parquet``), read into memory."""
+    import polars as pl
+
     frames = {main: pl.read_parquet(folder / "out.parquet")}
     for f in sorted(folder.glob("out.*.parquet")):
         frames[f.name[len("out.") : -len(".parquet")]] = pl.read_parquet(f)
@@ -288,6 +292,8 @@ class Dataset:
         parts = self.parts(table)
         if not parts:
             raise KeyError(f"{self.path}: no committed files of table {table!r} (tables: {', '.join(self.tables)})")
+        import polars as pl
+
         return pl.scan_parquet(parts)
 
     # -- statistics: one method per command, each a call of `statistic`.

@@ -43,7 +43,7 @@ from IPython.display import display
 import matplotlib.pyplot as plt
 import polars as pl
 
-from evallab import parts  # the committed files of a table (pip install ./python)
+from evallab import parts  # the committed files of a table (pip install .)
 import pyarrow.compute as pc
 import pyarrow.dataset as pads
 

@@ -21,8 +21,8 @@
 # games split 50/50 between wins and draws-or-losses. `evallab calibrate` estimates
 # it per engine in three ways; this notebook re-implements them in polars-python
 # from the `games` and `moves` tables and checks the numbers against
-# `results/calibrate.csv` (written by `evallab calibrate --by engine`, the default)
-# and, per event, against `results/balance.csv` (`evallab balance --by event,engine`).
+# `evallab calibrate` (`--by engine`, the default) and, per event, against
+# `evallab balance --by event,engine`, both run through the Python API.
 #
 # ## Definitions (README "Win-draw balance" and "Calibrating x_0_5", `metrics.md` §1)
 #
@@ -57,6 +57,7 @@ DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
 
 # %%
 import math
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -65,18 +66,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from evallab import parts  # the committed files of a table (pip install ./python)
+import evallab  # the binary and its API (pip install .)
 
 pl.Config.set_tbl_rows(30)
 pl.Config.set_tbl_cols(20)
 pl.Config.set_fmt_str_lengths(50)
 
-results = Path(DATASET) / "results"
-assert (results / "calibrate.csv").exists(), (
-    f"{results}/calibrate.csv is missing: run `evallab run pipelines/demo.toml` (or `evallab calibrate`)"
-)
-games = pl.scan_parquet(parts(DATASET, "games"))
-moves = pl.scan_parquet(parts(DATASET, "moves"))
+ds = evallab.Dataset(DATASET)
+games = ds.scan("games")
+moves = ds.scan("moves")
 
 MATE_CP = 1_000_000  # own-eval scale of a mate: mate in n = ±(MATE_CP − n)
 PLATEAU_CP = 10_000  # |cp| ≥ 100 pawns: not an eval for these statistics
@@ -344,10 +342,12 @@ print(f"prior: exp(mu) = {math.exp(mu):.3f}, tau = {math.sqrt(tau2):.3f}, from {
 ours.select("engine", "games", "x05_ml", "ml_se_log", "x05_pooled", "pooled_lo", "pooled_hi", "pooled_weight")
 
 # %% [markdown]
-# ## Compare with `results/calibrate.csv`
+# ## Compare with `evallab calibrate`
 
 # %%
-theirs = pl.read_csv(results / "calibrate.csv")
+# As the demo pipeline runs it; the TOML for `relevance --x05-from` goes to a scratch folder.
+x05_file = Path(tempfile.mkdtemp()) / "x05.toml"
+theirs = ds.calibrate(bootstrap=200, seed=1, toml=x05_file)
 cmp = ours.join(theirs, on="engine", how="full", suffix="_evallab", coalesce=True).sort("engine")
 assert cmp.height == ours.height == theirs.height, "engines differ between notebook and calibrate.csv"
 cmp.select(
@@ -378,7 +378,7 @@ for method in ("rank", "threshold"):
     print(f"{method}: {both.height} engines agree, {cmp.height - both.height} null on both sides")
 
 # ml: calibrate.csv rounds to 3 decimals, x05.toml to 4.
-x05_toml = tomllib.loads((results / "x05.toml").read_text()) if (results / "x05.toml").exists() else {}
+x05_toml = tomllib.loads(x05_file.read_text())
 for r in cmp.filter(pl.col("x05_ml").is_not_null() & pl.col("x05_ml_evallab").is_not_null()).iter_rows(named=True):
     assert abs(r["x05_ml"] - r["x05_ml_evallab"]) <= 0.0005 + 1e-12, r
     if r["engine"] in x05_toml.get("x05_ml", {}):
@@ -400,40 +400,37 @@ for engine, v in x05_toml.get("x05", {}).items():
 print("sandwich errors and pooled estimates agree to the printed precision")
 
 # %% [markdown]
-# ## Per event: compare with `results/balance.csv`
+# ## Per event: compare with `evallab balance --by event,engine`
 #
-# The demo pipeline writes the balance grouped by event and engine; the same
+# The balance grouped by event and engine (as the demo pipeline writes it); the same
 # functions applied per (event, engine) must give the same W, hollow wins, highest
 # eval without win and balance.
 
 # %%
-if (results / "balance.csv").exists():
-    bal = pl.read_csv(results / "balance.csv")
-    per_event = pl.DataFrame(
-        [
-            {
-                "event": ev,
-                "engine": en,
-                "wins_nb": int(df["won"].sum()),
-                "hollow_nb": int(df["hollow"].sum()),
-                "highest_nb": highest_without_win(df),
-                "balance_nb": rank_x05(df),
-            }
-            for (ev, en), df in facts.group_by("event", "engine")
-        ],
-        schema_overrides={"highest_nb": pl.Float64, "balance_nb": pl.Float64},
-    )
-    chk = bal.join(per_event, on=["event", "engine"], how="full", coalesce=True).sort("event", "engine")
-    display(chk.select("event", "engine", "wins", "wins_nb", "hollow_wins", "hollow_nb",
-                       "highest_eval_without_win", "highest_nb", "balance", "balance_nb", "reason"))
-    assert chk.height == bal.height == per_event.height
-    assert (chk["wins"] == chk["wins_nb"]).all() and (chk["hollow_wins"] == chk["hollow_nb"]).all()
-    for a, b in (("highest_eval_without_win", "highest_nb"), ("balance", "balance_nb")):
-        assert (chk[a].is_null() == chk[b].is_null()).all(), a
-        assert ((chk[a] - chk[b]).abs().fill_null(0) <= 1e-9).all(), a
-    print("balance.csv reproduced per event")
-else:
-    print("no results/balance.csv in this dataset")
+bal = ds.balance(by="event,engine")  # as the demo pipeline runs it
+per_event = pl.DataFrame(
+    [
+        {
+            "event": ev,
+            "engine": en,
+            "wins_nb": int(df["won"].sum()),
+            "hollow_nb": int(df["hollow"].sum()),
+            "highest_nb": highest_without_win(df),
+            "balance_nb": rank_x05(df),
+        }
+        for (ev, en), df in facts.group_by("event", "engine")
+    ],
+    schema_overrides={"highest_nb": pl.Float64, "balance_nb": pl.Float64},
+)
+chk = bal.join(per_event, on=["event", "engine"], how="full", coalesce=True).sort("event", "engine")
+display(chk.select("event", "engine", "wins", "wins_nb", "hollow_wins", "hollow_nb",
+                   "highest_eval_without_win", "highest_nb", "balance", "balance_nb", "reason"))
+assert chk.height == bal.height == per_event.height
+assert (chk["wins"] == chk["wins_nb"]).all() and (chk["hollow_wins"] == chk["hollow_nb"]).all()
+for a, b in (("highest_eval_without_win", "highest_nb"), ("balance", "balance_nb")):
+    assert (chk[a].is_null() == chk[b].is_null()).all(), a
+    assert ((chk[a] - chk[b]).abs().fill_null(0) <= 1e-9).all(), a
+print("balance reproduced per event")
 
 # %% [markdown]
 # ## Empirical win rate by own eval, with the fitted curves

@@ -39,7 +39,8 @@
 # Wins exclude duplicates (the same move sequence as an earlier game) and irregular
 # terminations (Termination containing abandon, stalled, disconnect, forfeit, time,
 # illegal, infraction, rules, loose). The per-game labels behind the score are in
-# `derived/eas_labels.parquet`; the score table is `results/eas.csv`.
+# `derived/eas_labels.parquet` (written by `evallab eas`); the score table is
+# `evallab eas`'s, here from the Python API.
 #
 # This notebook plots the four parts per engine, then recounts the table's numbers
 # from the labels: first the simple counts (wins, draws, sacrifice games per level),
@@ -58,15 +59,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
+import evallab  # the binary and its API (pip install .)
+
 pl.Config.set_tbl_rows(30)
 pl.Config.set_tbl_cols(30)
 pl.Config.set_tbl_width_chars(200)
 
 root = Path(DATASET)
-for f in ("derived/eas_labels.parquet", "results/eas.csv"):
-    assert (root / f).exists(), f"{root / f} is missing: run `evallab run pipelines/demo.toml` (or `evallab eas`)"
+eas = evallab.Dataset(DATASET).eas()  # also (re)writes the labels when they are not current
 labels = pl.read_parquet(root / "derived/eas_labels.parquet")
-eas = pl.read_csv(root / "results/eas.csv")
 eas
 
 # %% [markdown]
@@ -170,7 +171,7 @@ display(check.select("engine", *[c for k in COUNTS for c in (k, f"{k}_nb")], "sa
 assert check.height == eas.height == recount.height
 for k in COUNTS:
     assert (check[k] == check[f"{k}_nb"]).all(), f"{k} differs:\n{check.select('engine', k, k + '_nb')}"
-print("wins, draws and sacrifice counts agree with eas.csv")
+print("wins, draws and sacrifice counts agree with `evallab eas`")
 
 # %% [markdown]
 # ## All four parts, with the reference's integer helpers (`eas.md`)
@@ -255,4 +256,4 @@ both = eas.select("engine", *cols).join(mine, on="engine", suffix="_nb")
 display(both.select("engine", *[c for k in cols for c in (k, f"{k}_nb")]))
 for k in cols:
     assert (both[k] == both[f"{k}_nb"]).all(), f"{k} differs:\n{both.select('engine', k, k + '_nb')}"
-print("every part and the total agree with eas.csv")
+print("every part and the total agree with `evallab eas`")

@@ -52,7 +52,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from evallab import parts  # the committed files of a table (pip install ./python)
+from evallab import parts  # the committed files of a table (pip install .)
 
 pl.Config.set_tbl_rows(30)
 pl.Config.set_tbl_cols(30)

@@ -28,7 +28,7 @@
 # only), the share of played moves that are the reference's first choice, and the
 # played move's loss (mover's POV, cp clamped to ±1000, mates as ±1000) and lichess
 # accuracy. This notebook re-derives those numbers from the Parquet tables in plain
-# polars-python and checks them against `results/agreement.csv`.
+# polars-python and checks them against `evallab agreement` (through the Python API).
 
 # %% tags=["parameters"]
 import os
@@ -43,7 +43,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import polars as pl
 
-from evallab import manifest, parts  # the committed files of a table (pip install ./python)
+import evallab  # the binary and its API (pip install .)
+from evallab import manifest, parts  # the committed files of a table
 
 pl.Config.set_tbl_cols(30)
 pl.Config.set_tbl_width_chars(200)
@@ -52,7 +53,7 @@ root = Path(DATASET)
 runs = {a["label"]: a for a in manifest(root).get("analyses", [])}
 assert LABEL in runs, f"no analysis {LABEL!r} in {root}: run `evallab run pipelines/demo.toml`"
 run = runs[LABEL]
-print(run["engine"], run["limit"], "MultiPV", run["multipv"], "options", run["options"])
+print(run["engine"]["name"], run["settings"]["limit"], "MultiPV", run["settings"]["multipv"], "options", run["options"])
 analysis = pl.read_parquet(parts(root, "analysis")).filter(pl.col("label") == LABEL)
 failures = pl.read_parquet(parts(root, "analysis_failures")).filter(pl.col("label") == LABEL)
 games = pl.read_parquet(parts(root, "games"))
@@ -146,7 +147,7 @@ mine = (
 mine
 
 # %%
-theirs = pl.read_csv(root / "results/agreement.csv").sort("engine")
+theirs = evallab.Dataset(root).agreement(analysis=LABEL, by="engine").sort("engine")  # the Python API
 theirs
 
 # %%
@@ -174,7 +175,7 @@ lim = max(1.0, float(pairs.select(pl.max_horizontal(pl.col("x").abs().max(), pl.
 ax.set_xlim(-lim, lim)
 ax.set_ylim(-lim, lim)
 ax.set_xlabel("archived eval (pawns)")
-ax.set_ylabel(f"{run['engine']}, {run['limit']} (pawns)")
+ax.set_ylabel(f"{run['engine']['name']}, {run['settings']['limit']} (pawns)")
 ax.legend(fontsize=7)
 plt.show()
 

@@ -41,7 +41,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import polars as pl
 
-from evallab import manifest, parts  # the committed files of a table (pip install ./python)
+from evallab import manifest, parts  # the committed files of a table (pip install .)
 
 pl.Config.set_tbl_cols(30)
 pl.Config.set_tbl_width_chars(200)
@@ -50,7 +50,7 @@ root = Path(DATASET)
 runs = {a["label"]: a for a in manifest(root).get("analyses", [])}
 assert LABEL in runs, f"no match run {LABEL!r} in {root}: run `evallab run pipelines/demo.toml`"
 run = runs[LABEL]
-print(run["engine"], "|", run["limit"], "| options", run["options"])
+print(run["engine"]["name"], "|", run["settings"]["protocol"], "| options", run["options"])
 rows = pl.read_parquet(parts(root, "match")).filter(pl.col("label") == LABEL)
 assert rows.height == sum(c["lines"] for c in run["chunks"])
 rows.select("player", "move_number", "side", "san", "bits", "match_type", "value_name", "value",

@@ -22,8 +22,9 @@
 # result, and whether that agrees with the recorded result. The demo pipeline runs
 # the `cutechess` preset (`-resign movecount=3 score=1000`, `-draw movenumber=40
 # movecount=8 score=10`, plus the 50-move rule, threefold repetition and dead
-# material) per engine (`results/adjudicate.csv`) and a sweep of its draw rule
-# (`results/adjudicate-sweep.csv`).
+# material) per engine and a sweep of its draw rule; the notebook runs both through
+# the Python API (`evallab.Dataset.adjudicate`, the command's `--format parquet`
+# frame).
 #
 # Here the preset is re-implemented in plain Python over the `moves` table, and
 # its per-engine numbers are asserted equal to the command's.
@@ -34,25 +35,21 @@ import os
 DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
 
 # %%
-from pathlib import Path
-
 from IPython.display import display
 import matplotlib.pyplot as plt
 import polars as pl
 
-from evallab import parts  # the committed files of a table (pip install ./python)
+import evallab  # the binary and its API (pip install .)
 
 pl.Config.set_tbl_rows(30)
 pl.Config.set_tbl_cols(30)
 pl.Config.set_tbl_width_chars(200)
 
-root = Path(DATASET)
-for f in ("results/adjudicate.csv", "results/adjudicate-sweep.csv"):
-    assert (root / f).exists(), f"{root / f} is missing: run `evallab run pipelines/demo.toml`"
-summary = pl.read_csv(root / "results/adjudicate.csv")
-sweep = pl.read_csv(root / "results/adjudicate-sweep.csv")
-games = pl.read_parquet(parts(DATASET, "games"))
-moves = pl.read_parquet(parts(DATASET, "moves")).sort("game_id", "ply")
+ds = evallab.Dataset(DATASET)
+summary = ds.adjudicate(rules="cutechess", by="engine")
+sweep = ds.adjudicate(rules="cutechess", sweep=["draw.score=0..40:10", "draw.movecount=2..8:2"])
+games = ds.scan("games").collect()
+moves = ds.scan("moves").sort("game_id", "ply").collect()
 display(summary)
 
 # %% [markdown]

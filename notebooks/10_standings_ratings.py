@@ -17,10 +17,12 @@
 # %% [markdown]
 # # 10 · Standings, ratings and game pairs, re-derived
 #
-# The demo pipeline writes the standings (`results/standings.csv`), the
-# crosstable, Ordo-equal ratings (`results/ratings.csv` and its summary) and the
-# pentanomial pairs (`results/pairs.csv`). Here each is recomputed from the
-# `games` table alone, in plain Python and numpy, and asserted equal:
+# evallab computes the standings (`evallab standings`), the crosstable, Ordo-equal
+# ratings (`evallab ratings` and its summary) and the pentanomial pairs
+# (`evallab pairs`); the notebook takes them from the Python API
+# (`evallab.Dataset`, the same frames as the commands' `--format parquet`). Here
+# each is recomputed from the `games` table alone, in plain Python and numpy, and
+# asserted equal:
 #
 # - points, W/D/L by colour and Sonneborn–Berger (docs/definitions/standings.md);
 # - the ratings from Ordo's equations (docs/definitions/ratings.md): every
@@ -37,21 +39,24 @@ DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
 # %%
 import math
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from IPython.display import display
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from evallab import parts  # the committed files of a table (pip install ./python)
+import evallab  # the binary and its API (pip install .)
 
-root = Path(DATASET)
-need = ["standings.csv", "crosstable.csv", "ratings.csv", "ratings.summary.csv", "pairs.csv"]
-for f in need:
-    assert (root / "results" / f).exists(), f"{root}/results/{f} is missing: run `evallab run pipelines/demo.toml`"
-res = {f: pl.read_csv(root / "results" / f) for f in need}
-games = pl.read_parquet(parts(DATASET, "games"))
+ds = evallab.Dataset(DATASET)
+rated = ds.statistic_tables("ratings")  # the ratings and, beside them, the summary
+res = {
+    "standings": ds.standings(),
+    "crosstable": ds.crosstable(),
+    "ratings": rated["ratings"],
+    "ratings.summary": rated["summary"],
+    "pairs": ds.pairs(by="all", sprt="0,10"),
+}
+games = ds.scan("games").collect()
 finished = games.filter(pl.col("result").is_in(["1-0", "0-1", "1/2-1/2"]))
 print(f"{games.height} games, {finished.height} finished, {games['event'].n_unique()} events")
 
@@ -80,7 +85,7 @@ for ev, me, opp, s, side in rows:
     c["losses"] += s == 0
     c[f"{'white' if side == 'w' else 'black'}_points"] += s
     c["sb"] += {1.0: 1.0, 0.5: 0.5, 0.0: 0.0}[s] * points[(ev, opp)]
-standings = res["standings.csv"]
+standings = res["standings"]
 for r in standings.iter_rows(named=True):
     c = mine[(r["event"], r["engine"])]
     assert (r["games"], r["wins"], r["draws"], r["losses"]) == (c["games"], c["wins"], c["draws"], c["losses"]), r
@@ -95,7 +100,7 @@ display(standings.select("event", "rank", "engine", "games", "wins", "draws", "l
 # The crosstable's points of A against B and of B against A add up to their games.
 
 # %%
-ct = res["crosstable.csv"]
+ct = res["crosstable"]
 back = {(r["event"], r["engine"], r["opponent"]): r for r in ct.iter_rows(named=True)}
 for (ev, a, b), r in back.items():
     o = back[(ev, b, a)]
@@ -173,9 +178,9 @@ for _ in range(200):
 draw_rate = 100 * lo
 
 ours = pl.DataFrame({"engine": names, "rederived": rating})
-cmp = res["ratings.csv"].join(ours, on="engine").with_columns(diff=pl.col("rating") - pl.col("rederived"))
+cmp = res["ratings"].join(ours, on="engine").with_columns(diff=pl.col("rating") - pl.col("rederived"))
 display(cmp.select("engine", "rating", "rederived", "diff", "error", "points", "played", "cfs_next"))
-summary = res["ratings.summary.csv"]
+summary = res["ratings.summary"]
 display(summary)
 assert cmp.height == n
 assert cmp["diff"].abs().max() < 0.01, cmp
@@ -184,7 +189,7 @@ assert abs(summary["draw_rate_pct"][0] - draw_rate) < 0.01, (summary, draw_rate)
 print(f"ratings equal within 0.01 Elo; white advantage {wadv:.2f}, draw rate {draw_rate:.2f} %")
 
 # %%
-r = res["ratings.csv"].sort("rating")
+r = res["ratings"].sort("rating")
 fig, ax = plt.subplots(figsize=(7, 2.6))
 ax.errorbar(r["rating"], range(r.height), xerr=r["error"], fmt="o", color="#0072B2", capsize=4)
 ax.set_yticks(range(r.height), r["engine"])
@@ -198,7 +203,7 @@ fig.tight_layout()
 # The demo generator plays each opening twice in a row with the colours swapped
 # (`data/demo/README.md`), so here a pair is simply games 2k−1 and 2k of a file. From
 # the view of the engine first by name, the pair's points (0, ½, 1, 1½, 2) fall into
-# the five bins; counted per engine pair they must equal `results/pairs.csv`
+# the five bins; counted per engine pair they must equal `evallab pairs`'s
 # (`pairs --by all`, which finds the pairs by opening position instead).
 
 # %%
@@ -212,7 +217,7 @@ for _, grp in ordered.group_by("source_file", maintain_order=True):
         first = min(a["white"], a["black"])
         pts = sum(WHITE_SCORE[x["result"]] if x["white"] == first else 1 - WHITE_SCORE[x["result"]] for x in (a, b))
         counts[(first, max(a["white"], a["black"]))][int(pts * 2)] += 1
-pairs = res["pairs.csv"]
+pairs = res["pairs"]
 display(pairs.select("engine", "opponent", "pairs", *BINS, "elo", "elo_error", "elo_error_trinomial", "llr", "sprt"))
 assert pairs.height == len(counts)
 for p in pairs.iter_rows(named=True):
@@ -222,14 +227,14 @@ print(f"pairs: {pairs.height} engine pairs, the five counts equal to the re-deri
 # %% [markdown]
 # ## Openings and engine statistics
 #
-# `results/opening-stats.csv` counts the finished games per opening (the ECO and
-# Opening tags); `results/engine-stats.csv` splits each engine's non-book moves by
-# game phase, so its per-phase sums must give the engine's totals over all its moves;
-# `results/time-usage.csv` is the share of the clock a move used, time / (time + time
-# left), per band of 10 moves.
+# `opening-stats` counts the finished games per opening (the ECO and Opening
+# tags); `engine-stats --phase` splits each engine's non-book moves by game phase, so
+# its per-phase sums must give the engine's totals over all its moves;
+# `engine-stats --time-usage` is the share of the clock a move used, time / (time +
+# time left), per band of 10 moves.
 
 # %%
-ost = pl.read_csv(root / "results/opening-stats.csv")
+ost = ds.opening_stats()
 mine = (
     finished.group_by("eco", "opening")
     .agg(
@@ -244,12 +249,12 @@ got = ost.select("eco", "opening", "games", "white_wins", "draws", "black_wins")
 assert got.cast(mine.schema).equals(mine), (got, mine)
 print(f"opening-stats: {ost.height} openings equal to the re-derivation")
 
-moves = pl.read_parquet(parts(DATASET, "moves")).join(games.select("game_id", "white", "black"), on="game_id")
+moves = ds.scan("moves").collect().join(games.select("game_id", "white", "black"), on="game_id")
 own = moves.filter(~pl.col("is_book")).with_columns(
     engine=pl.when(pl.col("side") == "w").then(pl.col("white")).otherwise(pl.col("black"))
 )
 totals = own.group_by("engine").agg(moves=pl.len(), depth_sum=pl.col("depth").cast(pl.Float64).sum(), depth_n=pl.col("depth").count())
-es = pl.read_csv(root / "results/engine-stats.csv")
+es = ds.engine_stats(phase=True)
 per = es.group_by("engine").agg(
     moves=pl.col("moves").sum(),
     depth_sum=(pl.col("depth_mean") * pl.col("depth_moves")).sum(),
@@ -261,7 +266,7 @@ assert (cmp["moves"] == cmp["moves_re"]).all() and (cmp["depth_n"] == cmp["depth
 assert ((cmp["depth_sum"] - cmp["depth_sum_re"]).abs() < 1e-6 * cmp["depth_sum_re"]).all(), cmp
 print(f"engine-stats: the phases add up to every engine's {cmp['moves'].sum()} non-book moves and their depths")
 
-tu = pl.read_csv(root / "results/time-usage.csv")
+tu = ds.engine_stats(time_usage=True)
 share = (
     own.filter(pl.col("time_ms").is_not_null() & pl.col("time_left_ms").is_not_null())
     .with_columns(

@@ -1,4 +1,14 @@
-"""Read evallab datasets from Python, and run evallab's work on a Dask cluster.
+"""evallab from Python: the API over a dataset (``Dataset``, ``ingest``), the
+readers of its tables, and ``evallab-dask``.
+
+``pip install .`` (a clone) or ``pip install evallab-*.whl`` installs the
+``evallab`` binary and this package together; :mod:`evallab.api` runs that
+binary and returns polars frames:
+
+>>> import evallab
+>>> ds = evallab.Dataset("demo-dataset")                    # doctest: +SKIP
+>>> ds.balance(by="engine")                                 # doctest: +SKIP
+>>> ds.scan("moves")                                        # doctest: +SKIP
 
 A dataset's ``manifest.json`` is its commit point: it lists exactly the Parquet
 files that belong to each table. Read through it, never with a glob — a glob also
@@ -14,10 +24,23 @@ the rest).
 
 The ``read_*`` helpers open a table with one engine each (polars, DuckDB, Dask,
 PySpark); ``evallab.cluster`` is the ``evallab-dask`` driver and
-``evallab.checksums`` compares the content of two datasets.
+``evallab.checksums`` compares the content of two datasets. A failed command
+raises an :mod:`evallab.errors` exception.
 """
 
+from evallab.api import Dataset, ingest
+from evallab.errors import EvallabError
 from evallab.manifest import manifest, parts
 from evallab.read import read_dask, read_duckdb, read_polars, read_spark
 
-__all__ = ["manifest", "parts", "read_dask", "read_duckdb", "read_polars", "read_spark"]
+__all__ = [
+    "Dataset",
+    "EvallabError",
+    "ingest",
+    "manifest",
+    "parts",
+    "read_dask",
+    "read_duckdb",
+    "read_polars",
+    "read_spark",
+]

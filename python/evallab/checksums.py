@@ -6,12 +6,15 @@ and dataset (rows, sha256); two datasets hold the same rows exactly when their
 lines match.
 """
 
+from __future__ import annotations
+
 import hashlib
 import sys
+from collections.abc import Sequence
 
 import polars as pl
 
-from evallab import parts
+from evallab.manifest import Folder, parts
 
 BATCH = 100_000
 
@@ -23,7 +26,7 @@ KEYS = {
 }
 
 
-def table_checksum(dataset, table):
+def table_checksum(dataset: Folder, table: str) -> tuple[int, str]:
     """(rows, sha256 hex) of a table's content; rows 0 for a table without parts."""
     files = parts(dataset, table)
     if not files:
@@ -38,14 +41,14 @@ def table_checksum(dataset, table):
     return rows.height, h.hexdigest()
 
 
-def checksums(dataset, tables=tuple(KEYS)):
+def checksums(dataset: Folder, tables: Sequence[str] = tuple(KEYS)) -> dict[str, tuple[int, str]]:
     """{table: (rows, sha256)} of the dataset's base tables."""
     return {t: table_checksum(dataset, t) for t in tables}
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     """Prints the checksums; with several datasets, exits 1 unless all are equal."""
-    datasets = (argv if argv is not None else sys.argv[1:]) or ["."]
+    datasets = list(argv if argv is not None else sys.argv[1:]) or ["."]
     sums = []
     for ds in datasets:
         sums.append(checksums(ds))

@@ -43,12 +43,14 @@ import ctypes
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+from evallab.api import binary
 
 FAULT_ENV = "EVALLAB_DASK_FAULT"
 
@@ -102,7 +104,9 @@ def split(plan, shards):
     5
     """
     total = sum(max(i["bytes"], 1) for i in plan)
-    out, current, done = [], [], 0
+    out: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    done = 0
     for item in plan:
         current.append(item)
         done += max(item["bytes"], 1)
@@ -225,8 +229,8 @@ def main(argv=None):
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://10.0.0.1:8786 [default: a local cluster]")
     p.add_argument("--scheduler-file", metavar="FILE", help="the scheduler's JSON file (dask scheduler --scheduler-file)")
     p.add_argument("--workers", type=int, help="local cluster only: worker processes [default: the cores]")
-    p.add_argument("--evallab", default=os.environ.get("EVALLAB_BIN") or shutil.which("evallab") or "evallab",
-                   help="the evallab binary on the workers [default: $EVALLAB_BIN, else evallab on PATH]")
+    p.add_argument("--evallab",
+                   help="the evallab binary on the workers [default: $EVALLAB_BIN, else the one installed with this package, else evallab on PATH]")
     p.add_argument("--retries", type=int, default=2, help="retries of a failed task [default: 2]")
     sub = p.add_subparsers(dest="command", required=True)
     ing = sub.add_parser("ingest", help="sharded ingest, committed once")
@@ -250,7 +254,7 @@ def main(argv=None):
         p.error(f"unrecognized arguments: {' '.join(rest)}")
     t = time.time()
     with client_for(args) as client:
-        d = Driver(client, args.evallab, args.retries)
+        d = Driver(client, args.evallab or binary(), args.retries)
         if args.command == "ingest":
             d.ingest(args.inputs, args.output, args.shards, args.jobs, args.no_pv)
         elif args.command in stages:

@@ -21,8 +21,16 @@ function below, so write ``from evallab.manifest import ...`` rather than
 ``import evallab.manifest as ...`` for anything else of this module.)
 """
 
+from __future__ import annotations
+
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, Union
+
+#: A dataset folder.
+Folder = Union[str, "os.PathLike[str]"]
 
 FILE = "manifest.json"
 
@@ -31,25 +39,28 @@ FILE = "manifest.json"
 BASE_TABLES = ("games", "moves", "rejects")
 
 
-def manifest(dataset):
+def manifest(dataset: Folder) -> dict[str, Any]:
     """The dataset's manifest (a dict), or FileNotFoundError naming the folder."""
     path = Path(dataset) / FILE
     if not path.is_file():
         raise FileNotFoundError(f"{dataset}: not an evallab dataset (no {FILE})")
-    return json.loads(path.read_text())
+    m: dict[str, Any] = json.loads(path.read_text())
+    return m
 
 
-def run_files(run):
+def run_files(run: Mapping[str, Any]) -> dict[str, str]:
     """Table name -> file (relative to the dataset folder) of one ingest run."""
-    return run.get("files") or {t: f"{t}/part-{run['part']:06d}.parquet" for t in BASE_TABLES}
+    listed: dict[str, str] | None = run.get("files")
+    return listed or {t: f"{t}/part-{run['part']:06d}.parquet" for t in BASE_TABLES}
 
 
-def engine_runs(m):
+def engine_runs(m: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The engine runs (``analyze``, ``match``, ``policy``), each with its chunks."""
-    return m.get("analyses", [])
+    runs: list[dict[str, Any]] = m.get("analyses", [])
+    return runs
 
 
-def engine_run(m, label):
+def engine_run(m: Mapping[str, Any], label: str) -> dict[str, Any]:
     """The engine run with this label, or KeyError listing the labels."""
     for run in engine_runs(m):
         if run["label"] == label:
@@ -58,21 +69,35 @@ def engine_run(m, label):
     raise KeyError(f"no engine run {label!r} in the manifest (runs: {labels})")
 
 
-def inputs(m):
+def inputs(m: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every input of every ingest run (path, size, sha256 and counts)."""
     return [i for run in m["runs"] for i in run["inputs"]]
 
 
-def files(m, table):
+def _units(m: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Table name -> file of each commit unit, in commit order: the ingest runs
+    (one per shard after a distributed ingest), then the chunks of each engine run."""
+    units = [run_files(run) for run in m["runs"]]
+    units += [chunk["files"] for run in engine_runs(m) for chunk in run["chunks"]]
+    return units
+
+
+def files(m: Mapping[str, Any], table: str) -> list[str]:
     """The committed files of ``table``, relative to the dataset folder, in
     commit order: the ingest runs' (one per shard after a distributed ingest),
     then the chunks of each engine run."""
-    units = [run_files(run) for run in m["runs"]]
-    units += [chunk["files"] for run in engine_runs(m) for chunk in run["chunks"]]
-    return [u[table] for u in units if table in u]
+    return [u[table] for u in _units(m) if table in u]
 
 
-def parts(dataset, table):
+def tables(m: Mapping[str, Any]) -> list[str]:
+    """The tables with committed files, in the order they first appear."""
+    names: dict[str, None] = {}
+    for u in _units(m):
+        names.update(dict.fromkeys(u))
+    return list(names)
+
+
+def parts(dataset: Folder, table: str) -> list[str]:
     """The committed Parquet files of ``table``, in commit order, as strings."""
     root = Path(dataset)
     return [str(root / f) for f in files(manifest(dataset), table)]

@@ -5,8 +5,20 @@ manifest's), so uncommitted parts are never read. The engines are imported
 when called: install the ones you use.
 """
 
+from __future__ import annotations
 
-def _files(dataset, table):
+from typing import TYPE_CHECKING, Any
+
+from evallab.manifest import Folder
+
+if TYPE_CHECKING:
+    import dask.dataframe
+    import duckdb
+    import polars
+    import pyspark.sql
+
+
+def _files(dataset: Folder, table: str) -> list[str]:
     from evallab import parts
 
     files = parts(dataset, table)
@@ -15,14 +27,16 @@ def _files(dataset, table):
     return files
 
 
-def read_polars(dataset, table):
+def read_polars(dataset: Folder, table: str) -> polars.LazyFrame:
     """A polars LazyFrame over the table."""
     import polars as pl
 
     return pl.scan_parquet(_files(dataset, table))
 
 
-def read_duckdb(dataset, table, con=None):
+def read_duckdb(
+    dataset: Folder, table: str, con: duckdb.DuckDBPyConnection | None = None
+) -> duckdb.DuckDBPyRelation:
     """A DuckDB relation over the table (on ``con``, or DuckDB's default connection)."""
     import duckdb
 
@@ -30,14 +44,15 @@ def read_duckdb(dataset, table, con=None):
     return con.read_parquet(_files(dataset, table))
 
 
-def read_dask(dataset, table, **kwargs):
+def read_dask(dataset: Folder, table: str, **kwargs: Any) -> dask.dataframe.DataFrame:
     """A Dask DataFrame over the table, one partition per part (or row group)."""
     import dask.dataframe as dd
 
-    return dd.read_parquet(_files(dataset, table), **kwargs)
+    df: dask.dataframe.DataFrame = dd.read_parquet(_files(dataset, table), **kwargs)
+    return df
 
 
-def read_spark(spark, dataset, table):
+def read_spark(spark: pyspark.sql.SparkSession, dataset: Folder, table: str) -> pyspark.sql.DataFrame:
     """A Spark DataFrame over the table, read by the SparkSession ``spark``.
 
     Spark has no unsigned integers: u8/u16 columns come back widened (as

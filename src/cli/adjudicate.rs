@@ -101,17 +101,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let ds = Dataset::open(&a.dataset)?;
     let loaded = query::load(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &sel, a.check_clocks, tb)?;
-    let bar = super::analyze::progress_bar(false, "settings");
+    let bar = std::cell::RefCell::new(Some(super::analyze::progress(false, "settings")));
     let started = std::time::Instant::now();
     let progress = |done: usize, total: usize| {
-        if let Some(bar) = &bar {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
+        if let Some(p) = bar.borrow_mut().as_mut() {
+            p.update(done as u64, total as u64, String::new);
         }
     };
     let swept = |what: &str| {
-        if let Some(bar) = &bar {
-            bar.finish_and_clear();
+        if let Some(p) = bar.borrow_mut().take() {
+            p.finish();
         }
         eprintln!(
             "sweep: {} settings over {} games in {:.1} s; {what} in {}",

@@ -1,16 +1,16 @@
 //! `evallab analyze <DATASET> --engine PATH (--depth D | --nodes N | --movetime MS)`.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use evallab::engine::analyze::{Analyze, AnalyzeOptions};
 use evallab::engine::positions::{Selection, parse_plies, parse_slice};
-use evallab::engine::{Progress, RunOptions, Stage, StageReport, run_stage};
+use evallab::engine::{RunOptions, Stage, StageReport, run_stage};
 use evallab::metrics::Field;
 use evallab_uci::Limit;
-use indicatif::{ProgressBar, ProgressStyle};
+
+use super::progress::Progress;
 
 /// Re-analyse the dataset's positions with a UCI engine (table `analysis`).
 ///
@@ -163,51 +163,40 @@ impl EngineArgs {
     }
 }
 
-/// Runs an engine stage with a progress bar counting `unit` (unless
-/// `quiet`), and tells of a recovered lock.
+/// Runs an engine stage with progress counting `unit` (unless `quiet`), and
+/// tells of a recovered lock.
 pub(super) fn run_with_progress<S: Stage>(
     dataset: &Path,
     stage: &mut S,
     quiet: bool,
     unit: &str,
 ) -> anyhow::Result<StageReport> {
-    let bar = progress_bar(quiet, unit);
-    let mut on_progress = |p: &Progress| show(bar.as_ref(), p);
+    let mut progress = progress(quiet, unit);
+    let mut on_progress = |p: &evallab::engine::Progress| {
+        progress.update(p.positions_done, p.positions_total, || {
+            format!(
+                "{}/{} games, {} failures, {} restarts",
+                p.games_done, p.games_total, p.failures, p.restarts
+            )
+        });
+    };
     let report = run_stage(dataset, stage, &mut on_progress)?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     if let Some(h) = report.stale_lock.as_ref().filter(|_| !quiet) {
         eprintln!("recovered the lock of a writer that died: {h}");
     }
     Ok(report)
 }
 
-/// The progress bar of an engine run on a terminal (`unit`: what is counted).
-pub(super) fn progress_bar(quiet: bool, unit: &str) -> Option<ProgressBar> {
-    (!quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
-                "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{per_sec}}, ETA {{eta}} {{msg}}"
-            ))
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    })
-}
-
-/// Shows the progress of an engine run.
-fn show(bar: Option<&ProgressBar>, p: &Progress) {
-    if let Some(bar) = bar {
-        bar.set_length(p.positions_total);
-        bar.set_position(p.positions_done);
-        bar.set_message(format!(
-            "{}/{} games, {} failures, {} restarts",
-            p.games_done, p.games_total, p.failures, p.restarts
-        ));
-    }
+/// The progress of an engine run (`unit`: what is counted).
+pub(super) fn progress(quiet: bool, unit: &str) -> Progress {
+    Progress::new(
+        quiet,
+        unit,
+        &format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{per_sec}}, ETA {{eta}} {{msg}}"
+        ),
+    )
 }
 
 pub(super) fn name_value(s: &str) -> Result<(String, String), String> {

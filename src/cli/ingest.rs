@@ -1,12 +1,12 @@
 //! `evallab ingest <INPUT>... -o <DATASET>`.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::ingest::{IngestOptions, Progress, ingest, ingest_shard};
+use evallab::ingest::{IngestOptions, ingest, ingest_shard};
 use evallab_pgn::game::ParseOptions;
-use indicatif::{ProgressBar, ProgressStyle};
+
+use super::progress::Progress;
 
 /// Read PGN archives into a dataset of Parquet tables (games, moves, rejects).
 ///
@@ -77,34 +77,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(j) = args.jobs {
         opts.jobs = j.max(1);
     }
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {bytes}/{total_bytes} {msg}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    });
-    let mut on_progress = |p: &Progress| {
-        if let Some(bar) = &bar {
-            bar.set_length(p.bytes_total);
-            bar.set_position(p.bytes_done);
-            bar.set_message(format!(
+    let mut progress = Progress::new(
+        args.quiet,
+        "bytes",
+        "{elapsed_precise} [{bar:30}] {bytes}/{total_bytes} {msg}",
+    );
+    let mut on_progress = |p: &evallab::ingest::Progress| {
+        progress.update(p.bytes_done, p.bytes_total, || {
+            format!(
                 "{}/{} files, {} games, {} rejects, {} plies",
                 p.inputs_done, p.inputs_total, p.counts.games, p.counts.rejects, p.counts.plies
-            ));
-        }
+            )
+        });
     };
     let report = match &args.shard {
         Some(name) => ingest_shard(&output, name, &args.inputs, opts, &mut on_progress)?,
         None => ingest(&output, &args.inputs, opts, &mut on_progress)?,
     };
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     let c = report.counts;
     if !args.quiet {
         for (name, sha) in &report.skipped {

@@ -29,6 +29,7 @@ mod opening_stats;
 mod openings;
 mod pairs;
 mod policy;
+mod progress;
 mod ratings;
 mod relevance;
 mod report;

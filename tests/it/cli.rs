@@ -649,3 +649,62 @@ fn truncated_input_exits_nine_with_its_earlier_games() {
         .to_string();
     assert!(reason.starts_with("truncated input"), "{reason}");
 }
+
+/// `EVALLAB_PROGRESS=json` (the Python API's): ingest's progress as JSON
+/// lines on stderr, the bytes counted up to the inputs' total (their sizes on
+/// disk, summed here), the summary after them; `--quiet` silences them.
+#[test]
+fn json_progress_lines_for_a_reader_of_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let inputs = [
+        "data/demo/demo_cutechess.pgn.gz",
+        "data/demo/demo_tcec.pgn.zst",
+    ];
+    let bytes: u64 = inputs
+        .iter()
+        .map(|f| std::fs::metadata(root.join(f)).unwrap().len())
+        .sum();
+    let run = |quiet: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_evallab"));
+        cmd.args(["ingest", inputs[0], inputs[1], "-o", &ds, "--overwrite"])
+            .current_dir(root)
+            .env("EVALLAB_PROGRESS", "json");
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        cmd.output().unwrap()
+    };
+    let out = run(false);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    let progress: Vec<serde_json::Value> = lines
+        .iter()
+        .take_while(|l| l.starts_with("{\"progress\":"))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["progress"].clone())
+        .collect();
+    assert!(!progress.is_empty(), "{stderr}");
+    let last = progress.last().unwrap();
+    assert_eq!(last["done"], bytes, "{stderr}");
+    assert_eq!(last["total"], bytes);
+    assert_eq!(last["unit"], "bytes");
+    assert_eq!(
+        last["message"],
+        "2/2 files, 264 games, 0 rejects, 27090 plies"
+    );
+    let done: Vec<u64> = progress
+        .iter()
+        .map(|p| p["done"].as_u64().unwrap())
+        .collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+    // The summary follows the progress lines.
+    assert!(
+        lines[progress.len()].starts_with("ingested 2 files: 264 games"),
+        "{stderr}"
+    );
+    let quiet = run(true);
+    assert!(quiet.status.success());
+    assert!(quiet.stderr.is_empty(), "{}", text(&quiet.stderr));
+}

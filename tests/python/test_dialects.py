@@ -10,13 +10,11 @@ evals on both sides.
 
     EVALLAB_BIN=target/release/evallab python3 -m pytest -s tests/python/test_dialects.py
 
-The binary: $EVALLAB_BIN, else $CARGO_TARGET_DIR/release/evallab, else
-target/release/evallab.
+The binary: the wheel's, or $EVALLAB_BIN: evallab.api.binary().
 """
 
 import io
 import math
-import os
 import re
 import shutil
 import subprocess
@@ -25,6 +23,7 @@ from pathlib import Path
 import chess.pgn
 import polars as pl
 import pytest
+from evallab.api import binary
 
 ROOT = Path(__file__).resolve().parents[2]
 TCEC = ROOT.parent / "shared" / "tcec"
@@ -47,13 +46,6 @@ DIALECTS = {
     "ChessBase arch.": CHESSBASE_ARCHIVE,
     "UCI movetext": ["tests/data/uci.pgn"],
 }
-
-
-def binary():
-    if os.environ.get("EVALLAB_BIN"):
-        return os.environ["EVALLAB_BIN"]
-    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    return str(target / "release" / "evallab")
 
 
 def pgn_text(path):

@@ -7,8 +7,7 @@ an ingest shard and an engine-run shard committed, when Stockfish is there),
 and every key `evallab.manifest` reads is one the schema declares.
 
 Run with EVALLAB_DATASET pointing at a dataset written by `evallab ingest`;
-the binary is $EVALLAB_BIN, else $CARGO_TARGET_DIR/release/evallab, else
-target/release/evallab.
+the binary is the wheel's, or $EVALLAB_BIN: evallab.api.binary().
 """
 
 import json
@@ -22,18 +21,12 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema")
 
 from evallab.manifest import engine_run, engine_runs, files, inputs, manifest, parts, run_files  # noqa: E402
+from evallab.api import binary as evallab_bin  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "docs" / "reference" / "manifest.schema.json"
 DATASET = Path(os.environ.get("EVALLAB_DATASET", "target/ci-dataset"))
 STOCKFISH = Path("/usr/games/stockfish")
-
-
-def evallab_bin():
-    if os.environ.get("EVALLAB_BIN"):
-        return os.environ["EVALLAB_BIN"]
-    target = os.environ.get("CARGO_TARGET_DIR", str(REPO / "target"))
-    return str(Path(target) / "release" / "evallab")
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,723 @@
+"""evallab from Python: a dataset's tables as polars LazyFrames, its statistics
+as polars DataFrames, and the long jobs (ingest, analyze, policy, match) as
+calls with a progress bar.
+
+Every statistic runs the ``evallab`` binary installed with this package (the
+wheel holds it; ``EVALLAB_BIN`` overrides it) with ``--format parquet`` into a
+temporary folder, and reads the result with polars: a method returns exactly
+the frame of its command (tests/python/test_api.py checks each). Options are
+the command's long options as keyword arguments, ``-`` written ``_``
+(``x05_from=`` for ``--x05-from``); ``True`` passes a flag, a list repeats the
+option, ``None`` leaves the command's default. docs/guide/python.md says why
+the binary rather than native bindings (per-call overhead, build time, wheel
+size, measured).
+
+>>> import evallab
+>>> ds = evallab.Dataset("demo-dataset")                      # doctest: +SKIP
+>>> ds.balance(by="engine").select("engine", "games", "wins", "balance", "reason")  # doctest: +SKIP
+shape: (4, 5)
+┌────────────────┬───────┬──────┬─────────┬─────────────────────────────────┐
+│ engine         ┆ games ┆ wins ┆ balance ┆ reason                          │
+│ ---            ┆ ---   ┆ ---  ┆ ---     ┆ ---                             │
+│ str            ┆ u32   ┆ u32  ┆ f64     ┆ str                             │
+╞════════════════╪═══════╪══════╪═════════╪═════════════════════════════════╡
+│ Stockfish Full ┆ 132   ┆ 119  ┆ null    ┆ fewer non-won games with an ow… │
+│ Stockfish L10  ┆ 132   ┆ 52   ┆ 0.26    ┆ null                            │
+│ Stockfish L15  ┆ 132   ┆ 59   ┆ -0.01   ┆ null                            │
+│ Stockfish L5   ┆ 132   ┆ 2    ┆ 2.17    ┆ null                            │
+└────────────────┴───────┴──────┴─────────┴─────────────────────────────────┘
+
+A failed command raises an :class:`evallab.errors.EvallabError` subclass
+named after its exit code's kind, with the binary's error message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Protocol, Union
+
+from evallab.errors import ERROR_PREFIX, error_for
+from evallab.manifest import engine_runs, files
+from evallab.manifest import tables as manifest_tables
+from evallab.manifest import manifest as _manifest
+
+if TYPE_CHECKING:
+    # Imported where used: `import evallab` (and `evallab-dask`) stays quick.
+    import polars as pl
+
+PathLike = Union[str, "os.PathLike[str]"]
+Scalar = Union[str, int, float, bool, "os.PathLike[str]"]
+#: An option's value: a scalar, a list (the option repeated), or None (left out).
+Option = Union[Scalar, Sequence[Scalar], None]
+
+# The output options the API sets itself.
+_RESERVED = {"format", "output", "explain", "stats"}
+
+
+def binary() -> str:
+    """The ``evallab`` binary the API runs: ``$EVALLAB_BIN``, else the one the
+    wheel installed beside this Python (the environment's scripts folder), else
+    the first on PATH."""
+    env = os.environ.get("EVALLAB_BIN")
+    if env:
+        return env
+    exe = "evallab.exe" if os.name == "nt" else "evallab"
+    for scheme in (None, f"{os.name}_user"):
+        scripts = sysconfig.get_path("scripts") if scheme is None else sysconfig.get_path("scripts", scheme)
+        if scripts and (Path(scripts) / exe).is_file():
+            return str(Path(scripts) / exe)
+    found = shutil.which("evallab")
+    if found is None:
+        raise FileNotFoundError("no evallab binary: install the evallab wheel (pip install .) or set EVALLAB_BIN")
+    return found
+
+
+def argv(options: Mapping[str, Option]) -> list[str]:
+    """Command-line options from keyword arguments.
+
+    >>> argv({"by": "engine", "family": ["^Stockfish=Stockfish", "^Lc0=Lc0"], "x05_from": None, "per_game": True})
+    ['--by', 'engine', '--family', '^Stockfish=Stockfish', '--family', '^Lc0=Lc0', '--per-game']
+    """
+    out: list[str] = []
+    for key, value in options.items():
+        if key in _RESERVED:
+            raise TypeError(f"{key}=: the API sets the output options itself")
+        flag = "--" + key.replace("_", "-")
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(flag)
+        elif isinstance(value, (str, int, float, os.PathLike)):
+            out += [flag, _text(value)]
+        else:
+            for v in value:
+                out += [flag, _text(v)]
+    return out
+
+
+def _text(value: Scalar) -> str:
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+
+
+class _Bar(Protocol):
+    def update(self, done: int, total: int, unit: str, message: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _TqdmBar:
+    """The progress of a job as a tqdm bar (tqdm.auto: a widget in Jupyter)."""
+
+    def __init__(self, desc: str) -> None:
+        from tqdm.auto import tqdm
+
+        self._bar = tqdm(desc=desc, total=0, unit_scale=True)
+
+    def update(self, done: int, total: int, unit: str, message: str) -> None:
+        self._bar.unit = " " + unit
+        self._bar.total = total
+        self._bar.n = done
+        self._bar.set_postfix_str(message, refresh=False)
+        self._bar.refresh()
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+class _TextBar:
+    """The progress of a job as one line rewritten on stderr (without tqdm)."""
+
+    def __init__(self, desc: str, stream: IO[str]) -> None:
+        self._desc = desc
+        self._stream = stream
+        self._drawn = False
+
+    def update(self, done: int, total: int, unit: str, message: str) -> None:
+        pct = 100.0 * done / total if total else 0.0
+        self._stream.write(f"\r{self._desc}: {pct:5.1f}% ({done}/{total} {unit}) {message}")
+        self._stream.flush()
+        self._drawn = True
+
+    def close(self) -> None:
+        if self._drawn:
+            self._stream.write("\n")
+            self._stream.flush()
+
+
+def _bar(desc: str) -> _Bar:
+    try:
+        return _TqdmBar(desc)
+    except ImportError:
+        return _TextBar(desc, sys.stderr)
+
+
+def run(args: Sequence[str], *, progress: str | None = None, live: bool = False) -> str:
+    """Runs ``evallab ARGS`` and returns its stdout, or raises the
+    :class:`~evallab.errors.EvallabError` of its exit code, whose message is
+    the binary's error.
+
+    The binary's other stderr lines go to ``sys.stderr`` (where a notebook
+    shows them): as they come when ``live`` (the long jobs), else once the
+    command has succeeded (a failure's lines are the exception's). Its progress
+    lines (``EVALLAB_PROGRESS=json``) draw a bar titled ``progress`` (tqdm if
+    installed, else a text line); without ``progress`` they are dropped.
+    """
+    command = [binary(), *args]
+    env = {**os.environ, "EVALLAB_PROGRESS": "json"}
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True, env=env)
+        assert proc.stderr is not None
+        kept = _relay(proc.stderr, progress, live)
+        code = proc.wait()
+        out.seek(0)
+        stdout = out.read()
+    if code != 0:
+        raise error_for(code, command, kept)
+    if not live:
+        sys.stderr.write(kept)
+    return stdout
+
+
+def _relay(stderr: IO[str], progress: str | None, live: bool) -> str:
+    """Draws the binary's progress and returns its other stderr lines,
+    forwarding them as they come when ``live``."""
+    kept: list[str] = []
+    bar: _Bar | None = None
+    try:
+        for line in stderr:
+            if line.startswith('{"progress":'):
+                if progress is not None:
+                    p = json.loads(line)["progress"]
+                    bar = bar or _bar(progress)
+                    bar.update(p["done"], p["total"], p["unit"], p["message"])
+                continue
+            kept.append(line)
+            if bar is not None:
+                # What follows goes below the finished bar.
+                bar.close()
+                bar = None
+            # The error line is the exception's message: not shown twice.
+            if live and not line.startswith(ERROR_PREFIX):
+                sys.stderr.write(line)
+    finally:
+        if bar is not None:
+            bar.close()
+    return "".join(kept)
+
+
+@contextmanager
+def _scratch() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="evallab-") as tmp:
+        yield Path(tmp)
+
+
+def _frames(folder: Path, main: str) -> dict[str, pl.DataFrame]:
+    """The main output ``out.parquet`` and the tables written beside it
+    (``out.SUFFIX.parquet``), read into memory."""
+    import polars as pl
+
+    frames = {main: pl.read_parquet(folder / "out.parquet")}
+    for f in sorted(folder.glob("out.*.parquet")):
+        frames[f.name[len("out.") : -len(".parquet")]] = pl.read_parquet(f)
+    return frames
+
+
+class Dataset:
+    """An evallab dataset folder (written by ``evallab ingest``).
+
+    >>> ds = Dataset("demo-dataset")                 # doctest: +SKIP
+    >>> ds.tables                                    # doctest: +SKIP
+    ['games', 'moves', 'rejects', 'analysis', 'analysis_failures', 'match']
+    >>> ds.labels                                    # doctest: +SKIP
+    ['sf-1k', 'sf-match']
+    >>> ds.scan("games").select(pl.len()).collect().item()  # doctest: +SKIP
+    264
+    """
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = Path(path)
+        # Fails early, naming the folder, when it is no dataset.
+        _manifest(self.path)
+
+    def __repr__(self) -> str:
+        return f"Dataset({str(self.path)!r})"
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        """The dataset's ``manifest.json`` (read afresh: jobs add to it)."""
+        m: dict[str, Any] = _manifest(self.path)
+        return m
+
+    @property
+    def runs(self) -> list[dict[str, Any]]:
+        """The ingest runs: their inputs (path, size, sha256, counts) and files."""
+        runs: list[dict[str, Any]] = self.manifest["runs"]
+        return runs
+
+    @property
+    def engine_runs(self) -> list[dict[str, Any]]:
+        """The engine runs (``analyze``, ``policy``, ``match``), each with its
+        label, settings and committed chunks."""
+        return list(engine_runs(self.manifest))
+
+    @property
+    def labels(self) -> list[str]:
+        """The engine runs' labels (``analysis=``, ``policy=`` of the statistics)."""
+        return [r["label"] for r in self.engine_runs]
+
+    @property
+    def tables(self) -> list[str]:
+        """The tables with committed files, in the order they first appear."""
+        return manifest_tables(self.manifest)
+
+    def parts(self, table: str) -> list[str]:
+        """The committed Parquet files of ``table`` (the manifest's, never a glob)."""
+        return [str(self.path / f) for f in files(self.manifest, table)]
+
+    def scan(self, table: str) -> pl.LazyFrame:
+        """A LazyFrame over the committed files of ``table``.
+
+        >>> ds.scan("moves").filter(pl.col("ply") == 1).collect().height  # doctest: +SKIP
+        264
+        """
+        parts = self.parts(table)
+        if not parts:
+            raise KeyError(f"{self.path}: no committed files of table {table!r} (tables: {', '.join(self.tables)})")
+        import polars as pl
+
+        return pl.scan_parquet(parts)
+
+    # -- statistics: one method per command, each a call of `statistic`.
+
+    def statistic_tables(self, command: str, **options: Option) -> dict[str, pl.DataFrame]:
+        """Runs the statistic ``command`` and returns its frames: the main one
+        under ``command``, the tables it writes beside it under their suffix
+        (``ratings``: ``summary``; ``adjudicate(check_clocks=True)``: ``eras``, …).
+
+        >>> ds.statistic_tables("ratings").keys()    # doctest: +SKIP
+        dict_keys(['ratings', 'summary'])
+        """
+        with _scratch() as tmp:
+            run(
+                [command, str(self.path), *argv(options), "--format", "parquet", "-o", str(tmp / "out.parquet")],
+                progress=command,
+            )
+            return _frames(tmp, command)
+
+    def statistic(self, command: str, **options: Option) -> pl.DataFrame:
+        """The main frame of the statistic ``command`` (any command with
+        ``--format``), e.g. one that has no method yet:
+        ``ds.statistic("difficulty", by="engine")``."""
+        return self.statistic_tables(command, **options)[command]
+
+    def balance(
+        self,
+        *,
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        facts: PathLike | None = None,
+    ) -> pl.DataFrame:
+        """Win-draw balance x_0_5 per engine (and event): ``evallab balance``.
+
+        ``by``: ``engine``, ``event,engine`` (default) or ``season,engine``.
+
+        >>> ds.balance(by="engine").select("engine", "wins", "balance").row(1)  # doctest: +SKIP
+        ('Stockfish L10', 52, 0.26)
+        """
+        return self.statistic("balance", by=by, engine=engine, event=event, family=family, facts=facts)
+
+    def calibrate(
+        self,
+        *,
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        bootstrap: int | None = None,
+        seed: int | None = None,
+        level: float | None = None,
+        toml: PathLike | None = None,
+        plot: PathLike | None = None,
+        facts: PathLike | None = None,
+    ) -> pl.DataFrame:
+        """x_0_5 estimated three ways per engine, with intervals: ``evallab calibrate``.
+
+        >>> ds.calibrate(bootstrap=200, seed=1).columns[:3]  # doctest: +SKIP
+        ['engine', 'games', 'positions']
+        """
+        return self.statistic(
+            "calibrate", by=by, engine=engine, event=event, family=family, bootstrap=bootstrap,
+            seed=seed, level=level, toml=toml, plot=plot, facts=facts,
+        )  # fmt: skip
+
+    def relevance(
+        self,
+        *,
+        x05: float | None = None,
+        x05_from: PathLike | None = None,
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        analysis: str | None = None,
+        moves_out: PathLike | None = None,
+    ) -> pl.DataFrame:
+        """Relevance-weighted move quality per engine: ``evallab relevance``
+        (also writes the per-move table, to ``moves_out`` or the dataset's
+        ``derived/``)."""
+        return self.statistic(
+            "relevance", x05=x05, x05_from=x05_from, by=by, engine=engine, event=event,
+            family=family, analysis=analysis, moves_out=moves_out,
+        )  # fmt: skip
+
+    def eas(
+        self,
+        *,
+        rules: str | None = None,
+        hard_avg: float | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        games: str | None = None,
+        pgn: PathLike | None = None,
+        relabel: bool = False,
+        facts: PathLike | None = None,
+    ) -> pl.DataFrame:
+        """The EAS score and its components per engine: ``evallab eas``
+        (``games=`` lists the games behind a number instead)."""
+        return self.statistic(
+            "eas", rules=rules, hard_avg=hard_avg, engine=engine, event=event, games=games,
+            pgn=pgn, relabel=relabel, facts=facts,
+        )  # fmt: skip
+
+    def ease(
+        self,
+        *,
+        analysis: str | None = None,
+        policy: str | None = None,
+        policy_file: PathLike | None = None,
+        top: int | None = None,
+        form: str | None = None,
+        cut: float | None = None,
+        positions: bool = False,
+        per_game: bool = False,
+        bands: Sequence[float] = (),
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+    ) -> pl.DataFrame:
+        """How easy each position was to play, per engine: ``evallab ease``
+        (needs an analysis and a policy run, or ``policy_file``)."""
+        return self.statistic(
+            "ease", analysis=analysis, policy=policy, policy_file=policy_file, top=top, form=form,
+            cut=cut, positions=positions, per_game=per_game, bands=bands, by=by, engine=engine,
+            event=event, family=family,
+        )  # fmt: skip
+
+    def agreement(
+        self,
+        *,
+        analysis: str | None = None,
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        moves_out: PathLike | None = None,
+    ) -> pl.DataFrame:
+        """How often each engine played the reference engine's move:
+        ``evallab agreement`` (needs an analysis run)."""
+        return self.statistic(
+            "agreement", analysis=analysis, by=by, engine=engine, event=event, family=family,
+            moves_out=moves_out,
+        )  # fmt: skip
+
+    def adjudicate(
+        self,
+        *,
+        rules: str | None = None,
+        set: Sequence[str] = (),
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        games: str | None = None,
+        pgn: PathLike | None = None,
+        sweep: Sequence[str] = (),
+        plot: PathLike | None = None,
+        check_clocks: bool = False,
+        syzygy: PathLike | None = None,
+    ) -> pl.DataFrame:
+        """Replays adjudication rules on the games: ``evallab adjudicate``
+        (``set=["draw.score=20"]`` overrides a rule key; ``sweep=`` a grid)."""
+        return self.statistic(
+            "adjudicate", rules=rules, set=set, by=by, engine=engine, event=event, family=family,
+            games=games, pgn=pgn, sweep=sweep, plot=plot, check_clocks=check_clocks, syzygy=syzygy,
+        )  # fmt: skip
+
+    def ratings(
+        self,
+        *,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        average: float | None = None,
+        anchor: str | None = None,
+        white: str | float | None = None,
+        draw_rate: str | float | None = None,
+        scale: float | None = None,
+        simulations: int | None = None,
+        seed: int | None = None,
+        redraws: int | None = None,
+        confidence: float | None = None,
+        los_matrix: PathLike | None = None,
+        groups: bool = False,
+        each_group: bool = False,
+    ) -> pl.DataFrame:
+        """Ordo ratings with errors: ``evallab ratings`` (its summary:
+        ``ds.statistic_tables("ratings")["summary"]``)."""
+        return self.statistic(
+            "ratings", engine=engine, event=event, family=family, average=average, anchor=anchor,
+            white=white, draw_rate=draw_rate, scale=scale, simulations=simulations, seed=seed,
+            redraws=redraws, confidence=confidence, los_matrix=los_matrix, groups=groups,
+            each_group=each_group,
+        )  # fmt: skip
+
+    def standings(
+        self,
+        *,
+        by: str | None = None,
+        terminations: bool = False,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+    ) -> pl.DataFrame:
+        """Points, wins, draws and losses per engine: ``evallab standings``."""
+        return self.statistic(
+            "standings", by=by, terminations=terminations, engine=engine, event=event, family=family
+        )
+
+    def crosstable(
+        self,
+        *,
+        by: str | None = None,
+        wide: bool = False,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+    ) -> pl.DataFrame:
+        """Each pairing's score: ``evallab crosstable``."""
+        return self.statistic("crosstable", by=by, wide=wide, engine=engine, event=event, family=family)
+
+    def pairs(
+        self,
+        *,
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        sprt: str | None = None,
+        sprt_model: str | None = None,
+        openings: bool = False,
+        unpaired: bool = False,
+    ) -> pl.DataFrame:
+        """Game pairs (an opening played with both colours): ``evallab pairs``."""
+        return self.statistic(
+            "pairs", by=by, engine=engine, event=event, family=family, sprt=sprt,
+            sprt_model=sprt_model, openings=openings, unpaired=unpaired,
+        )  # fmt: skip
+
+    def opening_stats(
+        self,
+        *,
+        by: str | None = None,
+        source: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+    ) -> pl.DataFrame:
+        """Results per opening: ``evallab opening-stats``."""
+        return self.statistic(
+            "opening-stats", by=by, source=source, engine=engine, event=event, family=family
+        )
+
+    def engine_stats(
+        self,
+        *,
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        phase: bool = False,
+        bands: int | None = None,
+        time_usage: bool = False,
+    ) -> pl.DataFrame:
+        """Search statistics (depth, speed, time) per engine: ``evallab engine-stats``."""
+        return self.statistic(
+            "engine-stats", by=by, engine=engine, event=event, family=family, phase=phase,
+            bands=bands, time_usage=time_usage,
+        )  # fmt: skip
+
+    # -- engine jobs: they add a run to the dataset, with a progress bar.
+
+    def analyze(
+        self,
+        *,
+        engine: PathLike,
+        engine_option: Sequence[str] = (),
+        jobs: int | None = None,
+        threads: int | None = None,
+        commit_every: float | None = None,
+        quiet: bool = False,
+        hash: int | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        movetime: int | None = None,
+        multipv: int | None = None,
+        all_depths: bool = False,
+        event: str | None = None,
+        player: str | None = None,
+        plies: str | None = None,
+        skip_book: bool = False,
+        max_games: int | None = None,
+        slice: str | None = None,
+        shard: str | None = None,
+        label: str | None = None,
+        reuse: bool = False,
+        timeout: float | None = None,
+    ) -> None:
+        """Re-analyses the positions with a UCI engine: ``evallab analyze``
+        (one of ``depth``, ``nodes``, ``movetime``).
+
+        >>> ds.analyze(engine="/usr/games/stockfish", depth=6, max_games=10, label="sf")  # doctest: +SKIP
+        analyze: 100.0% (1028/1028 positions) 10/10 games, 0 failures, 0 restarts
+        analysed 10 games (0 already done), 1028 positions, 1028 lines, 0 failures, 0 restarts in 2.1s (...) with Stockfish 15.1 as `sf`
+        """
+        run(
+            ["analyze", str(self.path), *argv(dict(
+                engine=engine, engine_option=engine_option, jobs=jobs, threads=threads,
+                commit_every=commit_every, quiet=quiet, hash=hash, depth=depth, nodes=nodes,
+                movetime=movetime, multipv=multipv, all_depths=all_depths, event=event,
+                player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
+                shard=shard, label=label, reuse=reuse, timeout=timeout,
+            ))],
+            progress="analyze", live=True,
+        )  # fmt: skip
+
+    def policy(
+        self,
+        *,
+        engine: PathLike,
+        weights: PathLike | None = None,
+        engine_option: Sequence[str] = (),
+        jobs: int | None = None,
+        threads: int | None = None,
+        commit_every: float | None = None,
+        quiet: bool = False,
+        nodes: int | None = None,
+        event: str | None = None,
+        player: str | None = None,
+        plies: str | None = None,
+        skip_book: bool = False,
+        max_games: int | None = None,
+        slice: str | None = None,
+        shard: str | None = None,
+        label: str | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        """The policy priors of a network engine (lc0) for each position:
+        ``evallab policy``."""
+        run(
+            ["policy", str(self.path), *argv(dict(
+                engine=engine, weights=weights, engine_option=engine_option, jobs=jobs,
+                threads=threads, commit_every=commit_every, quiet=quiet, nodes=nodes, event=event,
+                player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
+                shard=shard, label=label, timeout=timeout,
+            ))],
+            progress="policy", live=True,
+        )  # fmt: skip
+
+    def match(
+        self,
+        *,
+        engine: PathLike,
+        player: str | None = None,
+        engine_option: Sequence[str] = (),
+        jobs: int | None = None,
+        threads: int | None = None,
+        commit_every: float | None = None,
+        quiet: bool = False,
+        hash: int | None = None,
+        mlm_depth: int | None = None,
+        slm_depths: str | None = None,
+        final_depth: int | None = None,
+        multipv: int | None = None,
+        moves: str | None = None,
+        skip_book: bool = False,
+        event: str | None = None,
+        max_games: int | None = None,
+        slice: str | None = None,
+        shard: str | None = None,
+        label: str | None = None,
+        timeout: float | None = None,
+        out_dir: PathLike | None = None,
+        by: str | None = None,
+        bootstrap: int | None = None,
+        seed: int | None = None,
+    ) -> pl.DataFrame:
+        """Move matching (MM/SLM) of the players against an engine:
+        ``evallab match``; returns its statistics frame."""
+        with _scratch() as tmp:
+            run(
+                ["match", str(self.path), *argv(dict(
+                    player=player, engine=engine, engine_option=engine_option, jobs=jobs,
+                    threads=threads, commit_every=commit_every, quiet=quiet, hash=hash,
+                    mlm_depth=mlm_depth, slm_depths=slm_depths, final_depth=final_depth,
+                    multipv=multipv, moves=moves, skip_book=skip_book, event=event,
+                    max_games=max_games, slice=slice, shard=shard, label=label, timeout=timeout,
+                    out_dir=out_dir, by=by, bootstrap=bootstrap, seed=seed,
+                )), "--format", "parquet", "--stats", str(tmp / "out.parquet")],
+                progress="match", live=True,
+            )  # fmt: skip
+            return _frames(tmp, "match")["match"]
+
+
+def ingest(
+    inputs: PathLike | Sequence[PathLike],
+    output: PathLike,
+    *,
+    shard: str | None = None,
+    jobs: int | None = None,
+    no_pv: bool = False,
+    strict: bool = False,
+    overwrite: bool = False,
+    batch_mib: int | None = None,
+    quiet: bool = False,
+) -> Dataset:
+    """Reads PGN files, folders or globs into the dataset ``output`` (created,
+    or added to): ``evallab ingest``; returns the dataset.
+
+    >>> ds = evallab.ingest("data/demo", "demo-dataset")  # doctest: +SKIP
+    ingest: 100.0% (460793/460793 bytes) 2/2 files, 264 games, 0 rejects, 27090 plies
+    ingested 2 files: 264 games, 0 rejects, 27090 plies, 0 unparsed comments in 0.11s (...) into demo-dataset
+    """
+    paths = [inputs] if isinstance(inputs, (str, os.PathLike)) else list(inputs)
+    run(
+        ["ingest", *(os.fspath(p) for p in paths), "-o", os.fspath(output), *argv(dict(
+            shard=shard, jobs=jobs, no_pv=no_pv, strict=strict, overwrite=overwrite,
+            batch_mib=batch_mib, quiet=quiet,
+        ))],
+        progress="ingest", live=True,
+    )  # fmt: skip
+    return Dataset(output)
+

@@ -1,0 +1,236 @@
+"""The Python API (evallab.api) against the binary it wraps.
+
+Each statistic method must return exactly the frame of its command run with
+`--format parquet` (the same options written as the command line, by hand);
+the engine jobs add what the CLI adds; errors carry the CLI's exit kind and
+message; every method takes exactly its command's options.
+
+Run with EVALLAB_DATASET pointing at a dataset of data/demo and data/fixtures
+(`.ci/run` ingests it), and the evallab wheel installed (or EVALLAB_BIN set).
+The module works on a copy, which it gives an analysis (Stockfish, from PATH or
+/usr/games), a match run and a policy file derived from the analysis.
+"""
+
+from __future__ import annotations
+
+import doctest
+import inspect
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import evallab
+from evallab.api import binary
+from evallab.errors import DatasetError, EvallabError, InputDataError, UsageError
+
+SOURCE = Path(os.environ.get("EVALLAB_DATASET", "target/ci-dataset"))
+STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+DEMO_EVENT = "^evallab demo round robin"  # data/demo's events
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([binary(), *args], capture_output=True, text=True, check=False)
+
+
+def cli_frame(tmp: Path, command: str, dataset: Path, *args: str) -> pl.DataFrame:
+    out = tmp / f"{command}.parquet"
+    r = cli(command, str(dataset), *args, "--format", "parquet", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    return pl.read_parquet(out)
+
+
+@pytest.fixture(scope="module")
+def ds(tmp_path_factory: pytest.TempPathFactory) -> evallab.Dataset:
+    if not (SOURCE / "manifest.json").exists():
+        pytest.fail(f"no dataset at {SOURCE}; set EVALLAB_DATASET")
+    copy = tmp_path_factory.mktemp("api") / "ds"
+    shutil.copytree(SOURCE, copy)
+    d = evallab.Dataset(copy)
+    d.analyze(engine=STOCKFISH, depth=6, multipv=3, max_games=6, jobs=2, label="sf", quiet=True)
+    return d
+
+
+@pytest.fixture(scope="module")
+def policy_file(ds: evallab.Dataset, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Priors for the analysis' lines (0.6, 0.3, 0.1 by rank): ease needs a
+    policy, and lc0 is not on every machine."""
+    path = tmp_path_factory.mktemp("policy") / "policy.parquet"
+    (
+        ds.scan("analysis")
+        .filter(pl.col("is_final"))
+        .select(
+            "game_id",
+            "ply",
+            pl.col("pv").str.split(" ").list.first().alias("move"),
+            pl.col("multipv").replace_strict({1: 0.6, 2: 0.3, 3: 0.1}, return_dtype=pl.Float64).alias("prior"),
+        )
+        .collect()
+        .write_parquet(path)
+    )
+    return path
+
+
+# (method, keyword arguments, the same as command-line options)
+CASES = [
+    ("balance", {}, []),
+    ("balance", {"by": "engine", "family": ["^Stockfish=Stockfish"]}, ["--by", "engine", "--family", "^Stockfish=Stockfish"]),
+    ("calibrate", {"bootstrap": 20, "seed": 3}, ["--bootstrap", "20", "--seed", "3"]),
+    ("relevance", {"by": "engine"}, ["--by", "engine"]),
+    ("relevance", {"analysis": "sf", "x05": 0.8}, ["--analysis", "sf", "--x05", "0.8"]),
+    ("eas", {}, []),
+    ("eas", {"rules": "v5", "event": "demo"}, ["--rules", "v5", "--event", "demo"]),
+    ("agreement", {"analysis": "sf", "by": "engine"}, ["--analysis", "sf", "--by", "engine"]),
+    ("adjudicate", {"rules": "cutechess", "by": "engine"}, ["--rules", "cutechess", "--by", "engine"]),
+    (
+        "adjudicate",
+        {"rules": "cutechess", "sweep": ["draw.score=0..40:20", "draw.movecount=2..8:6"]},
+        ["--rules", "cutechess", "--sweep", "draw.score=0..40:20", "--sweep", "draw.movecount=2..8:6"],
+    ),
+    ("ratings", {"event": DEMO_EVENT, "simulations": 50}, ["--event", DEMO_EVENT, "--simulations", "50"]),
+    ("ratings", {"each_group": True}, ["--each-group"]),
+    ("standings", {"by": "engine", "terminations": True}, ["--by", "engine", "--terminations"]),
+    ("crosstable", {"wide": True}, ["--wide"]),
+    ("pairs", {"sprt": "0,5"}, ["--sprt", "0,5"]),
+    ("opening_stats", {}, []),
+    ("engine_stats", {"phase": True}, ["--phase"]),
+]
+
+
+@pytest.mark.parametrize(("method", "kwargs", "args"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_method_returns_the_cli_frame(ds: evallab.Dataset, tmp_path: Path, method: str, kwargs: dict, args: list) -> None:
+    got = getattr(ds, method)(**kwargs)
+    want = cli_frame(tmp_path, method.replace("_", "-"), ds.path, *args)
+    assert got.height > 0, f"{method}: an empty frame compares equal too easily"
+    assert_frame_equal(got, want)
+
+
+@pytest.mark.parametrize("bands", [[], [0.5, 0.8]])
+def test_ease_returns_the_cli_frame(ds: evallab.Dataset, policy_file: Path, tmp_path: Path, bands: list) -> None:
+    got = ds.ease(analysis="sf", policy_file=policy_file, top=3, bands=bands)
+    args = ["--analysis", "sf", "--policy-file", str(policy_file), "--top", "3"]
+    args += ["--bands", ",".join(map(str, bands))] if bands else []
+    want = cli_frame(tmp_path, "ease", ds.path, *args)
+    assert got.height > 0
+    assert_frame_equal(got, want)
+
+
+def test_policy_adds_the_clis_rows_and_ease_reads_them(ds: evallab.Dataset, lc0_maia: tuple[Path, Path], tmp_path: Path) -> None:
+    lc0, weights = lc0_maia
+    cli_copy = tmp_path / "cli"
+    shutil.copytree(SOURCE, cli_copy)
+    ds.policy(engine=lc0, weights=weights, max_games=2, plies="1..30", label="maia", quiet=True)
+    r = cli("policy", str(cli_copy), "--engine", str(lc0), "--weights", str(weights), "--max-games", "2",
+            "--plies", "1..30", "--label", "maia", "--quiet")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+
+    def rows(d: Path) -> pl.DataFrame:
+        return evallab.Dataset(d).scan("policy").sort("game_id", "ply", "move").collect()
+
+    assert rows(ds.path).height > 100
+    assert_frame_equal(rows(ds.path), rows(cli_copy))
+    got = ds.ease(analysis="sf", policy="maia", top=3)
+    assert got.height > 0
+    assert_frame_equal(got, cli_frame(tmp_path, "ease", ds.path, "--analysis", "sf", "--policy", "maia", "--top", "3"))
+
+
+def test_side_tables_are_returned_by_name(ds: evallab.Dataset, tmp_path: Path) -> None:
+    tables = ds.statistic_tables("ratings", event=DEMO_EVENT, simulations=50)
+    assert list(tables) == ["ratings", "summary"]
+    cli_frame(tmp_path, "ratings", ds.path, "--event", DEMO_EVENT, "--simulations", "50")
+    assert_frame_equal(tables["summary"], pl.read_parquet(tmp_path / "ratings.summary.parquet"))
+
+
+def test_match_returns_the_cli_statistics(ds: evallab.Dataset, tmp_path: Path) -> None:
+    opts = ["--player", ".", "--mlm-depth", "4", "--slm-depths", "3..5", "--multipv", "3",
+            "--moves", "10..14", "--max-games", "2", "--label", "mm", "--out-dir", str(tmp_path / "cli")]  # fmt: skip
+    got = ds.match(engine=STOCKFISH, player=".", mlm_depth=4, slm_depths="3..5", multipv=3, moves="10..14",
+                   max_games=2, label="mm", quiet=True, out_dir=tmp_path / "api")  # fmt: skip
+    assert "mm" in ds.labels and "match" in ds.tables
+    # The run is complete: the CLI resumes it with nothing left and reports the same statistics.
+    out = tmp_path / "match.parquet"
+    r = cli("match", str(ds.path), "--engine", STOCKFISH, *opts, "-q", "--format", "parquet", "--stats", str(out))
+    assert r.returncode == 0, r.stderr
+    assert got.height > 0
+    assert_frame_equal(got, pl.read_parquet(out))
+
+
+def test_tables_and_labels_come_from_the_manifest(ds: evallab.Dataset) -> None:
+    m = ds.manifest
+    assert ds.labels == [r["label"] for r in m["analyses"]]
+    assert ds.tables[:3] == ["games", "moves", "rejects"] and "analysis" in ds.tables
+    games = sum(i["games"] for r in m["runs"] for i in r["inputs"])
+    assert ds.scan("games").select(pl.len()).collect().item() == games
+    with pytest.raises(KeyError, match="no committed files of table 'openings'.*games, moves"):
+        ds.scan("openings")
+
+
+def test_ingest_reports_progress_and_returns_the_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = evallab.Dataset(SOURCE).runs[0]["inputs"]
+    first = Path(games[0]["path"])  # relative to the folder CI ingests from: the repository's root
+    new = evallab.ingest(first if first.is_absolute() else Path.cwd() / first, tmp_path / "new")
+    err = capsys.readouterr().err
+    # The progress lines are drawn as a bar, not passed through; the summary is.
+    assert '{"progress"' not in err
+    assert re.search(r"ingest: +100\.0% \(\d+/\d+ bytes\)|ingest: 100%", err), err
+    assert f"ingested 1 files: {games[0]['games']} games" in err
+    assert new.scan("games").select(pl.len()).collect().item() == games[0]["games"]
+
+
+def test_errors_carry_the_exit_kind_and_message(ds: evallab.Dataset, tmp_path: Path) -> None:
+    with pytest.raises(UsageError) as e:
+        ds.balance(by="nope")
+    assert e.value.exit_code == 2 and e.value.exit_kind == "usage" and "nope" in str(e.value)
+    with pytest.raises(UsageError, match="--event"):
+        ds.balance(event="(")
+    with pytest.raises(InputDataError, match="not identified") as e2:
+        ds.ratings()  # data/fixtures' engines are not connected to the demo's
+    assert e2.value.exit_code == 4 and e2.value.command[1:3] == ["ratings", str(ds.path)]
+    broken = tmp_path / "broken"
+    shutil.copytree(SOURCE, broken)
+    Path(evallab.parts(broken, "moves")[0]).unlink()  # a listed part is gone
+    with pytest.raises(DatasetError) as e3:
+        evallab.Dataset(broken).balance()
+    message = cli("balance", str(broken)).stderr.removeprefix("evallab: error: ").strip()
+    assert e3.value.exit_code == 6 and str(e3.value) == message and "part-" in message
+    assert issubclass(UsageError, EvallabError)
+    with pytest.raises(TypeError, match="output options"):
+        ds.statistic("balance", format="csv")
+
+
+def cli_options(command: str) -> set[str]:
+    """The long options of `evallab COMMAND --help`, as keyword names."""
+    text = cli(command, "--help").stdout
+    return {m.replace("-", "_") for m in re.findall(r"^\s+(?:-\w, )?--([a-z0-9-]+)", text, re.M)} - {"help"}
+
+
+# Options the API sets itself (output) or does not offer (ingest --plan prints a list).
+SET_BY_API = {"format", "output", "explain", "stats", "plan"}
+METHODS = ["balance", "calibrate", "relevance", "eas", "ease", "agreement", "adjudicate", "ratings",
+           "standings", "crosstable", "pairs", "opening_stats", "engine_stats", "analyze", "policy", "match"]  # fmt: skip
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_methods_take_the_commands_options(method: str) -> None:
+    params = set(inspect.signature(getattr(evallab.Dataset, method)).parameters) - {"self"}
+    assert params == cli_options(method.replace("_", "-")) - SET_BY_API
+
+
+def test_ingest_takes_the_commands_options() -> None:
+    params = set(inspect.signature(evallab.ingest).parameters) - {"inputs"}
+    assert params == cli_options("ingest") - (SET_BY_API - {"output"})
+
+
+def test_docstring_examples() -> None:
+    """The examples that need no dataset (the others are marked SKIP)."""
+    import evallab.api
+    import evallab.errors
+
+    for module in (evallab.api, evallab.errors):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 use evallab::metrics::difficulty::MEASURES;
-use evallab::metrics::difficulty::model::{Provenance, candidates, constant_cv, fit_best};
+use evallab::metrics::difficulty::model::{Provenance, candidates, choose, constant_cv, fit_best};
 use evallab::metrics::difficulty::query::{
     CorrelationOptions, DifficultyOptions, correlation_table, models_table, puzzle_measures,
     samples,
@@ -45,11 +45,13 @@ pub struct Args {
     #[arg(long, conflicts_with = "models")]
     puzzles: bool,
     /// The candidate expected-rating models' cross-validated scores (best
-    /// first; the constant model, each fold's mean rating, last).
+    /// first; the constant model, each fold's mean rating, last), and the one
+    /// `--save-model` keeps: the fewest measures within one standard error
+    /// of the lowest error.
     #[arg(long)]
     models: bool,
-    /// Fit the best model (lowest cross-validated error) on every puzzle
-    /// and save it as JSON, for `ease --rating-model`.
+    /// Fit the kept model (see --models) on every puzzle and save it as
+    /// JSON, for `ease --rating-model`.
     #[arg(long, value_name = "FILE")]
     save_model: Option<PathBuf>,
     /// Bootstrap resamples of the puzzles per interval.
@@ -117,8 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             analysis: &args.analysis,
             policy: &args.policy,
         };
-        let best = scored
-            .first()
+        let best = choose(&scored)
             .and_then(|b| fit_best(&rows, &names, b, &from))
             .ok_or_else(|| super::usage("no model could be fitted: too few puzzles with measures"))?;
         best.save(path)?;

@@ -42,6 +42,8 @@ pub mod cols {
     pub const MEASURES: &str = "measures";
     pub const CV_RHO: &str = "cv_rho";
     pub const CV_MAE: &str = "cv_mae";
+    pub const CV_MAE_SE: &str = "cv_mae_se";
+    pub const CHOSEN: &str = "chosen";
 }
 
 /// A measure's value as a number.

@@ -48,11 +48,13 @@ pub enum Kind {
 pub struct CvScore {
     pub folds: usize,
     pub seed: u64,
-    /// Puzzles with a prediction (every measure of the model known).
+    /// Puzzles scored (those with every candidate measure known).
     pub n: usize,
+    /// Spearman's rho of prediction and rating, the mean over the folds.
     pub spearman: f64,
-    /// Mean absolute error, rating points.
+    /// Mean absolute error, rating points, and its standard error.
     pub mae: f64,
+    pub mae_se: f64,
 }
 
 /// A model file.
@@ -65,6 +67,9 @@ pub struct RatingModel {
     pub kind: Kind,
     /// The training puzzles: count and sha256 of their sorted `id,rating` lines.
     pub training_puzzles: usize,
+    /// Share of the training puzzles with every measure of the model known
+    /// (the others have no expected rating).
+    pub coverage: f64,
     pub training_sha256: String,
     /// The analysis and policy runs the measures came from.
     pub analysis: String,
@@ -82,7 +87,8 @@ impl RatingModel {
     }
 
     pub fn save(&self, path: &std::path::Path) -> Result<(), Error> {
-        let text = serde_json::to_string_pretty(self).map_err(|e| Error::Dataset(e.to_string()))?;
+        // One line per CDF point would make thousands of lines: compact.
+        let text = serde_json::to_string(self).map_err(|e| Error::Dataset(e.to_string()))?;
         std::fs::write(path, text + "\n").map_err(|e| Error::io(path, e))
     }
 
@@ -327,13 +333,16 @@ impl Spec {
     pub fn cross_validate(&self, rows: &[Sample], folds: usize, seed: u64) -> Option<CvScore> {
         let feats = self.features();
         let fold_of = fold_assignment(rows.len(), folds, seed);
-        let (mut pred, mut truth) = (Vec::new(), Vec::new());
+        // Spearman per fold, averaged: pooling the folds' predictions would
+        // order tied measure values by fold, which is noise.
+        let (mut errors, mut rhos) = (Vec::new(), Vec::new());
         for f in 0..folds {
             let train: Vec<&Sample> = (0..rows.len())
                 .filter(|&i| fold_of[i] != f)
                 .map(|i| &rows[i])
                 .collect();
             let kind = self.fit(&train)?;
+            let (mut pred, mut truth) = (Vec::new(), Vec::new());
             for (_, r) in rows.iter().enumerate().filter(|(i, _)| fold_of[*i] == f) {
                 let x: Option<Vec<f64>> = feats.iter().map(|&j| r.features[j]).collect();
                 if let Some(x) = x {
@@ -341,17 +350,25 @@ impl Spec {
                     truth.push(r.rating);
                 }
             }
+            errors.extend(pred.iter().zip(&truth).map(|(p, t)| (p - t).abs()));
+            rhos.extend(spearman(&pred, &truth));
         }
-        let n = pred.len();
-        let mae = pred.iter().zip(&truth).map(|(p, t)| (p - t).abs()).sum::<f64>() / n as f64;
+        let (n, mae) = mean(&errors)?;
+        let var = errors.iter().map(|e| (e - mae).powi(2)).sum::<f64>() / (n as f64 - 1.0).max(1.0);
         Some(CvScore {
             folds,
             seed,
             n,
-            spearman: spearman(&pred, &truth)?,
+            spearman: mean(&rhos)?.1,
             mae,
+            mae_se: (var / n as f64).sqrt(),
         })
     }
+}
+
+/// Count and mean; `None` when empty.
+fn mean(v: &[f64]) -> Option<(usize, f64)> {
+    (!v.is_empty()).then(|| (v.len(), v.iter().sum::<f64>() / v.len() as f64))
 }
 
 fn complete(rows: &[&Sample], feats: &[usize]) -> Vec<(Vec<f64>, f64)> {
@@ -387,9 +404,17 @@ pub struct Scored {
 
 /// Every candidate: isotonic on each measure, linear on the ranks of all
 /// measures, and linear on the ranks of the measures chosen greedily
-/// (forward selection by CV MAE, while it improves). Sorted best first (MAE).
+/// (forward selection by CV MAE, while it improves). All are scored on the
+/// same rows, those with every measure known, so that their errors compare.
+/// Sorted best first (MAE).
 #[must_use]
 pub fn candidates(rows: &[Sample], n_features: usize, folds: usize, seed: u64) -> Vec<Scored> {
+    let rows: Vec<Sample> = rows
+        .iter()
+        .filter(|r| r.features.iter().all(Option::is_some))
+        .cloned()
+        .collect();
+    let rows = &rows[..];
     let score = |spec: Spec| spec.cross_validate(rows, folds, seed).map(|cv| Scored { spec, cv });
     let mut out: Vec<Scored> = (0..n_features)
         .filter_map(|f| score(Spec::Isotonic(f)))
@@ -420,33 +445,55 @@ pub fn candidates(rows: &[Sample], n_features: usize, folds: usize, seed: u64) -
     out
 }
 
-/// Cross-validated score of the constant model (each fold's mean rating):
-/// the error a measure has to beat.
+/// Cross-validated score of the constant model (each fold's mean rating) on
+/// the rows [`candidates`] scores: the error a measure has to beat.
 #[must_use]
 pub fn constant_cv(rows: &[Sample], folds: usize, seed: u64) -> Option<CvScore> {
+    let rows: Vec<Sample> = rows
+        .iter()
+        .filter(|r| r.features.iter().all(Option::is_some))
+        .cloned()
+        .collect();
+    let rows = &rows[..];
     let fold_of = fold_assignment(rows.len(), folds, seed);
-    let mut err = 0.0;
+    let mut errors = Vec::new();
     for f in 0..folds {
         let train: Vec<f64> = (0..rows.len())
             .filter(|&i| fold_of[i] != f)
             .map(|i| rows[i].rating)
             .collect();
-        if train.is_empty() {
-            return None;
-        }
-        let mean = train.iter().sum::<f64>() / train.len() as f64;
-        err += (0..rows.len())
-            .filter(|&i| fold_of[i] == f)
-            .map(|i| (rows[i].rating - mean).abs())
-            .sum::<f64>();
+        let (_, m) = mean(&train)?;
+        errors.extend(
+            (0..rows.len())
+                .filter(|&i| fold_of[i] == f)
+                .map(|i| (rows[i].rating - m).abs()),
+        );
     }
+    let (n, mae) = mean(&errors)?;
+    let var = errors.iter().map(|e| (e - mae).powi(2)).sum::<f64>() / (n as f64 - 1.0).max(1.0);
     Some(CvScore {
         folds,
         seed,
-        n: rows.len(),
+        n,
         spearman: f64::NAN,
-        mae: err / rows.len() as f64,
+        mae,
+        mae_se: (var / n as f64).sqrt(),
     })
+}
+
+/// The model to keep: the one with the fewest measures among those whose
+/// CV error is within one standard error of the lowest (the one-standard-
+/// error rule: a measure more must earn its place), then the lower error.
+#[must_use]
+pub fn choose(scored: &[Scored]) -> Option<&Scored> {
+    let best = scored.iter().min_by(|a, b| a.cv.mae.total_cmp(&b.cv.mae))?;
+    scored
+        .iter()
+        .filter(|s| s.cv.mae <= best.cv.mae + best.cv.mae_se)
+        .min_by(|a, b| {
+            (a.spec.features().len().cmp(&b.spec.features().len()))
+                .then(a.cv.mae.total_cmp(&b.cv.mae))
+        })
 }
 
 /// Where a model's training puzzles and measures came from.
@@ -477,6 +524,7 @@ pub fn fit_best(
             .collect(),
         kind: best.spec.fit(&all)?,
         training_puzzles: from.puzzles.len(),
+        coverage: complete(&all, &best.spec.features()).len() as f64 / rows.len().max(1) as f64,
         training_sha256: training_hash(from.puzzles),
         analysis: from.analysis.to_string(),
         policy: from.policy.to_string(),
@@ -563,8 +611,22 @@ mod tests {
         assert!(cv.spearman > 0.9 && cv.mae < 60.0, "{cv:?}");
         // A feature never known: no model.
         assert!(Spec::Isotonic(1).cross_validate(&rows, 5, 1).is_none());
-        let all = candidates(&rows, 2, 5, 1);
-        assert!(!all.is_empty() && all.iter().all(|s| s.spec.features() == [0]));
+        // Candidates score only rows with every measure: none here.
+        assert!(candidates(&rows, 2, 5, 1).is_empty());
+        // With the second measure pure noise, the first carries the best model.
+        let noisy: Vec<Sample> = rows
+            .iter()
+            .map(|r| Sample {
+                features: vec![r.features[0], Some(rng.below(1000) as f64)],
+                rating: r.rating,
+            })
+            .collect();
+        let all = candidates(&noisy, 2, 5, 1);
+        assert!(all[0].spec.features().contains(&0), "{:?}", all[0]);
+        let iso = |f| all.iter().find(|s| s.spec == Spec::Isotonic(f)).unwrap().cv;
+        assert!(iso(0).mae < iso(1).mae && iso(1).spearman.abs() < 0.2);
+        let constant = constant_cv(&noisy, 5, 1).unwrap();
+        assert!(iso(0).mae < constant.mae && constant.n == 200);
     }
 
     #[test]
@@ -582,6 +644,7 @@ mod tests {
                 features: spec.features().iter().map(|f| format!("f{f}")).collect(),
                 kind: spec.fit(&refs).unwrap(),
                 training_puzzles: 20,
+                coverage: 1.0,
                 training_sha256: training_hash(&[("a".into(), 1500.0)]),
                 analysis: "sf".into(),
                 policy: "maia".into(),

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::math::{Estimate, correlations};
 use super::measures::{Line, Measures, Position, measures};
-use super::model::{CvScore, RatingModel, Sample, Scored, Spec};
+use super::model::{CvScore, RatingModel, Sample, Scored, Spec, choose};
 use super::puzzles::{SOLVER_FIRST_PLY, cols as pcols, puzzles};
 use super::{MEASURES, cols};
 use crate::metrics::ease::math::Form;
@@ -347,12 +347,17 @@ pub fn with_expected_rating(
 }
 
 /// The candidate models' cross-validated scores (best first), and the
-/// constant model's last: kind, measures, n, cv_rho, cv_mae.
+/// constant model's last: kind, measures, n, cv_rho, cv_mae, cv_mae_se, and
+/// which one [`choose`] keeps.
 pub fn models_table(scored: &[Scored], constant: Option<CvScore>) -> PolarsResult<DataFrame> {
     let mut kind: Vec<&str> = Vec::new();
     let mut feats: Vec<String> = Vec::new();
-    let (mut n, mut rho, mut mae) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut n, mut rho, mut mae, mut se) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let kept = choose(scored).map(|s| &s.spec);
+    let mut chosen = Vec::new();
     for s in scored {
+        chosen.push(Some(&s.spec) == kept);
+        se.push(s.cv.mae_se);
         let (k, f) = match &s.spec {
             Spec::Isotonic(f) => ("isotonic", vec![*f]),
             Spec::LinearRanks(f) => ("linear-ranks", f.clone()),
@@ -369,6 +374,8 @@ pub fn models_table(scored: &[Scored], constant: Option<CvScore>) -> PolarsResul
         n.push(c.n as u32);
         rho.push(None);
         mae.push(c.mae);
+        se.push(c.mae_se);
+        chosen.push(false);
     }
     DataFrame::new(
         kind.len(),
@@ -378,6 +385,8 @@ pub fn models_table(scored: &[Scored], constant: Option<CvScore>) -> PolarsResul
             Column::new(cols::N.into(), n),
             Column::new(cols::CV_RHO.into(), rho),
             Column::new(cols::CV_MAE.into(), mae),
+            Column::new(cols::CV_MAE_SE.into(), se),
+            Column::new(cols::CHOSEN.into(), chosen),
         ],
     )
 }

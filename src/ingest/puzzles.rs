@@ -4,8 +4,8 @@
 //! `Moves` is a puzzle file. Each row becomes one game: the start position
 //! `FEN`, the moves of `Moves` (UCI; the first is the opponent's, the rest
 //! the solution), and the puzzle's fields as tags (`PuzzleId`,
-//! `PuzzleRating`, …, stored in `games.other_tags`; `GameUrl` as `Site`,
-//! `OpeningTags` as `Opening`). Columns are found by name, so extra columns
+//! `PuzzleRating`, …, stored in `games.other_tags`; the id also as `Round`,
+//! `GameUrl` as `Site`, `OpeningTags` as `Opening`). Columns are found by name, so extra columns
 //! (the sample's `DailyDate`) are ignored and optional ones may be missing.
 //!
 //! A row is written as a short PGN game and parsed by the PGN parser, which
@@ -293,6 +293,8 @@ impl<R: BufRead> PuzzleReader<R> {
         }
         let mut tags: Vec<(&str, &str)> = vec![
             ("Event", EVENT),
+            // The id also as the round, so that a parse reject names it.
+            ("Round", get("PuzzleId")),
             ("Result", "*"),
             ("SetUp", "1"),
             ("FEN", get("FEN")),

@@ -301,6 +301,9 @@ pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> Polar
                     } else {
                         "the measure or the rating is constant".to_string()
                     }),
+                    (_, Some(e)) if e[0].lo.is_none() && opts.resamples > 0 => {
+                        Some("no bootstrap resample varies: no interval".to_string())
+                    }
                     _ => None,
                 })
                 .collect::<Vec<_>>(),

@@ -121,7 +121,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let best = choose(&scored)
             .and_then(|b| fit_best(&rows, &names, b, &from))
-            .ok_or_else(|| super::usage("no model could be fitted: too few puzzles with measures"))?;
+            .ok_or_else(|| {
+                super::usage("no model could be fitted: too few puzzles with measures")
+            })?;
         best.save(path)?;
         eprintln!(
             "saved {} (cross-validated rho {:.3}, MAE {:.0} rating points, {} puzzles) to {}",

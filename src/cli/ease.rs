@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 use evallab::engine::policy::user;
+use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::difficulty::model::RatingModel;
 use evallab::metrics::difficulty::query::{DifficultyOptions, with_expected_rating};
-use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
@@ -94,7 +94,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         top: args.top,
         form: args.form,
     };
-    let model = args.rating_model.as_deref().map(RatingModel::load).transpose()?;
+    let model = args
+        .rating_model
+        .as_deref()
+        .map(RatingModel::load)
+        .transpose()?;
     let positions = per_position(ds.scan(&ANALYSIS)?, priors.clone(), &ease_opts)?;
     let mut df = if let Some(model) = &model {
         let opts = DifficultyOptions {
@@ -102,7 +106,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             policy_label: ease_opts.policy_label.clone(),
             top: args.top,
         };
-        with_expected_rating(positions.collect()?, (ds.scan(&ANALYSIS)?, priors), &opts, model)?
+        with_expected_rating(
+            positions.collect()?,
+            (ds.scan(&ANALYSIS)?, priors),
+            &opts,
+            model,
+        )?
     } else if args.positions {
         positions.collect()?
     } else {

@@ -332,7 +332,8 @@ mod tests {
     use super::*;
     use crate::ingest::tables::Tables;
 
-    const CURRENT: &str = "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n";
+    const CURRENT: &str =
+        "PuzzleId,FEN,Moves,Rating,RatingDeviation,Popularity,NbPlays,Themes,GameUrl,OpeningTags\n";
 
     /// Games and rejects (game number, line, reason) of a CSV text.
     fn read(csv: &str) -> (Vec<String>, Vec<(u32, u32, String)>, Counts) {
@@ -416,7 +417,10 @@ mod tests {
         let (t1, r1, c1) = read(&current);
         let (t2, r2, _) = read(&sample);
         let (t3, r3, _) = read(&minimal);
-        assert!(r1.is_empty() && r2.is_empty() && r3.is_empty(), "{r1:?} {r2:?} {r3:?}");
+        assert!(
+            r1.is_empty() && r2.is_empty() && r3.is_empty(),
+            "{r1:?} {r2:?} {r3:?}"
+        );
         assert_eq!((c1.games, c1.plies), (1, 2));
         let full = r#"{"PuzzleId":"000rZ","PuzzlePlays":"616","PuzzlePopularity":"100","PuzzleRating":"633","PuzzleRatingDeviation":"93","PuzzleThemes":"kingsideAttack mate mateIn1 oneMove opening"}"#;
         assert_eq!(t1, [full]);
@@ -453,9 +457,16 @@ mod tests {
         assert_eq!(reasons[0], "Rating \"15OO\" is not a whole number");
         assert!(reasons[1].starts_with("illegal move"), "{}", reasons[1]);
         assert!(reasons[1].contains("e1e3"), "{}", reasons[1]);
-        assert!(reasons[2].starts_with("invalid FEN \"not a fen\""), "{}", reasons[2]);
+        assert!(
+            reasons[2].starts_with("invalid FEN \"not a fen\""),
+            "{}",
+            reasons[2]
+        );
         assert!(reasons[3].starts_with("Moves \"e2e4\" has no solution"));
         assert_eq!(reasons[4], "4 fields, the header has 10");
-        assert_eq!(reasons[5], "RatingDeviation \"eighty\" is not a whole number");
+        assert_eq!(
+            reasons[5],
+            "RatingDeviation \"eighty\" is not a whole number"
+        );
     }
 }

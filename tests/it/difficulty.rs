@@ -107,10 +107,17 @@ fn puzzles_in_and_the_solver_marked() {
     assert_eq!(lines, [42, 43]);
     let reasons = rejects.column(col::REASON).unwrap().str().unwrap().clone();
     assert_eq!(reasons.get(0), Some("Rating \"9x1\" is not a whole number"));
-    assert!(reasons.get(1).unwrap().contains("f5g4"), "{:?}", reasons.get(1));
+    assert!(
+        reasons.get(1).unwrap().contains("f5g4"),
+        "{:?}",
+        reasons.get(1)
+    );
     let inspect = evallab(&["inspect", &ds.root().display().to_string()]);
     let out = text(&inspect.stdout);
-    assert!(out.contains("| 43   | zzIll |") && out.contains("| 42   | zzBad |"), "{out}");
+    assert!(
+        out.contains("| 43   | zzIll |") && out.contains("| 42   | zzBad |"),
+        "{out}"
+    );
 }
 
 /// analyze → policy → difficulty → model → ease --rating-model, end to end.
@@ -123,12 +130,33 @@ fn difficulty_end_to_end() {
     let (lc0, weights) = (lc0.display().to_string(), weights.display().to_string());
     for args in [
         vec![
-            "analyze", &ds, "--engine", sf, "--nodes", "2000", "--multipv", "5",
-            "--all-depths", "--plies", "2..2", "--label", "sf", "--quiet",
+            "analyze",
+            &ds,
+            "--engine",
+            sf,
+            "--nodes",
+            "2000",
+            "--multipv",
+            "5",
+            "--all-depths",
+            "--plies",
+            "2..2",
+            "--label",
+            "sf",
+            "--quiet",
         ],
         vec![
-            "policy", &ds, "--engine", &lc0, "--weights", &weights, "--plies", "2..2",
-            "--label", "maia", "--quiet",
+            "policy",
+            &ds,
+            "--engine",
+            &lc0,
+            "--weights",
+            &weights,
+            "--plies",
+            "2..2",
+            "--label",
+            "maia",
+            "--quiet",
         ],
     ] {
         let out = evallab(&args);
@@ -149,8 +177,17 @@ fn difficulty_end_to_end() {
     // Every puzzle is analysed and priced at the solver's first position.
     let prior = per.column("prior_best").unwrap().f64().unwrap().clone();
     assert!(prior.iter().all(|p| p.is_some_and(|p| p > 0.0 && p <= 1.0)));
-    let rank = per.column("policy_rank").unwrap().cast(&DataType::Int64).unwrap();
-    assert!(rank.i64().unwrap().iter().all(|r| r.is_some_and(|r| r >= 1)));
+    let rank = per
+        .column("policy_rank")
+        .unwrap()
+        .cast(&DataType::Int64)
+        .unwrap();
+    assert!(
+        rank.i64()
+            .unwrap()
+            .iter()
+            .all(|r| r.is_some_and(|r| r >= 1))
+    );
     let table = run(&["--resamples", "50", "--min-theme", "10"]);
     let all = table
         .clone()
@@ -164,12 +201,25 @@ fn difficulty_end_to_end() {
     let reason = all.column("reason").unwrap().str().unwrap().clone();
     for c in ["rho", "tau"] {
         let v = all.column(c).unwrap().f64().unwrap().clone();
-        let lo = all.column(&format!("{c}_lo")).unwrap().f64().unwrap().clone();
-        let hi = all.column(&format!("{c}_hi")).unwrap().f64().unwrap().clone();
+        let lo = all
+            .column(&format!("{c}_lo"))
+            .unwrap()
+            .f64()
+            .unwrap()
+            .clone();
+        let hi = all
+            .column(&format!("{c}_hi"))
+            .unwrap()
+            .f64()
+            .unwrap()
+            .clone();
         for i in 0..9 {
             match (v.get(i), lo.get(i), hi.get(i)) {
                 (Some(v), Some(lo), Some(hi)) => {
-                    assert!((-1.0..=1.0).contains(&v) && lo <= hi, "{c} {v} [{lo}, {hi}]");
+                    assert!(
+                        (-1.0..=1.0).contains(&v) && lo <= hi,
+                        "{c} {v} [{lo}, {hi}]"
+                    );
                     assert_eq!(reason.get(i), None);
                 }
                 _ => assert!(reason.get(i).is_some(), "{all}"),
@@ -183,19 +233,42 @@ fn difficulty_end_to_end() {
         .collect()
         .unwrap();
     assert!(small.height() > 0);
-    assert!(small.column("rho").unwrap().f64().unwrap().iter().all(|v| v.is_none()));
+    assert!(
+        small
+            .column("rho")
+            .unwrap()
+            .f64()
+            .unwrap()
+            .iter()
+            .all(|v| v.is_none())
+    );
     let models = run(&["--models", "--save-model", &model, "--folds", "4"]);
     let chosen = models.column("chosen").unwrap().bool().unwrap().clone();
     assert_eq!(chosen.iter().filter(|c| *c == Some(true)).count(), 1);
     let m = RatingModel::load(Path::new(&model)).unwrap();
     assert_eq!((m.training_puzzles, m.analysis.as_str()), (40, "sf"));
     let out = evallab(&[
-        "ease", &ds, "--analysis", "sf", "--policy", "maia", "--positions", "--rating-model",
-        &model, "--format", "csv",
+        "ease",
+        &ds,
+        "--analysis",
+        "sf",
+        "--policy",
+        "maia",
+        "--positions",
+        "--rating-model",
+        &model,
+        "--format",
+        "csv",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let header = text(&out.stdout);
-    assert!(header.lines().next().unwrap().ends_with(",expected_rating"), "{header}");
+    assert!(
+        header.lines().next().unwrap().ends_with(",expected_rating"),
+        "{header}"
+    );
     let known = header.lines().skip(1).filter(|l| !l.ends_with(',')).count();
-    assert!(known as f64 >= m.coverage * 40.0 - 0.5, "{known} of 40 rated");
+    assert!(
+        known as f64 >= m.coverage * 40.0 - 0.5,
+        "{known} of 40 rated"
+    );
 }

@@ -250,7 +250,10 @@ mod tests {
     fn bootstrap_intervals() {
         let x: Vec<f64> = (0..50).map(f64::from).collect();
         let [rho, tau] = correlations(&x, &x, 200, 7);
-        assert_eq!((rho.value, rho.lo, rho.hi), (Some(1.0), Some(1.0), Some(1.0)));
+        assert_eq!(
+            (rho.value, rho.lo, rho.hi),
+            (Some(1.0), Some(1.0), Some(1.0))
+        );
         assert_eq!((tau.lo, tau.hi), (Some(1.0), Some(1.0)));
         let mut rng = SplitMix64(3);
         let y: Vec<f64> = x.iter().map(|v| v + rng.below(40) as f64).collect();

@@ -99,13 +99,8 @@ pub fn measures(p: &Position) -> Measures {
         (Some(mv), None) => why("prior_best", &format!("the policy did not price {mv}")),
         _ => {}
     }
-    let policy_rank = prior_best.map(|pb| {
-        1 + p
-            .priors
-            .iter()
-            .filter(|(_, v)| v / scale > pb)
-            .count() as u32
-    });
+    let policy_rank =
+        prior_best.map(|pb| 1 + p.priors.iter().filter(|(_, v)| v / scale > pb).count() as u32);
     let total: f64 = p.priors.iter().map(|(_, v)| v / scale).sum();
     let policy_entropy = (total > 0.0).then(|| {
         -p.priors
@@ -139,8 +134,8 @@ pub fn measures(p: &Position) -> Measures {
         let priced = |mv: &str| valued.iter().any(|v| v.0 == mv);
         // Moves outside the lines lose when the worst line does (the lines
         // are the reference's top N), or when there are none.
-        let outside_lose = valued.last().is_some_and(|v| losing(v.1))
-            || p.priors.iter().all(|(mv, _)| priced(mv));
+        let outside_lose =
+            valued.last().is_some_and(|v| losing(v.1)) || p.priors.iter().all(|(mv, _)| priced(mv));
         if !outside_lose {
             why(
                 "prior_losing",
@@ -157,7 +152,10 @@ pub fn measures(p: &Position) -> Measures {
     });
     let depth_to_find = match (&best, p.best_by_depth.last()) {
         (_, None) => {
-            why("depth_to_find", "the analysis kept only its final lines (use --all-depths)");
+            why(
+                "depth_to_find",
+                "the analysis kept only its final lines (use --all-depths)",
+            );
             None
         }
         (None, _) => None,
@@ -167,7 +165,10 @@ pub fn measures(p: &Position) -> Measures {
             match stay.last() {
                 Some((d, _)) => Some(*d),
                 None => {
-                    why("depth_to_find", "the last depth's best line is another move");
+                    why(
+                        "depth_to_find",
+                        "the last depth's best line is another move",
+                    );
                     None
                 }
             }
@@ -303,7 +304,14 @@ mod tests {
         assert_eq!((m.ease_sum, m.q_gap, m.good_moves), (None, None, None));
         // No policy, no analysis.
         let m = measures(&Position::default());
-        assert_eq!((m.prior_best, m.policy_entropy, m.best_move), (None, None, None));
-        assert!(m.reasons.iter().any(|r| r == "prior_best: no analysis of the position"));
+        assert_eq!(
+            (m.prior_best, m.policy_entropy, m.best_move),
+            (None, None, None)
+        );
+        assert!(
+            m.reasons
+                .iter()
+                .any(|r| r == "prior_best: no analysis of the position")
+        );
     }
 }

@@ -120,7 +120,10 @@ impl RatingModel {
 /// sha256 of the training puzzles' sorted `id,rating` lines.
 #[must_use]
 pub fn training_hash(puzzles: &[(String, f64)]) -> String {
-    let mut lines: Vec<String> = puzzles.iter().map(|(id, r)| format!("{id},{r}\n")).collect();
+    let mut lines: Vec<String> = puzzles
+        .iter()
+        .map(|(id, r)| format!("{id},{r}\n"))
+        .collect();
     lines.sort();
     let mut h = Sha256::new();
     for l in lines {
@@ -415,7 +418,10 @@ pub fn candidates(rows: &[Sample], n_features: usize, folds: usize, seed: u64) -
         .cloned()
         .collect();
     let rows = &rows[..];
-    let score = |spec: Spec| spec.cross_validate(rows, folds, seed).map(|cv| Scored { spec, cv });
+    let score = |spec: Spec| {
+        spec.cross_validate(rows, folds, seed)
+            .map(|cv| Scored { spec, cv })
+    };
     let mut out: Vec<Scored> = (0..n_features)
         .filter_map(|f| score(Spec::Isotonic(f)))
         .collect();
@@ -579,7 +585,9 @@ mod tests {
     fn linear_ranks_recovers_a_line() {
         let x: Vec<f64> = (0..10).map(|v| f64::from(v * v)).collect();
         // Percentiles (i + 0.5)/10; rating = 1000 + 800·u.
-        let y: Vec<f64> = (0..10).map(|i| 1000.0 + 800.0 * (i as f64 + 0.5) / 10.0).collect();
+        let y: Vec<f64> = (0..10)
+            .map(|i| 1000.0 + 800.0 * (i as f64 + 0.5) / 10.0)
+            .collect();
         let Kind::LinearRanks {
             intercept,
             coefficients,
@@ -672,7 +680,10 @@ mod tests {
         let bad = dir.path().join("bad.json");
         std::fs::write(&bad, "{\"kind\": \"isotonic\"}").unwrap();
         let e = RatingModel::load(&bad).unwrap_err().to_string();
-        assert!(e.contains("bad.json") && e.contains("not an evallab rating model"), "{e}");
+        assert!(
+            e.contains("bad.json") && e.contains("not an evallab rating model"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -27,7 +27,6 @@ pub mod cols {
 }
 
 /// Whether the position before `ply` is the solver's.
-#[must_use]
 pub fn is_solver_position(ply: Expr) -> Expr {
     (ply % lit(2u16)).eq(lit(0u16))
 }
@@ -42,7 +41,6 @@ fn tag_value(name: &str) -> Expr {
 
 /// One row per puzzle game: game_id, puzzle_id, rating, rating_deviation,
 /// plays, themes (space-separated) and the solution's first move.
-#[must_use]
 pub fn puzzles(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
     let solution = moves
         .filter(col(col::PLY).eq(lit(SOLVER_FIRST_PLY)))

@@ -40,7 +40,11 @@ pub fn positions(
         top: opts.top,
         form: Form::Sum,
     };
-    let mine = only(analysis.clone().filter(col(col::LABEL).eq(lit(opts.analysis_label.as_str()))));
+    let mine = only(
+        analysis
+            .clone()
+            .filter(col(col::LABEL).eq(lit(opts.analysis_label.as_str()))),
+    );
     let mut out: HashMap<(i64, u16), Position> = HashMap::new();
     let key = |df: &DataFrame| -> PolarsResult<Vec<(i64, u16)>> {
         let g = df.column(col::GAME_ID)?.i64()?.clone();
@@ -49,7 +53,9 @@ pub fn positions(
     };
     let strs = |df: &DataFrame, c: &str| -> PolarsResult<Vec<String>> {
         let s = df.column(c)?.str()?.clone();
-        Ok(s.iter().map(|v| v.unwrap_or_default().to_string()).collect())
+        Ok(s.iter()
+            .map(|v| v.unwrap_or_default().to_string())
+            .collect())
     };
     // The lines ease uses; a final line without a Q (a bound) is listed
     // without one, and is superseded by the same MultiPV's line with a Q.
@@ -194,8 +200,11 @@ pub fn puzzle_measures(
     table.select(order)
 }
 
+/// Puzzle id and rating of each training row (the model's training hash).
+pub type Keys = Vec<(String, f64)>;
+
 /// The training rows of a model: each puzzle's measures and rating.
-pub fn samples(puzzles: &DataFrame) -> PolarsResult<(Vec<Sample>, Vec<(String, f64)>)> {
+pub fn samples(puzzles: &DataFrame) -> PolarsResult<(Vec<Sample>, Keys)> {
     let rating = puzzles.column(pcols::RATING)?.f64()?.clone();
     let ids = puzzles.column(pcols::PUZZLE_ID)?.str()?.clone();
     let feats: Vec<Float64Chunked> = MEASURES
@@ -232,15 +241,18 @@ pub struct CorrelationOptions {
 pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> PolarsResult<DataFrame> {
     let rating = puzzles.column(pcols::RATING)?.f64()?.clone();
     let themes = puzzles.column(pcols::THEMES)?.str()?.clone();
-    let mut groups: Vec<(String, Vec<usize>)> = vec![(cols::ALL.into(), (0..puzzles.height()).collect())];
+    let mut groups: Vec<(String, Vec<usize>)> =
+        vec![(cols::ALL.into(), (0..puzzles.height()).collect())];
     let mut by_theme: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, t) in themes.iter().enumerate() {
         for t in t.unwrap_or_default().split_ascii_whitespace() {
             by_theme.entry(t).or_default().push(i);
         }
     }
-    let mut named: Vec<(String, Vec<usize>)> =
-        by_theme.into_iter().map(|(t, v)| (t.to_string(), v)).collect();
+    let mut named: Vec<(String, Vec<usize>)> = by_theme
+        .into_iter()
+        .map(|(t, v)| (t.to_string(), v))
+        .collect();
     named.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
     groups.extend(named);
     let feats: Vec<Float64Chunked> = MEASURES
@@ -259,7 +271,10 @@ pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> Polar
                 .filter_map(|&i| Some((feats[m].get(i)?, rating.get(i)?)))
                 .unzip();
             let ok = groups[g].1.len() >= opts.min_theme || g == 0;
-            (x.len(), ok.then(|| correlations(&x, &y, opts.resamples, opts.seed)))
+            (
+                x.len(),
+                ok.then(|| correlations(&x, &y, opts.resamples, opts.seed)),
+            )
         })
         .collect();
     let pick = |f: fn(&[Estimate; 2]) -> Option<f64>| -> Vec<Option<f64>> {
@@ -269,46 +284,52 @@ pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> Polar
     DataFrame::new(
         tasks.len(),
         vec![
-        Column::new(
-            cols::THEME.into(),
-            tasks.iter().map(|t| groups[t.0].0.clone()).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            cols::PUZZLES.into(),
-            tasks.iter().map(|t| groups[t.0].1.len() as u32).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            cols::MEASURE.into(),
-            tasks.iter().map(|t| MEASURES[t.1].0).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            cols::N.into(),
-            rows.iter().map(|r| r.0 as u32).collect::<Vec<_>>(),
-        ),
-        Column::new(cols::RHO.into(), pick(|e| e[0].value)),
-        Column::new(cols::RHO_LO.into(), pick(|e| e[0].lo)),
-        Column::new(cols::RHO_HI.into(), pick(|e| e[0].hi)),
-        Column::new(cols::TAU.into(), pick(|e| e[1].value)),
-        Column::new(cols::TAU_LO.into(), pick(|e| e[1].lo)),
-        Column::new(cols::TAU_HI.into(), pick(|e| e[1].hi)),
-        Column::new(
-            col::REASON.into(),
-            rows.iter()
-                .map(|r| match r {
-                    (_, None) => Some(format!("fewer than {min} puzzles")),
-                    (n, Some(e)) if e[0].value.is_none() => Some(if *n < 2 {
-                        "fewer than 2 puzzles with the measure".to_string()
-                    } else {
-                        "the measure or the rating is constant".to_string()
-                    }),
-                    (_, Some(e)) if e[0].lo.is_none() && opts.resamples > 0 => {
-                        Some("no bootstrap resample varies: no interval".to_string())
-                    }
-                    _ => None,
-                })
-                .collect::<Vec<_>>(),
-        ),
-    ],
+            Column::new(
+                cols::THEME.into(),
+                tasks
+                    .iter()
+                    .map(|t| groups[t.0].0.clone())
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                cols::PUZZLES.into(),
+                tasks
+                    .iter()
+                    .map(|t| groups[t.0].1.len() as u32)
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                cols::MEASURE.into(),
+                tasks.iter().map(|t| MEASURES[t.1].0).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                cols::N.into(),
+                rows.iter().map(|r| r.0 as u32).collect::<Vec<_>>(),
+            ),
+            Column::new(cols::RHO.into(), pick(|e| e[0].value)),
+            Column::new(cols::RHO_LO.into(), pick(|e| e[0].lo)),
+            Column::new(cols::RHO_HI.into(), pick(|e| e[0].hi)),
+            Column::new(cols::TAU.into(), pick(|e| e[1].value)),
+            Column::new(cols::TAU_LO.into(), pick(|e| e[1].lo)),
+            Column::new(cols::TAU_HI.into(), pick(|e| e[1].hi)),
+            Column::new(
+                col::REASON.into(),
+                rows.iter()
+                    .map(|r| match r {
+                        (_, None) => Some(format!("fewer than {min} puzzles")),
+                        (n, Some(e)) if e[0].value.is_none() => Some(if *n < 2 {
+                            "fewer than 2 puzzles with the measure".to_string()
+                        } else {
+                            "the measure or the rating is constant".to_string()
+                        }),
+                        (_, Some(e)) if e[0].lo.is_none() && opts.resamples > 0 => {
+                            Some("no bootstrap resample varies: no interval".to_string())
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        ],
     )
 }
 
@@ -366,7 +387,12 @@ pub fn models_table(scored: &[Scored], constant: Option<CvScore>) -> PolarsResul
             Spec::LinearRanks(f) => ("linear-ranks", f.clone()),
         };
         kind.push(k);
-        feats.push(f.iter().map(|&i| MEASURES[i].0).collect::<Vec<_>>().join(" "));
+        feats.push(
+            f.iter()
+                .map(|&i| MEASURES[i].0)
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
         n.push(s.cv.n as u32);
         rho.push(Some(s.cv.spearman));
         mae.push(s.cv.mae);

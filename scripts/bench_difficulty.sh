@@ -2,7 +2,8 @@
 # Puzzles from CSV to the difficulty table, wall time per stage: ingest,
 # analyze (Stockfish, 20,000 nodes, MultiPV 5, --all-depths, 2 jobs), policy
 # (lc0 + Maia-1900), difficulty. Only the solver's first position (the one
-# before ply 2) is analysed and priced: it is all `difficulty` reads.
+# before ply 2) is priced, and analysed after the one before ply 1 (as in a
+# game, see pipelines/difficulty.toml): all `difficulty` reads.
 #
 #   STOCKFISH=/usr/games/stockfish LC0=…/lc0 WEIGHTS=…/maia-1900.pb.gz \
 #     scripts/bench_difficulty.sh [PUZZLES_CSV]   (default ../shared/puzzles/lichess_puzzles_sample.csv)
@@ -35,7 +36,7 @@ echo "| stage | wall s |"
 echo "|---|---:|"
 stage ingest "$bin" ingest "$csv" -o "$ds" --quiet
 stage analyze "$bin" analyze "$ds" --engine "$STOCKFISH" --nodes 20000 --multipv 5 --all-depths \
-  --plies 2..2 --jobs 2 --label sf20k5 --quiet
+  --plies 1..2 --jobs 2 --label sf20k5 --quiet
 stage policy "$bin" policy "$ds" --engine "$LC0" --weights "$WEIGHTS" --plies 2..2 --jobs 2 \
   --label maia-1900 --quiet
 stage difficulty "$bin" difficulty "$ds" --analysis sf20k5 --policy maia-1900 --format csv

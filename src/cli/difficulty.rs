@@ -31,8 +31,9 @@ use super::OutputArgs;
 pub struct Args {
     /// Dataset folder with the puzzles, an analysis and a policy run.
     dataset: PathBuf,
-    /// The reference analysis (`analyze --multipv 5 --all-depths` at least
-    /// at the solver's first position, `--plies 2..2`).
+    /// The reference analysis (`analyze --multipv 5 --all-depths`, at least
+    /// of the solver's first position: `--plies 1..2` searches it after the
+    /// opponent's, as in a game).
     #[arg(long, value_name = "LABEL")]
     analysis: String,
     /// The policy run (its priors).

@@ -74,6 +74,7 @@ pub struct RatingModel {
     /// The analysis and policy runs the measures came from.
     pub analysis: String,
     pub policy: String,
+    /// Cross-validated on the training puzzles with the model's measures.
     pub cv: CvScore,
 }
 
@@ -511,7 +512,8 @@ pub struct Provenance<'a> {
     pub policy: &'a str,
 }
 
-/// The best of the [`candidates`] (lowest CV MAE), fitted on every row.
+/// A chosen candidate (see [`choose`]) fitted on every row with its
+/// measures, its CV score taken on those rows.
 #[must_use]
 pub fn fit_best(
     rows: &[Sample],
@@ -534,7 +536,9 @@ pub fn fit_best(
         training_sha256: training_hash(from.puzzles),
         analysis: from.analysis.to_string(),
         policy: from.policy.to_string(),
-        cv: best.cv,
+        // Scored again on every puzzle with the model's own measures, not
+        // only on those with every candidate's: what a new sample will see.
+        cv: best.spec.cross_validate(rows, best.cv.folds, best.cv.seed)?,
     })
 }
 

@@ -538,7 +538,9 @@ pub fn fit_best(
         policy: from.policy.to_string(),
         // Scored again on every puzzle with the model's own measures, not
         // only on those with every candidate's: what a new sample will see.
-        cv: best.spec.cross_validate(rows, best.cv.folds, best.cv.seed)?,
+        cv: best
+            .spec
+            .cross_validate(rows, best.cv.folds, best.cv.seed)?,
     })
 }
 

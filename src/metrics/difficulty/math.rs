@@ -64,31 +64,29 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Option<f64> {
     order.sort_by(|&a, &b| x[a].total_cmp(&x[b]).then(y[a].total_cmp(&y[b])));
     let xs: Vec<f64> = order.iter().map(|&i| x[i]).collect();
     let mut ys: Vec<f64> = order.iter().map(|&i| y[i]).collect();
-    // Pairs within runs of equal keys.
-    let tied = |keys: &[(f64, f64)]| -> u64 {
-        let mut total = 0u64;
-        let mut run = 1u64;
-        for w in keys.windows(2) {
-            if w[0] == w[1] {
-                run += 1;
-            } else {
-                total += run * (run - 1) / 2;
-                run = 1;
-            }
-        }
-        total + run * (run - 1) / 2
-    };
-    let pairs_x: Vec<(f64, f64)> = xs.iter().map(|&v| (v, 0.0)).collect();
     let joint: Vec<(f64, f64)> = xs.iter().copied().zip(ys.iter().copied()).collect();
-    let (tie_x, tie_xy) = (tied(&pairs_x), tied(&joint));
+    let (tie_x, tie_xy) = (tied_pairs(&xs), tied_pairs(&joint));
     let discordant = inversions(&mut ys);
-    let pairs_y: Vec<(f64, f64)> = ys.iter().map(|&v| (v, 0.0)).collect();
-    let tie_y = tied(&pairs_y);
+    let tie_y = tied_pairs(&ys);
     let total = (n as u64) * (n as u64).saturating_sub(1) / 2;
     let d = ((total - tie_x) as f64 * (total - tie_y) as f64).sqrt();
     let con_minus_dis =
         total as f64 - tie_x as f64 - tie_y as f64 + tie_xy as f64 - 2.0 * discordant as f64;
     (d > 0.0).then(|| con_minus_dis / d)
+}
+
+/// Pairs within the runs of equal values of a sorted sequence.
+fn tied_pairs<T: PartialEq>(sorted: &[T]) -> u64 {
+    let (mut total, mut run) = (0u64, 1u64);
+    for w in sorted.windows(2) {
+        if w[0] == w[1] {
+            run += 1;
+        } else {
+            total += run * (run - 1) / 2;
+            run = 1;
+        }
+    }
+    total + run * (run - 1) / 2
 }
 
 /// Sorts `v` (merge sort) and returns its strict inversions: pairs i < j

@@ -26,7 +26,7 @@ use super::OutputArgs;
 /// each measure's Spearman rho and Kendall tau-b with the rating, with
 /// bootstrap intervals, over all puzzles and per theme; `--puzzles` lists
 /// the measures per puzzle; `--models` the expected-rating models' k-fold
-/// cross-validated scores; `--save-model` writes the best one.
+/// cross-validated scores; `--save-model` writes the one it keeps.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder with the puzzles, an analysis and a policy run.

@@ -643,12 +643,18 @@ fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Re
         // The first line (at most 4 KiB of it) tells a puzzle CSV; it is
         // then read again, in front of the rest.
         let mut head = Vec::new();
-        (&mut reader)
-            .take(4096)
-            .read_until(b'\n', &mut head)
-            .map_err(io_err)?;
+        let peeked = (&mut reader).take(4096).read_until(b'\n', &mut head);
         let is_csv = puzzles::is_puzzle_csv(&head);
-        let reader = std::io::Cursor::new(head).chain(reader);
+        // A cut input ends there for the reader too (the splitters make the
+        // cut game a reject); any other error fails the input.
+        let rest: Box<dyn BufRead + Send> = match peeked {
+            Ok(_) => Box::new(reader),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Box::new(BufReader::new(Failed(Some(e))))
+            }
+            Err(e) => return Err(io_err(e)),
+        };
+        let reader = std::io::Cursor::new(head).chain(rest);
         let sent = if is_csv {
             let mut rows = puzzles::PuzzleReader::new(reader).map_err(io_err)?;
             loop {
@@ -678,6 +684,15 @@ fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Re
         }
     }
     Ok(total)
+}
+
+/// A reader that fails once with the error it holds, then ends.
+struct Failed(Option<std::io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
 }
 
 #[cfg(test)]

@@ -104,6 +104,9 @@ pub struct CsvReject {
 pub struct Extra {
     lines: HashMap<u32, u32>,
     rejects: Vec<CsvReject>,
+    /// The input ended early (a partial download): its last reject is the
+    /// row it cut.
+    truncated: bool,
 }
 
 impl Extra {
@@ -121,6 +124,7 @@ impl Extra {
             lines: &self.lines,
         };
         let mut counts = parse_batch(batch, src, opts, &mut sink);
+        counts.truncated += u64::from(self.truncated);
         for r in &self.rejects {
             counts.rejects += 1;
             out.reject(&RejectRecord {
@@ -173,6 +177,8 @@ pub struct PuzzleReader<R> {
     offset: u64,
     number: u32,
     buf: Vec<u8>,
+    /// A decoder reported the input cut: nothing more to read.
+    ended: bool,
 }
 
 impl<R: BufRead> PuzzleReader<R> {
@@ -195,6 +201,7 @@ impl<R: BufRead> PuzzleReader<R> {
             offset: n as u64,
             number: 0,
             buf,
+            ended: false,
         })
     }
 
@@ -204,9 +211,31 @@ impl<R: BufRead> PuzzleReader<R> {
         let mut batch = Batch::default();
         let mut extra = Extra::default();
         let mut read = 0u64;
-        while batch.buf.len() < target {
+        while batch.buf.len() < target && !self.ended {
             self.buf.clear();
-            let n = self.reader.read_until(b'\n', &mut self.buf)?;
+            let n = match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(n) => n,
+                // A decoder at a truncated stream: the rows before are in,
+                // the one it cut (possibly empty) is a reject, as for PGN.
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                    self.ended = true;
+                    self.number += 1;
+                    read += self.buf.len() as u64;
+                    extra.truncated = true;
+                    extra.rejects.push(CsvReject {
+                        number: self.number,
+                        line: self.line + 1,
+                        offset: self.offset,
+                        puzzle_id: None,
+                        reason: format!(
+                            "truncated input: {e} (the input ends at byte {})",
+                            self.offset + self.buf.len() as u64
+                        ),
+                    });
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             if n == 0 {
                 break;
             }
@@ -244,7 +273,7 @@ impl<R: BufRead> PuzzleReader<R> {
                 }),
             }
         }
-        if read == 0 {
+        if read == 0 && extra.rejects.is_empty() {
             return Ok(None);
         }
         Ok(Some((batch, extra, read)))
@@ -426,6 +455,52 @@ mod tests {
         assert_eq!(t1, [full]);
         assert_eq!(t2, [full]);
         assert_eq!(t3, [r#"{"PuzzleId":"000rZ","PuzzleRating":"633"}"#]);
+    }
+
+    /// A decoder that reports the input cut: the rows before it are games,
+    /// the cut one a `truncated input` reject at the next line.
+    #[test]
+    fn a_cut_input_keeps_its_complete_rows() {
+        struct Cut<'a>(&'a [u8]);
+        impl std::io::Read for Cut<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "cut"));
+                }
+                let n = buf.len().min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let csv = format!("PuzzleId,FEN,Moves,Rating\na,{start},e2e4 e7e5,900\nb,{start},e2e");
+        let mut r = PuzzleReader::new(io::BufReader::new(Cut(csv.as_bytes()))).unwrap();
+        let (mut t, mut counts) = (Tables::default(), Counts::default());
+        let src = Source {
+            name: "p.csv.zst",
+            sha256: Some("ab"),
+        };
+        while let Some((b, x, _)) = r.next_batch(1 << 20).unwrap() {
+            counts += x.parse(&b, src, ParseOptions::default(), &mut t);
+        }
+        assert_eq!((counts.games, counts.rejects, counts.truncated), (1, 1, 1));
+        let rej = t.rejects.finish();
+        let reason = rej
+            .column_by_name("reason")
+            .unwrap()
+            .as_any()
+            .downcast_ref::<arrow::array::StringArray>()
+            .unwrap()
+            .value(0)
+            .to_string();
+        assert_eq!(
+            reason,
+            format!(
+                "truncated input: cut (the input ends at byte {})",
+                csv.len()
+            )
+        );
     }
 
     /// Each malformed row is a reject naming its CSV line and why; the good

@@ -272,3 +272,23 @@ fn difficulty_end_to_end() {
         "{known} of 40 rated"
     );
 }
+
+/// A compressed input cut short, even within its first line: the rows (or
+/// games) before the damage are in, the cut one is a `truncated input`
+/// reject, and the exit code says so (9), for the CSV as for PGN.
+#[test]
+fn a_cut_compressed_input_is_truncated_not_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = std::fs::read(FIXTURE).unwrap();
+    let pgn = std::fs::read("data/fixtures/lichess.pgn").unwrap();
+    for (name, plain) in [("p.csv.zst", &csv[..]), ("g.pgn.zst", &pgn[..])] {
+        let z = zstd::encode_all(plain, 1).unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, &z[..z.len() - 8]).unwrap();
+        let ds = dir.path().join(format!("ds-{name}")).display().to_string();
+        let out = evallab(&["ingest", &path.display().to_string(), "-o", &ds, "--quiet"]);
+        assert_eq!(out.status.code(), Some(9), "{name}: {}", text(&out.stderr));
+        let out = text(&evallab(&["inspect", &ds]).stdout);
+        assert!(out.contains("truncated input"), "{name}: {out}");
+    }
+}

@@ -292,3 +292,101 @@ fn a_cut_compressed_input_is_truncated_not_failed() {
         assert!(out.contains("truncated input"), "{name}: {out}");
     }
 }
+
+/// Real data, the claim: on the shared 750 puzzles
+/// (`../shared/puzzles`, SKIPPED when absent) at the documented settings,
+/// ease and the best move's prior both fall as the rating rises (intervals
+/// below 0), and the prior alone ranks the puzzles better than ease does
+/// (its interval below ease's estimate); the best move is the puzzle's
+/// solution in nearly every puzzle.
+#[test]
+fn on_the_shared_puzzles_the_prior_beats_ease() {
+    let csv =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles/lichess_puzzles_sample.csv");
+    if !csv.exists() {
+        eprintln!("SKIPPED: ../shared/puzzles not found");
+        return;
+    }
+    let Some((lc0, weights)) = lc0() else { return };
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let (lc0, weights) = (lc0.display().to_string(), weights.display().to_string());
+    let csv = csv.display().to_string();
+    for args in [
+        vec!["ingest", &csv, "-o", &ds, "--quiet"],
+        vec![
+            "analyze",
+            &ds,
+            "--engine",
+            sf,
+            "--nodes",
+            "20000",
+            "--multipv",
+            "5",
+            "--all-depths",
+            "--plies",
+            "1..2",
+            "--jobs",
+            "2",
+            "--label",
+            "sf",
+            "--quiet",
+        ],
+        vec![
+            "policy",
+            &ds,
+            "--engine",
+            &lc0,
+            "--weights",
+            &weights,
+            "--plies",
+            "2..2",
+            "--jobs",
+            "2",
+            "--label",
+            "maia",
+            "--quiet",
+        ],
+    ] {
+        let out = evallab(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    }
+    let out = evallab(&[
+        "difficulty",
+        &ds,
+        "--analysis",
+        "sf",
+        "--policy",
+        "maia",
+        "--format",
+        "csv",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let same: u32 = err
+        .split("solution in ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    // Lichess's generator keeps puzzles with one clearly winning move: at
+    // least 95 % (713 of 750) should be the reference's best.
+    assert!(same >= 713, "{err}");
+    let t = CsvReadOptions::default()
+        .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
+        .finish()
+        .unwrap();
+    let get = |m: &str, c: &str| {
+        let row = t
+            .clone()
+            .lazy()
+            .filter(col("theme").eq(lit("all")).and(col("measure").eq(lit(m))))
+            .collect()
+            .unwrap();
+        row.column(c).unwrap().f64().unwrap().get(0).unwrap()
+    };
+    assert!(get("ease_sum", "rho_hi") < 0.0 && get("prior_best", "rho_hi") < 0.0);
+    assert!(get("prior_best", "rho_hi") < get("ease_sum", "rho"));
+    assert!(get("prior_best", "rho_hi") < get("ease_per_term", "rho"));
+}

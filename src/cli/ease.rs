@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::engine::policy::user;
 use evallab::metrics::balance::{BalanceOptions, Group};
+use evallab::metrics::difficulty::model::RatingModel;
+use evallab::metrics::difficulty::query::{DifficultyOptions, with_expected_rating};
 use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
@@ -47,6 +49,11 @@ pub struct Args {
     /// One row per position instead of the per-engine summary.
     #[arg(long)]
     positions: bool,
+    /// Add each position's `expected_rating`: the Lichess puzzle rating a
+    /// model (`evallab difficulty --save-model`) expects from its measures
+    /// (null where one is missing). With --positions.
+    #[arg(long, value_name = "FILE", requires = "positions")]
+    rating_model: Option<PathBuf>,
     /// Summarise per game and engine (the ease series of each game's player).
     #[arg(long, conflicts_with = "positions")]
     per_game: bool,
@@ -87,8 +94,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         top: args.top,
         form: args.form,
     };
-    let positions = per_position(ds.scan(&ANALYSIS)?, priors, &ease_opts)?;
-    let mut df = if args.positions {
+    let model = args
+        .rating_model
+        .as_deref()
+        .map(RatingModel::load)
+        .transpose()?;
+    let positions = per_position(ds.scan(&ANALYSIS)?, priors.clone(), &ease_opts)?;
+    let mut df = if let Some(model) = &model {
+        let opts = DifficultyOptions {
+            analysis_label: args.analysis.clone(),
+            policy_label: ease_opts.policy_label.clone(),
+            top: args.top,
+        };
+        with_expected_rating(
+            positions.collect()?,
+            (ds.scan(&ANALYSIS)?, priors),
+            &opts,
+            model,
+        )?
+    } else if args.positions {
         positions.collect()?
     } else {
         let keys = if args.per_game {

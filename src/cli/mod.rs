@@ -18,6 +18,7 @@ mod calc;
 mod calibrate;
 mod commit;
 mod crosstable;
+mod difficulty;
 mod eas;
 mod ease;
 mod engine_stats;
@@ -52,7 +53,7 @@ use evallab::render::format::{self, Format};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  results      standings, crosstable, ratings, pairs, opening-stats\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      engine-stats, analyze, agreement, match, policy, ease\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  results      standings, crosstable, ratings, pairs, opening-stats\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      engine-stats, analyze, agreement, match, policy, ease, difficulty\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -84,6 +85,7 @@ enum Command {
     Match(r#match::Args),
     Policy(policy::Args),
     Ease(ease::Args),
+    Difficulty(difficulty::Args),
     Report(report::Args),
     Annotate(annotate::Args),
     Calc(calc::Args),
@@ -116,6 +118,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Relevance(a) => relevance::run(a),
         Command::Eas(a) => eas::run(a),
         Command::Ease(a) => ease::run(a),
+        Command::Difficulty(a) => difficulty::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Openings(a) => openings::run(a),
         Command::Pairs(a) => pairs::run(a),

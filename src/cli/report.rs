@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
+use evallab::metrics::difficulty::model::RatingModel;
 use evallab::metrics::eas::stored_labels;
 use evallab::render::report::{ReportOptions, report};
 use evallab::schema::GAMES;
@@ -36,6 +37,10 @@ pub struct Args {
     /// as `calibrate --family` did for the x05 file (repeatable).
     #[arg(long, value_name = "REGEX=NAME")]
     family: Vec<String>,
+    /// Draw each selected game's expected puzzle rating under its ease, from
+    /// a model of `evallab difficulty --save-model`.
+    #[arg(long, value_name = "FILE")]
+    rating_model: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -51,6 +56,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             games_per_event: a.games,
             x05: source.x05.clone(),
             families: sel.families.clone(),
+            rating_model: a
+                .rating_model
+                .as_deref()
+                .map(RatingModel::load)
+                .transpose()?,
         },
     )?;
     // The relevance section's players: those whose x05 it uses.

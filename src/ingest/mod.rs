@@ -9,10 +9,12 @@
 //! `jobs` threads do all the work but the reading and hashing. Memory is
 //! bounded by the number of batches in flight, not by the input size.
 
+pub mod puzzles;
 pub mod tables;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
+use std::io::{BufRead, BufReader, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
@@ -342,9 +344,10 @@ fn cleanup_spool(inp: &Input) {
     }
 }
 
-/// A batch tagged with its input, or the end of an input.
+/// A batch tagged with its input (and, for a puzzle CSV, what its rows add),
+/// or the end of an input.
 enum Item {
-    Batch(usize, Batch),
+    Batch(usize, Batch, Option<puzzles::Extra>),
     InputDone(usize),
 }
 
@@ -562,7 +565,7 @@ fn parse_all(
             // Fill the window, then wait for the oldest item to be done.
             while next_in - next_out < window {
                 match items.next() {
-                    Some(Item::Batch(i, b)) => {
+                    Some(Item::Batch(i, b, extra)) => {
                         let tx = done_tx.clone();
                         let seq = next_in;
                         scope.spawn(move |_| {
@@ -572,7 +575,10 @@ fn parse_all(
                                     sha256: hashes[i].get().map(String::as_str),
                                 };
                                 let mut t = Tables::default();
-                                let c = parse_batch(&b, src, opts.parse, &mut t);
+                                let c = match &extra {
+                                    Some(x) => x.parse(&b, src, opts.parse, &mut t),
+                                    None => parse_batch(&b, src, opts.parse, &mut t),
+                                };
                                 let pending = src.sha256.is_none().then_some(i);
                                 let tables =
                                     [t.games.finish(), t.moves.finish(), t.rejects.finish()];
@@ -623,28 +629,70 @@ enum Done {
 
 type Panic = Box<dyn std::any::Any + Send>;
 
-/// Decompresses and splits the inputs in order. Returns the PGN bytes read.
+/// Decompresses and splits the inputs in order (a Lichess puzzle CSV, known
+/// by its header, row by row). Returns the bytes read.
 fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Result<u64, Error> {
     let mut total = 0u64;
     for (i, inp) in inputs.iter().enumerate() {
+        let io_err = |err| Error::Io {
+            path: inp.name.clone(),
+            err,
+        };
         let reader = input::open_decoded(&inp.path).map_err(|e| Error::io(&inp.path, e))?;
-        let mut split = Splitter::new(reader);
-        loop {
-            let batch = split.next_batch(batch_bytes).map_err(|e| Error::Io {
-                path: inp.name.clone(),
-                err: e,
-            })?;
-            let Some(batch) = batch else { break };
-            total += batch.buf.len() as u64;
-            if tx.send(Item::Batch(i, batch)).is_err() {
-                return Ok(total);
+        let mut reader = BufReader::with_capacity(1 << 16, reader);
+        // The first line (at most 4 KiB of it) tells a puzzle CSV; it is
+        // then read again, in front of the rest.
+        let mut head = Vec::new();
+        let peeked = (&mut reader).take(4096).read_until(b'\n', &mut head);
+        let is_csv = puzzles::is_puzzle_csv(&head);
+        // A cut input ends there for the reader too (the splitters make the
+        // cut game a reject); any other error fails the input.
+        let rest: Box<dyn BufRead + Send> = match peeked {
+            Ok(_) => Box::new(reader),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Box::new(BufReader::new(Failed(Some(e))))
             }
-        }
-        if tx.send(Item::InputDone(i)).is_err() {
+            Err(e) => return Err(io_err(e)),
+        };
+        let reader = std::io::Cursor::new(head).chain(rest);
+        let sent = if is_csv {
+            let mut rows = puzzles::PuzzleReader::new(reader).map_err(io_err)?;
+            loop {
+                let Some((batch, extra, read)) = rows.next_batch(batch_bytes).map_err(io_err)?
+                else {
+                    break true;
+                };
+                total += read;
+                if tx.send(Item::Batch(i, batch, Some(extra))).is_err() {
+                    break false;
+                }
+            }
+        } else {
+            let mut split = Splitter::new(reader);
+            loop {
+                let Some(batch) = split.next_batch(batch_bytes).map_err(io_err)? else {
+                    break true;
+                };
+                total += batch.buf.len() as u64;
+                if tx.send(Item::Batch(i, batch, None)).is_err() {
+                    break false;
+                }
+            }
+        };
+        if !sent || tx.send(Item::InputDone(i)).is_err() {
             return Ok(total);
         }
     }
     Ok(total)
+}
+
+/// A reader that fails once with the error it holds, then ends.
+struct Failed(Option<std::io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod adjudication;
 pub mod agreement;
 pub mod balance;
 pub mod calibrate;
+pub mod difficulty;
 pub mod eas;
 pub mod ease;
 pub mod engine_stats;

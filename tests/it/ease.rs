@@ -13,7 +13,7 @@ use crate::analyze::{evallab, stockfish, text};
 
 /// lc0 and the Maia-1900 weights as `scripts/install_lc0.sh` installs them
 /// (`LC0_PREFIX`, default `~/.cache/evallab-lc0`).
-fn lc0() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn lc0() -> Option<(PathBuf, PathBuf)> {
     let prefix = std::env::var_os("LC0_PREFIX")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/evallab-lc0")))?;

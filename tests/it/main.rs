@@ -3,6 +3,7 @@
 //!
 //! - [`analyze`]: `evallab analyze` with Stockfish and with misbehaving engines;
 //! - [`cli`]: the binary end to end: exit codes, stdin, locks, crashes, pipelines;
+//! - [`difficulty`]: the Lichess puzzle CSV in, and `difficulty` with Stockfish and lc0;
 //! - [`matching`]: `evallab match` on hand-picked positions with Stockfish;
 //! - [`eas`]: EAS labels and scores on hand-built games, against pgn-extract;
 //! - [`ease`]: `policy` and `ease` with lc0 + Maia-1900 and Stockfish;
@@ -19,6 +20,7 @@
 mod analyze;
 mod calibrate_sim;
 mod cli;
+mod difficulty;
 mod eas;
 mod ease;
 mod fixtures;

@@ -59,7 +59,7 @@ fn q_expr() -> Expr {
 /// - else the exact final lines if the best one is exact (the bound lines
 ///   have no Q); else none — without the best line's value, Q_max is unknown
 ///   and any ease would be a guess.
-fn used_lines(analysis: LazyFrame, opts: &EaseOptions) -> PolarsResult<LazyFrame> {
+pub(crate) fn used_lines(analysis: LazyFrame, opts: &EaseOptions) -> PolarsResult<LazyFrame> {
     let pos = [col(col::GAME_ID), col(col::PLY)];
     let count = |e: Expr| e.cast(DataType::UInt32).sum();
     let exact = col(col::BOUND).eq(lit("exact"));

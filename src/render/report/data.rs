@@ -14,6 +14,9 @@ use crate::metrics::adjudication::query as adj;
 use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{Calibration, GameObs, calibrate_group, observations};
+use crate::metrics::difficulty::model::RatingModel;
+use crate::metrics::difficulty::query::{DifficultyOptions, with_expected_rating};
+use crate::metrics::difficulty::{self};
 use crate::metrics::eas::{EasOptions, Globals, score};
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
@@ -96,6 +99,8 @@ pub struct SelectedGame {
     /// (what priced it, (ply, ease) points) when the dataset has an analysis
     /// with MultiPV ≥ 2 and a policy run.
     pub ease: Option<(String, Vec<(f64, f64)>)>,
+    /// (ply, expected puzzle rating) points, with a rating model.
+    pub expected: Vec<(f64, f64)>,
 }
 
 /// Collects the report's data from `ds`, with its EAS `labels`.
@@ -238,7 +243,7 @@ pub fn collect(
         )
         .collect()?;
     let mut trajectories = trajectories(ds, &picks)?;
-    let mut ease = ease_curves(ds, &picks)?;
+    let mut ease = ease_curves(ds, &picks, opts.rating_model.as_ref())?;
     let mut events = Vec::with_capacity(names.len());
     for name in names {
         let calibrations = obs
@@ -290,7 +295,11 @@ pub fn collect(
                 plies: trajectories.remove(&id).unwrap_or_default(),
                 ease: ease
                     .as_mut()
-                    .and_then(|(src, m)| Some((src.clone(), m.remove(&id)?))),
+                    .and_then(|(src, m, _)| Some((src.clone(), m.remove(&id)?))),
+                expected: ease
+                    .as_mut()
+                    .and_then(|(_, _, m)| m.remove(&id))
+                    .unwrap_or_default(),
             });
         }
         let event_standings = rows_of(&table, col::EVENT, &name)?;
@@ -437,14 +446,18 @@ fn trajectories(ds: &Dataset, picks: &DataFrame) -> Result<Plies, Error> {
     Ok(out)
 }
 
-/// Per game: (ply, ease) of its positions.
+/// Per game: (ply, value) of its positions (ease, or expected rating).
 type EaseCurves = HashMap<i64, Vec<(f64, f64)>>;
 
 /// Per game: (ply, ease) of its priced positions, from the dataset's first
 /// analysis with MultiPV ≥ 2 (one that kept all depths first: it prices the
 /// positions a node limit left bound) and first policy run, and their labels;
-/// `None` without both.
-fn ease_curves(ds: &Dataset, picks: &DataFrame) -> Result<Option<(String, EaseCurves)>, Error> {
+/// with `model`, also (ply, expected puzzle rating); `None` without both runs.
+fn ease_curves(
+    ds: &Dataset,
+    picks: &DataFrame,
+    model: Option<&RatingModel>,
+) -> Result<Option<(String, EaseCurves, EaseCurves)>, Error> {
     let analysis = ds
         .manifest()
         .analyses
@@ -464,21 +477,42 @@ fn ease_curves(ds: &Dataset, picks: &DataFrame) -> Result<Option<(String, EaseCu
         top: 5,
         form: Form::Sum,
     };
-    let df = per_position(only(ds.scan(&ANALYSIS)?), only(ds.scan(&POLICY)?), &opts)?.collect()?;
+    let mut df =
+        per_position(only(ds.scan(&ANALYSIS)?), only(ds.scan(&POLICY)?), &opts)?.collect()?;
+    if let Some(model) = model {
+        let dopts = DifficultyOptions {
+            analysis_label: a.label.clone(),
+            policy_label: p.label.clone(),
+            top: opts.top,
+        };
+        let tables = (only(ds.scan(&ANALYSIS)?), only(ds.scan(&POLICY)?));
+        df = with_expected_rating(df, tables, &dopts, model)?;
+    }
     let (gid, ply, ease) = (
         df.column(col::GAME_ID)?.i64()?.clone(),
         df.column(col::PLY)?.u16()?.clone(),
         df.column(ease::cols::EASE)?.f64()?.clone(),
     );
-    let mut out = EaseCurves::new();
+    let expected = match df.column(difficulty::cols::EXPECTED_RATING) {
+        Ok(c) => Some(c.f64()?.clone()),
+        Err(_) => None,
+    };
+    let (mut out, mut rated) = (EaseCurves::new(), EaseCurves::new());
     for i in 0..df.height() {
-        if let (Some(g), Some(p), Some(e)) = (gid.get(i), ply.get(i), ease.get(i)) {
+        let (Some(g), Some(p)) = (gid.get(i), ply.get(i)) else {
+            continue;
+        };
+        if let Some(e) = ease.get(i) {
             out.entry(g).or_default().push((f64::from(p), e));
+        }
+        if let Some(r) = expected.as_ref().and_then(|x| x.get(i)) {
+            rated.entry(g).or_default().push((f64::from(p), r));
         }
     }
     Ok(Some((
         format!("`{}` priors, `{}` lines", p.label, a.label),
         out,
+        rated,
     )))
 }
 

@@ -20,6 +20,7 @@ use super::escape;
 use crate::Error;
 use crate::dataset::Dataset;
 use crate::metrics::Families;
+use crate::metrics::difficulty::model::RatingModel;
 use crate::metrics::relevance::X05;
 pub use data::{EventData, ReportData, SelectedGame, collect};
 
@@ -34,6 +35,8 @@ pub struct ReportOptions {
     pub x05: X05,
     /// Player names merged in the relevance summary (as for the x05 file).
     pub families: Families,
+    /// The selected games' expected puzzle rating per position, from this model.
+    pub rating_model: Option<RatingModel>,
 }
 
 const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::data::{EventData, ReportData, SelectedGame};
+use super::data::{EventData, ReportData};
 use crate::Error;
 use crate::metrics::adjudication::query as adj;
 use crate::metrics::matching::query::out as mout;
@@ -427,10 +427,13 @@ pub fn selected_games(e: &EventData) -> Result<String, Error> {
     );
     let aopts = AnnotateOptions::default();
     let mut charts = Vec::new();
-    for SelectedGame { title, plies, ease } in &e.games {
-        charts.push(trajectory(title, plies, aopts));
-        if let Some((source, points)) = ease {
-            charts.push(ease_chart(title, source, points, plies.len()));
+    for g in &e.games {
+        charts.push(trajectory(&g.title, &g.plies, aopts));
+        if let Some((source, points)) = &g.ease {
+            charts.push(ease_chart(&g.title, source, points, g.plies.len()));
+        }
+        if !g.expected.is_empty() {
+            charts.push(expected_chart(&g.title, &g.expected, g.plies.len()));
         }
     }
     if !charts.is_empty() {
@@ -591,8 +594,34 @@ fn ease_chart(title: &str, source: &str, points: &[(f64, f64)], plies: usize) ->
     }
 }
 
+/// A game's expected puzzle rating, ply by ply (a model of `evallab
+/// difficulty`): its hardest moments read on the puzzle scale.
+fn expected_chart(title: &str, points: &[(f64, f64)], plies: usize) -> Chart {
+    let (lo, hi) = points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.1), hi.max(p.1))
+        });
+    // Round hundreds around the values, at least 200 apart.
+    let (lo, hi) = ((lo / 100.0).floor() * 100.0, (hi / 100.0).ceil() * 100.0);
+    Chart {
+        title: format!("{title}: expected puzzle rating"),
+        x_label: "ply".into(),
+        y_label: "expected Lichess puzzle rating".into(),
+        x_range: (0.0, plies.max(2) as f64),
+        y_range: (lo, hi.max(lo + 200.0)),
+        series: vec![Series {
+            label: "expected rating".into(),
+            color: PALETTE[5],
+            dashed: false,
+            points: points.iter().map(|&(x, y)| (x, y, 0.0)).collect(),
+        }],
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::data::SelectedGame;
     use super::*;
     use crate::metrics::eas::Globals;
     use crate::render::report::page;
@@ -834,11 +863,13 @@ mod tests {
                 title: "A – B 1-0 (round 1)".into(),
                 plies: plies.clone(),
                 ease: None,
+                expected: vec![],
             },
             SelectedGame {
                 title: "C – D 0-1 (round 2)".into(),
-                plies,
+                plies: plies.clone(),
                 ease: Some(("`p` priors, `a` lines".into(), vec![(1.0, 0.5), (2.0, 1.5)])),
+                expected: vec![],
             },
         ];
         let html = selected_games(&e).unwrap();
@@ -849,6 +880,20 @@ mod tests {
             "three panels"
         );
         assert!(html.contains("C – D 0-1 (round 2): ease (`p` priors, `a` lines)"));
+        // With a rating model, a third chart under the ease.
+        e.games[1].expected = vec![(1.0, 1180.0), (2.0, 950.0)];
+        let html = selected_games(&e).unwrap();
+        assert_eq!(html.matches("font-weight=\"bold\"").count(), 4);
+        assert!(html.contains("C – D 0-1 (round 2): expected puzzle rating"));
+    }
+
+    /// The expected rating's axis: round hundreds around the values.
+    #[test]
+    fn expected_rating_axis() {
+        let c = expected_chart("G", &[(1.0, 1180.0), (2.0, 950.0)], 2);
+        assert_eq!(c.y_range, (900.0, 1200.0));
+        let c = expected_chart("G", &[(1.0, 1000.0)], 2);
+        assert_eq!(c.y_range, (1000.0, 1200.0));
     }
 
     /// The page: a link and a section per event, each with every section.

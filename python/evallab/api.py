@@ -416,13 +416,42 @@ class Dataset:
         engine: str | None = None,
         event: str | None = None,
         family: Sequence[str] = (),
+        rating_model: PathLike | None = None,
     ) -> pl.DataFrame:
         """How easy each position was to play, per engine: ``evallab ease``
-        (needs an analysis and a policy run, or ``policy_file``)."""
+        (needs an analysis and a policy run, or ``policy_file``; with
+        ``positions=True``, ``rating_model=`` adds each position's expected
+        Lichess puzzle rating)."""
         return self.statistic(
             "ease", analysis=analysis, policy=policy, policy_file=policy_file, top=top, form=form,
             cut=cut, positions=positions, per_game=per_game, bands=bands, by=by, engine=engine,
-            event=event, family=family,
+            event=event, family=family, rating_model=rating_model,
+        )  # fmt: skip
+
+    def difficulty(
+        self,
+        *,
+        analysis: str,
+        policy: str,
+        top: int | None = None,
+        puzzles: bool = False,
+        models: bool = False,
+        save_model: PathLike | None = None,
+        resamples: int | None = None,
+        seed: int | None = None,
+        min_theme: int | None = None,
+        folds: int | None = None,
+    ) -> pl.DataFrame:
+        """Difficulty measures against Lichess puzzle ratings: ``evallab
+        difficulty`` (a dataset of ingested puzzles with an analysis and a
+        policy run). By default each measure's Spearman and Kendall
+        correlation with the rating, with bootstrap intervals, overall and
+        per theme; ``puzzles=True`` the measures per puzzle; ``models=True``
+        the cross-validated expected-rating models (``save_model=`` writes
+        the kept one for ``ease(rating_model=...)``)."""
+        return self.statistic(
+            "difficulty", analysis=analysis, policy=policy, top=top, puzzles=puzzles, models=models,
+            save_model=save_model, resamples=resamples, seed=seed, min_theme=min_theme, folds=folds,
         )  # fmt: skip
 
     def agreement(

@@ -29,6 +29,7 @@ import evallab
 from evallab.api import binary
 from evallab.errors import DatasetError, EvallabError, InputDataError, UsageError
 
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE = Path(os.environ.get("EVALLAB_DATASET", "target/ci-dataset"))
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
 DEMO_EVENT = "^evallab demo round robin"  # data/demo's events
@@ -211,8 +212,8 @@ def cli_options(command: str) -> set[str]:
 
 # Options the API sets itself (output) or does not offer (ingest --plan prints a list).
 SET_BY_API = {"format", "output", "explain", "stats", "plan"}
-METHODS = ["balance", "calibrate", "relevance", "eas", "ease", "agreement", "adjudicate", "ratings",
-           "standings", "crosstable", "pairs", "opening_stats", "engine_stats", "analyze", "policy", "match"]  # fmt: skip
+METHODS = ["balance", "calibrate", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
+           "ratings", "standings", "crosstable", "pairs", "opening_stats", "engine_stats", "analyze", "policy", "match"]  # fmt: skip
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -234,3 +235,24 @@ def test_docstring_examples() -> None:
     for module in (evallab.api, evallab.errors):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+@pytest.fixture(scope="module")
+def puzzles(lc0_maia: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> evallab.Dataset:
+    """The fixture's 40 Lichess puzzles with a short analysis and Maia's priors."""
+    lc0, weights = lc0_maia
+    d = evallab.ingest(ROOT / "data/fixtures/lichess_puzzles.csv", tmp_path_factory.mktemp("puzzles") / "ds", quiet=True)
+    d.analyze(engine=STOCKFISH, nodes=2000, multipv=5, all_depths=True, plies="1..2", jobs=2, label="sf", quiet=True)
+    d.policy(engine=lc0, weights=weights, plies="2..2", label="maia", quiet=True)
+    return d
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "args"),
+    [({"resamples": 50}, ["--resamples", "50"]), ({"puzzles": True}, ["--puzzles"]), ({"models": True}, ["--models"])],
+)
+def test_difficulty_returns_the_cli_frame(puzzles: evallab.Dataset, tmp_path: Path, kwargs: dict, args: list) -> None:
+    got = puzzles.difficulty(analysis="sf", policy="maia", **kwargs)
+    want = cli_frame(tmp_path, "difficulty", puzzles.path, "--analysis", "sf", "--policy", "maia", *args)
+    assert got.height > 0
+    assert_frame_equal(got, want)

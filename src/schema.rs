@@ -936,7 +936,7 @@ pub const GAME_FACTS: Table = Table {
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 26] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 27] = [
     ("ingest", 1),
     ("commit", 1),
     ("facts", 1),
@@ -948,11 +948,13 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 26] = [
     ("match", 1),
     ("policy", 1),
     ("ease", 1),
+    ("difficulty", 1),
     ("agreement", 1),
     ("balance", 1),
     ("standings", 1),
     ("crosstable", 1),
-    ("ratings", 1),
+    // 2: the summary's note (a draw rate at its 100 % bound).
+    ("ratings", 2),
     ("opening-stats", 1),
     ("pairs", 1),
     ("engine-stats", 1),
@@ -966,7 +968,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 26] = [
     ("relevance", 4),
     ("eas", 2),
     // 4: the relevance section's sums as relevance 4.
-    ("report", 4),
+    // 5: the ratings' note; expected puzzle ratings under the ease curve.
+    ("report", 5),
     ("annotate", 1),
     ("openings", 1),
     ("calc", 1),

@@ -95,6 +95,9 @@ if HAVE_POLICY:
             .then(pl.when(pl.col("score_mate") > 0).then(1.0).otherwise(-1.0))
             .otherwise(2 / (1 + (-0.00368208 * pl.col("score_cp")).exp()) - 1)
         )
+        # A move once (reading 6): a repeat in a later MultiPV slot is dropped.
+        .sort("multipv")
+        .unique(subset=[*pos, "move"], keep="first", maintain_order=True)
     )
     priors = pl.read_parquet(parts(root, "policy")).filter(pl.col("label") == POLICY)
     mine = (

@@ -947,7 +947,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 27] = [
     ("analyze", 1),
     ("match", 1),
     ("policy", 1),
-    ("ease", 1),
+    // 2: a move repeated in a later MultiPV slot counts once.
+    ("ease", 2),
     ("difficulty", 1),
     ("agreement", 1),
     ("balance", 1),

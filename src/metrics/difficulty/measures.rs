@@ -57,13 +57,9 @@ pub struct Measures {
 pub fn measures(p: &Position) -> Measures {
     let mut m = Measures::default();
     let mut why = |what: &str, reason: &str| m.reasons.push(format!("{what}: {reason}"));
+    // Each move once: ease's lines keep a repeated move's first line only.
     let mut lines: Vec<&Line> = p.lines.iter().collect();
     lines.sort_by_key(|l| l.multipv);
-    // A move once: Stockfish stopped by a node limit mid-iteration may print
-    // a move again in a later MultiPV slot (seen at depth 7 of a TCEC
-    // opening); the repeat would count its prior twice and make q_gap 0.
-    let mut seen = std::collections::HashSet::new();
-    lines.retain(|l| seen.insert(l.mv.as_str()));
     let valued: Vec<(&str, f64)> = lines
         .iter()
         .filter_map(|l| Some((l.mv.as_str(), l.q?)))
@@ -268,23 +264,6 @@ mod tests {
         assert!((m.ease_sum.unwrap() - (1.0 - s.cbrt())).abs() < 1e-12);
         assert!(m.ease_per_term.unwrap() < m.ease_sum.unwrap());
         assert!(m.reasons.is_empty(), "{:?}", m.reasons);
-    }
-
-    /// A move repeated in a later MultiPV slot counts once, at its first.
-    #[test]
-    fn a_repeated_move_counts_once() {
-        let once = Position {
-            lines: vec![line(1, "a", Some(0.5)), line(2, "b", Some(0.2))],
-            final_best: Some("a".into()),
-            priors: priors(&[("a", 0.6), ("b", 0.4)]),
-            best_by_depth: vec![],
-        };
-        let mut twice = once.clone();
-        twice.lines.push(line(3, "a", Some(0.5)));
-        let (m1, m2) = (measures(&once), measures(&twice));
-        assert_eq!(m2, m1);
-        assert!((m2.q_gap.unwrap() - 0.3).abs() < 1e-12);
-        assert_eq!(m2.good_moves, Some(1));
     }
 
     /// Percent priors read as fractions; a worst line that does not lose

@@ -115,7 +115,16 @@ pub(crate) fn used_lines(analysis: LazyFrame, opts: &EaseOptions) -> PolarsResul
                 .then(q_expr())
                 .otherwise(lit(NULL).cast(DataType::Float64))
                 .alias("q"),
-        ]))
+        ])
+        // A move once (reading 6): Stockfish stopped by a node limit
+        // mid-iteration may print a move again in a later MultiPV slot; the
+        // repeat would count its prior twice.
+        .filter(
+            col("q").is_null().or(col(col::MULTIPV).eq(col(col::MULTIPV)
+                .filter(col("q").is_not_null())
+                .min()
+                .over([col(col::GAME_ID), col(col::PLY), col(col::MOVE)])?)),
+        ))
 }
 
 /// One row per analysed position: game_id, ply, ease, candidates (lines with
@@ -422,6 +431,38 @@ mod tests {
             assert_eq!(used.get(1), Some("h5f7 d1d2"));
             assert!(matches!(used.get(2), None | Some("")));
         }
+    }
+
+    /// A move repeated in a later MultiPV slot counts once, at its first.
+    #[test]
+    fn a_repeated_move_counts_once() {
+        let (a, p) = frames();
+        let repeat = df!(
+            col::GAME_ID => [1i64],
+            col::PLY => [5u16],
+            col::LABEL => ["a"],
+            col::IS_FINAL => [true],
+            col::DEPTH => [12u16],
+            col::MULTIPV => [4u8],
+            col::MOVE => ["e2e4"],
+            col::SCORE_CP => [Some(45)],
+            col::SCORE_MATE => [None::<i16>],
+            col::BOUND => ["exact"],
+        )
+        .unwrap()
+        .lazy();
+        let opts = EaseOptions {
+            analysis_label: "a".into(),
+            policy_label: "p".into(),
+            top: 5,
+            form: Form::Sum,
+        };
+        let once = per_position(a.clone(), p.clone(), &opts).unwrap();
+        let twice = per_position(concat([a, repeat], UnionArgs::default()).unwrap(), p, &opts);
+        let (once, twice) = (once.collect().unwrap(), twice.unwrap().collect().unwrap());
+        assert_eq!(once, twice);
+        let used = twice.column(cols::CANDIDATE_MOVES).unwrap().str().unwrap();
+        assert_eq!(used.get(0), Some("e2e4 d2d4 g1f3"));
     }
 
     #[test]

@@ -406,6 +406,15 @@ pub struct Scored {
     pub cv: CvScore,
 }
 
+/// The rows with every measure known: all models are scored on them, so
+/// that their errors compare.
+fn fully_measured(rows: &[Sample]) -> Vec<Sample> {
+    rows.iter()
+        .filter(|r| r.features.iter().all(Option::is_some))
+        .cloned()
+        .collect()
+}
+
 /// Every candidate: isotonic on each measure, linear on the ranks of all
 /// measures, and linear on the ranks of the measures chosen greedily
 /// (forward selection by CV MAE, while it improves). All are scored on the
@@ -413,11 +422,7 @@ pub struct Scored {
 /// Sorted best first (MAE).
 #[must_use]
 pub fn candidates(rows: &[Sample], n_features: usize, folds: usize, seed: u64) -> Vec<Scored> {
-    let rows: Vec<Sample> = rows
-        .iter()
-        .filter(|r| r.features.iter().all(Option::is_some))
-        .cloned()
-        .collect();
+    let rows = fully_measured(rows);
     let rows = &rows[..];
     let score = |spec: Spec| {
         spec.cross_validate(rows, folds, seed)
@@ -456,11 +461,7 @@ pub fn candidates(rows: &[Sample], n_features: usize, folds: usize, seed: u64) -
 /// the rows [`candidates`] scores: the error a measure has to beat.
 #[must_use]
 pub fn constant_cv(rows: &[Sample], folds: usize, seed: u64) -> Option<CvScore> {
-    let rows: Vec<Sample> = rows
-        .iter()
-        .filter(|r| r.features.iter().all(Option::is_some))
-        .cloned()
-        .collect();
+    let rows = fully_measured(rows);
     let rows = &rows[..];
     let fold_of = fold_assignment(rows.len(), folds, seed);
     let mut errors = Vec::new();

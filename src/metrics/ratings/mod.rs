@@ -485,13 +485,14 @@ fn summary_frame(
 }
 
 /// When one colour never won, the fitted draw rate is 100 % (R8) and every
-/// replay drawn from that fit again has no win for it: the errors are
-/// conditional on that and understate the uncertainty of a small sample (Ordo,
-/// stopping short of the bound, prints errors twice as large on a 16-game match).
+/// replay drawn from that fit again has no win for it: the errors and CFS are
+/// conditional on that and understate the uncertainty of a small sample
+/// (Ordo, stopping short of the bound, prints errors twice as large on a
+/// 16-game match).
 fn bound_note(r: &Rated, opts: &RatingOptions) -> Option<String> {
     (opts.draw.is_none() && r.samples.is_some() && r.one_colour).then(|| {
         "draw rate at its 100 % bound (one colour never won): replays from this fit give \
-         that colour no win either and the errors understate the uncertainty"
+         that colour no win either and the errors and CFS understate the uncertainty"
             .to_string()
     })
 }

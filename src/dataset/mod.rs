@@ -472,10 +472,17 @@ impl Dataset {
     pub fn scan(&self, table: &Table) -> Result<LazyFrame, Error> {
         let parts = self.parts(table);
         if parts.is_empty() {
-            return Err(Error::Dataset(format!(
-                "{}: the dataset has no ingested data yet",
-                self.root.display()
-            )));
+            // A table that only an engine run writes (analysis, policy, ...)
+            // may be missing from a dataset that has games.
+            let why = if self.manifest.files().next().is_none() {
+                "the dataset has no ingested data yet".to_string()
+            } else {
+                format!(
+                    "the dataset has no `{}` table yet: no run has written it",
+                    table.name
+                )
+            };
+            return Err(Error::Dataset(format!("{}: {why}", self.root.display())));
         }
         scan_files(&parts)
     }
@@ -598,6 +605,37 @@ pub(crate) fn scan_files(files: &[PathBuf]) -> Result<LazyFrame, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An empty table is named when the dataset has other data (a dataset
+    /// with games but no policy run is not "without ingested data").
+    #[test]
+    fn a_missing_table_is_named() {
+        let text = include_str!("testdata/manifest-before-engine-runs.json");
+        let mut manifest: Manifest = serde_json::from_str(text).unwrap();
+        manifest.analyses.clear();
+        let ds = Dataset {
+            root: PathBuf::from("ds"),
+            manifest,
+        };
+        let err = ds.scan(&crate::schema::POLICY).err().unwrap().to_string();
+        assert!(
+            err.contains("ds: the dataset has no `policy` table yet: no run has written it"),
+            "{err}"
+        );
+        let empty = Dataset {
+            root: PathBuf::from("ds"),
+            manifest: Manifest::default(),
+        };
+        let err = empty
+            .scan(&crate::schema::POLICY)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("ds: the dataset has no ingested data yet"),
+            "{err}"
+        );
+    }
 
     /// A manifest written by evallab before [`EngineRun`] (runs of
     /// `analyze`, `match` twice and `policy` on the demo data) reads as the

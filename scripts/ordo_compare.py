@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Compare `evallab ratings` with Ordo on the same PGN and the same settings.
 
-Usage: ORDO=/path/to/ordo scripts/ordo_compare.py [--evallab BIN] [--sims N] FILE.pgn...
+Usage: ORDO=/path/to/ordo scripts/ordo_compare.py [--evallab BIN] [--sims N]
+           [--solver newton|ordo] FILE.pgn...
 
 Every FILE is rated on its own, three ways, by both tools:
   fitted   ordo -W -D -a 2300            evallab --white auto --draw-rate auto --average 2300
   fixed    ordo -w 50 -d 60 -a 2300      evallab --white 50 --draw-rate 60 --average 2300
   anchored ordo -W -D -A TOP -a 3000     evallab --anchor TOP --average 3000
-(TOP: the first engine of the fitted run), each with N simulations (-s N).
+(TOP: the first engine of the fitted run), each with N simulations (-s N)
+and evallab's --solver (default newton; `ordo` repeats Ordo's own search).
 Printed per engine: both ratings and their difference, both errors and
 their ratio; then the white advantage and draw rate of both, and whether
 the run meets the acceptance: ratings within 0.5 Elo, white advantage and
@@ -116,6 +118,7 @@ def main():
     ap.add_argument("pgn", nargs="+")
     ap.add_argument("--evallab", default=str(ROOT / "target/release/evallab"))
     ap.add_argument("--sims", type=int, default=1000)
+    ap.add_argument("--solver", choices=["newton", "ordo"], default="newton")
     a = ap.parse_args()
     binary = os.environ.get("ORDO")
     if not binary:
@@ -127,7 +130,7 @@ def main():
             subprocess.run([a.evallab, "ingest", pgn, "-o", str(ds)], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             s = ["-s", str(a.sims)]
-            es = ["--simulations", str(a.sims)]
+            es = ["--simulations", str(a.sims), "--solver", a.solver]
             fitted = (ordo(binary, pgn, ["-W", "-D", "-a", "2300"] + s, tmp),
                       evallab(a.evallab, ds, ["--average", "2300"] + es, tmp))
             all_ok &= compare(f"{Path(pgn).name}: -W -D -a 2300", *fitted)

@@ -955,7 +955,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 27] = [
     ("standings", 1),
     ("crosstable", 1),
     // 2: the summary's note (a draw rate at its 100 % bound).
-    ("ratings", 2),
+    // 3: the summary's solver (`--solver ordo`, Ordo's own search).
+    ("ratings", 3),
     ("opening-stats", 1),
     ("pairs", 1),
     ("engine-stats", 1),
@@ -1199,6 +1200,7 @@ pub mod metric {
         pub const SIMULATIONS: &str = "simulations";
         pub const CONFIDENCE: &str = "confidence_pct";
         pub const DISCONNECTED: &str = "disconnected_replays";
+        pub const SOLVER: &str = "solver";
         pub const NOTE: &str = "note";
     }
 }

@@ -512,6 +512,7 @@ class Dataset:
         los_matrix: PathLike | None = None,
         groups: bool = False,
         each_group: bool = False,
+        solver: str | None = None,
     ) -> pl.DataFrame:
         """Ordo ratings with errors: ``evallab ratings`` (its summary:
         ``ds.statistic_tables("ratings")["summary"]``)."""
@@ -519,7 +520,7 @@ class Dataset:
             "ratings", engine=engine, event=event, family=family, average=average, anchor=anchor,
             white=white, draw_rate=draw_rate, scale=scale, simulations=simulations, seed=seed,
             redraws=redraws, confidence=confidence, los_matrix=los_matrix, groups=groups,
-            each_group=each_group,
+            each_group=each_group, solver=solver,
         )  # fmt: skip
 
     def standings(

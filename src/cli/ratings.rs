@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
+use evallab::metrics::ratings::fit::Solver;
 use evallab::metrics::ratings::{RatingOptions, groups, ratings};
 use evallab::schema::GAMES;
 
@@ -75,8 +76,21 @@ pub struct Args {
     /// --anchor, only the anchor's group), instead of refusing.
     #[arg(long)]
     each_group: bool,
+    /// How the equations are solved: `newton` to their root (fast at any
+    /// size); `ordo` by Ordo 1.2.6's own search, which stops where Ordo
+    /// stops, so that a white advantage, draw rate or error Ordo leaves
+    /// short of the root is equal too (one colour never winning; slower on
+    /// large pools). See docs/guide/ratings.md.
+    #[arg(long, value_enum, default_value_t = SolverArg::Newton)]
+    solver: SolverArg,
     #[command(flatten)]
     out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum SolverArg {
+    Newton,
+    Ordo,
 }
 
 /// `auto` or a number.
@@ -139,6 +153,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         confidence: args.confidence / 100.0,
         each_group: args.each_group,
         los_matrix: args.los_matrix.is_some(),
+        solver: match args.solver {
+            SolverArg::Newton => Solver::Newton,
+            SolverArg::Ordo => Solver::Ordo,
+        },
     };
     let mut r = ratings(ds.scan(&GAMES)?, &opts)?;
     args.out.write(&mut r.ratings)?;

@@ -110,7 +110,20 @@ fn num(row: &Row, c: &str) -> f64 {
 
 #[test]
 fn equal_to_ordo_fitted_fixed_and_anchored() {
-    let (r, s) = ratings(&["--event", "League", "--simulations", "0"]);
+    for solver in ["newton", "ordo"] {
+        equal_to_ordo_with(solver);
+    }
+}
+
+fn equal_to_ordo_with(solver: &str) {
+    let (r, s) = ratings(&[
+        "--event",
+        "League",
+        "--simulations",
+        "0",
+        "--solver",
+        solver,
+    ]);
     for (engine, want) in [
         ("Alpha", 2370.449),
         ("Beta", 2334.984),
@@ -119,7 +132,10 @@ fn equal_to_ordo_fitted_fixed_and_anchored() {
         ("Epsilon", 1798.963),
     ] {
         let got = num(&r[engine], "rating");
-        assert!((got - want).abs() < 0.01, "{engine}: {got} vs Ordo {want}");
+        assert!(
+            (got - want).abs() < 0.01,
+            "{solver} {engine}: {got} vs Ordo {want}"
+        );
     }
     assert_eq!(num(&r["Gamma"], "points"), 13.0);
     assert_eq!(num(&r["Gamma"], "played"), 26.0);
@@ -142,6 +158,8 @@ fn equal_to_ordo_fitted_fixed_and_anchored() {
         "2000",
         "--simulations",
         "0",
+        "--solver",
+        solver,
     ]);
     for (engine, want) in [
         ("Alpha", 2149.967),
@@ -151,7 +169,10 @@ fn equal_to_ordo_fitted_fixed_and_anchored() {
         ("Epsilon", 1593.037),
     ] {
         let got = num(&r[engine], "rating");
-        assert!((got - want).abs() < 0.01, "{engine}: {got} vs Ordo {want}");
+        assert!(
+            (got - want).abs() < 0.01,
+            "{solver} {engine}: {got} vs Ordo {want}"
+        );
     }
     assert_eq!(num(&s[0], "white_advantage"), 40.0);
     assert_eq!(s[0]["reference"], "Delta = 2000");
@@ -258,31 +279,76 @@ fn an_unknown_anchor_is_named() {
 /// Draw rate (equal opponents) = 99.75 % +/- 7.06
 /// ```
 ///
-/// The ratings and white advantage are Ordo's; the draw rate is the
-/// identity's 100 %, where Ordo's search stops short; and the summary says
-/// that the errors, from replays that cannot give Black a win, understate
-/// the uncertainty (here 69 against Ordo's 97).
+/// With `--solver newton` (the default) the ratings and white advantage are
+/// Ordo's; the draw rate is the identity's 100 %, where Ordo's search stops
+/// short; and the summary says that the errors, from replays that cannot
+/// give Black a win, understate the uncertainty (here 69 against Ordo's 97).
+/// With `--solver ordo` every printed figure is Ordo's (R8a).
 #[test]
 fn a_draw_rate_at_its_bound_is_flagged() {
     let dir = tempfile::tempdir().unwrap();
     let ds = dir.path().join("ds").display().to_string();
     let out = evallab(&["ingest", "tests/data/ratings-bound.pgn", "-o", &ds]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let csv = dir.path().join("r.csv");
-    let csv_s = csv.display().to_string();
-    let out = evallab(&["ratings", &ds, "--format", "csv", "-o", &csv_s]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let r: HashMap<String, Row> = read_csv(&csv)
-        .into_iter()
-        .map(|row| (row["engine"].clone(), row))
-        .collect();
-    assert!((num(&r["Kilo"], "rating") - 2325.751).abs() < 0.5);
-    assert!((num(&r["Lima"], "rating") - 2274.249).abs() < 0.5);
-    let s = &read_csv(&dir.path().join("r.summary.csv"))[0];
-    assert!((num(s, "white_advantage") - 141.02).abs() < 0.01);
-    assert_eq!(num(s, "draw_rate_pct"), 100.0);
+    let run = |solver: &str| {
+        let csv = dir.path().join(format!("{solver}.csv"));
+        let csv_s = csv.display().to_string();
+        let args = [
+            "ratings", &ds, "--solver", solver, "--format", "csv", "-o", &csv_s,
+        ];
+        let out = evallab(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let r: HashMap<String, Row> = read_csv(&csv)
+            .into_iter()
+            .map(|row| (row["engine"].clone(), row))
+            .collect();
+        assert!((num(&r["Kilo"], "rating") - 2325.751).abs() < 0.5);
+        assert!((num(&r["Lima"], "rating") - 2274.249).abs() < 0.5);
+        let s = read_csv(&dir.path().join(format!("{solver}.summary.csv"))).remove(0);
+        assert!((num(&s, "white_advantage") - 141.02).abs() < 0.01);
+        assert_eq!(s["solver"], solver);
+        (num(&r["Kilo"], "error"), s)
+    };
+    let (error, s) = run("newton");
+    assert_eq!(num(&s, "draw_rate_pct"), 100.0);
+    assert!(error < 0.8 * 97.255, "{error}");
     assert!(s["note"].contains("understate"), "{s:?}");
+    let (error, s) = run("ordo");
+    assert_eq!(num(&s, "draw_rate_pct"), 99.75);
+    assert!((error / 97.255 - 1.0).abs() < 0.1, "{error}");
+    assert!((num(&s, "white_sd") / 97.03 - 1.0).abs() < 0.1, "{s:?}");
+    assert!(
+        (num(&s, "draw_rate_sd_pct") / 7.06 - 1.0).abs() < 0.1,
+        "{s:?}"
+    );
+    assert!(s["note"].contains("search stops short"), "{s:?}");
     // The league's games have wins for both colours: no note.
     let (_, s) = ratings(&["--event", "League"]);
     assert_eq!(s[0]["note"], "");
+}
+
+/// Off R8's degenerate case both solvers reach the same root: on the
+/// league fixture every rating, the white advantage and the draw rate agree
+/// to their printed digits, and the errors within simulation noise.
+#[test]
+fn both_solvers_agree_where_the_equations_are_not_flat() {
+    let (newton, sn) = ratings(&["--event", "League"]);
+    let (ordo, so) = ratings(&["--event", "League", "--solver", "ordo"]);
+    assert_eq!(newton.len(), ordo.len());
+    for (engine, row) in &newton {
+        let o = &ordo[engine];
+        assert!(
+            (num(row, "rating") - num(o, "rating")).abs() <= 0.011,
+            "{engine}"
+        );
+        if !row["error"].is_empty() {
+            assert!(
+                (num(row, "error") / num(o, "error") - 1.0).abs() < 0.1,
+                "{engine}"
+            );
+        }
+    }
+    for k in ["white_advantage", "draw_rate_pct"] {
+        assert!((num(&sn[0], k) - num(&so[0], k)).abs() <= 0.011, "{k}");
+    }
 }

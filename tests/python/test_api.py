@@ -95,6 +95,8 @@ CASES = [
     ),
     ("ratings", {"event": DEMO_EVENT, "simulations": 50}, ["--event", DEMO_EVENT, "--simulations", "50"]),
     ("ratings", {"each_group": True}, ["--each-group"]),
+    ("ratings", {"event": DEMO_EVENT, "simulations": 50, "solver": "ordo"},
+     ["--event", DEMO_EVENT, "--simulations", "50", "--solver", "ordo"]),
     ("standings", {"by": "engine", "terminations": True}, ["--by", "engine", "--terminations"]),
     ("crosstable", {"wide": True}, ["--wide"]),
     ("pairs", {"sprt": "0,5"}, ["--sprt", "0,5"]),

@@ -10,6 +10,7 @@
 
 use super::groups::components;
 use super::model::{draw_prob, expected, wdl};
+use super::ordo;
 use super::sparse::{Factor, Matrix};
 
 /// The games of one White against one Black (Ordo's encounter).
@@ -62,6 +63,16 @@ impl Reference {
     }
 }
 
+/// How the equations are solved (`--solver`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Solver {
+    /// Newton's method, to the root (R4–R8).
+    #[default]
+    Newton,
+    /// Ordo's own search, stopped where Ordo stops (R8a, ordo.rs).
+    Ordo,
+}
+
 /// The model's settings: `white`/`draw` None are fitted.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
@@ -69,6 +80,7 @@ pub struct Settings {
     pub white: Option<f64>,
     pub draw: Option<f64>,
     pub reference: Reference,
+    pub solver: Solver,
 }
 
 /// The games of `n` players, who is rated with whom, and the groups.
@@ -162,8 +174,13 @@ impl Problem {
         self.kind[i] == Kind::Normal
     }
 
+    /// The encounters between normal players: (white, black, games, White's points).
+    pub(super) fn rated(&self) -> &[(usize, usize, f64, f64)] {
+        &self.rated
+    }
+
     /// The encounters between normal players.
-    fn rated_encounters(&self) -> impl Iterator<Item = &Encounter> {
+    pub(super) fn rated_encounters(&self) -> impl Iterator<Item = &Encounter> {
         self.enc
             .iter()
             .filter(|e| self.active(e.white as usize) && self.active(e.black as usize))
@@ -233,7 +250,7 @@ pub struct Solution {
     pub rating: Vec<f64>,
     pub white: f64,
     pub draw: f64,
-    /// Newton steps taken.
+    /// Newton steps taken (Ordo's search: its rounds).
     pub steps: usize,
     /// Whether the steps became negligible: false when the equations have
     /// no finite solution (e.g. a fitted white advantage that the games
@@ -339,8 +356,24 @@ pub fn full_factor(p: &Problem, s: &Settings, sol: &Solution, ground: usize) -> 
         .factor(&moving(&everyone, ground, s.white.is_none()), None)
 }
 
-/// Solves the rating equations of `p` (R4–R8).
+/// Solves the rating equations of `p` (R4–R8) by `s.solver`.
 pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
+    match s.solver {
+        Solver::Newton => newton(p, s, start),
+        Solver::Ordo => {
+            // Ordo starts every fit and replay with everyone at the average.
+            let from = vec![s.reference.value(); p.n];
+            let white = s.white.unwrap_or(start.white);
+            let stop = ordo::search(p, s.beta, &from, white, s.white.is_none(), s.draw.is_none());
+            let draw = s.draw.or(stop.draw).unwrap_or(0.0);
+            let finite = stop.rating.iter().all(|x| x.is_finite());
+            finish(p, s, stop.rating, stop.white, draw, stop.rounds, finite)
+        }
+    }
+}
+
+/// Newton's method on the likelihood's score equations.
+fn newton(p: &Problem, s: &Settings, start: &Start) -> Solution {
     let n = p.n;
     let fit_white = s.white.is_none();
     let mut r = start.rating.to_vec();
@@ -401,7 +434,8 @@ pub fn solve(p: &Problem, s: &Settings, start: &Start) -> Solution {
         }
         last = norm;
     }
-    finish(p, s, r, wa, steps, converged)
+    let draw = s.draw.unwrap_or_else(|| fit_draw(p, s.beta, &r, wa));
+    finish(p, s, r, wa, draw, steps, converged)
 }
 
 /// Offset, draw rate and the players rated afterwards (R5, R7, R8).
@@ -410,6 +444,7 @@ fn finish(
     s: &Settings,
     mut r: Vec<f64>,
     wa: f64,
+    draw: f64,
     steps: usize,
     converged: bool,
 ) -> Solution {
@@ -423,7 +458,6 @@ fn finish(
             }
         }
     }
-    let draw = s.draw.unwrap_or_else(|| fit_draw(p, s.beta, &r, wa));
     for (i, ri) in r.iter_mut().enumerate() {
         if !p.active(i) {
             *ri = s.reference.value();
@@ -586,7 +620,7 @@ pub fn solve_fresh(p: &Problem, s: &Settings) -> Option<(Solution, usize)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::model::beta;
     use super::*;
 
@@ -606,6 +640,7 @@ mod tests {
             white,
             draw,
             reference,
+            solver: Solver::Newton,
         }
     }
 

@@ -6,17 +6,19 @@
 //! The polars query only counts, per (White, Black), the wins, draws and
 //! losses of the selected games; the rest is plain Rust: model.rs (the
 //! probabilities), fit.rs (the equations), sparse.rs (their linear algebra),
+//! ordo.rs (Ordo's own search, `--solver ordo`),
 //! groups.rs (connectivity) and simulate.rs (errors).
 
 pub mod fit;
 pub mod groups;
 pub mod model;
+pub mod ordo;
 pub mod simulate;
 pub mod sparse;
 
 use polars::prelude::*;
 
-use self::fit::{Encounter, Kind, Problem, Reference, Settings, solve_fresh};
+use self::fit::{Encounter, Kind, Problem, Reference, Settings, Solver, solve_fresh};
 use self::simulate::{Samples, simulate};
 use super::{Selection, matches};
 use crate::Error;
@@ -50,6 +52,8 @@ pub struct RatingOptions {
     pub each_group: bool,
     /// Compute the full LOS matrix.
     pub los_matrix: bool,
+    /// Newton to the root, or Ordo's own search (R8a).
+    pub solver: Solver,
 }
 
 impl Default for RatingOptions {
@@ -67,6 +71,7 @@ impl Default for RatingOptions {
             confidence: 0.95,
             each_group: false,
             los_matrix: false,
+            solver: Solver::Newton,
         }
     }
 }
@@ -80,7 +85,7 @@ pub struct Ratings {
     pub ratings: DataFrame,
     /// group, engines, games, reference, white_advantage, white_sd,
     /// draw_rate_pct, draw_rate_sd_pct, simulations, confidence_pct,
-    /// disconnected_replays, note.
+    /// disconnected_replays, solver, note.
     pub summary: DataFrame,
     /// engine, then one column per engine (same order, by group and rating):
     /// the confidence in % that the row's engine is stronger.
@@ -304,9 +309,22 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             white: opts.white,
             draw: opts.draw,
             reference,
+            solver: opts.solver,
         };
         let (sol, ground) = solve_fresh(&p, &s).expect("a group has normal players");
-        if !sol.converged {
+        // Ordo's search stops somewhere even where the equations have no
+        // finite solution; whether they have one is Newton's to say (R13).
+        let bounded = sol.converged
+            && (s.solver == Solver::Newton
+                || solve_fresh(
+                    &p,
+                    &Settings {
+                        solver: Solver::Newton,
+                        ..s
+                    },
+                )
+                .is_some_and(|(n, _)| n.converged));
+        if !bounded {
             for &i in &players {
                 unrated.push((
                     i,
@@ -480,20 +498,39 @@ fn summary_frame(
         m::SIMULATIONS => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.rating.len() as u32)).collect::<Vec<_>>(),
         m::CONFIDENCE => vec![100.0 * opts.confidence; rated.len()],
         m::DISCONNECTED => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.disconnected as u32)).collect::<Vec<_>>(),
+        m::SOLVER => vec![solver_name(opts.solver); rated.len()],
         m::NOTE => rated.iter().map(|r| bound_note(r, opts)).collect::<Vec<_>>(),
     )
 }
 
-/// When one colour never won, the fitted draw rate is 100 % (R8) and every
-/// replay drawn from that fit again has no win for it: the errors and CFS are
-/// conditional on that and understate the uncertainty of a small sample
-/// (Ordo, stopping short of the bound, prints errors twice as large on a
-/// 16-game match).
+/// The `--solver` value.
+pub fn solver_name(s: Solver) -> &'static str {
+    match s {
+        Solver::Newton => "newton",
+        Solver::Ordo => "ordo",
+    }
+}
+
+/// When one colour never won, the draw-rate equation holds at 100 % (R8).
+/// Newton reports that bound, and every replay drawn from it again has no
+/// win for that colour: the errors and CFS are conditional on that and
+/// understate the uncertainty of a small sample. Ordo's search stops short
+/// of the bound (R8a), where its replays sometimes give that colour a win:
+/// the draw rate, errors and CFS are then where the search stopped.
 fn bound_note(r: &Rated, opts: &RatingOptions) -> Option<String> {
     (opts.draw.is_none() && r.samples.is_some() && r.one_colour).then(|| {
-        "draw rate at its 100 % bound (one colour never won): replays from this fit give \
-         that colour no win either and the errors and CFS understate the uncertainty"
-            .to_string()
+        match opts.solver {
+            Solver::Newton => {
+                "draw rate at its 100 % bound (one colour never won): replays from this fit \
+                 give that colour no win either and the errors and CFS understate the uncertainty"
+            }
+            Solver::Ordo => {
+                "one colour never won: the draw rate is not identified (its equation holds at \
+                 100 %); Ordo's search stops short of it, and the draw rate, errors and CFS are \
+                 where that search stopped"
+            }
+        }
+        .to_string()
     })
 }
 

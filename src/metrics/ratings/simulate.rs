@@ -4,9 +4,11 @@
 use rayon::prelude::*;
 
 use super::fit::{
-    Encounter, Problem, REPLAY_TOLERANCE, Reference, Settings, Solution, Start, full_factor, solve,
+    Encounter, Problem, REPLAY_TOLERANCE, Reference, Settings, Solution, Solver, Start,
+    full_factor, solve,
 };
 use super::model::{normal_cdf, wdl};
+use super::ordo::replay_odds;
 
 /// SplitMix64: small, fast, and seeded per replay, so that a replay's games
 /// do not depend on which thread draws them.
@@ -59,15 +61,21 @@ pub fn simulate(
     seed: u64,
     redraws: usize,
 ) -> Samples {
-    let factor = full_factor(p, s, sol, ground);
+    // Newton's replays start from the fit's factored Hessian; Ordo's search has none.
+    let factor = (s.solver == Solver::Newton).then(|| full_factor(p, s, sol, ground));
     // Each encounter's (P(White wins), P(White wins or draws)), once.
     let odds: Vec<(f64, f64)> = p
         .enc
         .iter()
         .map(|e| {
             let diff = sol.rating[e.white as usize] + sol.white - sol.rating[e.black as usize];
-            let (w, d, _) = wdl(diff, sol.draw, s.beta);
-            (w, w + d)
+            match s.solver {
+                Solver::Newton => {
+                    let (w, d, _) = wdl(diff, sol.draw, s.beta);
+                    (w, w + d)
+                }
+                Solver::Ordo => replay_odds(diff, sol.draw, s.beta),
+            }
         })
         .collect();
     let checked = Checked::new(p);
@@ -92,7 +100,7 @@ pub fn simulate(
                 rating: &sol.rating,
                 white: sol.white,
                 ground,
-                factor: Some(&factor),
+                factor: factor.as_ref(),
                 tolerance: REPLAY_TOLERANCE,
             };
             let mut r = solve(&replay, s, &start);
@@ -380,6 +388,7 @@ mod tests {
             white: None,
             draw: None,
             reference: Reference::Average(2300.0),
+            solver: Default::default(),
         };
         let (sol, ground) = solve_fresh(&p, &s).unwrap();
         let a = simulate(&p, &s, &sol, ground, 200, 7, 100);

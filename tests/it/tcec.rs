@@ -639,6 +639,98 @@ fn ratings_equal_ordo_on_season_14_division_1() {
     assert_eq!(get("draw_rate_pct"), 75.73);
 }
 
+/// Where Ordo's search stops short of the root, `--solver ordo` prints what
+/// Ordo prints and Newton the root (docs/definitions/ratings.md R8, R8a).
+/// Ordo 1.2.6, `ordo -p FILE -W -D -a 2300 -s 1000 -N 3,2`, on each event:
+/// its top engine's rating and error, white advantage, draw rate; then the
+/// root's white advantage and draw rate as Newton finds them.
+#[test]
+fn ordos_own_search_where_it_stops_short_of_the_root() {
+    use evallab::metrics::Selection;
+    use evallab::metrics::ratings::fit::Solver;
+    use evallab::metrics::ratings::{RatingOptions, ratings};
+    let Some(c) = corpus() else { return };
+    for (event, top, rating, error, white, draw, root_white, root_draw) in [
+        // Black never won: the draw rate's equation holds at 100 %.
+        (
+            "Season 9 - Superfinal",
+            "Stockfish 8",
+            2316.885,
+            15.46,
+            90.33,
+            99.92,
+            90.33,
+            100.0,
+        ),
+        (
+            "Season 29 - Superfinal",
+            "Stockfish dev-20260318-d173a065",
+            2396.221,
+            94.249,
+            281.91,
+            98.41,
+            282.04,
+            100.0,
+        ),
+        // A large white advantage: Ordo's four cycles stop 0.04–0.2 Elo short.
+        (
+            "Season 16 - Bonus CPU Superfinal",
+            "Stockfish 19092522",
+            2381.810,
+            24.389,
+            114.20,
+            82.62,
+            114.24,
+            82.63,
+        ),
+        (
+            "Season 18 - CPU Superfinal Bonus",
+            "Stockfish 20200701",
+            2396.813,
+            30.288,
+            172.45,
+            82.96,
+            172.67,
+            82.99,
+        ),
+    ] {
+        let run = |solver| {
+            let opts = RatingOptions {
+                selection: Selection {
+                    event: Some(format!("^TCEC {event}$")),
+                    ..Selection::default()
+                },
+                solver,
+                ..RatingOptions::default()
+            };
+            let r = ratings(c.ds.scan(&GAMES).unwrap(), &opts).unwrap();
+            let engine = r.ratings.column("engine").unwrap().str().unwrap().get(0);
+            assert_eq!(engine, Some(top), "{event}");
+            let num =
+                |df: &DataFrame, col: &str| df.column(col).unwrap().f64().unwrap().get(0).unwrap();
+            (
+                num(&r.ratings, "rating"),
+                num(&r.ratings, "error"),
+                num(&r.summary, "white_advantage"),
+                num(&r.summary, "draw_rate_pct"),
+            )
+        };
+        let (got, err, w, d) = run(Solver::Ordo);
+        assert!(
+            (got - rating).abs() <= 0.01,
+            "{event}: {got} vs Ordo {rating}"
+        );
+        let ratio = err / error;
+        assert!(
+            (0.85..1.15).contains(&ratio),
+            "{event}: error ratio {ratio}"
+        );
+        assert_eq!((w, d), (white, draw), "{event}: Ordo's search");
+        let (_, _, w, d) = run(Solver::Newton);
+        assert_eq!((w, d), (root_white, root_draw), "{event}: the root");
+    }
+}
+
 /// The CI archive rated group by group: every group's normal engines average
 /// 2300, the ranks follow the ratings, CFS is a percentage, and an engine
 /// with an error has one above zero.

@@ -78,9 +78,11 @@ pub struct Args {
     each_group: bool,
     /// How the equations are solved: `newton` to their root (fast at any
     /// size); `ordo` by Ordo 1.2.6's own search, which stops where Ordo
-    /// stops, so that a white advantage, draw rate or error Ordo leaves
-    /// short of the root is equal too (one colour never winning; slower on
-    /// large pools). See docs/guide/ratings.md.
+    /// stops, so that the white advantage, draw rate and errors equal Ordo's
+    /// also where it stops short of the root (one colour never won, a large
+    /// white advantage). `ordo` costs nothing on an event but is about 50×
+    /// slower on a pool as large as the whole TCEC archive. See
+    /// docs/guide/ratings.md.
     #[arg(long, value_enum, default_value_t = SolverArg::Newton)]
     solver: SolverArg,
     #[command(flatten)]

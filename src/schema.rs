@@ -971,7 +971,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 27] = [
     ("eas", 2),
     // 4: the relevance section's sums as relevance 4.
     // 5: the ratings' note; expected puzzle ratings under the ease curve.
-    ("report", 5),
+    // 6: the ratings summaries show the solver (`report --solver`).
+    ("report", 6),
     ("annotate", 1),
     ("openings", 1),
     ("calc", 1),

@@ -136,6 +136,22 @@ pub fn usage(msg: impl Into<String>) -> anyhow::Error {
     evallab::Error::Usage(msg.into()).into()
 }
 
+/// `--solver` of `ratings` and `report`: how the rating equations are solved.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SolverArg {
+    Newton,
+    Ordo,
+}
+
+impl From<SolverArg> for evallab::metrics::ratings::fit::Solver {
+    fn from(s: SolverArg) -> Self {
+        match s {
+            SolverArg::Newton => Self::Newton,
+            SolverArg::Ordo => Self::Ordo,
+        }
+    }
+}
+
 /// clap value parser of an x_0_5 in pawns: finite and > 0.
 pub fn positive_pawns(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

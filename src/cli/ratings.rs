@@ -5,11 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::ratings::fit::Solver;
 use evallab::metrics::ratings::{RatingOptions, groups, ratings};
 use evallab::schema::GAMES;
 
-use super::{OutputArgs, SelectionArgs, usage};
+use super::{OutputArgs, SelectionArgs, SolverArg, usage};
 
 /// Elo ratings of all engines at once, equal to Ordo 1.2.6's.
 ///
@@ -89,12 +88,6 @@ pub struct Args {
     out: OutputArgs,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum SolverArg {
-    Newton,
-    Ordo,
-}
-
 /// `auto` or a number.
 #[derive(Debug, Clone, Copy)]
 enum Auto {
@@ -155,10 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         confidence: args.confidence / 100.0,
         each_group: args.each_group,
         los_matrix: args.los_matrix.is_some(),
-        solver: match args.solver {
-            SolverArg::Newton => Solver::Newton,
-            SolverArg::Ordo => Solver::Ordo,
-        },
+        solver: args.solver.into(),
     };
     let mut r = ratings(ds.scan(&GAMES)?, &opts)?;
     args.out.write(&mut r.ratings)?;

@@ -41,6 +41,11 @@ pub struct Args {
     /// a model of `evallab difficulty --save-model`.
     #[arg(long, value_name = "FILE")]
     rating_model: Option<PathBuf>,
+    /// How the ratings sections solve the rating equations, as `ratings
+    /// --solver`: `ordo` prints Ordo's own figures, also where its search
+    /// stops short of the root; it is slow on a report of the whole archive.
+    #[arg(long, value_enum, default_value_t = super::SolverArg::Newton)]
+    solver: super::SolverArg,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -61,6 +66,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .as_deref()
                 .map(RatingModel::load)
                 .transpose()?,
+            solver: a.solver.into(),
         },
     )?;
     // The relevance section's players: those whose x05 it uses.

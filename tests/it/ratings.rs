@@ -322,6 +322,15 @@ fn a_draw_rate_at_its_bound_is_flagged() {
         "{s:?}"
     );
     assert!(s["note"].contains("search stops short"), "{s:?}");
+    // The report rates the same way with --solver ordo.
+    let html_dir = dir.path().join("report");
+    let html_s = html_dir.display().to_string();
+    let out = evallab(&["report", &ds, "-o", &html_s, "--solver", "ordo"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = std::fs::read_to_string(html_dir.join("index.html")).unwrap();
+    assert!(html.contains("<td>141.02</td>"), "white advantage");
+    assert!(html.contains("<td>99.75</td>"), "Ordo's draw rate");
+    assert!(html.contains("<td>ordo</td>"), "the solver");
     // The league's games have wins for both colours: no note.
     let (_, s) = ratings(&["--event", "League"]);
     assert_eq!(s[0]["note"], "");

@@ -22,6 +22,7 @@ use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query as matching;
 use crate::metrics::pairs::{PairsOptions, pairs, pentanomial};
+use crate::metrics::ratings::fit::Solver;
 use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
 use crate::metrics::relevance::{per_move, summary};
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
@@ -306,6 +307,7 @@ pub fn collect(
         let event_ratings = rate(
             rows_of(&games, col::EVENT, &name)?.lazy(),
             EVENT_SIMULATIONS,
+            opts.solver,
         )?;
         events.push(EventData {
             ratings: Some(event_ratings),
@@ -330,7 +332,7 @@ pub fn collect(
         });
     }
     Ok(ReportData {
-        ratings: rate(games.clone().lazy(), 1000)?,
+        ratings: rate(games.clone().lazy(), 1000, opts.solver)?,
         dataset: ds.root().display().to_string(),
         games: games.height(),
         x05_default: opts.x05.default,
@@ -346,10 +348,15 @@ const EVENT_SIMULATIONS: usize = 400;
 /// on its own; a pool that cannot be rated (no finished game, no finite
 /// solution) gives its reason instead: the report shows it, other errors
 /// stop the report.
-fn rate(games: LazyFrame, simulations: usize) -> Result<Result<Ratings, String>, Error> {
+fn rate(
+    games: LazyFrame,
+    simulations: usize,
+    solver: Solver,
+) -> Result<Result<Ratings, String>, Error> {
     let opts = RatingOptions {
         simulations,
         each_group: true,
+        solver,
         ..RatingOptions::default()
     };
     match ratings(games, &opts) {

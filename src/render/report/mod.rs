@@ -21,6 +21,7 @@ use crate::Error;
 use crate::dataset::Dataset;
 use crate::metrics::Families;
 use crate::metrics::difficulty::model::RatingModel;
+use crate::metrics::ratings::fit::Solver;
 use crate::metrics::relevance::X05;
 pub use data::{EventData, ReportData, SelectedGame, collect};
 
@@ -37,6 +38,8 @@ pub struct ReportOptions {
     pub families: Families,
     /// The selected games' expected puzzle rating per position, from this model.
     pub rating_model: Option<RatingModel>,
+    /// How the ratings sections solve the rating equations.
+    pub solver: Solver,
 }
 
 const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\

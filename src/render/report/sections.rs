@@ -131,7 +131,8 @@ pub fn overall_ratings(data: &ReportData) -> Result<String, Error> {
     let mut html = String::from(
         "<section id=ratings><h2>Ratings of all events together</h2><p class=note>\
          As <code>evallab ratings --each-group</code>: Ordo's maximum-likelihood Elo \
-         (pool average 2300, white advantage and draw rate fitted), errors at 95 % from \
+         (pool average 2300, white advantage and draw rate fitted; the solver in the \
+         summary, <code>--solver</code>), errors at 95 % from \
          1,000 replays, CFS the confidence that an engine is stronger than the next one; \
          engines the games do not connect are rated in their own group \
          (docs/definitions/ratings.md).</p>",
@@ -159,6 +160,7 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
             rm::DRAW_RATE,
             rm::DRAW_RATE_SD,
             rm::SIMULATIONS,
+            rm::SOLVER,
         ],
     )?;
     let notes = r.summary.column(rm::NOTE)?.str()?;
@@ -804,6 +806,7 @@ mod tests {
                 rm::DRAW_RATE => [55.5f64],
                 rm::DRAW_RATE_SD => [6.25f64],
                 rm::SIMULATIONS => [400u32],
+                rm::SOLVER => ["newton"],
                 rm::NOTE => [Some("a note")],
             )
             .unwrap(),
@@ -814,7 +817,7 @@ mod tests {
             html.contains("<p class=note>Group 1: a note.</p>"),
             "{html}"
         );
-        assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35.123</td><td>12</td><td>55.5</td><td>6.25</td><td>400</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35.123</td><td>12</td><td>55.5</td><td>6.25</td><td>400</td><td>newton</td></tr>"), "{html}");
         assert!(html.contains("<tr><td>1</td><td>A</td><td>2350.457</td><td>40.25</td><td>6</td><td>10</td><td>60</td><td>99</td><td>1</td><td>normal</td><td>—</td></tr>"), "{html}");
         assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>—</td><td>—</td><td>no games</td><td>unconnected</td></tr>"), "{html}");
     }

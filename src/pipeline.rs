@@ -57,8 +57,9 @@ impl StepState {
 }
 
 /// Options whose values are files a step writes (skip needs them to exist).
-const OUTPUT_KEYS: [&str; 7] = [
+const OUTPUT_KEYS: [&str; 8] = [
     "output",
+    "counts_json",
     "toml",
     "plot",
     "moves_out",

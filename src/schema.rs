@@ -936,7 +936,7 @@ pub const GAME_FACTS: Table = Table {
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 27] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     ("ingest", 1),
     ("commit", 1),
     ("facts", 1),
@@ -965,6 +965,7 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 27] = [
     //    TOML's [x05] = pooled (issue 27).
     // 4: the x05 file's header points at the book, not the README.
     ("calibrate", 4),
+    ("wdl", 1),
     // 3: values that are not positive skipped, sums per chunk of games.
     // 4: loss totals summed exactly (nano-pawns), the same in every run.
     ("relevance", 4),

@@ -361,6 +361,53 @@ class Dataset:
             seed=seed, level=level, toml=toml, plot=plot, facts=facts,
         )  # fmt: skip
 
+    def wdl(
+        self,
+        *,
+        by: str | None = None,
+        engine: str | None = None,
+        event: str | None = None,
+        family: Sequence[str] = (),
+        fitting: str | None = None,
+        solver: str | None = None,
+        mom_target: int | None = None,
+        material_min: int | None = None,
+        material_max: int | None = None,
+        move_min: int | None = None,
+        move_max: int | None = None,
+        eval_max: int | None = None,
+        win_min: int | None = None,
+        bin_width: int | None = None,
+        min_positions: int | None = None,
+        bootstrap: int | None = None,
+        seed: int | None = None,
+        level: float | None = None,
+        counts_json: PathLike | None = None,
+        plot: PathLike | None = None,
+        validate: bool = False,
+        train: str | None = None,
+        test: str | None = None,
+        min_engine_positions: int | None = None,
+    ) -> pl.DataFrame:
+        """Stockfish's WDL model fitted per group: ``evallab wdl``. One row per
+        group with the coefficients ``as0..as3``, ``bs0..bs3`` (WDL_model's
+        order), a and b at ``mom_target`` and x05 = a/100 in pawns.
+
+        ``validate=True`` (with ``train`` and ``test`` event regexes) returns
+        the out-of-sample validation table instead; its reliability table is
+        ``ds.statistic_tables("wdl", validate=True, ...)["reliability"]``.
+
+        >>> ds.wdl(by="engine", bootstrap=100).select("engine", "a_target", "a_lo", "a_hi")  # doctest: +SKIP
+        """
+        return self.statistic(
+            "wdl", by=by, engine=engine, event=event, family=family, fitting=fitting, solver=solver,
+            mom_target=mom_target,
+            material_min=material_min, material_max=material_max, move_min=move_min, move_max=move_max,
+            eval_max=eval_max, win_min=win_min, bin_width=bin_width, min_positions=min_positions,
+            bootstrap=bootstrap, seed=seed, level=level, counts_json=counts_json, plot=plot, validate=validate,
+            train=train, test=test, min_engine_positions=min_engine_positions,
+        )  # fmt: skip
+
     def relevance(
         self,
         *,

@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, value_name = "REGEX")]
     event: Option<String>,
     /// x_0_5 in pawns.
-    #[arg(long, default_value_t = 0.62, value_parser = super::positive_pawns)]
+    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, value_parser = super::positive_pawns)]
     x05: f64,
     /// Position symbols: nine-wdb, nine-equal, seven-equal.
     #[arg(long, default_value = "nine-wdb")]

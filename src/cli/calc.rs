@@ -18,7 +18,7 @@ use evallab::metrics::relevance::math::{
 #[command(group(clap::ArgGroup::new("what").required(true).args(["limits", "from", "eval", "inverse"])))]
 pub struct Args {
     /// x_0_5 in pawns (> 0).
-    #[arg(long, default_value_t = 0.62, value_parser = super::positive_pawns)]
+    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, value_parser = super::positive_pawns)]
     x05: f64,
     /// Print every scheme's position boundaries and move thresholds.
     #[arg(long)]

@@ -37,6 +37,7 @@ mod report;
 mod run;
 mod schema;
 mod standings;
+mod wdl;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,7 +54,7 @@ use evallab::render::format::{self, Format};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  results      standings, crosstable, ratings, pairs, opening-stats\n  statistics   balance, calibrate, relevance, eas, adjudicate, openings, facts\n  engines      engine-stats, analyze, agreement, match, policy, ease, difficulty\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  results      standings, crosstable, ratings, pairs, opening-stats\n  statistics   balance, calibrate, wdl, relevance, eas, adjudicate, openings, facts\n  engines      engine-stats, analyze, agreement, match, policy, ease, difficulty\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -74,6 +75,7 @@ enum Command {
     OpeningStats(opening_stats::Args),
     Balance(balance::Args),
     Calibrate(calibrate::Args),
+    Wdl(wdl::Args),
     Relevance(relevance::Args),
     Eas(eas::Args),
     Adjudicate(adjudicate::Args),
@@ -115,6 +117,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::OpeningStats(a) => opening_stats::run(a),
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),
+        Command::Wdl(a) => wdl::run(a),
         Command::Relevance(a) => relevance::run(a),
         Command::Eas(a) => eas::run(a),
         Command::Ease(a) => ease::run(a),

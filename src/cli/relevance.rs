@@ -26,7 +26,7 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// x_0_5 in pawns for every engine.
-    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
+    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
     x05: f64,
     /// Per-engine x05 from `evallab calibrate --toml FILE` (its [x05] table;
     /// engines missing there, or with a value that is not positive, take

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     games: usize,
     /// x_0_5 (pawns) of the relevance summary.
-    #[arg(long, default_value_t = 0.62, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
+    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
     x05: f64,
     /// Per-engine x05 from `evallab calibrate --toml FILE` for the relevance summary.
     #[arg(long, value_name = "FILE")]
@@ -46,6 +46,13 @@ pub struct Args {
     /// stops short of the root; it is slow on a report of the whole archive.
     #[arg(long, value_enum, default_value_t = super::SolverArg::Newton)]
     solver: super::SolverArg,
+    /// Score the WDL model and the x05 curves on these events' positions
+    /// (regex), fitted on --wdl-train's, as `wdl --validate` (a report section).
+    #[arg(long, value_name = "REGEX", requires = "wdl_train")]
+    wdl_test: Option<String>,
+    /// The training events of --wdl-test (regex).
+    #[arg(long, value_name = "REGEX", requires = "wdl_test")]
+    wdl_train: Option<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -67,6 +74,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .map(RatingModel::load)
                 .transpose()?,
             solver: a.solver.into(),
+            wdl_split: a.wdl_train.zip(a.wdl_test),
         },
     )?;
     // The relevance section's players: those whose x05 it uses.

@@ -19,6 +19,8 @@ pub mod pairs;
 pub mod ratings;
 pub mod relevance;
 pub mod standings;
+pub mod wdl;
+pub mod x05;
 
 use polars::prelude::*;
 

@@ -37,10 +37,10 @@ pub struct AnnotateOptions {
 }
 
 impl Default for AnnotateOptions {
-    /// x05 = 0.62 (TCEC's), `nine-wdb` and `econ8`, as the CLI defaults.
+    /// The default x05, `nine-wdb` and `econ8`, as the CLI defaults.
     fn default() -> Self {
         AnnotateOptions {
-            x05: 0.62,
+            x05: crate::metrics::x05::DEFAULT,
             position_scheme: PositionScheme::NineWdb,
             move_scheme: MoveScheme::Econ8,
         }

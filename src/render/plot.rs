@@ -7,6 +7,7 @@ use std::path::Path;
 use super::escape;
 use crate::Error;
 use crate::metrics::calibrate::{Calibration, GameObs};
+use crate::metrics::wdl::Fitted;
 
 /// One line or point series of a chart.
 #[derive(Debug, Clone)]
@@ -163,11 +164,12 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
         }
     }
     // Legend, bottom right inside the plot area (curves rising from the origin
-    // leave it free), on a translucent box.
-    let n = c.series.len() as f64;
+    // leave it free), on a translucent box; unlabelled series stay out of it.
+    let legend: Vec<&Series> = c.series.iter().filter(|s| !s.label.is_empty()).collect();
+    let n = legend.len() as f64;
     let lw = 8.0
         + 6.5
-            * c.series
+            * legend
                 .iter()
                 .map(|s| s.label.chars().count())
                 .max()
@@ -179,7 +181,7 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
         r##"<rect x="{lx:.1}" y="{ly:.1}" width="{lw:.1}" height="{:.1}" fill="white" fill-opacity="0.85" stroke="#bbb"/>"##,
         15.0 * n + 6.0
     );
-    for (i, s) in c.series.iter().enumerate() {
+    for (i, s) in legend.iter().enumerate() {
         let y = ly + 15.0 + 15.0 * i as f64;
         let x = lx + 6.0;
         let mark = if s.points.iter().any(|p| p.2 > 0.0) {
@@ -338,6 +340,132 @@ pub fn calibration(panels: &[CalibrationPanel], path: &Path) -> Result<(), Error
     let charts: Vec<Chart> = panels.iter().map(calibration_chart).collect();
     let svg = grid(&charts, 2, 560.0, 380.0);
     save(&svg, path)
+}
+
+/// The WDL model plot (`wdl --plot`), WDL_model's summary in two panels per
+/// group (the first four): the observed win and draw rates by eval at three
+/// material bands with the model's curves at each band's middle, and a, b by
+/// material with the local fits they were smoothed from.
+pub fn wdl(fitted: &Fitted, path: &Path) -> Result<(), Error> {
+    let charts = wdl_charts(fitted);
+    if charts.is_empty() {
+        return Err(Error::InputData(
+            "wdl --plot: no group has a fit to draw".into(),
+        ));
+    }
+    save(&grid(&charts, 2, 620.0, 420.0), path)
+}
+
+/// The panels of [`wdl`]: two per group with a fit (the first four groups).
+pub fn wdl_charts(fitted: &Fitted) -> Vec<Chart> {
+    let s = &fitted.settings;
+    let emax = f64::from(s.eval_max);
+    let bands = [(17, 29), (30, 49), (50, 78)];
+    let mut charts = Vec::new();
+    for g in fitted.groups.iter().take(4) {
+        let name = if g.key.is_empty() {
+            "all".to_string()
+        } else {
+            g.key.join(" · ")
+        };
+        let Ok(fit) = &g.fit else {
+            continue;
+        };
+        let mut rates = Vec::new();
+        for (i, &(lo, hi)) in bands.iter().enumerate() {
+            let color = PALETTE[i];
+            let obs = g.rates(s, lo, hi);
+            let big: Vec<_> = obs.into_iter().filter(|o| o.1 >= 20.0).collect();
+            let mid = f64::from(lo + hi) / 2.0;
+            let curve = |f: &dyn Fn(f64) -> f64| -> Vec<(f64, f64, f64)> {
+                (0..=160)
+                    .map(|k| -emax + f64::from(k) * emax / 80.0)
+                    .map(|x| (x, f(x), 0.0))
+                    .collect()
+            };
+            rates.push(Series {
+                label: format!("wins, material {lo}–{hi}"),
+                color,
+                dashed: false,
+                points: big.iter().map(|o| (o.0, o.2, 1.6)).collect(),
+            });
+            rates.push(Series {
+                label: format!("draws, material {lo}–{hi}"),
+                color,
+                dashed: false,
+                points: big.iter().map(|o| (o.0, o.3, 1.0)).collect(),
+            });
+            rates.push(Series {
+                label: format!("model at {mid}"),
+                color,
+                dashed: false,
+                points: curve(&|x| fit.model.wdl(x, mid).0),
+            });
+            rates.push(Series {
+                label: String::new(),
+                color,
+                dashed: true,
+                points: curve(&|x| fit.model.wdl(x, mid).1),
+            });
+        }
+        charts.push(Chart {
+            title: format!("{name}: win (solid) and draw (dashed) rate by eval"),
+            x_label: "eval of the side to move (cp)".into(),
+            y_label: "rate".into(),
+            x_range: (-emax, emax),
+            y_range: (0.0, 1.0),
+            series: rates,
+        });
+        let ms: Vec<f64> = (s.material_min..=s.material_max).map(f64::from).collect();
+        let top = ms
+            .iter()
+            .map(|&m| fit.model.a(m))
+            .chain(fit.local.iter().map(|l| l.1))
+            .fold(0.0f64, f64::max)
+            * 1.1;
+        charts.push(Chart {
+            title: format!("{name}: a and b by material (a/100 = x05 in pawns)"),
+            x_label: "material (1,3,3,5,9)".into(),
+            y_label: "cp".into(),
+            x_range: (f64::from(s.material_min), f64::from(s.material_max)),
+            y_range: (0.0, top.max(1.0)),
+            series: vec![
+                Series {
+                    label: "a, local fits".into(),
+                    color: PALETTE[0],
+                    dashed: false,
+                    points: fit
+                        .local
+                        .iter()
+                        .map(|l| (f64::from(l.0), l.1, 2.0))
+                        .collect(),
+                },
+                Series {
+                    label: "a(m)".into(),
+                    color: PALETTE[0],
+                    dashed: false,
+                    points: ms.iter().map(|&m| (m, fit.model.a(m), 0.0)).collect(),
+                },
+                Series {
+                    label: "b, local fits".into(),
+                    color: PALETTE[1],
+                    dashed: false,
+                    points: fit
+                        .local
+                        .iter()
+                        .map(|l| (f64::from(l.0), l.2, 2.0))
+                        .collect(),
+                },
+                Series {
+                    label: "b(m)".into(),
+                    color: PALETTE[1],
+                    dashed: false,
+                    points: ms.iter().map(|&m| (m, fit.model.b(m), 0.0)).collect(),
+                },
+            ],
+        });
+    }
+    charts
 }
 
 /// The trade-off of a rule sweep: one point per parameter point, x = wrong

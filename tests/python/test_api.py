@@ -82,6 +82,8 @@ CASES = [
     ("balance", {}, []),
     ("balance", {"by": "engine", "family": ["^Stockfish=Stockfish"]}, ["--by", "engine", "--family", "^Stockfish=Stockfish"]),
     ("calibrate", {"bootstrap": 20, "seed": 3}, ["--bootstrap", "20", "--seed", "3"]),
+    ("wdl", {"min_positions": 10}, ["--min-positions", "10"]),
+    ("wdl", {"by": "engine", "fitting": "fitDensity", "min_positions": 10}, ["--by", "engine", "--fitting", "fitDensity", "--min-positions", "10"]),
     ("relevance", {"by": "engine"}, ["--by", "engine"]),
     ("relevance", {"analysis": "sf", "x05": 0.8}, ["--analysis", "sf", "--x05", "0.8"]),
     ("eas", {}, []),
@@ -214,7 +216,7 @@ def cli_options(command: str) -> set[str]:
 
 # Options the API sets itself (output) or does not offer (ingest --plan prints a list).
 SET_BY_API = {"format", "output", "explain", "stats", "plan"}
-METHODS = ["balance", "calibrate", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
+METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
            "ratings", "standings", "crosstable", "pairs", "opening_stats", "engine_stats", "analyze", "policy", "match"]  # fmt: skip
 
 

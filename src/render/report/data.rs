@@ -26,6 +26,7 @@ use crate::metrics::ratings::fit::Solver;
 use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
 use crate::metrics::relevance::{per_move, summary};
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
+use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Families, Selection, matches};
 use crate::render::annotate::white_pov;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
@@ -44,6 +45,10 @@ pub struct ReportData {
     pub ratings: Result<Ratings, String>,
     /// The events, in number order ("Season 4" before "Season 10").
     pub events: Vec<EventData>,
+    /// The WDL model pooled over the selected events.
+    pub wdl: Option<Fitted>,
+    /// The models scored out of sample (`report --wdl-train/--wdl-test`).
+    pub wdl_validation: Option<validate::Validation>,
 }
 
 impl Default for ReportData {
@@ -54,6 +59,8 @@ impl Default for ReportData {
             x05_default: 0.0,
             ratings: Err("no games".into()),
             events: Vec::new(),
+            wdl: None,
+            wdl_validation: None,
         }
     }
 }
@@ -74,6 +81,8 @@ pub struct EventData {
     pub balance: DataFrame,
     /// Per engine: its games' observations and their calibration.
     pub calibrations: Vec<(String, Vec<GameObs>, Calibration)>,
+    /// Per engine: its WDL model of this event (or why none) and its positions.
+    pub wdl: Vec<(String, Result<Model, String>, u64)>,
     /// The EAS table over the event's games, and the V6 globals it used.
     pub eas: DataFrame,
     pub eas_globals: Globals,
@@ -134,6 +143,33 @@ pub fn collect(
         &popts,
     )?;
     let obs = observations(facts.lazy(), &bopts)?;
+    // WDL models: pooled, and per event and engine (the x05 section).
+    let wdl_fit = |group| -> Result<Fitted, Error> {
+        let o = wdl::Options {
+            group,
+            selection: bopts.selection.clone(),
+            ..wdl::Options::default()
+        };
+        Ok(wdl::wdl(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &o)?)
+    };
+    let wdl_pooled = wdl_fit(wdl::Group::All)?;
+    let wdl_events = wdl_fit(wdl::Group::EventEngine)?;
+    let wdl_validation = match &opts.wdl_split {
+        Some((train, test)) => Some(validate::validate(
+            ds.scan(&GAMES)?,
+            ds.scan(&MOVES)?,
+            &validate::Options {
+                train: train.clone(),
+                test: test.clone(),
+                selection: bopts.selection.clone(),
+                settings: wdl::Settings::default(),
+                bin_width: 5,
+                min_engine_positions: 50_000.0,
+                default_x05: crate::metrics::x05::DEFAULT,
+            },
+        )?),
+        None => None,
+    };
     let mut games = ds.scan(&GAMES)?;
     if let Some(re) = &opts.event {
         games = games.filter(matches(col(col::EVENT), re.as_str()));
@@ -258,6 +294,18 @@ pub fn collect(
                 )
             })
             .collect();
+        let wdl_rows = wdl_events
+            .groups
+            .iter()
+            .filter(|g| g.key.first() == Some(&name))
+            .map(|g| {
+                (
+                    g.key.last().cloned().unwrap_or_default(),
+                    g.fit.as_ref().map(|f| f.model).map_err(|e| e.to_string()),
+                    g.retained(&wdl_events.settings) as u64,
+                )
+            })
+            .collect();
         let (eas, eas_globals) =
             score(&rows_of(labels, col::EVENT, &name)?, &EasOptions::default())?;
         let with_rows = |runs: &[(&EngineRun, DataFrame)]| -> Result<Vec<_>, Error> {
@@ -320,6 +368,7 @@ pub fn collect(
             pairs: rows_of(&penta, col::EVENT, &name)?,
             balance: rows_of(&bal, col::EVENT, &name)?,
             calibrations,
+            wdl: wdl_rows,
             eas,
             eas_globals,
             relevance: rows_of(&rel, col::EVENT, &name)?,
@@ -337,6 +386,8 @@ pub fn collect(
         games: games.height(),
         x05_default: opts.x05.default,
         events,
+        wdl: Some(wdl_pooled),
+        wdl_validation,
     })
 }
 

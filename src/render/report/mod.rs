@@ -40,6 +40,8 @@ pub struct ReportOptions {
     pub rating_model: Option<RatingModel>,
     /// How the ratings sections solve the rating equations.
     pub solver: Solver,
+    /// Training and test events (regexes) of the WDL validation section.
+    pub wdl_split: Option<(String, String)>,
 }
 
 const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\
@@ -59,17 +61,19 @@ pub fn page(data: &ReportData) -> Result<String, Error> {
     let mut html = format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
 <h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
-x05 {} for relevance (per engine where given) and 0.62 for the move and position symbols; definitions in the book: docs/definitions/, docs/spec/metrics.md, docs/spec/eas.md.</p><nav><a href=\"#ratings\">Ratings</a>",
+x05 {} for relevance (per engine where given) and {} for the move and position symbols; definitions in the book: docs/definitions/, docs/spec/metrics.md, docs/spec/eas.md.</p><nav><a href=\"#ratings\">Ratings</a><a href=\"#wdl\">WDL model</a>",
         escape(&data.dataset),
         data.games,
         data.events.len(),
         data.x05_default,
+        crate::metrics::x05::DEFAULT,
     );
     for (i, e) in data.events.iter().enumerate() {
         let _ = write!(html, "<a href=\"#e{i}\">{}</a>", escape(&e.name));
     }
     html.push_str("</nav>");
     html.push_str(&sections::overall_ratings(data)?);
+    html.push_str(&sections::wdl_overall(data)?);
     for (i, event) in data.events.iter().enumerate() {
         let _ = write!(
             html,

@@ -23,13 +23,14 @@ use crate::schema::{col, match_col, metric};
 pub type Section = fn(&EventData) -> Result<String, Error>;
 
 /// The sections of an event, in page order.
-pub const SECTIONS: [Section; 11] = [
+pub const SECTIONS: [Section; 12] = [
     standings,
     crosstable,
     ratings,
     pairs,
     balance,
     calibration,
+    x05_compared,
     eas,
     relevance,
     engine_runs,
@@ -266,6 +267,123 @@ pub fn calibration(e: &EventData) -> Result<String, Error> {
     if !charts.is_empty() {
         html.push_str(&plot::grid(&charts, 2, 560.0, 360.0));
     }
+    Ok(html)
+}
+
+/// x05 three ways per engine: the balance (rank), calibrate's ml, and the
+/// WDL model's a/100 at the target material and in an endgame (material 20).
+pub fn x05_compared(e: &EventData) -> Result<String, Error> {
+    if e.wdl.is_empty() {
+        return Ok(String::new());
+    }
+    let mut html = String::from(
+        "<h3>x05 three ways</h3><p class=note>Pawns. Balance: the W-th largest non-won maximum; ml: \
+         calibrate's maximum-likelihood P(x); WDL: a(material)/100 of the engine's own WDL model \
+         (docs/definitions/wdl.md), at material 58 and 20.</p><table><thead><tr><th>engine</th>\
+         <th>balance</th><th>ml</th><th>WDL x05 (58)</th><th>WDL x05 (20)</th><th>WDL positions</th>\
+         <th>note</th></tr></thead><tbody>",
+    );
+    let balance: std::collections::HashMap<String, Option<f64>> = match (
+        e.balance.column(metric::ENGINE),
+        e.balance.column(metric::BALANCE),
+    ) {
+        (Ok(n), Ok(b)) => n
+            .str()?
+            .iter()
+            .zip(b.f64()?.iter())
+            .map(|(n, b)| (n.unwrap_or_default().to_string(), b))
+            .collect(),
+        _ => Default::default(),
+    };
+    let cell = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.2}"));
+    for (engine, model, positions) in &e.wdl {
+        let ml = e
+            .calibrations
+            .iter()
+            .find(|(n, _, _)| n == engine)
+            .and_then(|(_, _, c)| c.ml.value);
+        let (w58, w20, note) = match model {
+            Ok(m) => (
+                Some(m.a(58.0) / 100.0),
+                Some(m.a(20.0) / 100.0),
+                String::new(),
+            ),
+            Err(reason) => (None, None, reason.clone()),
+        };
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{positions}</td><td>{}</td></tr>",
+            escape(engine),
+            cell(balance.get(engine).copied().flatten()),
+            cell(ml),
+            cell(w58),
+            cell(w20),
+            escape(&note)
+        );
+    }
+    html.push_str("</tbody></table>");
+    Ok(html)
+}
+
+/// The WDL model over every selected event: WDL_model's summary curves, the
+/// coefficients, and the out-of-sample validation when the report has a split.
+pub fn wdl_overall(data: &ReportData) -> Result<String, Error> {
+    let mut html = String::from(
+        "<section id=wdl><h2>Eval → outcome: the WDL model</h2><p class=note>Stockfish's WDL model \
+         fitted as WDL_model's scoreWDL.py fits it (optimizeProbability) to every selected position: \
+         win(x) = 1/(1+exp(−(x−a)/b)) with a, b cubic in material/58. a(m)/100 is x05 as it varies \
+         with the material (docs/definitions/wdl.md).</p>",
+    );
+    if let Some(fitted) = &data.wdl {
+        if let Some(g) = fitted.groups.first() {
+            match &g.fit {
+                Ok(f) => {
+                    let m = &f.model;
+                    let _ = write!(
+                        html,
+                        "<p>{:.0} positions of {} games: a(58) = {:.1} cp, b(58) = {:.1} cp; x05 = {:.2} at \
+                         material 58, {:.2} at 30, {:.2} at 20. <code>as = [{}]</code>, <code>bs = [{}]</code>.</p>",
+                        f.retained.iter().sum::<f64>(),
+                        g.games,
+                        m.a(58.0),
+                        m.b(58.0),
+                        m.a(58.0) / 100.0,
+                        m.a(30.0) / 100.0,
+                        m.a(20.0) / 100.0,
+                        m.as_.map(|c| format!("{c:.4}")).join(", "),
+                        m.bs.map(|c| format!("{c:.4}")).join(", "),
+                    );
+                    html.push_str(&plot::grid(&plot::wdl_charts(fitted), 2, 560.0, 380.0));
+                }
+                Err(e) => {
+                    let _ = write!(
+                        html,
+                        "<p class=note>No pooled model: {}.</p>",
+                        escape(&e.to_string())
+                    );
+                }
+            }
+        }
+    }
+    if let Some(v) = &data.wdl_validation {
+        let _ = write!(
+            html,
+            "<h3>Which model predicts the results: out of sample</h3><p class=note>Fitted on {} positions \
+             of {} games, scored on {} positions of {} games. Log loss and Brier of the mover's expected \
+             score against the game's score, 95 % intervals clustered by game; the last columns compare \
+             with P(x) at the best single x05 (negative: better).</p>",
+            v.train_positions, v.train_games, v.test_positions, v.test_games
+        );
+        use crate::metrics::wdl::validate::out;
+        let cols: Vec<&str> = [out::MODEL, out::PARAMETER]
+            .into_iter()
+            .chain(out::LOG_LOSS)
+            .chain(out::BRIER)
+            .chain(out::VS_BEST)
+            .collect();
+        html.push_str(&table(&v.table()?, &cols)?);
+    }
+    html.push_str("</section>");
     Ok(html)
 }
 
@@ -899,23 +1017,56 @@ mod tests {
         assert_eq!(c.y_range, (1000.0, 1200.0));
     }
 
+    /// x05 three ways: the balance, the ml and the WDL model's a/100 side by side.
+    #[test]
+    fn x05_compared_puts_the_three_estimates_side_by_side() {
+        use crate::metrics::wdl::Model;
+        let mut e = event("E");
+        e.balance =
+            df!(metric::ENGINE => ["A", "B"], metric::BALANCE => [Some(0.62), None]).unwrap();
+        let m = Model {
+            as_: [0.0, 0.0, 58.0, 100.0],
+            bs: [0.0, 0.0, 0.0, 60.0],
+            mom_target: 58,
+            material_min: 17,
+            material_max: 78,
+        };
+        e.wdl = vec![
+            ("A".into(), Ok(m), 5000),
+            ("B".into(), Err("too few".into()), 12),
+        ];
+        let html = x05_compared(&e).unwrap();
+        // a(58) = 58 + 100 = 158 cp; a(20) = 58·20/58 + 100 = 120 cp.
+        assert!(html.contains("<tr><td>A</td><td>0.62</td><td></td><td>1.58</td><td>1.20</td><td>5000</td><td></td></tr>"), "{html}");
+        assert!(html.contains(
+            "<tr><td>B</td><td></td><td></td><td></td><td></td><td>12</td><td>too few</td></tr>"
+        ));
+        assert_eq!(x05_compared(&event("F")).unwrap(), "");
+    }
+
     /// The page: a link and a section per event, each with every section.
     #[test]
     fn page_links_every_event_in_order() {
         let data = ReportData {
             dataset: "ds".into(),
             games: 3,
-            x05_default: 0.62,
+            x05_default: crate::metrics::x05::DEFAULT,
             ratings: Err("no <games>".into()),
             events: vec![event("S<1>"), event("S2")],
+            wdl: None,
+            wdl_validation: None,
         };
         let html = page(&data).unwrap();
         assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
         assert!(html.contains(
-            "<nav><a href=\"#ratings\">Ratings</a><a href=\"#e0\">S&lt;1&gt;</a><a href=\"#e1\">S2</a></nav>\
-             <section id=ratings><h2>Ratings of all events together</h2>"
+            "<nav><a href=\"#ratings\">Ratings</a><a href=\"#wdl\">WDL model</a><a href=\"#e0\">S&lt;1&gt;</a>\
+             <a href=\"#e1\">S2</a></nav><section id=ratings><h2>Ratings of all events together</h2>"
         ));
-        assert!(html.contains("<p class=note>No ratings: no &lt;games&gt;</p></section>"));
+        assert!(
+            html.contains(
+                "<p class=note>No ratings: no &lt;games&gt;</p></section><section id=wdl>"
+            )
+        );
         assert!(html.contains("<section id=\"e1\"><h2>S2</h2><h3>Standings</h3>"));
         assert_eq!(
             html.matches("<h3>Adjudication rules replayed</h3>").count(),

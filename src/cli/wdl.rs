@@ -1,0 +1,255 @@
+//! `evallab wdl <DATASET>`: eval → win/draw/loss models fitted as
+//! Stockfish's WDL_model fits them, per group, and their validation on game
+//! results out of sample.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use evallab::dataset::Dataset;
+use evallab::metrics::wdl::{self, Fitting, Group, Options, Settings, Solver, validate};
+use evallab::render::plot;
+use evallab::schema::{GAMES, MOVES};
+
+use super::{OutputArgs, SelectionArgs, usage};
+
+/// `--by` of `wdl`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ByArg {
+    /// One fit over every selected position.
+    All,
+    /// One fit per engine (the mover: its own evals).
+    Engine,
+    Event,
+    /// TCEC season ("Season N" in the event; other events alone).
+    Season,
+    #[value(name = "event,engine")]
+    EventEngine,
+    #[value(name = "season,engine")]
+    SeasonEngine,
+}
+
+impl From<ByArg> for Group {
+    fn from(b: ByArg) -> Group {
+        match b {
+            ByArg::All => Group::All,
+            ByArg::Engine => Group::Engine,
+            ByArg::Event => Group::Event,
+            ByArg::Season => Group::Season,
+            ByArg::EventEngine => Group::EventEngine,
+            ByArg::SeasonEngine => Group::SeasonEngine,
+        }
+    }
+}
+
+/// `--fitting`, with WDL_model's spellings as aliases.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum FittingArg {
+    /// Maximise the likelihood of every position's game outcome (updateWDL.sh's choice).
+    #[value(alias = "optimizeProbability")]
+    OptimizeProbability,
+    /// Least squares of the win-rate curve to each material's win densities.
+    #[value(alias = "fitDensity")]
+    FitDensity,
+    /// Least squares of the expected score against the game score.
+    #[value(alias = "optimizeScore")]
+    OptimizeScore,
+}
+
+impl From<FittingArg> for Fitting {
+    fn from(f: FittingArg) -> Fitting {
+        match f {
+            FittingArg::OptimizeProbability => Fitting::OptimizeProbability,
+            FittingArg::FitDensity => Fitting::FitDensity,
+            FittingArg::OptimizeScore => Fitting::OptimizeScore,
+        }
+    }
+}
+
+/// `--solver` of `wdl`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SolverArg {
+    /// scipy's Powell as scoreWDL.py calls it: WDL_model's coefficients, which
+    /// stop after a sweep or two, short of the minimum.
+    Powell,
+    /// Damped Newton steps to the objective's minimum.
+    Newton,
+}
+
+impl From<SolverArg> for Solver {
+    fn from(s: SolverArg) -> Solver {
+        match s {
+            SolverArg::Powell => Solver::Powell,
+            SolverArg::Newton => Solver::Newton,
+        }
+    }
+}
+
+/// Fit Stockfish's WDL model: win rate by eval and material, per group.
+///
+/// Counts every move's eval (the mover's, before the move: its material
+/// 9Q+5R+3B+3N+P and move number) against the game's result as Stockfish's
+/// WDL_model (scoreWDLstat) counts a PGN, and fits win(x) = 1/(1+exp(−(x−a)/b)),
+/// loss(x) = win(−x), with a and b cubic in material/58, as scoreWDL.py does.
+/// a(m) is the eval (cp) at which half of the games are won: x_0_5 = a/100
+/// pawns, as it varies with the material. Pooled over the selection by
+/// default; --by fits each group. --validate scores this and the seed's
+/// models on game results out of sample (docs/guide/wdl.md).
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  evallab wdl ds                                  pooled fit, one row\n  evallab wdl ds --by engine --bootstrap 200      per engine, 95 % intervals of a and b\n  evallab wdl ds --counts-json counts.json        scoreWDLstat's JSON, for scoreWDL.py\n  evallab wdl ds --validate --train 'Season ([1-9]|1[0-9]|20) ' --test 'Season (2[1-9]) '"
+)]
+pub struct Args {
+    /// Dataset folder written by `evallab ingest`.
+    dataset: PathBuf,
+    /// One fit over the selection (all), or one per group.
+    #[arg(long, value_enum, default_value_t = ByArg::All)]
+    by: ByArg,
+    #[command(flatten)]
+    select: SelectionArgs,
+    /// How the coefficients are fitted (WDL_model's --modelFitting).
+    #[arg(long, value_enum, default_value_t = FittingArg::OptimizeProbability)]
+    fitting: FittingArg,
+    /// How optimizeProbability and optimizeScore minimise: as WDL_model
+    /// (powell, its coefficients) or to the minimum (newton).
+    #[arg(long, value_enum, default_value_t = SolverArg::Powell)]
+    solver: SolverArg,
+    /// The polynomials are in material / this (WDL_model's --momTarget);
+    /// a_target and b_target are a and b there.
+    #[arg(long, default_value_t = 58, value_parser = clap::value_parser!(i32).range(1..=78))]
+    mom_target: i32,
+    /// Fit positions with at least this material (--materialMin).
+    #[arg(long, default_value_t = 17, value_parser = clap::value_parser!(i32).range(0..=78))]
+    material_min: i32,
+    /// Fit positions with at most this material (--materialMax).
+    #[arg(long, default_value_t = 78, value_parser = clap::value_parser!(i32).range(0..=200))]
+    material_max: i32,
+    /// Fit positions from this full move on (--moveMin).
+    #[arg(long, default_value_t = 1)]
+    move_min: i32,
+    /// Fit positions up to this full move (--moveMax; moves after 200 are never counted).
+    #[arg(long, default_value_t = 120)]
+    move_max: i32,
+    /// Fit evals up to this many centipawns either way (--evalMax).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(i32).range(1..=1000))]
+    eval_max: i32,
+    /// A material value with fewer wins gets no local fit (--winMin).
+    #[arg(long, default_value_t = 10)]
+    win_min: u32,
+    /// Evals are rounded to this many centipawns (scoreWDLstat --binWidth).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=100))]
+    bin_width: i32,
+    /// A group with fewer positions in the fit's window gets no fit (a reason instead).
+    #[arg(long, default_value_t = 1000)]
+    min_positions: u64,
+    /// Bootstrap resamples over games for the intervals of a and b (0: none).
+    #[arg(long, default_value_t = 0)]
+    bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Level of the bootstrap intervals, in (0, 1).
+    #[arg(long, default_value_t = 0.95, value_parser = level)]
+    level: f64,
+    /// Also write the counts as scoreWDLstat's JSON (every group together), for scoreWDL.py.
+    #[arg(long, value_name = "FILE")]
+    counts_json: Option<PathBuf>,
+    /// Also draw the observed win and draw rates by eval with the fitted
+    /// curves, and a, b by material (.svg or .png; the first 4 groups).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Instead of the fits: score the WDL model and the seed's x05 curves on
+    /// the --test events' positions, fitted on the --train events' (standard
+    /// games, cp evals); the reliability table goes beside the output.
+    #[arg(long, requires_all = ["train", "test"])]
+    validate: bool,
+    /// --validate: the training events (regex).
+    #[arg(long, value_name = "REGEX", requires = "validate")]
+    train: Option<String>,
+    /// --validate: the test events (regex; a match here wins over --train).
+    #[arg(long, value_name = "REGEX", requires = "validate")]
+    test: Option<String>,
+    /// --validate: an engine's own WDL model needs this many training positions.
+    #[arg(long, default_value_t = 50_000, requires = "validate")]
+    min_engine_positions: u64,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+fn level(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("`{s}`: a level between 0 and 1, e.g. 0.95")),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let selection = args.select.selection()?;
+    if args.material_min >= args.material_max {
+        return Err(usage("--material-min must be below --material-max"));
+    }
+    if !(args.material_min..=args.material_max).contains(&args.mom_target) {
+        return Err(usage(
+            "--mom-target must lie between --material-min and --material-max",
+        ));
+    }
+    if args.move_min > args.move_max {
+        return Err(usage("--move-min must not exceed --move-max"));
+    }
+    args.out.check()?;
+    if let Some(path) = &args.plot {
+        plot::check_path(path)?;
+    }
+    let settings = Settings {
+        fitting: args.fitting.into(),
+        solver: args.solver.into(),
+        mom_target: args.mom_target,
+        material_min: args.material_min,
+        material_max: args.material_max,
+        move_min: args.move_min,
+        move_max: args.move_max,
+        eval_max: args.eval_max,
+        win_min: f64::from(args.win_min),
+    };
+    let ds = Dataset::open(&args.dataset)?;
+    if args.validate {
+        let opts = validate::Options {
+            train: args.train.unwrap_or_default(),
+            test: args.test.unwrap_or_default(),
+            selection,
+            settings,
+            bin_width: args.bin_width,
+            min_engine_positions: args.min_engine_positions as f64,
+            default_x05: evallab::metrics::x05::DEFAULT,
+        };
+        let v = validate::validate(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
+        eprintln!(
+            "trained on {} positions of {} games, scored on {} positions of {} games",
+            v.train_positions, v.train_games, v.test_positions, v.test_games
+        );
+        args.out.write(&mut v.table()?)?;
+        match args.out.beside("reliability") {
+            Some(side) => side.write(&mut v.reliability_table()?)?,
+            None => args.out.write(&mut v.reliability_table()?)?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let opts = Options {
+        group: args.by.into(),
+        selection,
+        settings,
+        bin_width: args.bin_width,
+        min_positions: args.min_positions as f64,
+        bootstrap: args.bootstrap,
+        seed: args.seed,
+        level: args.level,
+    };
+    let fitted = wdl::wdl(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
+    if let Some(path) = &args.counts_json {
+        evallab::render::format::write_text(path, &fitted.counts_json())?;
+    }
+    if let Some(path) = &args.plot {
+        plot::wdl(&fitted, path)?;
+    }
+    args.out.write(&mut fitted.table()?)?;
+    Ok(ExitCode::SUCCESS)
+}

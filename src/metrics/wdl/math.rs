@@ -1,0 +1,812 @@
+//! The WDL model and its fits, as Stockfish's `WDL_model` (`scoreWDL.py`)
+//! defines them (docs/definitions/wdl.md, readings W1–W9).
+//!
+//! win(x) = 1 / (1 + exp(−(x − a)/b)), loss(x) = win(−x), draw = 1 − win − loss,
+//! with a and b cubic polynomials of y = mom / mom_target (mom: the material
+//! on the board, 9Q+5R+3B+3N+P, both sides). Evals x in centipawns.
+//!
+//! The three fits of the reference (`--modelFitting`):
+//! - `fitDensity`: per material with enough wins, least squares of win(x) to
+//!   the observed win rate of each eval bin (every bin weighs the same); then
+//!   a cubic least-squares fit of those a(m), b(m).
+//! - `optimizeProbability`: from there, the 8 coefficients that maximise the
+//!   likelihood of every position's game outcome.
+//! - `optimizeScore`: likewise, minimising the squared error of the expected
+//!   score (win + draw/2) against the game score.
+//!
+//! The reference minimises with scipy's Powell; we minimise the same
+//! objectives with a damped Newton method (analytic gradients in a and b, the
+//! chain rule through the polynomials, which are linear in their
+//! coefficients). Both stop at the objective's minimum, so the coefficients
+//! agree to the tolerance `scripts/wdl_compare.py` checks (W7).
+
+use super::powell;
+
+/// How the coefficients are fitted (WDL_model's `--modelFitting`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fitting {
+    /// Least squares of the win-rate curve to the win densities, per material.
+    FitDensity,
+    /// Maximum likelihood of the game outcomes (`updateWDL.sh`'s choice).
+    #[default]
+    OptimizeProbability,
+    /// Least squares of the expected score against the game score.
+    OptimizeScore,
+}
+
+impl Fitting {
+    /// The reference's spelling (`--modelFitting`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fitting::FitDensity => "fitDensity",
+            Fitting::OptimizeProbability => "optimizeProbability",
+            Fitting::OptimizeScore => "optimizeScore",
+        }
+    }
+}
+
+/// How the objective is minimised (W7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Solver {
+    /// scipy's Powell as `scoreWDL.py` calls it: stops where the reference
+    /// stops (after a sweep or two, with scipy's default ftol 1e-4).
+    #[default]
+    Powell,
+    /// Damped Newton steps to the objective's minimum.
+    Newton,
+}
+
+/// The data window and fit settings; the defaults are `updateWDL.sh`'s
+/// (`--momType material --momTarget 58 --materialMin 17 --moveMin 1`) and
+/// `scoreWDL.py`'s own (materialMax 78, moveMax 120, evalMax 400, winMin 10).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    pub fitting: Fitting,
+    pub solver: Solver,
+    pub mom_target: i32,
+    pub material_min: i32,
+    pub material_max: i32,
+    pub move_min: i32,
+    pub move_max: i32,
+    /// |eval| ≤ this many centipawns are fitted.
+    pub eval_max: i32,
+    /// A material value with fewer wins gets no local fit (W5).
+    pub win_min: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            fitting: Fitting::default(),
+            solver: Solver::default(),
+            mom_target: 58,
+            material_min: 17,
+            material_max: 78,
+            move_min: 1,
+            move_max: 120,
+            eval_max: 400,
+            win_min: 10.0,
+        }
+    }
+}
+
+/// p(y) = ((c0·y + c1)·y + c2)·y + c3 with c in WDL_model's `as[]` order
+/// (highest power first).
+pub fn poly3(c: &[f64; 4], y: f64) -> f64 {
+    ((c[0] * y + c[1]) * y + c[2]) * y + c[3]
+}
+
+/// The logistic 1/(1 + e^(−z)) without overflow.
+fn logistic(z: f64) -> f64 {
+    if z < 0.0 {
+        let e = z.exp();
+        e / (1.0 + e)
+    } else {
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// The reference's guard: b below 1e-8 counts as 1e-8.
+const B_MIN: f64 = 1e-8;
+/// The reference's floor of a probability inside a logarithm.
+const P_MIN: f64 = 1e-14;
+
+/// Win rate at eval x (centipawns, the mover's POV) for parameters a, b.
+pub fn win_rate(x: f64, a: f64, b: f64) -> f64 {
+    logistic((x - a) / b.max(B_MIN))
+}
+
+/// A fitted model: `as`/`bs` in WDL_model's order, polynomials of
+/// material / `mom_target`. Outside the fitted material range the material is
+/// clamped to it, as Stockfish clamps it (`std::clamp(material, 17, 78)`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Model {
+    pub as_: [f64; 4],
+    pub bs: [f64; 4],
+    pub mom_target: i32,
+    pub material_min: i32,
+    pub material_max: i32,
+}
+
+impl Model {
+    fn y(&self, material: f64) -> f64 {
+        material.clamp(f64::from(self.material_min), f64::from(self.material_max))
+            / f64::from(self.mom_target)
+    }
+
+    /// a(material), centipawns: the eval at which half of the games are won.
+    pub fn a(&self, material: f64) -> f64 {
+        poly3(&self.as_, self.y(material))
+    }
+
+    /// b(material), centipawns: the spread of the win-rate curve.
+    pub fn b(&self, material: f64) -> f64 {
+        poly3(&self.bs, self.y(material))
+    }
+
+    /// (win, draw, loss) at eval x (centipawns, mover's POV).
+    pub fn wdl(&self, x: f64, material: f64) -> (f64, f64, f64) {
+        let (a, b) = (self.a(material), self.b(material));
+        let w = win_rate(x, a, b);
+        let l = win_rate(-x, a, b);
+        (w, 1.0 - w - l, l)
+    }
+
+    /// The expected score win + draw/2 at eval x (centipawns).
+    pub fn score(&self, x: f64, material: f64) -> f64 {
+        let (w, d, _) = self.wdl(x, material);
+        w + 0.5 * d
+    }
+}
+
+/// Win, draw and loss counts (or bootstrap weights) on the grid
+/// material × eval of the data window, as `scoreWDL.py`'s `WdlData`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    pub material_min: i32,
+    pub eval_max: i32,
+    /// Indexed [material − material_min][eval + eval_max]; 0 = win, 1 = draw, 2 = loss.
+    pub counts: [Vec<f64>; 3],
+    n_material: usize,
+}
+
+/// A game outcome from the mover's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Win = 0,
+    Draw = 1,
+    Loss = 2,
+}
+
+impl Outcome {
+    /// The reference's letter (W, D, L).
+    pub fn letter(self) -> char {
+        match self {
+            Outcome::Win => 'W',
+            Outcome::Draw => 'D',
+            Outcome::Loss => 'L',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Outcome> {
+        match c {
+            'W' => Some(Outcome::Win),
+            'D' => Some(Outcome::Draw),
+            'L' => Some(Outcome::Loss),
+            _ => None,
+        }
+    }
+
+    /// The game score of the outcome (1, ½, 0).
+    pub fn score(self) -> f64 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+}
+
+impl Grid {
+    pub fn new(s: &Settings) -> Grid {
+        let n_material = (s.material_max - s.material_min + 1).max(0) as usize;
+        let n = n_material * (2 * s.eval_max as usize + 1);
+        Grid {
+            material_min: s.material_min,
+            eval_max: s.eval_max,
+            counts: [vec![0.0; n], vec![0.0; n], vec![0.0; n]],
+            n_material,
+        }
+    }
+
+    fn width(&self) -> usize {
+        2 * self.eval_max as usize + 1
+    }
+
+    /// Adds `weight` positions of (outcome, move, material, eval) when they are
+    /// inside the window (`load_json_data`'s filters); false when left out.
+    pub fn add(
+        &mut self,
+        s: &Settings,
+        outcome: Outcome,
+        mv: i32,
+        material: i32,
+        eval: i32,
+        weight: f64,
+    ) -> bool {
+        let inside = (s.move_min..=s.move_max).contains(&mv)
+            && (s.material_min..=s.material_max).contains(&material)
+            && eval.abs() <= s.eval_max;
+        if inside {
+            let i = (material - self.material_min) as usize * self.width()
+                + (eval + self.eval_max) as usize;
+            self.counts[outcome as usize][i] += weight;
+        }
+        inside
+    }
+
+    /// Positions retained as (wins, draws, losses).
+    pub fn retained(&self) -> [f64; 3] {
+        self.counts.each_ref().map(|c| c.iter().sum())
+    }
+
+    /// The material rows with data: (material, cells of (eval, w, d, l)).
+    fn rows(&self) -> Vec<(i32, Vec<Cell>)> {
+        let w = self.width();
+        (0..self.n_material)
+            .map(|r| {
+                let cells = (0..w)
+                    .filter_map(|j| {
+                        let i = r * w + j;
+                        let [cw, cd, cl] = self.counts.each_ref().map(|c| c[i]);
+                        (cw + cd + cl > 0.0).then_some(Cell {
+                            x: j as f64 - f64::from(self.eval_max),
+                            w: cw,
+                            d: cd,
+                            l: cl,
+                        })
+                    })
+                    .collect();
+                (self.material_min + r as i32, cells)
+            })
+            .collect()
+    }
+}
+
+/// One eval bin of one material: its eval and outcome counts.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    x: f64,
+    w: f64,
+    d: f64,
+    l: f64,
+}
+
+impl Cell {
+    fn total(&self) -> f64 {
+        self.w + self.d + self.l
+    }
+}
+
+/// A function of (a, b) per material row, with its gradient.
+type RowObjective = fn(&[Cell], f64, f64) -> (f64, [f64; 2]);
+
+/// Win and loss rates with their derivatives in (a, b).
+struct Rates {
+    w: f64,
+    l: f64,
+    dw: [f64; 2],
+    dl: [f64; 2],
+}
+
+fn rates(x: f64, a: f64, b: f64) -> Rates {
+    let bb = b.max(B_MIN);
+    let (u, v) = ((x - a) / bb, (-x - a) / bb);
+    let (w, l) = (logistic(u), logistic(v));
+    // d/da σ((x−a)/b) = −σ(1−σ)/b; d/db = −σ(1−σ)·u/b (0 where b is guarded).
+    let db = if b > B_MIN { 1.0 } else { 0.0 };
+    let (sw, sl) = (w * (1.0 - w) / bb, l * (1.0 - l) / bb);
+    Rates {
+        w,
+        l,
+        dw: [-sw, -sw * u * db],
+        dl: [-sl, -sl * v * db],
+    }
+}
+
+/// −Σ log P(outcome), the reference's `evalLogProbability` before its division by N.
+fn log_probability(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
+    let (mut f, mut g) = (0.0, [0.0; 2]);
+    for c in cells {
+        let r = rates(c.x, a, b);
+        let d = 1.0 - r.w - r.l;
+        for (count, p, dp) in [
+            (c.w, r.w, r.dw),
+            (c.d, d, [-r.dw[0] - r.dl[0], -r.dw[1] - r.dl[1]]),
+            (c.l, r.l, r.dl),
+        ] {
+            if count > 0.0 {
+                f -= count * p.max(P_MIN).ln();
+                if p > P_MIN {
+                    g[0] -= count * dp[0] / p;
+                    g[1] -= count * dp[1] / p;
+                }
+            }
+        }
+    }
+    (f, g)
+}
+
+/// Σ count·(expected score − game score)², the reference's `scoreError`
+/// squared and before its division by N (the same minimum).
+fn score_error(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
+    let (mut f, mut g) = (0.0, [0.0; 2]);
+    for c in cells {
+        let r = rates(c.x, a, b);
+        // `estimateScore`: win + draw/2 with draw = 1 − win − loss.
+        let e = r.w + 0.5 * (1.0 - r.w - r.l);
+        let de = [0.5 * (r.dw[0] - r.dl[0]), 0.5 * (r.dw[1] - r.dl[1])];
+        for (count, s) in [(c.w, 1.0), (c.d, 0.5), (c.l, 0.0)] {
+            f += count * (e - s) * (e - s);
+            g[0] += count * 2.0 * (e - s) * de[0];
+            g[1] += count * 2.0 * (e - s) * de[1];
+        }
+    }
+    (f, g)
+}
+
+/// Σ (win rate − observed win density)² over the bins, each bin once
+/// (`curve_fit(win_rate, xdata, ywindata)`).
+fn density_error(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
+    let (mut f, mut g) = (0.0, [0.0; 2]);
+    for c in cells {
+        let r = rates(c.x, a, b);
+        let e = r.w - c.w / c.total();
+        f += e * e;
+        g[0] += 2.0 * e * r.dw[0];
+        g[1] += 2.0 * e * r.dw[1];
+    }
+    (f, g)
+}
+
+/// The gradient's Hessian in (a, b) by central differences of the analytic
+/// gradient (the gradient is exact; the minimum is where it vanishes).
+fn row_hessian(obj: RowObjective, cells: &[Cell], a: f64, b: f64) -> [[f64; 2]; 2] {
+    let h = [1e-4 * a.abs().max(1.0), 1e-4 * b.abs().max(1.0)];
+    let mut hess = [[0.0; 2]; 2];
+    for (k, hk) in h.iter().enumerate() {
+        let (mut p, mut m) = ([a, b], [a, b]);
+        p[k] += hk;
+        m[k] -= hk;
+        let (_, gp) = obj(cells, p[0], p[1]);
+        let (_, gm) = obj(cells, m[0], m[1]);
+        for i in 0..2 {
+            hess[i][k] = (gp[i] - gm[i]) / (2.0 * hk);
+        }
+    }
+    // Symmetrise the difference quotients.
+    let off = 0.5 * (hess[0][1] + hess[1][0]);
+    hess[0][1] = off;
+    hess[1][0] = off;
+    hess
+}
+
+/// Solves A·x = y by Gaussian elimination with partial pivoting; None when singular.
+fn solve(mut a: Vec<Vec<f64>>, mut y: Vec<f64>) -> Option<Vec<f64>> {
+    let n = y.len();
+    for k in 0..n {
+        let p = (k..n).max_by(|&i, &j| a[i][k].abs().total_cmp(&a[j][k].abs()))?;
+        if a[p][k].abs() < 1e-300 || !a[p][k].is_finite() {
+            return None;
+        }
+        a.swap(k, p);
+        y.swap(k, p);
+        for i in k + 1..n {
+            let f = a[i][k] / a[k][k];
+            for j in k..n {
+                a[i][j] -= f * a[k][j];
+            }
+            y[i] -= f * y[k];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for k in (0..n).rev() {
+        let s: f64 = (k + 1..n).map(|j| a[k][j] * x[j]).sum();
+        x[k] = (y[k] - s) / a[k][k];
+    }
+    Some(x)
+}
+
+/// The objective's value, gradient and Hessian at a point.
+type Quadratic = (f64, Vec<f64>, Vec<Vec<f64>>);
+
+/// Minimises by Newton steps damped as Levenberg–Marquardt (the damping grows
+/// until a step lowers the objective). Stops when a step moves no parameter
+/// by more than 1e-10 of its size. Returns the point and whether it stopped so.
+fn minimize(
+    f: impl Fn(&[f64]) -> Quadratic,
+    value: impl Fn(&[f64]) -> f64,
+    x0: &[f64],
+) -> (Vec<f64>, bool) {
+    let mut x = x0.to_vec();
+    let mut lambda = 1e-3;
+    for _ in 0..500 {
+        let (fx, g, h) = f(&x);
+        if !fx.is_finite() {
+            return (x, false);
+        }
+        let mut moved = false;
+        for _ in 0..60 {
+            let damped: Vec<Vec<f64>> = (0..x.len())
+                .map(|i| {
+                    let mut row = h[i].clone();
+                    row[i] += lambda * h[i][i].abs().max(1e-12);
+                    row
+                })
+                .collect();
+            let Some(step) = solve(damped, g.iter().map(|v| -v).collect()) else {
+                lambda *= 10.0;
+                continue;
+            };
+            let next: Vec<f64> = x.iter().zip(&step).map(|(a, d)| a + d).collect();
+            let fn_ = value(&next);
+            if fn_.is_finite() && fn_ <= fx {
+                let small = x
+                    .iter()
+                    .zip(&step)
+                    .all(|(xi, d)| d.abs() <= 1e-10 * xi.abs().max(1.0));
+                x = next;
+                lambda = (lambda / 10.0).max(1e-12);
+                moved = true;
+                if small {
+                    return (x, true);
+                }
+                break;
+            }
+            lambda *= 10.0;
+        }
+        if !moved {
+            // No step lowers the objective at any damping: a minimum to rounding.
+            return (x, true);
+        }
+    }
+    (x, false)
+}
+
+/// Minimises a row objective over (a, b) from a start.
+fn fit_row(obj: RowObjective, cells: &[Cell], start: [f64; 2]) -> Option<[f64; 2]> {
+    let (x, ok) = minimize(
+        |p| {
+            let (f, g) = obj(cells, p[0], p[1]);
+            let h = row_hessian(obj, cells, p[0], p[1]);
+            (f, g.to_vec(), h.iter().map(|r| r.to_vec()).collect())
+        },
+        // b ≤ 0 is no model (the reference's guard would flatten the gradient
+        // there and stop): such steps are refused.
+        |p| {
+            if p[1] > B_MIN {
+                obj(cells, p[0], p[1]).0
+            } else {
+                f64::INFINITY
+            }
+        },
+        &start,
+    );
+    (ok && x.iter().all(|v| v.is_finite())).then(|| [x[0], x[1]])
+}
+
+/// Least-squares cubic in y of values at points (`curve_fit(poly3, …)`).
+fn polyfit(ys: &[f64], values: &[f64]) -> Option<[f64; 4]> {
+    let phi = |y: f64| [y * y * y, y * y, y, 1.0];
+    let mut ata = vec![vec![0.0; 4]; 4];
+    let mut aty = vec![0.0; 4];
+    for (&y, &v) in ys.iter().zip(values) {
+        let p = phi(y);
+        for i in 0..4 {
+            aty[i] += p[i] * v;
+            for j in 0..4 {
+                ata[i][j] += p[i] * p[j];
+            }
+        }
+    }
+    let c = solve(ata, aty)?;
+    Some([c[0], c[1], c[2], c[3]])
+}
+
+/// A fit's result: the model and what it was fitted from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    pub model: Model,
+    /// The local fits (material, a, b) the polynomials started from.
+    pub local: Vec<(i32, f64, f64)>,
+    /// Positions retained (wins, draws, losses).
+    pub retained: [f64; 3],
+    /// The objective at the result, divided by the positions (the reference's
+    /// "Final objective function"; for optimizeScore its square root).
+    pub objective: f64,
+}
+
+/// Why a group has no fit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoFit {
+    #[error("no positions in the window")]
+    NoData,
+    #[error("{0} positions in the window, fewer than the minimum")]
+    TooFewPositions(u64),
+    #[error("{0} material values with at least the minimum wins; a cubic needs 4")]
+    TooFewMaterials(usize),
+    #[error("the fit did not converge")]
+    NoConvergence,
+    /// The fitted a or b is not positive somewhere in the material window: a
+    /// model that says more eval means fewer wins (too few wins or losses).
+    #[error("a or b not positive at material {0}: too little data to identify the model")]
+    Degenerate(i32),
+}
+
+/// Fits the model to a grid with the settings' method (`fit_ab_globally`).
+pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
+    let retained = grid.retained();
+    let n: f64 = retained.iter().sum();
+    if n <= 0.0 {
+        return Err(NoFit::NoData);
+    }
+    let rows = grid.rows();
+    let target = f64::from(s.mom_target);
+    let row_obj: Option<RowObjective> = match s.fitting {
+        Fitting::FitDensity => None,
+        Fitting::OptimizeProbability => Some(log_probability),
+        Fitting::OptimizeScore => Some(score_error),
+    };
+    // Local fits where a material has enough wins (`fit_abs_locally`): the win
+    // densities first, from (100, 100/6) as the reference starts with
+    // NormalizeToPawnValue 100; then the method's own objective.
+    let mut local = Vec::new();
+    for (m, cells) in &rows {
+        let wins: f64 = cells.iter().map(|c| c.w).sum();
+        if wins < s.win_min || cells.is_empty() {
+            continue;
+        }
+        let Some(mut ab) = fit_row(density_error, cells, [100.0, 100.0 / 6.0]) else {
+            continue;
+        };
+        if let Some(obj) = row_obj {
+            let n: f64 = cells.iter().map(Cell::total).sum();
+            match s.solver {
+                Solver::Newton => {
+                    if let Some(refined) = fit_row(obj, cells, ab) {
+                        ab = refined;
+                    }
+                }
+                Solver::Powell => {
+                    let mut f = |p: &[f64]| reference_value(s.fitting, obj(cells, p[0], p[1]).0, n);
+                    let p = powell::minimize(&mut f, &ab, POWELL_XTOL, POWELL_MAXITER);
+                    ab = [p[0], p[1]];
+                }
+            }
+        }
+        local.push((*m, ab[0], ab[1]));
+    }
+    if local.len() < 4 {
+        return Err(NoFit::TooFewMaterials(local.len()));
+    }
+    let ys: Vec<f64> = local.iter().map(|l| f64::from(l.0) / target).collect();
+    let as_ =
+        polyfit(&ys, &local.iter().map(|l| l.1).collect::<Vec<_>>()).ok_or(NoFit::NoConvergence)?;
+    let bs =
+        polyfit(&ys, &local.iter().map(|l| l.2).collect::<Vec<_>>()).ok_or(NoFit::NoConvergence)?;
+    let mut model = Model {
+        as_,
+        bs,
+        mom_target: s.mom_target,
+        material_min: s.material_min,
+        material_max: s.material_max,
+    };
+    let objective = match row_obj {
+        None => 0.0,
+        Some(obj) => {
+            let coeffs = match s.solver {
+                Solver::Newton => global_minimum(obj, &rows, target, &model)?,
+                Solver::Powell => {
+                    let x0: Vec<f64> = model.as_.iter().chain(&model.bs).copied().collect();
+                    let mut f = |c: &[f64]| {
+                        reference_value(s.fitting, global_value(obj, &rows, target, c), n)
+                    };
+                    powell::minimize(&mut f, &x0, POWELL_XTOL, POWELL_MAXITER)
+                }
+            };
+            if !coeffs.iter().all(|c| c.is_finite()) {
+                return Err(NoFit::NoConvergence);
+            }
+            model.as_.copy_from_slice(&coeffs[0..4]);
+            model.bs.copy_from_slice(&coeffs[4..8]);
+            reference_value(s.fitting, global_value(obj, &rows, target, &coeffs), n)
+        }
+    };
+    if let Some(m) = (s.material_min..=s.material_max)
+        .find(|&m| !(model.a(f64::from(m)) > 0.0 && model.b(f64::from(m)) > 0.0))
+    {
+        return Err(NoFit::Degenerate(m));
+    }
+    Ok(Fit {
+        model,
+        local,
+        retained,
+        objective,
+    })
+}
+
+/// `scoreWDL.py`'s Powell options: `{"maxiter": 100000, "xtol": 1e-6}`.
+const POWELL_XTOL: f64 = 1e-6;
+const POWELL_MAXITER: usize = 100_000;
+
+/// The reference's objective from a row objective's sum over `n` positions:
+/// −Σ ln p / N (`evalLogProbability`), √(Σ (E − s)² / N) (`scoreError`).
+fn reference_value(fitting: Fitting, sum: f64, n: f64) -> f64 {
+    match fitting {
+        Fitting::OptimizeScore => (sum / n).sqrt(),
+        _ => sum / n,
+    }
+}
+
+fn basis(y: f64) -> [f64; 4] {
+    [y * y * y, y * y, y, 1.0]
+}
+
+fn global_value(obj: RowObjective, rows: &[(i32, Vec<Cell>)], target: f64, c: &[f64]) -> f64 {
+    let (ca, cb) = ([c[0], c[1], c[2], c[3]], [c[4], c[5], c[6], c[7]]);
+    rows.iter()
+        .filter(|(_, cells)| !cells.is_empty())
+        .map(|(m, cells)| {
+            let y = f64::from(*m) / target;
+            obj(cells, poly3(&ca, y), poly3(&cb, y)).0
+        })
+        .sum()
+}
+
+/// The 8 coefficients minimising the objective over every material row: a
+/// and b are linear in the coefficients, so the gradient and Hessian are the
+/// rows' (a, b) ones times the polynomial basis.
+fn global_minimum(
+    obj: RowObjective,
+    rows: &[(i32, Vec<Cell>)],
+    target: f64,
+    start: &Model,
+) -> Result<Vec<f64>, NoFit> {
+    let x0: Vec<f64> = start.as_.iter().chain(&start.bs).copied().collect();
+    let quad = |c: &[f64]| -> Quadratic {
+        let (ca, cb) = ([c[0], c[1], c[2], c[3]], [c[4], c[5], c[6], c[7]]);
+        let (mut f, mut g, mut h) = (0.0, vec![0.0; 8], vec![vec![0.0; 8]; 8]);
+        for (m, cells) in rows.iter().filter(|(_, cells)| !cells.is_empty()) {
+            let y = f64::from(*m) / target;
+            let (a, b) = (poly3(&ca, y), poly3(&cb, y));
+            let (fm, gm) = obj(cells, a, b);
+            let hm = row_hessian(obj, cells, a, b);
+            let phi = basis(y);
+            f += fm;
+            for i in 0..8 {
+                let (pi, ki) = (phi[i % 4], i / 4);
+                g[i] += gm[ki] * pi;
+                for j in 0..8 {
+                    h[i][j] += hm[ki][j / 4] * pi * phi[j % 4];
+                }
+            }
+        }
+        (f, g, h)
+    };
+    let (x, ok) = minimize(quad, |c| global_value(obj, rows, target, c), &x0);
+    if ok && x.iter().all(|v| v.is_finite()) {
+        Ok(x)
+    } else {
+        Err(NoFit::NoConvergence)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn poly3_is_highest_power_first() {
+        // 2y³ + 3y² + 5y + 7 at y = 2: 16 + 12 + 10 + 7.
+        assert_eq!(poly3(&[2.0, 3.0, 5.0, 7.0], 2.0), 45.0);
+    }
+
+    #[test]
+    fn model_rates_are_symmetric_and_half_at_a() {
+        let m = Model {
+            as_: [0.0, 0.0, 0.0, 100.0],
+            bs: [0.0, 0.0, 0.0, 20.0],
+            mom_target: 58,
+            material_min: 17,
+            material_max: 78,
+        };
+        let (w, d, l) = m.wdl(100.0, 58.0);
+        assert!((w - 0.5).abs() < 1e-15);
+        // loss(100) = σ((−100 − 100)/20) = σ(−10).
+        assert!((l - 1.0 / (1.0 + 10f64.exp())).abs() < 1e-15);
+        assert!((w + d + l - 1.0).abs() < 1e-15);
+        let (w0, d0, l0) = m.wdl(0.0, 58.0);
+        assert_eq!(w0, l0);
+        // Draw rate at 0: 1 − 2/(1 + e^(a/b)), the reference's printed formula.
+        assert!((d0 - (1.0 - 2.0 / (1.0 + 5f64.exp()))).abs() < 1e-15);
+        assert!((m.score(0.0, 58.0) - 0.5).abs() < 1e-15);
+        // Material outside the window is clamped.
+        assert_eq!(m.a(3.0), m.a(17.0));
+    }
+
+    /// Counts drawn exactly from a known model (expected counts, no noise):
+    /// every method must recover it, to the solver's precision.
+    #[test]
+    fn every_method_recovers_a_model_from_its_own_expected_counts() {
+        let truth = Model {
+            as_: [-60.0, 180.0, -150.0, 400.0].map(|v| v / 3.0),
+            bs: [-20.0, 60.0, -50.0, 90.0].map(|v| v / 3.0),
+            mom_target: 58,
+            material_min: 17,
+            material_max: 78,
+        };
+        for (fitting, solver) in [
+            (Fitting::FitDensity, Solver::Powell),
+            (Fitting::OptimizeProbability, Solver::Powell),
+            (Fitting::OptimizeProbability, Solver::Newton),
+            (Fitting::OptimizeScore, Solver::Powell),
+            (Fitting::OptimizeScore, Solver::Newton),
+        ] {
+            let s = Settings {
+                fitting,
+                solver,
+                ..Settings::default()
+            };
+            let mut grid = Grid::new(&s);
+            for m in 17..=78 {
+                for x in (-400..=400).step_by(5) {
+                    let (w, d, l) = truth.wdl(f64::from(x), f64::from(m));
+                    for (o, p) in [(Outcome::Win, w), (Outcome::Draw, d), (Outcome::Loss, l)] {
+                        grid.add(&s, o, 30, m, x, 1000.0 * p);
+                    }
+                }
+            }
+            let fit = fit(&grid, &s).unwrap();
+            for m in 17..=78 {
+                let m = f64::from(m);
+                assert!(
+                    (fit.model.a(m) - truth.a(m)).abs() < 1e-3,
+                    "{fitting:?} a({m}) = {} vs {}",
+                    fit.model.a(m),
+                    truth.a(m)
+                );
+                assert!(
+                    (fit.model.b(m) - truth.b(m)).abs() < 1e-3,
+                    "{fitting:?} b({m})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_window_filters_as_the_reference_loads() {
+        let s = Settings::default();
+        let mut g = Grid::new(&s);
+        assert!(g.add(&s, Outcome::Win, 1, 17, -400, 1.0));
+        assert!(g.add(&s, Outcome::Draw, 120, 78, 400, 2.0));
+        assert!(!g.add(&s, Outcome::Win, 121, 40, 0, 1.0)); // moveMax 120
+        assert!(!g.add(&s, Outcome::Win, 0, 40, 0, 1.0)); // moveMin 1
+        assert!(!g.add(&s, Outcome::Win, 10, 16, 0, 1.0)); // materialMin 17
+        assert!(!g.add(&s, Outcome::Win, 10, 79, 0, 1.0));
+        assert!(!g.add(&s, Outcome::Loss, 10, 40, 405, 1.0)); // evalMax 400
+        assert!(!g.add(&s, Outcome::Loss, 10, 40, -1001, 1.0)); // a mate
+        assert_eq!(g.retained(), [1.0, 2.0, 0.0]);
+    }
+
+    #[test]
+    fn too_few_materials_is_said() {
+        let s = Settings::default();
+        let mut g = Grid::new(&s);
+        for x in [-100, 0, 100, 200] {
+            g.add(&s, Outcome::Win, 10, 40, x, 20.0);
+            g.add(&s, Outcome::Loss, 10, 40, -x, 20.0);
+        }
+        assert_eq!(fit(&g, &s), Err(NoFit::TooFewMaterials(1)));
+        assert_eq!(fit(&Grid::new(&s), &s), Err(NoFit::NoData));
+    }
+}

@@ -1,0 +1,541 @@
+//! Eval → win/draw/loss models fitted as Stockfish's `WDL_model` fits them
+//! (docs/definitions/wdl.md): `scoreWDLstat`'s counts of (outcome, move,
+//! material, eval) read from the tables ([`query`]), `scoreWDL.py`'s three
+//! fits of a(material), b(material) ([`math`]), per group with bootstrap
+//! intervals over games, and an out-of-sample validation against the game
+//! results ([`validate`]).
+//!
+//! a(m) is the eval at which half of the games are won at material m: the
+//! seed's x_0_5 as a function of the material on the board (x05 = a/100).
+
+pub mod math;
+pub mod powell;
+pub mod query;
+pub mod validate;
+
+use std::collections::BTreeMap;
+
+use polars::prelude::*;
+
+use crate::metrics::Selection;
+use crate::metrics::calibrate::SplitMix64;
+use crate::schema::{col, metric};
+pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Settings, Solver};
+
+/// What the fits are grouped by (`--by`): pooled by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Group {
+    /// One fit over every selected position.
+    #[default]
+    All,
+    Engine,
+    Event,
+    Season,
+    EventEngine,
+    SeasonEngine,
+}
+
+impl Group {
+    /// The grouping columns of [`query::positions`].
+    pub fn keys(self) -> Vec<&'static str> {
+        match self {
+            Group::All => vec![],
+            Group::Engine => vec![metric::ENGINE],
+            Group::Event => vec![col::EVENT],
+            Group::Season => vec![metric::SEASON],
+            Group::EventEngine => vec![col::EVENT, metric::ENGINE],
+            Group::SeasonEngine => vec![metric::SEASON, metric::ENGINE],
+        }
+    }
+}
+
+/// Everything `wdl` needs to know.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub group: Group,
+    pub selection: Selection,
+    pub settings: Settings,
+    /// `scoreWDLstat --binWidth`: evals rounded to this many centipawns.
+    pub bin_width: i32,
+    /// Groups with fewer retained positions get no fit (a reason instead).
+    pub min_positions: f64,
+    /// Bootstrap resamples over games (0: none), their seed and level.
+    pub bootstrap: usize,
+    pub seed: u64,
+    pub level: f64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            group: Group::All,
+            selection: Selection::default(),
+            settings: Settings::default(),
+            bin_width: 5,
+            min_positions: 1000.0,
+            bootstrap: 0,
+            seed: 1,
+            level: 0.95,
+        }
+    }
+}
+
+/// One counted key with its game (the bootstrap resamples games).
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    game: usize,
+    outcome: Outcome,
+    mv: i32,
+    material: i32,
+    eval: i32,
+    count: f64,
+}
+
+/// One group's data and fit.
+#[derive(Debug, Clone)]
+pub struct GroupFit {
+    pub key: Vec<String>,
+    pub games: usize,
+    /// Positions counted (every eval, before the fit's window).
+    pub counted: f64,
+    pub fit: Result<Fit, NoFit>,
+    /// Bootstrap percentile intervals of a and b at the target material.
+    pub a_interval: Option<(f64, f64)>,
+    pub b_interval: Option<(f64, f64)>,
+    /// Each key's count: `scoreWDLstat`'s map of this group.
+    counts: BTreeMap<(char, i32, i32, i32), f64>,
+}
+
+/// Every group's fit, in key order.
+#[derive(Debug, Clone)]
+pub struct Fitted {
+    pub keys: Vec<&'static str>,
+    pub groups: Vec<GroupFit>,
+    pub settings: Settings,
+    pub level: f64,
+}
+
+/// A Poisson(1) draw: the bootstrap weight of a game (a resample with
+/// replacement of the games, drawn game by game).
+fn poisson1(rng: &mut SplitMix64) -> f64 {
+    let limit = (-1.0f64).exp();
+    let mut k = 0.0;
+    let mut p = 1.0;
+    loop {
+        p *= (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        if p <= limit {
+            return k;
+        }
+        k += 1.0;
+    }
+}
+
+/// The q-quantile of sorted values (linear interpolation).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let pos = q * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+fn grid_of(rows: &[Row], s: &Settings, weight: impl Fn(usize) -> f64) -> Grid {
+    let mut g = Grid::new(s);
+    for r in rows {
+        let w = weight(r.game);
+        if w > 0.0 {
+            g.add(s, r.outcome, r.mv, r.material, r.eval, w * r.count);
+        }
+    }
+    g
+}
+
+/// Fits one group: the point fit, then `bootstrap` refits on games drawn
+/// with replacement (Poisson weights), each seeded from `seed` and the key.
+fn fit_group(key: Vec<String>, rows: Vec<Row>, games: usize, opts: &Options) -> GroupFit {
+    let s = &opts.settings;
+    let grid = grid_of(&rows, s, |_| 1.0);
+    let retained: f64 = grid.retained().iter().sum();
+    let fit = if retained < opts.min_positions && retained > 0.0 {
+        Err(NoFit::TooFewPositions(retained as u64))
+    } else {
+        math::fit(&grid, s)
+    };
+    let (mut a_interval, mut b_interval) = (None, None);
+    if fit.is_ok() && opts.bootstrap > 0 {
+        let target = f64::from(s.mom_target);
+        let mut rng = SplitMix64(opts.seed ^ key_hash(&key));
+        let (mut a_s, mut b_s) = (Vec::new(), Vec::new());
+        for _ in 0..opts.bootstrap {
+            let w: Vec<f64> = (0..games).map(|_| poisson1(&mut rng)).collect();
+            if let Ok(f) = math::fit(&grid_of(&rows, s, |g| w[g]), s) {
+                a_s.push(f.model.a(target));
+                b_s.push(f.model.b(target));
+            }
+        }
+        // Intervals only when nearly every resample could be fitted.
+        if a_s.len() * 10 >= opts.bootstrap * 9 && a_s.len() >= 2 {
+            let alpha = (1.0 - opts.level) / 2.0;
+            for (vals, out) in [(&mut a_s, &mut a_interval), (&mut b_s, &mut b_interval)] {
+                vals.sort_by(f64::total_cmp);
+                *out = Some((quantile(vals, alpha), quantile(vals, 1.0 - alpha)));
+            }
+        }
+    }
+    let mut counts = BTreeMap::new();
+    let mut counted = 0.0;
+    for r in &rows {
+        *counts
+            .entry((r.outcome.letter(), r.mv, r.material, r.eval))
+            .or_insert(0.0) += r.count;
+        counted += r.count;
+    }
+    GroupFit {
+        key,
+        games,
+        counted,
+        fit,
+        a_interval,
+        b_interval,
+        counts,
+    }
+}
+
+/// FNV-1a of a group key: each group's bootstrap stream is its own, whatever
+/// the other groups.
+fn key_hash(key: &[String]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for b in key.iter().flat_map(|k| k.bytes().chain([0])) {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+/// Counts the positions of the selected games and fits every group.
+pub fn wdl(games: LazyFrame, moves: LazyFrame, opts: &Options) -> PolarsResult<Fitted> {
+    let keys = opts.group.keys();
+    let positions = query::positions(games, moves, &opts.selection, opts.bin_width);
+    let mut by = keys.clone();
+    by.push(col::GAME_ID);
+    let per_game = query::counts(positions, &by).collect()?;
+    fit_counts(&per_game, keys, opts)
+}
+
+/// Fits every group of a counts frame ([`query::counts`] by the group keys
+/// and game id, sorted so). Without a bootstrap the games are summed first.
+pub fn fit_counts(
+    per_game: &DataFrame,
+    keys: Vec<&'static str>,
+    opts: &Options,
+) -> PolarsResult<Fitted> {
+    use query::cols;
+    if per_game.column(cols::MATERIAL)?.null_count() > 0 {
+        return Err(PolarsError::ComputeError(
+            "the moves table is not in game and ply order: the material before a move is unknown"
+                .into(),
+        ));
+    }
+    let key_exprs: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
+    let games_per_group = if keys.is_empty() {
+        per_game
+            .clone()
+            .lazy()
+            .select([col(col::GAME_ID).n_unique().alias("games")])
+    } else {
+        per_game
+            .clone()
+            .lazy()
+            .group_by(key_exprs.clone())
+            .agg([col(col::GAME_ID).n_unique().alias("games")])
+    }
+    .collect()?;
+    let mut n_games: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    {
+        let kc = key_columns(&games_per_group, &keys)?;
+        let g = games_per_group.column("games")?.cast(&DataType::UInt64)?;
+        let g = g.u64()?;
+        for i in 0..games_per_group.height() {
+            n_games.insert(key_at(&kc, i), g.get(i).unwrap_or(0) as usize);
+        }
+    }
+    // Without a bootstrap one row per key and count, not per game.
+    let summed;
+    let df = if opts.bootstrap > 0 {
+        per_game
+    } else {
+        let mut by = key_exprs;
+        by.extend([cols::OUTCOME, cols::MOVE, cols::MATERIAL, cols::EVAL].map(col));
+        summed = per_game
+            .clone()
+            .lazy()
+            .group_by(by.clone())
+            .agg([
+                col(cols::COUNT).sum(),
+                lit(0i64).cast(DataType::Int64).first().alias(col::GAME_ID),
+            ])
+            .sort_by_exprs(by, SortMultipleOptions::default())
+            .collect()?;
+        &summed
+    };
+    let kc = key_columns(df, &keys)?;
+    let game = df.column(col::GAME_ID)?.i64()?;
+    let outcome = df.column(cols::OUTCOME)?.str()?;
+    let mv = df.column(cols::MOVE)?.i32()?;
+    let material = df.column(cols::MATERIAL)?.i32()?;
+    let eval = df.column(cols::EVAL)?.i32()?;
+    let count = df.column(cols::COUNT)?.f64()?;
+    // The rows are sorted by the keys: each group is one run of rows, its
+    // games numbered in id order as they come.
+    let mut groups: Vec<GroupFit> = Vec::new();
+    let mut start = 0;
+    while start < df.height() {
+        let key = key_at(&kc, start);
+        let mut end = start + 1;
+        while end < df.height() && kc.iter().all(|c| c.get(end) == c.get(start)) {
+            end += 1;
+        }
+        let mut ids: BTreeMap<i64, usize> = BTreeMap::new();
+        let rows: Vec<Row> = (start..end)
+            .map(|i| {
+                let n = ids.len();
+                Row {
+                    game: *ids.entry(game.get(i).unwrap_or(0)).or_insert(n),
+                    outcome: outcome
+                        .get(i)
+                        .and_then(|o| o.chars().next())
+                        .and_then(Outcome::from_letter)
+                        .unwrap_or(Outcome::Draw),
+                    mv: mv.get(i).unwrap_or(0),
+                    material: material.get(i).unwrap_or(0),
+                    eval: eval.get(i).unwrap_or(0),
+                    count: count.get(i).unwrap_or(0.0),
+                }
+            })
+            .collect();
+        let games = n_games.get(&key).copied().unwrap_or(ids.len());
+        groups.push(fit_group(key, rows, games, opts));
+        start = end;
+    }
+    if groups.is_empty() && keys.is_empty() {
+        groups.push(fit_group(Vec::new(), Vec::new(), 0, opts));
+    }
+    Ok(Fitted {
+        keys,
+        groups,
+        settings: opts.settings,
+        level: opts.level,
+    })
+}
+
+fn key_columns(df: &DataFrame, keys: &[&str]) -> PolarsResult<Vec<StringChunked>> {
+    keys.iter()
+        .map(|k| df.column(k).and_then(|c| c.str().cloned()))
+        .collect()
+}
+
+fn key_at(kc: &[StringChunked], i: usize) -> Vec<String> {
+    kc.iter()
+        .map(|c| c.get(i).unwrap_or("").to_string())
+        .collect()
+}
+
+/// Output columns of [`Fitted::table`] besides the group keys.
+pub mod out {
+    pub const GAMES: &str = "games";
+    pub const COUNTED: &str = "positions_counted";
+    pub const POSITIONS: &str = "positions";
+    pub const WINS: &str = "wins";
+    pub const DRAWS: &str = "draws";
+    pub const LOSSES: &str = "losses";
+    pub const FITTING: &str = "fitting";
+    pub const MOM_TARGET: &str = "mom_target";
+    pub const AS: [&str; 4] = ["as0", "as1", "as2", "as3"];
+    pub const BS: [&str; 4] = ["bs0", "bs1", "bs2", "bs3"];
+    pub const A: &str = "a_target";
+    pub const B: &str = "b_target";
+    pub const A_LO: &str = "a_lo";
+    pub const A_HI: &str = "a_hi";
+    pub const B_LO: &str = "b_lo";
+    pub const B_HI: &str = "b_hi";
+    pub const X05: &str = "x05_target";
+    pub const DRAW_AT_ZERO: &str = "draw_rate_0";
+    pub const OBJECTIVE: &str = "objective";
+    pub const REASON: &str = "reason";
+}
+
+impl GroupFit {
+    /// Positions in the fit's window.
+    pub fn retained(&self, s: &Settings) -> f64 {
+        self.window(s).retained().iter().sum()
+    }
+
+    /// The group's counts in the fit's window.
+    fn window(&self, s: &Settings) -> Grid {
+        let mut grid = Grid::new(s);
+        for (&(o, mv, m, e), &c) in &self.counts {
+            grid.add(
+                s,
+                Outcome::from_letter(o).unwrap_or(Outcome::Draw),
+                mv,
+                m,
+                e,
+                c,
+            );
+        }
+        grid
+    }
+
+    /// Observed rates at the materials `lo..=hi` (the fit's move window):
+    /// (eval, positions, win rate, draw rate) per eval bin with positions.
+    pub fn rates(&self, s: &Settings, lo: i32, hi: i32) -> Vec<(f64, f64, f64, f64)> {
+        let mut bins: BTreeMap<i32, [f64; 3]> = BTreeMap::new();
+        for (&(o, mv, m, e), &c) in &self.counts {
+            if (lo..=hi).contains(&m)
+                && (s.move_min..=s.move_max).contains(&mv)
+                && e.abs() <= s.eval_max
+            {
+                let o = Outcome::from_letter(o).unwrap_or(Outcome::Draw);
+                bins.entry(e).or_default()[o as usize] += c;
+            }
+        }
+        bins.into_iter()
+            .map(|(e, [w, d, l])| {
+                let n = w + d + l;
+                (f64::from(e), n, w / n, d / n)
+            })
+            .collect()
+    }
+}
+
+impl Fitted {
+    /// One row per group: the keys, the counts, the coefficients as
+    /// WDL_model prints them, a and b at the target material (with intervals
+    /// under a bootstrap), x05 = a/100 in pawns, the draw rate at eval 0.
+    pub fn table(&self) -> PolarsResult<DataFrame> {
+        let t = f64::from(self.settings.mom_target);
+        let mut columns: Vec<Column> = Vec::new();
+        for (i, k) in self.keys.iter().enumerate() {
+            let v: Vec<&str> = self.groups.iter().map(|g| g.key[i].as_str()).collect();
+            columns.push(Column::new((*k).into(), v));
+        }
+        let fits: Vec<Option<&Fit>> = self.groups.iter().map(|g| g.fit.as_ref().ok()).collect();
+        let per = |f: &dyn Fn(&GroupFit) -> Option<f64>| -> Vec<Option<f64>> {
+            self.groups.iter().map(f).collect()
+        };
+        let ints =
+            |f: &dyn Fn(&GroupFit) -> u64| -> Vec<u64> { self.groups.iter().map(f).collect() };
+        columns.push(Column::new(out::GAMES.into(), ints(&|g| g.games as u64)));
+        columns.push(Column::new(
+            out::COUNTED.into(),
+            ints(&|g| g.counted as u64),
+        ));
+        let r: Vec<[f64; 3]> = self
+            .groups
+            .iter()
+            .map(|g| g.window(&self.settings).retained())
+            .collect();
+        columns.push(Column::new(
+            out::POSITIONS.into(),
+            r.iter()
+                .map(|r| r.iter().sum::<f64>() as u64)
+                .collect::<Vec<_>>(),
+        ));
+        for (i, name) in [out::WINS, out::DRAWS, out::LOSSES].into_iter().enumerate() {
+            columns.push(Column::new(
+                name.into(),
+                r.iter().map(|r| r[i] as u64).collect::<Vec<_>>(),
+            ));
+        }
+        columns.push(Column::new(
+            out::FITTING.into(),
+            vec![self.settings.fitting.name(); self.groups.len()],
+        ));
+        columns.push(Column::new(
+            out::MOM_TARGET.into(),
+            vec![self.settings.mom_target; self.groups.len()],
+        ));
+        for i in 0..4 {
+            columns.push(Column::new(
+                out::AS[i].into(),
+                fits.iter()
+                    .map(|f| f.map(|f| f.model.as_[i]))
+                    .collect::<Vec<_>>(),
+            ));
+        }
+        for i in 0..4 {
+            columns.push(Column::new(
+                out::BS[i].into(),
+                fits.iter()
+                    .map(|f| f.map(|f| f.model.bs[i]))
+                    .collect::<Vec<_>>(),
+            ));
+        }
+        let a = per(&|g| g.fit.as_ref().ok().map(|f| f.model.a(t)));
+        let b = per(&|g| g.fit.as_ref().ok().map(|f| f.model.b(t)));
+        columns.push(Column::new(out::A.into(), a.clone()));
+        columns.push(Column::new(
+            out::A_LO.into(),
+            per(&|g| g.a_interval.map(|i| i.0)),
+        ));
+        columns.push(Column::new(
+            out::A_HI.into(),
+            per(&|g| g.a_interval.map(|i| i.1)),
+        ));
+        columns.push(Column::new(out::B.into(), b.clone()));
+        columns.push(Column::new(
+            out::B_LO.into(),
+            per(&|g| g.b_interval.map(|i| i.0)),
+        ));
+        columns.push(Column::new(
+            out::B_HI.into(),
+            per(&|g| g.b_interval.map(|i| i.1)),
+        ));
+        columns.push(Column::new(
+            out::X05.into(),
+            a.iter().map(|a| a.map(|a| a / 100.0)).collect::<Vec<_>>(),
+        ));
+        columns.push(Column::new(
+            out::DRAW_AT_ZERO.into(),
+            a.iter()
+                .zip(&b)
+                .map(|(a, b)| Some(1.0 - 2.0 / (1.0 + (a.as_ref()? / b.as_ref()?).exp())))
+                .collect::<Vec<_>>(),
+        ));
+        columns.push(Column::new(
+            out::OBJECTIVE.into(),
+            per(&|g| g.fit.as_ref().ok().map(|f| f.objective)),
+        ));
+        columns.push(Column::new(
+            out::REASON.into(),
+            self.groups
+                .iter()
+                .map(|g| g.fit.as_ref().err().map(|e| e.to_string()))
+                .collect::<Vec<_>>(),
+        ));
+        DataFrame::new_infer_height(columns)
+    }
+
+    /// The counts in `scoreWDLstat`'s JSON (`{"('W', 12, 62, 35)": 4, …}`),
+    /// over every group: what its `-o` writes, for `scoreWDL.py`.
+    pub fn counts_json(&self) -> String {
+        let mut all: BTreeMap<(char, i32, i32, i32), f64> = BTreeMap::new();
+        for g in &self.groups {
+            for (k, c) in &g.counts {
+                *all.entry(*k).or_insert(0.0) += c;
+            }
+        }
+        let map: serde_json::Map<String, serde_json::Value> = all
+            .into_iter()
+            .map(|((o, mv, m, e), c)| {
+                (
+                    format!("('{o}', {mv}, {m}, {e})"),
+                    serde_json::Value::from(c as u64),
+                )
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::Value::Object(map)).unwrap_or_default()
+    }
+
+    /// The pooled model of a one-group fit (None when it has no fit).
+    pub fn model(&self) -> Option<Model> {
+        self.groups.first()?.fit.as_ref().ok().map(|f| f.model)
+    }
+}

@@ -1,0 +1,529 @@
+//! Which eval → outcome model predicts game results best, out of sample
+//! (docs/definitions/wdl.md, W10–W12): every model is fitted on the training
+//! events and scored on the test events' positions, each position's
+//! predicted expected score (own POV) against its game's score (1, ½, 0).
+//!
+//! Log loss −[s·ln p + (1−s)·ln(1−p)] and Brier (p − s)², each with a 95 %
+//! interval clustered by game (the positions of one game share one result),
+//! and the paired difference to P(x) at the best single x05, likewise.
+
+use std::collections::BTreeMap;
+
+use polars::prelude::*;
+
+use super::math::{self, Grid, Model, Outcome, Settings};
+use super::query::{self, cols};
+use crate::metrics::balance::{BalanceOptions, Group as BalanceGroup, game_facts};
+use crate::metrics::calibrate::{self, pool::normal_quantile};
+use crate::metrics::relevance::math::prob_exp;
+use crate::metrics::{Field, PLATEAU_CP, Selection, check_regex};
+use crate::schema::{col, metric};
+
+/// TCEC's published curve as an expected score: win% = 200·e^(kx)/(e^(kx)+1) − 100
+/// with k = 0.575517 is 2σ(kx) − 1 of the games, so the score is σ(kx)
+/// (0.75 at x ≈ 1.91).
+pub fn tcec_score(x: f64) -> f64 {
+    1.0 / (1.0 + (-0.575_517 * x).exp())
+}
+
+/// The split and the settings of the validation.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Events of the training set (regex) and of the test set.
+    pub train: String,
+    pub test: String,
+    pub selection: Selection,
+    pub settings: Settings,
+    pub bin_width: i32,
+    /// An engine's own WDL model needs this many training positions in the
+    /// fit's window; others take the pooled model.
+    pub min_engine_positions: f64,
+    /// The seed's default x05 (pawns), scored as one of the models.
+    pub default_x05: f64,
+}
+
+/// One scored position of the test set.
+struct Obs {
+    game: i64,
+    engine: String,
+    x_pawns: f64,
+    material: f64,
+    score: f64,
+}
+
+/// A model's predicted score for a test position.
+type Predict<'a> = Box<dyn Fn(&Obs) -> f64 + 'a>;
+
+/// A mean over positions with its interval clustered by game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mean {
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// The mean of per-position values and its cluster-robust interval: the
+/// ratio estimator's variance Σ_g (S_g − n_g·mean)² / N².
+fn clustered(values: &[f64], games: &[i64], z: f64) -> Mean {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let mut per: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
+    for (v, g) in values.iter().zip(games) {
+        let e = per.entry(*g).or_default();
+        e.0 += v;
+        e.1 += 1.0;
+    }
+    let var: f64 = per
+        .values()
+        .map(|(s, k)| (s - k * mean).powi(2))
+        .sum::<f64>()
+        / (n * n);
+    let g = per.len() as f64;
+    // Small-sample factor G/(G−1) of the cluster variance.
+    let se = (var * g / (g - 1.0).max(1.0)).sqrt();
+    Mean {
+        value: mean,
+        lo: mean - z * se,
+        hi: mean + z * se,
+    }
+}
+
+fn log_loss(p: f64, s: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(s * p.ln() + (1.0 - s) * (1.0 - p).ln())
+}
+
+/// One model's scores on the test set.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub model: String,
+    /// What it was fitted to, in words (its parameter).
+    pub parameter: String,
+    pub log_loss: Mean,
+    pub brier: Mean,
+    /// Log loss minus that of P(x) at the best single x05 (paired).
+    pub vs_best_x05: Mean,
+    /// (mean predicted, mean observed, positions) per decile of the prediction.
+    pub reliability: Vec<(f64, f64, usize)>,
+}
+
+/// The validation's result.
+#[derive(Debug, Clone)]
+pub struct Validation {
+    pub train_positions: usize,
+    pub train_games: usize,
+    pub test_positions: usize,
+    pub test_games: usize,
+    pub models: Vec<Scored>,
+}
+
+/// The x05 whose P(x) minimises the log loss of positions (golden section
+/// on ln x05 over 0.05–20 pawns).
+fn best_x05(train: &[&Obs]) -> f64 {
+    let loss = |lx: f64| -> f64 {
+        let x05 = lx.exp();
+        train
+            .iter()
+            .map(|o| log_loss(prob_exp(o.x_pawns, x05), o.score))
+            .sum()
+    };
+    let (mut a, mut b) = (0.05f64.ln(), 20f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (loss(c), loss(d));
+    while b - a > 1e-6 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = loss(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = loss(d);
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Reads the positions of the standard games with a cp eval (mates and
+/// plateaus out), each with its event.
+fn observations(df: &DataFrame) -> PolarsResult<Vec<(String, Obs, Outcome, i32, i32)>> {
+    let event = df.column(col::EVENT)?.str()?;
+    let game = df.column(col::GAME_ID)?.i64()?;
+    let engine = df.column(metric::ENGINE)?.str()?;
+    let cp = df.column(cols::OWN_CP)?.i32()?;
+    let material = df.column(cols::MATERIAL)?.i32()?;
+    let score = df.column(metric::SCORE)?.f64()?;
+    let outcome = df.column(cols::OUTCOME)?.str()?;
+    let mv = df.column(cols::MOVE)?.i32()?;
+    let key = df.column(cols::EVAL)?.i32()?;
+    let mut out = Vec::with_capacity(df.height());
+    for i in 0..df.height() {
+        let (Some(cp), Some(m)) = (cp.get(i), material.get(i)) else {
+            continue;
+        };
+        out.push((
+            event.get(i).unwrap_or("").to_string(),
+            Obs {
+                game: game.get(i).unwrap_or(0),
+                engine: engine.get(i).unwrap_or("").to_string(),
+                x_pawns: f64::from(cp) / 100.0,
+                material: f64::from(m),
+                score: score.get(i).unwrap_or(0.5),
+            },
+            outcome
+                .get(i)
+                .and_then(|o| o.chars().next())
+                .and_then(Outcome::from_letter)
+                .unwrap_or(Outcome::Draw),
+            mv.get(i).unwrap_or(0),
+            key.get(i).unwrap_or(0),
+        ));
+    }
+    Ok(out)
+}
+
+/// Fits every model on the training events and scores it on the test events.
+pub fn validate(
+    games: LazyFrame,
+    moves: LazyFrame,
+    opts: &Options,
+) -> Result<Validation, crate::Error> {
+    for re in [&opts.train, &opts.test] {
+        check_regex(Field::Event, re)?;
+    }
+    let (train_re, test_re) = (
+        regex::Regex::new(&opts.train).map_err(|e| crate::Error::Usage(e.to_string()))?,
+        regex::Regex::new(&opts.test).map_err(|e| crate::Error::Usage(e.to_string()))?,
+    );
+    let df = query::positions(
+        games.clone(),
+        moves.clone(),
+        &opts.selection,
+        opts.bin_width,
+    )
+    .filter(
+        col(col::VARIANT)
+            .eq(lit("standard"))
+            .and(col(cols::OWN_CP).abs().lt(lit(PLATEAU_CP))),
+    )
+    .collect()?;
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (event, o, outcome, mv, key) in observations(&df)? {
+        if test_re.is_match(&event) {
+            test.push(o);
+        } else if train_re.is_match(&event) {
+            train.push((o, outcome, mv, key));
+        }
+    }
+    if train.is_empty() || test.is_empty() {
+        return Err(crate::Error::Usage(format!(
+            "the split leaves {} training and {} test positions: --train and --test must each match events with evals",
+            train.len(),
+            test.len()
+        )));
+    }
+    let s = &opts.settings;
+    // The WDL models: pooled, and per engine where it has enough positions.
+    let mut pooled_grid = Grid::new(s);
+    let mut engine_grids: BTreeMap<String, Grid> = BTreeMap::new();
+    for (o, outcome, mv, key) in &train {
+        let m = o.material as i32;
+        pooled_grid.add(s, *outcome, *mv, m, *key, 1.0);
+        engine_grids
+            .entry(o.engine.clone())
+            .or_insert_with(|| Grid::new(s))
+            .add(s, *outcome, *mv, m, *key, 1.0);
+    }
+    let pooled = math::fit(&pooled_grid, s)
+        .map_err(|e| crate::Error::InputData(format!("the pooled WDL model: {e}")))?
+        .model;
+    let per_engine: BTreeMap<String, Model> = engine_grids
+        .iter()
+        .filter(|(_, g)| g.retained().iter().sum::<f64>() >= opts.min_engine_positions)
+        .filter_map(|(e, g)| Some((e.clone(), math::fit(g, s).ok()?.model)))
+        .collect();
+    let train_obs: Vec<&Obs> = train.iter().map(|t| &t.0).collect();
+    let train_games = train_obs
+        .iter()
+        .map(|o| o.game)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let best = best_x05(&train_obs);
+    let mean_score = train_obs.iter().map(|o| o.score).sum::<f64>() / train_obs.len() as f64;
+    // calibrate's pooled per-engine x05 on the training events; an engine it
+    // has no value for takes the pool's mean.
+    let cal_opts = BalanceOptions {
+        group: BalanceGroup::Engine,
+        selection: Selection {
+            event: Some(opts.train.clone()),
+            ..opts.selection.clone()
+        },
+    };
+    let cal = calibrate::calibrate(
+        game_facts(games, moves, &cal_opts, true)?,
+        &cal_opts,
+        calibrate::Settings {
+            bootstrap: 0,
+            seed: 1,
+            level: 0.95,
+        },
+    )?;
+    let cal_mean = cal.prior.map_or(opts.default_x05, |p| p.mu.exp());
+    let cal_x05: BTreeMap<String, f64> = cal
+        .results
+        .iter()
+        .zip(&cal.pooled)
+        .filter_map(|((k, _), p)| Some((k.first()?.clone(), p.as_ref()?.value)))
+        .collect();
+    let d = opts.default_x05;
+    let models: Vec<(String, String, Predict)> = vec![
+        (
+            "constant".into(),
+            format!("training mean score {mean_score:.4}"),
+            Box::new(move |_: &Obs| mean_score),
+        ),
+        (
+            "P(x), default x05".into(),
+            format!("x05 {d}"),
+            Box::new(move |o: &Obs| prob_exp(o.x_pawns, d)),
+        ),
+        (
+            "TCEC formula".into(),
+            "score σ(0.575517·x), x05 ≈ 1.91".into(),
+            Box::new(|o: &Obs| tcec_score(o.x_pawns)),
+        ),
+        (
+            "P(x), best single x05".into(),
+            format!("x05 {best:.3} (max likelihood, training)"),
+            Box::new(move |o: &Obs| prob_exp(o.x_pawns, best)),
+        ),
+        (
+            "P(x), calibrate per engine".into(),
+            format!(
+                "pooled x05 of {} engines; others {cal_mean:.3}",
+                cal_x05.len()
+            ),
+            Box::new(|o: &Obs| {
+                prob_exp(
+                    o.x_pawns,
+                    cal_x05.get(&o.engine).copied().unwrap_or(cal_mean),
+                )
+            }),
+        ),
+        (
+            "WDL model, pooled".into(),
+            format!(
+                "a({}) = {:.1} cp, b = {:.1} cp",
+                s.mom_target,
+                pooled.a(f64::from(s.mom_target)),
+                pooled.b(f64::from(s.mom_target))
+            ),
+            Box::new(|o: &Obs| pooled.score(o.x_pawns * 100.0, o.material)),
+        ),
+        (
+            "WDL model, per engine".into(),
+            format!(
+                "{} engines with ≥ {} positions; others pooled",
+                per_engine.len(),
+                opts.min_engine_positions
+            ),
+            Box::new(|o: &Obs| {
+                per_engine
+                    .get(&o.engine)
+                    .unwrap_or(&pooled)
+                    .score(o.x_pawns * 100.0, o.material)
+            }),
+        ),
+    ];
+    let z = normal_quantile(0.975);
+    let games: Vec<i64> = test.iter().map(|o| o.game).collect();
+    let base: Vec<f64> = test
+        .iter()
+        .map(|o| log_loss(prob_exp(o.x_pawns, best), o.score))
+        .collect();
+    let scored = models
+        .into_iter()
+        .map(|(name, parameter, f)| {
+            let p: Vec<f64> = test.iter().map(|o| f(o)).collect();
+            let ll: Vec<f64> = p
+                .iter()
+                .zip(&test)
+                .map(|(p, o)| log_loss(*p, o.score))
+                .collect();
+            let br: Vec<f64> = p
+                .iter()
+                .zip(&test)
+                .map(|(p, o)| (p - o.score).powi(2))
+                .collect();
+            let diff: Vec<f64> = ll.iter().zip(&base).map(|(a, b)| a - b).collect();
+            Scored {
+                model: name,
+                parameter,
+                log_loss: clustered(&ll, &games, z),
+                brier: clustered(&br, &games, z),
+                vs_best_x05: clustered(&diff, &games, z),
+                reliability: reliability(&p, &test),
+            }
+        })
+        .collect();
+    Ok(Validation {
+        train_positions: train.len(),
+        train_games,
+        test_positions: test.len(),
+        test_games: games
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        models: scored,
+    })
+}
+
+/// Mean predicted and observed score per decile of the prediction.
+fn reliability(p: &[f64], test: &[Obs]) -> Vec<(f64, f64, usize)> {
+    let mut idx: Vec<usize> = (0..p.len()).collect();
+    idx.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let n = idx.len();
+    (0..10)
+        .map(|k| {
+            let part = &idx[k * n / 10..(k + 1) * n / 10];
+            let m = part.len().max(1) as f64;
+            (
+                part.iter().map(|&i| p[i]).sum::<f64>() / m,
+                part.iter().map(|&i| test[i].score).sum::<f64>() / m,
+                part.len(),
+            )
+        })
+        .collect()
+}
+
+/// Validation output columns.
+pub mod out {
+    pub const MODEL: &str = "model";
+    pub const PARAMETER: &str = "parameter";
+    pub const POSITIONS: &str = "test_positions";
+    pub const GAMES: &str = "test_games";
+    pub const LOG_LOSS: [&str; 3] = ["log_loss", "log_loss_lo", "log_loss_hi"];
+    pub const BRIER: [&str; 3] = ["brier", "brier_lo", "brier_hi"];
+    pub const VS_BEST: [&str; 3] = ["log_loss_vs_best_x05", "vs_best_lo", "vs_best_hi"];
+    pub const DECILE: &str = "decile";
+    pub const PREDICTED: &str = "predicted";
+    pub const OBSERVED: &str = "observed";
+}
+
+impl Validation {
+    /// One row per model.
+    pub fn table(&self) -> PolarsResult<DataFrame> {
+        let m = &self.models;
+        let mut columns = vec![
+            Column::new(
+                out::MODEL.into(),
+                m.iter().map(|s| s.model.clone()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                out::PARAMETER.into(),
+                m.iter().map(|s| s.parameter.clone()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                out::POSITIONS.into(),
+                vec![self.test_positions as u64; m.len()],
+            ),
+            Column::new(out::GAMES.into(), vec![self.test_games as u64; m.len()]),
+        ];
+        for (names, f) in [
+            (
+                out::LOG_LOSS,
+                (|s: &Scored| s.log_loss) as fn(&Scored) -> Mean,
+            ),
+            (out::BRIER, |s: &Scored| s.brier),
+            (out::VS_BEST, |s: &Scored| s.vs_best_x05),
+        ] {
+            let r = |v: f64| (v * 1e5).round() / 1e5;
+            columns.push(Column::new(
+                names[0].into(),
+                m.iter().map(|s| r(f(s).value)).collect::<Vec<_>>(),
+            ));
+            columns.push(Column::new(
+                names[1].into(),
+                m.iter().map(|s| r(f(s).lo)).collect::<Vec<_>>(),
+            ));
+            columns.push(Column::new(
+                names[2].into(),
+                m.iter().map(|s| r(f(s).hi)).collect::<Vec<_>>(),
+            ));
+        }
+        DataFrame::new_infer_height(columns)
+    }
+
+    /// The reliability table: per model and decile of its prediction, the
+    /// mean predicted and observed score.
+    pub fn reliability_table(&self) -> PolarsResult<DataFrame> {
+        let (mut model, mut decile, mut pred, mut obs, mut n) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for s in &self.models {
+            for (k, (p, o, c)) in s.reliability.iter().enumerate() {
+                model.push(s.model.clone());
+                decile.push(k as u32 + 1);
+                pred.push((p * 1e4).round() / 1e4);
+                obs.push((o * 1e4).round() / 1e4);
+                n.push(*c as u64);
+            }
+        }
+        DataFrame::new_infer_height(vec![
+            Column::new(out::MODEL.into(), model),
+            Column::new(out::DECILE.into(), decile),
+            Column::new(out::PREDICTED.into(), pred),
+            Column::new(out::OBSERVED.into(), obs),
+            Column::new(out::POSITIONS.into(), n),
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tcec_score_is_three_quarters_at_1_91() {
+        assert!((tcec_score(1.909) - 0.75).abs() < 1e-3);
+        assert_eq!(tcec_score(0.0), 0.5);
+    }
+
+    #[test]
+    fn clustered_interval_widens_with_correlated_games() {
+        // Two games, each with identical values: the clusters carry the variance.
+        let v = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+        let m = clustered(&v, &[1, 1, 1, 2, 2, 2], 1.96);
+        assert_eq!(m.value, 0.5);
+        // Σ (S_g − n_g·0.5)² / N² = (1.5² + 1.5²)/36 = 0.125, × G/(G−1) = 2 → se 0.5.
+        assert!((m.hi - m.value - 1.96 * 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn best_x05_recovers_the_curve_of_its_data() {
+        // Positions whose scores are P(x) at x05 = 1.2 exactly (fractional outcomes).
+        let obs: Vec<Obs> = (-40..=40)
+            .map(|i| {
+                let x = f64::from(i) / 10.0;
+                Obs {
+                    game: i64::from(i),
+                    engine: String::new(),
+                    x_pawns: x,
+                    material: 40.0,
+                    score: prob_exp(x, 1.2),
+                }
+            })
+            .collect();
+        assert!((best_x05(&obs.iter().collect::<Vec<_>>()) - 1.2).abs() < 1e-4);
+    }
+
+    #[test]
+    fn log_loss_is_binary_cross_entropy_with_fractional_outcomes() {
+        assert!((log_loss(0.5, 0.5) - std::f64::consts::LN_2).abs() < 1e-15);
+        assert!((log_loss(0.75, 1.0) + 0.75f64.ln()).abs() < 1e-15);
+    }
+}

@@ -169,7 +169,7 @@ pub struct Args {
     #[arg(long, value_name = "REGEX", requires = "validate")]
     test: Option<String>,
     /// --validate: an engine's own WDL model needs this many training positions.
-    #[arg(long, default_value_t = 50_000, requires = "validate")]
+    #[arg(long, default_value_t = 20_000, requires = "validate")]
     min_engine_positions: u64,
     #[command(flatten)]
     out: OutputArgs,

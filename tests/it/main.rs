@@ -15,7 +15,8 @@
 //! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
 //! - [`standings`]: standings, crosstable and opening statistics on the TCEC archive;
-//! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`.
+//! - [`tcec`]: invariants of the real TCEC archive in `../shared/tcec`;
+//! - [`wdl`]: `evallab wdl` against Stockfish's WDL_model on that archive.
 
 mod analyze;
 mod calibrate_sim;
@@ -34,6 +35,7 @@ mod shards;
 mod snapshots;
 mod standings;
 mod tcec;
+mod wdl;
 
 use std::path::PathBuf;
 use std::sync::{Mutex, Once};

@@ -216,6 +216,7 @@ fn report_sections() {
             "Game pairs (pentanomial)",
             "Win-draw balance",
             "Calibration: win rate by own eval",
+            "x05 three ways",
             "EAS components",
             "Relevance",
             "Adjudication rules replayed",

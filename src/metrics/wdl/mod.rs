@@ -20,7 +20,7 @@ use polars::prelude::*;
 use crate::metrics::Selection;
 use crate::metrics::calibrate::SplitMix64;
 use crate::schema::{col, metric};
-pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Settings, Solver};
+pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Settings, Solver, poly3};
 
 /// What the fits are grouped by (`--by`): pooled by default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -362,6 +362,11 @@ pub mod out {
 }
 
 impl GroupFit {
+    /// Distinct (outcome, move, material, eval) keys: `scoreWDLstat`'s map size.
+    pub fn keys(&self) -> usize {
+        self.counts.len()
+    }
+
     /// Positions in the fit's window.
     pub fn retained(&self, s: &Settings) -> f64 {
         self.window(s).retained().iter().sum()

@@ -93,16 +93,31 @@ fn log_loss(p: f64, s: f64) -> f64 {
     -(s * p.ln() + (1.0 - s) * (1.0 - p).ln())
 }
 
+/// The test positions a score is over.
+pub const SUBSETS: [&str; 3] = ["all", "fit window", "outside the window"];
+
+/// A model's scores on one subset of the test positions.
+#[derive(Debug, Clone)]
+pub struct SubsetScore {
+    pub subset: &'static str,
+    pub positions: usize,
+    pub games: usize,
+    pub log_loss: Mean,
+    pub brier: Mean,
+    /// Log loss minus that of P(x) at the best single x05 (paired).
+    pub vs_best_x05: Mean,
+    /// Brier minus that of P(x) at the best single x05 (paired).
+    pub brier_vs_best_x05: Mean,
+}
+
 /// One model's scores on the test set.
 #[derive(Debug, Clone)]
 pub struct Scored {
     pub model: String,
     /// What it was fitted to, in words (its parameter).
     pub parameter: String,
-    pub log_loss: Mean,
-    pub brier: Mean,
-    /// Log loss minus that of P(x) at the best single x05 (paired).
-    pub vs_best_x05: Mean,
+    /// Per subset of [`SUBSETS`], in that order.
+    pub scores: Vec<SubsetScore>,
     /// (mean predicted, mean observed, positions) per decile of the prediction.
     pub reliability: Vec<(f64, f64, usize)>,
 }
@@ -239,6 +254,19 @@ pub fn validate(
             .or_insert_with(|| Grid::new(s))
             .add(s, *outcome, *mv, m, *key, 1.0);
     }
+    // The same model fitted on every eval up to the ±10-pawn clamp, not only
+    // the reference's ±4 pawns: how much of the loss is extrapolation.
+    let wide_settings = Settings {
+        eval_max: query::EVAL_CLAMP,
+        ..*s
+    };
+    let mut wide_grid = Grid::new(&wide_settings);
+    for (o, outcome, mv, key) in &train {
+        wide_grid.add(&wide_settings, *outcome, *mv, o.material as i32, *key, 1.0);
+    }
+    let wide = math::fit(&wide_grid, &wide_settings)
+        .map_err(|e| crate::Error::InputData(format!("the pooled WDL model to ±10 pawns: {e}")))?
+        .model;
     let pooled = math::fit(&pooled_grid, s)
         .map_err(|e| crate::Error::InputData(format!("the pooled WDL model: {e}")))?
         .model;
@@ -294,18 +322,18 @@ pub fn validate(
         ),
         (
             "TCEC formula".into(),
-            "score σ(0.575517·x), x05 ≈ 1.91".into(),
+            "score σ(0.575517·x): x05 ≈ 1.91".into(),
             Box::new(|o: &Obs| tcec_score(o.x_pawns)),
         ),
         (
             "P(x), best single x05".into(),
-            format!("x05 {best:.3} (max likelihood, training)"),
+            format!("x05 {best:.3} (max likelihood on the training positions)"),
             Box::new(move |o: &Obs| prob_exp(o.x_pawns, best)),
         ),
         (
             "P(x), calibrate per engine".into(),
             format!(
-                "pooled x05 of {} engines; others {cal_mean:.3}",
+                "pooled x05 of {} engines (others {cal_mean:.3})",
                 cal_x05.len()
             ),
             Box::new(|o: &Obs| {
@@ -318,7 +346,7 @@ pub fn validate(
         (
             "WDL model, pooled".into(),
             format!(
-                "a({}) = {:.1} cp, b = {:.1} cp",
+                "a({}) = {:.1} cp; b = {:.1} cp",
                 s.mom_target,
                 pooled.a(f64::from(s.mom_target)),
                 pooled.b(f64::from(s.mom_target))
@@ -326,9 +354,19 @@ pub fn validate(
             Box::new(|o: &Obs| pooled.score(o.x_pawns * 100.0, o.material)),
         ),
         (
+            "WDL model, pooled, evals to ±10 pawns".into(),
+            format!(
+                "--eval-max 1000: a({}) = {:.1} cp; b = {:.1} cp",
+                s.mom_target,
+                wide.a(f64::from(s.mom_target)),
+                wide.b(f64::from(s.mom_target))
+            ),
+            Box::new(|o: &Obs| wide.score(o.x_pawns * 100.0, o.material)),
+        ),
+        (
             "WDL model, per engine".into(),
             format!(
-                "{} engines with ≥ {} positions; others pooled",
+                "{} engines with ≥ {} positions (others pooled)",
                 per_engine.len(),
                 opts.min_engine_positions
             ),
@@ -341,36 +379,67 @@ pub fn validate(
         ),
     ];
     let z = normal_quantile(0.975);
-    let games: Vec<i64> = test.iter().map(|o| o.game).collect();
-    let base: Vec<f64> = test
+    // The subsets: every test position; those inside the fit's window
+    // (|x| ≤ --eval-max, material in range); those outside.
+    let inside: Vec<bool> = test
         .iter()
-        .map(|o| log_loss(prob_exp(o.x_pawns, best), o.score))
+        .map(|o| {
+            (o.x_pawns * 100.0).abs() <= f64::from(s.eval_max)
+                && (f64::from(s.material_min)..=f64::from(s.material_max)).contains(&o.material)
+        })
+        .collect();
+    let subsets: [(&'static str, Box<dyn Fn(usize) -> bool>); 3] = [
+        (SUBSETS[0], Box::new(|_| true)),
+        (SUBSETS[1], Box::new(|i| inside[i])),
+        (SUBSETS[2], Box::new(|i| !inside[i])),
+    ];
+    let base: Vec<(f64, f64)> = test
+        .iter()
+        .map(|o| {
+            let p = prob_exp(o.x_pawns, best);
+            (log_loss(p, o.score), (p - o.score).powi(2))
+        })
         .collect();
     let scored = models
         .into_iter()
         .map(|(name, parameter, f)| {
             let p: Vec<f64> = test.iter().map(|o| f(o)).collect();
-            let ll: Vec<f64> = p
+            let scores = subsets
                 .iter()
-                .zip(&test)
-                .map(|(p, o)| log_loss(*p, o.score))
+                .map(|(subset, keep)| {
+                    let idx: Vec<usize> = (0..test.len()).filter(|&i| keep(i)).collect();
+                    let games: Vec<i64> = idx.iter().map(|&i| test[i].game).collect();
+                    let ll: Vec<f64> = idx.iter().map(|&i| log_loss(p[i], test[i].score)).collect();
+                    let br: Vec<f64> = idx
+                        .iter()
+                        .map(|&i| (p[i] - test[i].score).powi(2))
+                        .collect();
+                    let diff: Vec<f64> = idx.iter().zip(&ll).map(|(&i, l)| l - base[i].0).collect();
+                    let bdiff: Vec<f64> =
+                        idx.iter().zip(&br).map(|(&i, b)| b - base[i].1).collect();
+                    SubsetScore {
+                        subset,
+                        positions: idx.len(),
+                        games: games
+                            .iter()
+                            .collect::<std::collections::BTreeSet<_>>()
+                            .len(),
+                        log_loss: clustered(&ll, &games, z),
+                        brier: clustered(&br, &games, z),
+                        vs_best_x05: clustered(&diff, &games, z),
+                        brier_vs_best_x05: clustered(&bdiff, &games, z),
+                    }
+                })
                 .collect();
-            let br: Vec<f64> = p
-                .iter()
-                .zip(&test)
-                .map(|(p, o)| (p - o.score).powi(2))
-                .collect();
-            let diff: Vec<f64> = ll.iter().zip(&base).map(|(a, b)| a - b).collect();
             Scored {
                 model: name,
                 parameter,
-                log_loss: clustered(&ll, &games, z),
-                brier: clustered(&br, &games, z),
-                vs_best_x05: clustered(&diff, &games, z),
+                scores,
                 reliability: reliability(&p, &test),
             }
         })
         .collect();
+    let games: Vec<i64> = test.iter().map(|o| o.game).collect();
     Ok(Validation {
         train_positions: train.len(),
         train_games,
@@ -405,56 +474,74 @@ fn reliability(p: &[f64], test: &[Obs]) -> Vec<(f64, f64, usize)> {
 pub mod out {
     pub const MODEL: &str = "model";
     pub const PARAMETER: &str = "parameter";
+    pub const SUBSET: &str = "positions";
     pub const POSITIONS: &str = "test_positions";
     pub const GAMES: &str = "test_games";
     pub const LOG_LOSS: [&str; 3] = ["log_loss", "log_loss_lo", "log_loss_hi"];
     pub const BRIER: [&str; 3] = ["brier", "brier_lo", "brier_hi"];
     pub const VS_BEST: [&str; 3] = ["log_loss_vs_best_x05", "vs_best_lo", "vs_best_hi"];
+    pub const BRIER_VS_BEST: [&str; 3] =
+        ["brier_vs_best_x05", "brier_vs_best_lo", "brier_vs_best_hi"];
     pub const DECILE: &str = "decile";
     pub const PREDICTED: &str = "predicted";
     pub const OBSERVED: &str = "observed";
 }
 
 impl Validation {
-    /// One row per model.
+    /// One row per model and subset of the test positions.
     pub fn table(&self) -> PolarsResult<DataFrame> {
-        let m = &self.models;
+        let rows: Vec<(&Scored, &SubsetScore)> = self
+            .models
+            .iter()
+            .flat_map(|m| m.scores.iter().map(move |s| (m, s)))
+            .collect();
+        let r = |v: f64| (v * 1e5).round() / 1e5;
         let mut columns = vec![
             Column::new(
                 out::MODEL.into(),
-                m.iter().map(|s| s.model.clone()).collect::<Vec<_>>(),
+                rows.iter()
+                    .map(|(m, _)| m.model.clone())
+                    .collect::<Vec<_>>(),
             ),
             Column::new(
                 out::PARAMETER.into(),
-                m.iter().map(|s| s.parameter.clone()).collect::<Vec<_>>(),
+                rows.iter()
+                    .map(|(m, _)| m.parameter.clone())
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                out::SUBSET.into(),
+                rows.iter().map(|(_, s)| s.subset).collect::<Vec<_>>(),
             ),
             Column::new(
                 out::POSITIONS.into(),
-                vec![self.test_positions as u64; m.len()],
+                rows.iter()
+                    .map(|(_, s)| s.positions as u64)
+                    .collect::<Vec<_>>(),
             ),
-            Column::new(out::GAMES.into(), vec![self.test_games as u64; m.len()]),
+            Column::new(
+                out::GAMES.into(),
+                rows.iter().map(|(_, s)| s.games as u64).collect::<Vec<_>>(),
+            ),
         ];
         for (names, f) in [
             (
                 out::LOG_LOSS,
-                (|s: &Scored| s.log_loss) as fn(&Scored) -> Mean,
+                (|s: &SubsetScore| s.log_loss) as fn(&SubsetScore) -> Mean,
             ),
-            (out::BRIER, |s: &Scored| s.brier),
-            (out::VS_BEST, |s: &Scored| s.vs_best_x05),
+            (out::BRIER, |s: &SubsetScore| s.brier),
+            (out::VS_BEST, |s: &SubsetScore| s.vs_best_x05),
+            (out::BRIER_VS_BEST, |s: &SubsetScore| s.brier_vs_best_x05),
         ] {
-            let r = |v: f64| (v * 1e5).round() / 1e5;
-            columns.push(Column::new(
-                names[0].into(),
-                m.iter().map(|s| r(f(s).value)).collect::<Vec<_>>(),
-            ));
-            columns.push(Column::new(
-                names[1].into(),
-                m.iter().map(|s| r(f(s).lo)).collect::<Vec<_>>(),
-            ));
-            columns.push(Column::new(
-                names[2].into(),
-                m.iter().map(|s| r(f(s).hi)).collect::<Vec<_>>(),
-            ));
+            for (k, g) in [|m: Mean| m.value, |m: Mean| m.lo, |m: Mean| m.hi]
+                .into_iter()
+                .enumerate()
+            {
+                columns.push(Column::new(
+                    names[k].into(),
+                    rows.iter().map(|(_, s)| r(g(f(s)))).collect::<Vec<_>>(),
+                ));
+            }
         }
         DataFrame::new_infer_height(columns)
     }

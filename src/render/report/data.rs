@@ -164,7 +164,7 @@ pub fn collect(
                 selection: bopts.selection.clone(),
                 settings: wdl::Settings::default(),
                 bin_width: 5,
-                min_engine_positions: 50_000.0,
+                min_engine_positions: 20_000.0,
                 default_x05: crate::metrics::x05::DEFAULT,
             },
         )?),

@@ -375,11 +375,12 @@ pub fn wdl_overall(data: &ReportData) -> Result<String, Error> {
             v.train_positions, v.train_games, v.test_positions, v.test_games
         );
         use crate::metrics::wdl::validate::out;
-        let cols: Vec<&str> = [out::MODEL, out::PARAMETER]
+        let cols: Vec<&str> = [out::MODEL, out::PARAMETER, out::SUBSET, out::POSITIONS]
             .into_iter()
             .chain(out::LOG_LOSS)
             .chain(out::BRIER)
             .chain(out::VS_BEST)
+            .chain(out::BRIER_VS_BEST)
             .collect();
         html.push_str(&table(&v.table()?, &cols)?);
     }

@@ -345,7 +345,7 @@ ours.select("engine", "games", "x05_ml", "ml_se_log", "x05_pooled", "pooled_lo",
 # ## Compare with `evallab calibrate`
 
 # %%
-# As the demo pipeline runs it; the TOML for `relevance --x05-from` goes to a scratch folder.
+# As the demo pipeline runs it; the TOML for `relevance --x05` goes to a scratch folder.
 x05_file = Path(tempfile.mkdtemp()) / "x05.toml"
 theirs = ds.calibrate(bootstrap=200, seed=1, toml=x05_file)
 cmp = ours.join(theirs, on="engine", how="full", suffix="_evallab", coalesce=True).sort("engine")

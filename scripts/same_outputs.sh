@@ -26,7 +26,7 @@
 #   corpus  = the 282 TCEC archive files (13,904 games and 1 reject), one ingest run.
 #   ingest (and --plan), inspect, schema (all and each table), balance (--by each,
 #   --event/--engine/--family filters, every --format), calibrate (--by, --toml,
-#   --plot, a seeded bootstrap), relevance (--x05, --x05-from the calibrate TOML,
+#   --plot, a seeded bootstrap), relevance (--x05, --x05 the calibrate TOML,
 #   --by, --moves-out), eas (v6, v5, --games with --pgn), adjudicate (each preset,
 #   a rules file, --set, sweeps with a plot, --games, --check-clocks on the
 #   corpus), facts and the reduce path (balance/calibrate/eas --facts), annotate,
@@ -130,12 +130,12 @@ demo_cases() {
   c demo/agreement-engine agreement demo --analysis sf-1k --by engine --format csv --moves-out out/demo/agreement-moves.parquet
   c demo/agreement-season agreement demo --analysis stockfish-depth6-mpv1 --by season,engine --format json "${fam[@]}"
   c demo/agreement-filter agreement demo --analysis sf-1k --engine Full --event TCEC --format parquet -o out/demo/agreement.parquet
-  c demo/relevance-analysis relevance demo --analysis sf-1k --x05-from out/demo/x05.toml --format csv --moves-out out/demo/relevance-ref-moves.parquet
+  c demo/relevance-analysis relevance demo --analysis sf-1k --x05 out/demo/x05.toml --format csv --moves-out out/demo/relevance-ref-moves.parquet
   c demo/annotate-analysis annotate demo --event 'TCEC style' --analysis sf-1k -o out/demo/annotate-ref.pgn
   c demo/match match demo --player . --engine "$sf" --mlm-depth 6 --slm-depths 4..8 --multipv 4 --moves 10..19 --max-games 2 --jobs 2 --label sf-match -o out/demo/match --format csv --stats out/demo/match.csv
   c demo/match-player match demo --player 'L15' --engine "$sf" --mlm-depth 5 --slm-depths 3..6 --final-depth 7 --multipv 3 --moves 12..16 --skip-book --event cutechess --max-games 2 --by event,player --bootstrap 100 --seed 3 -o out/demo/match-l15
   c demo/match-by-game match demo --player . --engine "$sf" --mlm-depth 6 --slm-depths 4..8 --multipv 4 --moves 10..19 --max-games 2 --jobs 2 --label sf-match --by game,player --format json -o out/demo/match-again
-  c demo/report-analysed report demo -o out/demo/report-analysed --x05-from out/demo/x05.toml
+  c demo/report-analysed report demo -o out/demo/report-analysed --x05 out/demo/x05.toml
   # The quick-start pipeline, twice (the second run skips every step), and its plan.
   c demo/run-dry run pipelines/demo.toml --set dataset=pipe --set out=pipe/results --set engine="$sf" --dry-run
   c demo/run run pipelines/demo.toml --set dataset=pipe --set out=pipe/results --set engine="$sf"
@@ -182,8 +182,8 @@ stats_cases() {
   c "$n/calibrate-parquet" calibrate "$ds" --engine "$en2" --bootstrap 50 --seed 7 --format parquet -o "$o/calibrate.parquet"
   c "$n/relevance" relevance "$ds" --format csv
   c "$n/relevance-x05" relevance "$ds" --x05 0.8 --by event,engine --event "$ev" --moves-out "$o/relevance-x05-moves.parquet" --format csv
-  c "$n/relevance-from" relevance "$ds" --x05-from "$o/x05.toml" --format csv -o "$o/relevance.csv" --moves-out "$o/relevance-moves.parquet"
-  c "$n/relevance-family" relevance "$ds" --x05-from "$o/x05-family.toml" "${fam[@]}" --event "$ev" --by event,engine --format json --moves-out "$o/relevance-family-moves.parquet"
+  c "$n/relevance-from" relevance "$ds" --x05 "$o/x05.toml" --format csv -o "$o/relevance.csv" --moves-out "$o/relevance-moves.parquet"
+  c "$n/relevance-family" relevance "$ds" --x05 "$o/x05-family.toml" "${fam[@]}" --event "$ev" --by event,engine --format json --moves-out "$o/relevance-family-moves.parquet"
   c "$n/eas" eas "$ds"
   c "$n/eas-csv" eas "$ds" --format csv -o "$o/eas.csv"
   c "$n/eas-v5" eas "$ds" --rules v5 --event "$ev" --format json
@@ -205,8 +205,8 @@ stats_cases() {
   c "$n/balance-facts" balance "$ds" --facts "$o/facts" --format csv
   c "$n/calibrate-facts" calibrate "$ds" --facts "$o/facts" --format csv
   c "$n/eas-facts" eas "$ds" --facts "$o/facts" --format csv
-  c "$n/report" report "$ds" -o "$o/report" --event "$ev" --x05-from "$o/x05.toml"
-  c "$n/report-family" report "$ds" -o "$o/report-family" --event "$ev" --games 3 --x05-from "$o/x05-family.toml" "${fam[@]}"
+  c "$n/report" report "$ds" -o "$o/report" --event "$ev" --x05 "$o/x05.toml"
+  c "$n/report-family" report "$ds" -o "$o/report-family" --event "$ev" --games 3 --x05 "$o/x05-family.toml" "${fam[@]}"
   c "$n/report-x05" report "$ds" -o "$o/report-x05" --x05 0.7 --games 1
   c "$n/inspect-end" inspect "$ds"
 }

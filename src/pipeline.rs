@@ -21,7 +21,7 @@
 //!
 //! [[steps]]
 //! run = "relevance"
-//! x05_from = "{dataset}/x05.toml"
+//! x05 = "{dataset}/x05.toml"
 //! output = "{dataset}/relevance.csv"
 //! format = "csv"
 //! ```
@@ -57,9 +57,10 @@ impl StepState {
 }
 
 /// Options whose values are files a step writes (skip needs them to exist).
-const OUTPUT_KEYS: [&str; 8] = [
+const OUTPUT_KEYS: [&str; 9] = [
     "output",
     "counts_json",
+    "save_model",
     "toml",
     "plot",
     "moves_out",
@@ -68,7 +69,8 @@ const OUTPUT_KEYS: [&str; 8] = [
     "stats",
 ];
 /// Options whose values are files a step reads.
-const INPUT_KEYS: [&str; 4] = ["x05_from", "inputs", "engine", "weights"];
+/// (`x05` may be a number: a path that does not exist adds nothing to the stamp.)
+const INPUT_KEYS: [&str; 5] = ["x05", "x05_from", "inputs", "engine", "weights"];
 
 /// One step: the evallab command line it stands for, and the files it reads
 /// and writes (for the skip decision).

@@ -7,7 +7,7 @@ wheel holds it; ``EVALLAB_BIN`` overrides it) with ``--format parquet`` into a
 temporary folder, and reads the result with polars: a method returns exactly
 the frame of its command (tests/python/test_api.py checks each). Options are
 the command's long options as keyword arguments, ``-`` written ``_``
-(``x05_from=`` for ``--x05-from``); ``True`` passes a flag, a list repeats the
+(``moves_out=`` for ``--moves-out``); ``True`` passes a flag, a list repeats the
 option, ``None`` leaves the command's default. docs/guide/python.md says why
 the binary rather than native bindings (per-call overhead, build time, wheel
 size, measured).
@@ -84,7 +84,7 @@ def binary() -> str:
 def argv(options: Mapping[str, Option]) -> list[str]:
     """Command-line options from keyword arguments.
 
-    >>> argv({"by": "engine", "family": ["^Stockfish=Stockfish", "^Lc0=Lc0"], "x05_from": None, "per_game": True})
+    >>> argv({"by": "engine", "family": ["^Stockfish=Stockfish", "^Lc0=Lc0"], "moves_out": None, "per_game": True})
     ['--by', 'engine', '--family', '^Stockfish=Stockfish', '--family', '^Lc0=Lc0', '--per-game']
     """
     out: list[str] = []
@@ -383,6 +383,7 @@ class Dataset:
         seed: int | None = None,
         level: float | None = None,
         counts_json: PathLike | None = None,
+        save_model: PathLike | None = None,
         plot: PathLike | None = None,
         validate: bool = False,
         train: str | None = None,
@@ -404,15 +405,15 @@ class Dataset:
             mom_target=mom_target,
             material_min=material_min, material_max=material_max, move_min=move_min, move_max=move_max,
             eval_max=eval_max, win_min=win_min, bin_width=bin_width, min_positions=min_positions,
-            bootstrap=bootstrap, seed=seed, level=level, counts_json=counts_json, plot=plot, validate=validate,
+            bootstrap=bootstrap, seed=seed, level=level, counts_json=counts_json, save_model=save_model, plot=plot,
+            validate=validate,
             train=train, test=test, min_engine_positions=min_engine_positions,
         )  # fmt: skip
 
     def relevance(
         self,
         *,
-        x05: float | None = None,
-        x05_from: PathLike | None = None,
+        x05: float | PathLike | None = None,
         by: str | None = None,
         engine: str | None = None,
         event: str | None = None,
@@ -424,7 +425,7 @@ class Dataset:
         (also writes the per-move table, to ``moves_out`` or the dataset's
         ``derived/``)."""
         return self.statistic(
-            "relevance", x05=x05, x05_from=x05_from, by=by, engine=engine, event=event,
+            "relevance", x05=x05, by=by, engine=engine, event=event,
             family=family, analysis=analysis, moves_out=moves_out,
         )  # fmt: skip
 

@@ -26,9 +26,8 @@ pub struct Args {
     /// Every game of the events matching this regex.
     #[arg(long, value_name = "REGEX")]
     event: Option<String>,
-    /// x_0_5 in pawns.
-    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, value_parser = super::positive_pawns)]
-    x05: f64,
+    #[command(flatten)]
+    x05: super::X05Args,
     /// Position symbols: nine-wdb, nine-equal, seven-equal.
     #[arg(long, default_value = "nine-wdb")]
     position_scheme: PositionScheme,
@@ -54,8 +53,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             false,
         ),
     };
+    let source = a.x05.source()?;
     let opts = AnnotateOptions {
-        x05: a.x05,
+        x05: source.x05.default,
         position_scheme: a.position_scheme,
         move_scheme: a.move_scheme,
     };
@@ -63,7 +63,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(l) => Some(resolve_label(&ds, Some(l))?),
         None => None,
     };
-    let n = write_games(&ds, filter, opts, label.as_deref(), &a.output)?;
+    let n = write_games(&ds, filter, opts, &source.x05, label.as_deref(), &a.output)?;
     eprintln!("{n} games annotated into {}", a.output.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -71,7 +71,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 /// Writes the games of a listing (`eas --games`, `adjudicate --games`) as
 /// annotated PGN (`--pgn FILE`).
 pub fn write_listed(ds: &Dataset, listing: &DataFrame, path: &Path) -> anyhow::Result<()> {
-    let n = write_games(ds, listed(listing)?, AnnotateOptions::default(), None, path)?;
+    let opts = AnnotateOptions::default();
+    let x05 = evallab::metrics::x05::X05::fixed(opts.x05);
+    let n = write_games(ds, listed(listing)?, opts, &x05, None, path)?;
     eprintln!("{n} games written to {}", path.display());
     Ok(())
 }

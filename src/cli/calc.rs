@@ -17,9 +17,12 @@ use evallab::metrics::relevance::math::{
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["limits", "from", "eval", "inverse"])))]
 pub struct Args {
-    /// x_0_5 in pawns (> 0).
-    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, value_parser = super::positive_pawns)]
-    x05: f64,
+    #[command(flatten)]
+    x05: super::X05Args,
+    /// With a WDL model as --x05: the material (9Q+5R+3B+3N+P, both sides)
+    /// whose a(material)/100 is the x05.
+    #[arg(long, default_value_t = 58, value_parser = clap::value_parser!(u32).range(0..=200))]
+    material: u32,
     /// Print every scheme's position boundaries and move thresholds.
     #[arg(long)]
     limits: bool,
@@ -52,7 +55,26 @@ fn symbol(s: &str) -> anyhow::Result<MoveSymbol> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let x05 = a.x05;
+    let source = a.x05.source()?;
+    let x05 = match &source.x05.model {
+        Some(m) => {
+            let v = m.a(f64::from(a.material)) / 100.0;
+            if !(v > 0.0 && v.is_finite()) {
+                return Err(super::usage(format!(
+                    "the WDL model's a({})/100 = {v} is not a positive x05",
+                    a.material
+                )));
+            }
+            outln!("WDL model {}: x05 = a({})/100", source.file, a.material);
+            v
+        }
+        None if source.x05.per_engine.is_empty() => source.x05.default,
+        None => {
+            return Err(super::usage(
+                "--x05: calc takes pawns or a WDL model (wdl --save-model), not a per-engine file",
+            ));
+        }
+    };
     outln!(
         "x05 = {x05} pawns; total area 2·x05/ln 2 = {:.6}",
         total_area(x05)

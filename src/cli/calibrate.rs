@@ -39,7 +39,7 @@ pub struct Args {
     /// Level of the pooled estimates' intervals (the bootstrap's are 95 %).
     #[arg(long, default_value_t = 0.95, value_parser = level)]
     level: f64,
-    /// Also write the per-engine x05 as TOML (for `relevance --x05-from`):
+    /// Also write the per-engine x05 as TOML (for `relevance --x05 FILE`):
     /// the pooled estimates, which estimate each is, and why an engine has none.
     #[arg(long, value_name = "FILE")]
     toml: Option<PathBuf>,

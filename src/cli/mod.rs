@@ -43,6 +43,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use evallab::metrics::x05::X05Source;
 use evallab::metrics::{Field, Selection, SelectionError, check_regex};
 use evallab::render::format::{self, Format};
 
@@ -225,17 +226,58 @@ pub struct OutputArgs {
     output: Option<PathBuf>,
 }
 
-/// The x05 a consumer uses: `default` for every engine, or per engine from
-/// a `calibrate --toml` file (`--x05-from`).
-pub fn x05_source(
-    from: Option<&std::path::Path>,
-    default: f64,
-) -> anyhow::Result<evallab::metrics::calibrate::file::X05Source> {
-    use evallab::metrics::calibrate::file::X05Source;
-    Ok(match from {
-        Some(p) => X05Source::read(p, default)?,
-        None => X05Source::fixed(default),
-    })
+/// A value of `--x05`: pawns, or a file (per-engine values or a WDL model).
+#[derive(Debug, Clone, PartialEq)]
+pub enum X05Value {
+    Pawns(f64),
+    File(PathBuf),
+}
+
+impl std::fmt::Display for X05Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            X05Value::Pawns(v) => write!(f, "{v}"),
+            X05Value::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// clap value parser of `--x05`: a positive number of pawns, else a file.
+fn x05_value(s: &str) -> Result<X05Value, String> {
+    match s.parse::<f64>() {
+        Ok(_) => positive_pawns(s).map(X05Value::Pawns),
+        Err(_) => Ok(X05Value::File(PathBuf::from(s))),
+    }
+}
+
+/// `--x05` of every x05 consumer (relevance, report, annotate, calc): one
+/// option for a number, a per-engine file or a WDL model.
+#[derive(Debug, clap::Args)]
+pub struct X05Args {
+    /// x_0_5: pawns (> 0), or a file: per-engine values of `calibrate --toml`
+    /// (engines without one take the default, and stderr names them) or a WDL
+    /// model of `wdl --save-model` (a position's x05 is a(its material)/100).
+    #[arg(long, value_name = "PAWNS|FILE", value_parser = x05_value,
+          default_value_t = X05Value::Pawns(evallab::metrics::x05::DEFAULT))]
+    x05: X05Value,
+    /// Deprecated spelling of `--x05 FILE` (kept for one release).
+    #[arg(long, value_name = "FILE", hide = true, conflicts_with = "x05")]
+    x05_from: Option<PathBuf>,
+}
+
+impl X05Args {
+    /// The x05 and where it comes from; a file is read here.
+    pub fn source(&self) -> anyhow::Result<X05Source> {
+        use evallab::metrics::x05::DEFAULT;
+        if let Some(p) = &self.x05_from {
+            eprintln!("note: --x05-from is deprecated: use --x05 {}", p.display());
+            return Ok(X05Source::read(p, DEFAULT)?);
+        }
+        Ok(match &self.x05 {
+            X05Value::Pawns(v) => X05Source::fixed(*v),
+            X05Value::File(p) => X05Source::read(p, DEFAULT)?,
+        })
+    }
 }
 
 impl OutputArgs {

@@ -25,14 +25,8 @@ use super::{OutputArgs, SelectionArgs};
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
-    /// x_0_5 in pawns for every engine.
-    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
-    x05: f64,
-    /// Per-engine x05 from `evallab calibrate --toml FILE` (its [x05] table;
-    /// engines missing there, or with a value that is not positive, take
-    /// --x05, and stderr names them).
-    #[arg(long, value_name = "FILE")]
-    x05_from: Option<PathBuf>,
+    #[command(flatten)]
+    x05: super::X05Args,
     /// Group the summary by engine (default) or by event and engine.
     #[arg(long, value_enum, default_value_t = Group::Engine)]
     by: Group,
@@ -56,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sel = args.select.selection()?;
     args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
-    let source = super::x05_source(args.x05_from.as_deref(), args.x05)?;
+    let source = args.x05.source()?;
     let reference = match &args.analysis {
         Some(label) => Some(Reference {
             label: resolve_label(&ds, Some(label))?,

@@ -27,12 +27,9 @@ pub struct Args {
     /// Games whose eval trajectories are drawn, per event.
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// x_0_5 (pawns) of the relevance summary.
-    #[arg(long, default_value_t = evallab::metrics::x05::DEFAULT, conflicts_with = "x05_from", value_parser = super::positive_pawns)]
-    x05: f64,
-    /// Per-engine x05 from `evallab calibrate --toml FILE` for the relevance summary.
-    #[arg(long, value_name = "FILE")]
-    x05_from: Option<PathBuf>,
+    /// The relevance summary's x05 (as `relevance --x05`).
+    #[command(flatten)]
+    x05: super::X05Args,
     /// Merge player names matching REGEX into NAME in the relevance summary,
     /// as `calibrate --family` did for the x05 file (repeatable).
     #[arg(long, value_name = "REGEX=NAME")]
@@ -57,7 +54,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let sel = super::selection(a.event, None, &a.family)?;
-    let source = super::x05_source(a.x05_from.as_deref(), a.x05)?;
+    let source = a.x05.source()?;
     let ds = Dataset::open(&a.dataset)?;
     let (labels, _) = stored_labels(&ds, false)?;
     let html = report(

@@ -153,6 +153,11 @@ pub struct Args {
     /// Also write the counts as scoreWDLstat's JSON (every group together), for scoreWDL.py.
     #[arg(long, value_name = "FILE")]
     counts_json: Option<PathBuf>,
+    /// Also write the pooled model (`--by all`) as JSON, for `--x05 FILE` of
+    /// relevance, report, annotate and calc: a position's x05 is then
+    /// a(its material)/100.
+    #[arg(long, value_name = "FILE")]
+    save_model: Option<PathBuf>,
     /// Also draw the observed win and draw rates by eval with the fitted
     /// curves, and a, b by material (.svg or .png; the first 4 groups).
     #[arg(long, value_name = "FILE")]
@@ -194,6 +199,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.move_min > args.move_max {
         return Err(usage("--move-min must not exceed --move-max"));
+    }
+    if args.save_model.is_some() && !matches!(args.by, ByArg::All) {
+        return Err(usage(
+            "--save-model saves the pooled model: use it with --by all",
+        ));
     }
     args.out.check()?;
     if let Some(path) = &args.plot {
@@ -249,6 +259,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &args.plot {
         plot::wdl(&fitted, path)?;
+    }
+    if let Some(path) = &args.save_model {
+        match &fitted.groups[0].fit {
+            Ok(f) => f.model.save(path)?,
+            Err(e) => {
+                return Err(
+                    evallab::Error::InputData(format!("--save-model: no model: {e}")).into(),
+                );
+            }
+        }
     }
     args.out.write(&mut fitted.table()?)?;
     Ok(ExitCode::SUCCESS)

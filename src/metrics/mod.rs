@@ -305,6 +305,79 @@ pub fn own_evals(moves: LazyFrame, extra: &[&str]) -> LazyFrame {
     moves.filter(usable).select(cols)
 }
 
+/// The column [`with_material_before`] adds.
+pub const MATERIAL: &str = "material";
+
+/// 9Q+5R+3B+3N+P of a FEN's board field, both sides (78 for the standard start).
+fn fen_material(fen: Expr) -> Expr {
+    let board = fen.str().extract(lit(r"^(\S+)"), 1);
+    let count = |class: &str| {
+        board
+            .clone()
+            .str()
+            .replace_all(lit(format!("[^{class}]")), lit(""), false)
+            .str()
+            .len_chars()
+            .cast(DataType::Int32)
+    };
+    lit(9) * count("Qq") + lit(5) * count("Rr") + lit(3) * count("BbNn") + count("Pp")
+}
+
+/// The moves with `material`: 9Q+5R+3B+3N+P of both sides in the position
+/// *before* the move (what Stockfish's WDL model is a function of), that is
+/// the previous ply's material after its move, and the start position's at
+/// ply 1. Rows must be in game and ply order (as every table is stored); a
+/// row whose previous row is not its previous ply gets null.
+pub fn with_material_before(moves: LazyFrame, games: LazyFrame) -> LazyFrame {
+    const PREV: &str = "material_prev";
+    const START: &str = "material_start";
+    let piece = |c: &str| col(c).cast(DataType::Int32);
+    let after = lit(9) * (piece(col::WHITE_QUEENS) + piece(col::BLACK_QUEENS))
+        + lit(5) * (piece(col::WHITE_ROOKS) + piece(col::BLACK_ROOKS))
+        + lit(3)
+            * (piece(col::WHITE_BISHOPS)
+                + piece(col::BLACK_BISHOPS)
+                + piece(col::WHITE_KNIGHTS)
+                + piece(col::BLACK_KNIGHTS))
+        + piece(col::WHITE_PAWNS)
+        + piece(col::BLACK_PAWNS);
+    let ply = col(col::PLY).cast(DataType::Int32);
+    let previous = col(col::GAME_ID)
+        .shift(lit(1))
+        .eq(col(col::GAME_ID))
+        .and((ply.clone().shift(lit(1)) + lit(1)).eq(ply.clone()));
+    let start = games.select([
+        col(col::GAME_ID),
+        when(col(col::START_FEN).is_null())
+            .then(lit(78))
+            .otherwise(fen_material(col(col::START_FEN)))
+            .alias(START),
+    ]);
+    moves
+        .with_column(
+            when(previous)
+                .then(after.shift(lit(1)))
+                .otherwise(lit(NULL).cast(DataType::Int32))
+                .alias(PREV),
+        )
+        .join(
+            start,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs {
+                maintain_order: MaintainOrderJoin::Left,
+                ..JoinArgs::new(JoinType::Left)
+            },
+        )
+        .with_column(
+            when(ply.eq(lit(1)))
+                .then(col(START))
+                .otherwise(col(PREV))
+                .alias(MATERIAL),
+        )
+        .drop(by_name([PREV, START], true, false))
+}
+
 /// The TCEC season of an event (`Season N` → `N`); other events stand alone.
 pub fn season(event: Expr) -> Expr {
     event

@@ -19,13 +19,14 @@ use polars::prelude::*;
 
 use crate::Error;
 use crate::dataset::Dataset;
-use crate::metrics::Families;
 use crate::metrics::agreement::query::per_move;
 use crate::metrics::relevance::CLAMP_PAWNS;
 use crate::metrics::relevance::math::{
     MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp,
     reference_swing, rr,
 };
+use crate::metrics::x05::X05;
+use crate::metrics::{Families, MATERIAL, with_material_before};
 use crate::schema::{ANALYSIS, GAMES, MOVES, col, metric};
 
 /// Symbol schemes and x05 used to annotate.
@@ -128,10 +129,15 @@ pub fn white_pov(kind: Option<&str>, cp: Option<i32>, mate: Option<i16>) -> Opti
 /// Writes the games (rows of the games table) with their moves as annotated
 /// PGN. With `reference`, the move symbols are the reference's (moves it did
 /// not analyse get none).
+///
+/// The x05 of each move is `x05`'s for its mover and, with a WDL model, the
+/// material before the move (the moves' `material` column, when present);
+/// `opts.x05` is not used.
 pub fn write_pgn(
     games: &DataFrame,
     moves: &DataFrame,
     opts: AnnotateOptions,
+    x05: &X05,
     reference: Option<&References>,
 ) -> Result<String, Error> {
     let mut out = String::new();
@@ -161,6 +167,10 @@ pub fn write_pgn(
     let m_cp = moves.column(col::EVAL_CP)?.i32()?.clone();
     let m_mate = moves.column(col::MATE)?.i16()?.clone();
     let m_ply = moves.column(col::PLY)?.u16()?.clone();
+    let m_material = match moves.column(MATERIAL) {
+        Ok(c) => Some(c.cast(&DataType::Float64)?.f64()?.clone()),
+        Err(_) => None,
+    };
     // Moves are grouped by game in table order; index them by game id.
     let mut by_game: std::collections::HashMap<i64, Vec<usize>> = Default::default();
     for (i, g) in m_gid.iter().enumerate() {
@@ -195,7 +205,7 @@ pub fn write_pgn(
             format!(
                 "evallab {} (x05 {}, {}, {})",
                 env!("CARGO_PKG_VERSION"),
-                opts.x05,
+                x05.describe(),
                 opts.position_scheme.name(),
                 opts.move_scheme.name()
             ),
@@ -209,6 +219,19 @@ pub fn write_pgn(
         let mut first = true;
         for &i in by_game.get(&id).map(Vec::as_slice).unwrap_or(&[]) {
             let is_white = m_side.get(i) == Some("w");
+            let mover = if is_white {
+                white.get(gi)
+            } else {
+                black.get(gi)
+            };
+            let material = m_material
+                .as_ref()
+                .and_then(|m| m.get(i))
+                .unwrap_or(f64::from(crate::metrics::x05::model::START_MATERIAL));
+            let opts = AnnotateOptions {
+                x05: x05.at(mover.unwrap_or(""), material),
+                ..opts
+            };
             let mut tok = String::new();
             let num = m_num.get(i).unwrap_or(1);
             if is_white {
@@ -305,6 +328,7 @@ pub fn write_games(
     ds: &Dataset,
     filter: Expr,
     opts: AnnotateOptions,
+    x05: &X05,
     analysis: Option<&str>,
     path: &std::path::Path,
 ) -> Result<usize, Error> {
@@ -328,9 +352,13 @@ pub fn write_games(
         col::EVAL_CP,
         col::MATE,
     ];
-    let moves = ds
-        .scan(&MOVES)?
-        .select(read.map(col))
+    let moves = with_material_before(ds.scan(&MOVES)?, ds.scan(&GAMES)?)
+        .select(
+            read.into_iter()
+                .chain([MATERIAL])
+                .map(col)
+                .collect::<Vec<_>>(),
+        )
         .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
         .collect()?;
@@ -338,7 +366,7 @@ pub fn write_games(
         Some(label) => Some(references(ds, &games, label)?),
         None => None,
     };
-    let pgn = write_pgn(&games, &moves, opts, refs.as_ref())?;
+    let pgn = write_pgn(&games, &moves, opts, x05, refs.as_ref())?;
     crate::render::format::write_text(path, &pgn)?;
     Ok(games.height())
 }

@@ -86,7 +86,7 @@ toml = "{dataset}/out/x05.toml"
 
 [[steps]]
 run = "relevance"
-x05_from = "{dataset}/out/x05.toml"
+x05 = "{dataset}/out/x05.toml"
 format = "csv"
 output = "{dataset}/out/relevance.csv"
 

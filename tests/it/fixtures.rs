@@ -695,6 +695,7 @@ fn no_token_vanishes() {
 #[test]
 fn annotated_pgn_round_trips() {
     use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
+    use evallab::metrics::x05::X05;
     use evallab::render::annotate::{AnnotateOptions, write_pgn};
     let (dir, ds) = load(&["tcec.pgn", "chess960.pgn", "lichess.pgn"]);
     let games = ds
@@ -714,7 +715,7 @@ fn annotated_pgn_round_trips() {
         position_scheme: PositionScheme::NineWdb,
         move_scheme: MoveScheme::Econ8,
     };
-    let pgn = write_pgn(&games, &moves, annotate, None).unwrap();
+    let pgn = write_pgn(&games, &moves, annotate, &X05::fixed(annotate.x05), None).unwrap();
     // nine-wdb boundaries at x05 0.62: 0.094, 0.319, 0.62, 1.24. Qh5 at +1.50 is
     // beyond 1.24: `++−` ($20); Bc4 at +0.30 is between 0.094 and 0.319: `⩲` ($14).
     // Qh5 raises White's eval from 0.30 to 1.50: rr = C(1.50) − C(0.30) ≈ 0.473,
@@ -788,7 +789,8 @@ fn assert_declared(df: &DataFrame, t: &Table) {
 
 #[test]
 fn derived_tables_match_their_declarations() {
-    use evallab::metrics::relevance::{X05, per_move};
+    use evallab::metrics::relevance::per_move;
+    use evallab::metrics::x05::X05;
     use evallab::schema::{EAS_LABELS, RELEVANCE_MOVES};
     let (_dir, ds) = load(&["tcec.pgn", "cutechess.pgn", "eas_rules.pgn", "chess960.pgn"]);
     let labels =
@@ -796,10 +798,7 @@ fn derived_tables_match_their_declarations() {
             .unwrap();
     assert!(labels.height() > 0);
     assert_declared(&labels, &EAS_LABELS);
-    let x05 = X05 {
-        default: 0.62,
-        per_engine: Vec::new(),
-    };
+    let x05 = X05::fixed(0.62);
     let rel = per_move(
         ds.scan(&GAMES).unwrap(),
         ds.scan(&MOVES).unwrap(),

@@ -17,7 +17,7 @@
 //! reference cannot be installed from a package registry.
 
 use evallab::metrics::wdl::{self, Fitting, Options, Settings, poly3};
-use evallab::schema::{GAMES, MOVES};
+use evallab::schema::{GAMES, MOVES, col};
 
 use crate::tcec::corpus;
 
@@ -149,4 +149,195 @@ fn the_comparison_script_passes_when_the_reference_is_present() {
     );
     assert!(stdout.contains("counts identical"), "{stdout}");
     assert_eq!(stdout.matches("PASS").count(), 3, "{stdout}");
+}
+
+/// A hand-made model: a(m) = m + 100 cp inside 17..78, so x05 = (m + 100)/100.
+fn linear_model(dir: &std::path::Path) -> std::path::PathBuf {
+    let m = evallab::metrics::x05::Model {
+        as_: [0.0, 0.0, 58.0, 100.0],
+        bs: [0.0, 0.0, 0.0, 60.0],
+        mom_target: 58,
+        material_min: 17,
+        material_max: 78,
+    };
+    let path = dir.join("model.json");
+    m.save(&path).unwrap();
+    path
+}
+
+fn evallab(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Every x05 consumer reads a WDL model through `--x05 FILE`: relevance's
+/// x05 column is a(the material before the move)/100 on every row.
+#[test]
+fn relevance_takes_a_position_s_x05_from_a_wdl_model() {
+    use evallab::metrics::relevance::per_move;
+    use evallab::metrics::x05::{X05, X05Source};
+    let Some(c) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = X05Source::read(&linear_model(dir.path()), 0.62).unwrap();
+    assert!(src.x05.model.is_some());
+    let sel =
+        evallab::metrics::Selection::new(Some("Season 9 - Superfinal".into()), None, &[]).unwrap();
+    let (games, moves) = sel.events(c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
+    let rows = per_move(
+        games.clone(),
+        moves.clone(),
+        &Default::default(),
+        &src.x05,
+        None,
+    )
+    .unwrap()
+    .collect()
+    .unwrap();
+    // The material before each move, recomputed here from the pieces after
+    // the previous move (every Superfinal game starts from the standard position).
+    use polars::prelude::{DataType, SortMultipleOptions};
+    let mv = moves
+        .clone()
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+        .collect()
+        .unwrap();
+    let n = |c: &str| {
+        mv.column(c)
+            .unwrap()
+            .cast(&DataType::Int32)
+            .unwrap()
+            .i32()
+            .unwrap()
+            .clone()
+    };
+    let w = [9, 5, 3, 3, 1];
+    let cols_w = [
+        col::WHITE_QUEENS,
+        col::WHITE_ROOKS,
+        col::WHITE_BISHOPS,
+        col::WHITE_KNIGHTS,
+        col::WHITE_PAWNS,
+    ];
+    let cols_b = [
+        col::BLACK_QUEENS,
+        col::BLACK_ROOKS,
+        col::BLACK_BISHOPS,
+        col::BLACK_KNIGHTS,
+        col::BLACK_PAWNS,
+    ];
+    let (pw, pb): (Vec<_>, Vec<_>) = (cols_w.map(n).to_vec(), cols_b.map(n).to_vec());
+    let gid = mv.column(col::GAME_ID).unwrap().i64().unwrap().clone();
+    let ply = mv.column(col::PLY).unwrap().u16().unwrap().clone();
+    let mut before = std::collections::HashMap::new();
+    let mut prev = 78;
+    for i in 0..mv.height() {
+        if ply.get(i) == Some(1) {
+            prev = 78;
+        }
+        before.insert((gid.get(i).unwrap(), ply.get(i).unwrap()), prev);
+        prev = (0..5)
+            .map(|k| w[k] * (pw[k].get(i).unwrap() + pb[k].get(i).unwrap()))
+            .sum();
+    }
+    let (rg, rp, rx) = (
+        rows.column(col::GAME_ID).unwrap().i64().unwrap(),
+        rows.column(col::PLY).unwrap().u16().unwrap(),
+        rows.column("x05").unwrap().f64().unwrap(),
+    );
+    assert!(rows.height() > 10_000, "{}", rows.height());
+    for i in 0..rows.height() {
+        let m = f64::from(before[&(rg.get(i).unwrap(), rp.get(i).unwrap())]).clamp(17.0, 78.0);
+        assert!(
+            (rx.get(i).unwrap() - (m + 100.0) / 100.0).abs() < 1e-12,
+            "row {i}"
+        );
+    }
+    // A number stays one number for every row.
+    let fixed = per_move(games, moves, &Default::default(), &X05::fixed(0.62), None)
+        .unwrap()
+        .collect()
+        .unwrap();
+    assert!(
+        fixed
+            .column("x05")
+            .unwrap()
+            .f64()
+            .unwrap()
+            .into_no_null_iter()
+            .all(|v| v == 0.62)
+    );
+}
+
+/// calc and annotate read the same file; calc refuses a per-engine file.
+#[test]
+fn calc_and_annotate_take_a_wdl_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = linear_model(dir.path());
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let out = evallab(&[
+        &os("calc"),
+        &os("--x05"),
+        model.as_os_str(),
+        &os("--material"),
+        &os("20"),
+        &os("--eval"),
+        &os("1"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // a(20) = 20 + 100 cp: x05 1.2 pawns.
+    let x05: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("x05 = "))
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((x05 - 1.2).abs() < 1e-12, "{text}");
+    let toml = dir.path().join("x05.toml");
+    std::fs::write(&toml, "[x05]\n\"A\" = 0.9\n").unwrap();
+    let out = evallab(&[&os("calc"), &os("--x05"), toml.as_os_str(), &os("--limits")]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // annotate: the annotator tag names the model.
+    let ds = dir.path().join("ds");
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/data/fixtures");
+    let out = evallab(&[
+        &os("ingest"),
+        &os(fixtures),
+        &os("-o"),
+        ds.as_os_str(),
+        &os("--quiet"),
+    ]);
+    assert!(out.status.success());
+    let pgn = dir.path().join("a.pgn");
+    let out = evallab(&[
+        &os("annotate"),
+        ds.as_os_str(),
+        &os("--event"),
+        &os("."),
+        &os("--x05"),
+        model.as_os_str(),
+        &os("-o"),
+        pgn.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        text.contains("(x05 WDL model, a(58)/100 = 1.580, nine-wdb, econ8)"),
+        "{}",
+        &text[..400.min(text.len())]
+    );
 }

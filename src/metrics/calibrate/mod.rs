@@ -19,7 +19,6 @@
 //! winnable. Mates are kept in rank and threshold (above every cp value) and
 //! left out of ml (P is 0 or 1 there and carries no information on x05).
 
-pub mod file;
 pub mod math;
 pub mod pool;
 pub mod query;

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use polars::prelude::*;
 
-use super::file::{self, PoolRecord, Record, X05File};
 use super::math::{Calibration, GameObs, calibrate_group};
 use super::pool::{self, Pooled, Prior, normal_quantile};
 use super::query::observations;
 use crate::metrics::balance::BalanceOptions;
+use crate::metrics::x05::file::{self, PoolRecord, Record, X05File};
 use crate::schema::metric;
 
 /// How the groups are estimated.
@@ -199,7 +199,7 @@ impl Calibrated {
 mod tests {
     use super::*;
     use crate::metrics::calibrate::Estimate;
-    use crate::metrics::calibrate::file::Keyed;
+    use crate::metrics::x05::file::Keyed;
 
     fn est(value: Option<f64>, reason: Option<&'static str>) -> Estimate {
         Estimate {

@@ -14,7 +14,10 @@ use super::math::{
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::balance::Group;
-use crate::metrics::{Families, Selection, engine_games, own_evals};
+use crate::metrics::x05::X05;
+use crate::metrics::{
+    Families, MATERIAL, Selection, engine_games, own_evals, with_material_before,
+};
 use crate::schema::{col, metric};
 
 /// Mates and plateaus count as this many pawns (see the module docs).
@@ -64,41 +67,33 @@ pub fn position_expr(white_pov: Expr, x05: Expr, scheme: PositionScheme) -> Expr
     e
 }
 
-/// Per-engine x05: a fixed default and per-engine overrides.
-#[derive(Debug, Clone)]
-pub struct X05 {
-    pub default: f64,
-    pub per_engine: Vec<(String, f64)>,
-}
-
-impl X05 {
-    /// Adds the `x05` column: the engine's own value, else the default. A
-    /// join, not a chain of `when`s: with the archive's 1,800 engines the
-    /// chain took 19 s and 2.4 GB.
-    fn attach(&self, lf: LazyFrame) -> PolarsResult<LazyFrame> {
-        if self.per_engine.is_empty() {
-            return Ok(lf.with_column(lit(self.default).alias(cols::X05)));
-        }
-        const OWN: &str = "x05_own";
-        let (engines, values): (Vec<&str>, Vec<f64>) = self
-            .per_engine
-            .iter()
-            .map(|(e, v)| (e.as_str(), *v))
-            .unzip();
-        let table = df!(metric::ENGINE => engines, OWN => values)?.lazy();
-        Ok(lf
-            .join(
-                table,
-                [col(metric::ENGINE)],
-                [col(metric::ENGINE)],
-                JoinArgs {
-                    maintain_order: MaintainOrderJoin::Left,
-                    ..JoinArgs::new(JoinType::Left)
-                },
-            )
-            .with_column(col(OWN).fill_null(lit(self.default)).alias(cols::X05))
-            .drop(by_name([OWN], true, false)))
+/// Adds the `x05` column: the model's at the row's material (the position
+/// before the move, as the model was fitted), else the engine's own value,
+/// else the default. A join, not a chain of `when`s: with the archive's 1,800
+/// engines the chain took 19 s and 2.4 GB.
+fn attach(x05: &X05, lf: LazyFrame) -> PolarsResult<LazyFrame> {
+    if let Some(m) = &x05.model {
+        return Ok(lf.with_column(m.x05_expr(col(MATERIAL)).alias(cols::X05)));
     }
+    if x05.per_engine.is_empty() {
+        return Ok(lf.with_column(lit(x05.default).alias(cols::X05)));
+    }
+    const OWN: &str = "x05_own";
+    let (engines, values): (Vec<&str>, Vec<f64>) =
+        x05.per_engine.iter().map(|(e, v)| (e.as_str(), *v)).unzip();
+    let table = df!(metric::ENGINE => engines, OWN => values)?.lazy();
+    Ok(lf
+        .join(
+            table,
+            [col(metric::ENGINE)],
+            [col(metric::ENGINE)],
+            JoinArgs {
+                maintain_order: MaintainOrderJoin::Left,
+                ..JoinArgs::new(JoinType::Left)
+            },
+        )
+        .with_column(col(OWN).fill_null(lit(x05.default)).alias(cols::X05))
+        .drop(by_name([OWN], true, false)))
 }
 
 /// [`super::math::reference_swing`] as an expression over
@@ -144,6 +139,14 @@ pub fn per_move(
             col(metric::PLAYED_CP),
         ])
     });
+    // A WDL model's x05 depends on the material before each move.
+    let (moves, extra) = match x05.model {
+        Some(_) => (
+            with_material_before(moves, games.clone()),
+            vec![col::TIME_MS, MATERIAL],
+        ),
+        None => (moves, vec![col::TIME_MS]),
+    };
     let eg = engine_games(games, families)?.select([
         col(col::GAME_ID),
         col(col::EVENT),
@@ -157,7 +160,7 @@ pub fn per_move(
     // eval on the ply just before when its ply is ours − 1 (book moves and moves
     // without an eval leave gaps, and then there is no preceding eval).
     let prev_in_game = |e: Expr| e.shift(lit(1)).over([col(col::GAME_ID)]);
-    let evals = own_evals(moves, &[col::TIME_MS])
+    let evals = own_evals(moves, &extra)
         .with_column(pawns.alias(cols::OWN_EVAL))
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default());
     let x = col(cols::OWN_EVAL);
@@ -195,7 +198,7 @@ pub fn per_move(
                 ..JoinArgs::new(JoinType::Inner)
             },
         );
-    let evals = x05.attach(evals)?;
+    let evals = attach(x05, evals)?;
     let evals = match refs {
         Some(refs) => evals
             .join(
@@ -658,6 +661,7 @@ mod tests {
         let x05 = X05 {
             default: 0.62,
             per_engine: vec![("B".into(), 1.0)],
+            model: None,
         };
         let df = per_move(g, m, &Families::default(), &x05, None)
             .unwrap()

@@ -3,7 +3,7 @@
 
 use polars::prelude::*;
 
-use crate::metrics::{Selection, season};
+use crate::metrics::{MATERIAL, Selection, season, with_material_before};
 use crate::schema::{col, metric};
 
 /// Columns of [`positions`].
@@ -38,21 +38,6 @@ pub const MATE_KEY: i32 = 1001;
 /// Moves after this full-move number are not counted.
 pub const MOVE_LIMIT: i32 = 200;
 
-/// 9Q+5R+3B+3N+P of a FEN's board field (the standard start: 78).
-fn fen_material(fen: Expr) -> Expr {
-    let board = fen.str().extract(lit(r"^(\S+)"), 1);
-    let count = |class: &str| {
-        board
-            .clone()
-            .str()
-            .replace_all(lit(format!("[^{class}]")), lit(""), false)
-            .str()
-            .len_chars()
-            .cast(DataType::Int32)
-    };
-    lit(9) * count("Qq") + lit(5) * count("Rr") + lit(3) * count("BbNn") + count("Pp")
-}
-
 /// The eval as `scoreWDLstat` reads `+0.30` from a comment: the text parsed
 /// as a 32-bit float, times 100 in 32-bit floats, truncated toward zero
 /// (`int(100 * fast_stof(…))`: −9.98 becomes −997), clamped to ±1000, then
@@ -80,6 +65,7 @@ pub fn tool_eval(cp: Expr, bin_width: i32) -> Expr {
 /// (`scoreWDLstat --matchEngine` counts only the matching side).
 pub fn positions(games: LazyFrame, moves: LazyFrame, sel: &Selection, bin_width: i32) -> LazyFrame {
     let (games, moves) = sel.events(games, moves);
+    let all_games = games.clone();
     let games = sel
         .games(games)
         .filter(
@@ -105,33 +91,11 @@ pub fn positions(games: LazyFrame, moves: LazyFrame, sel: &Selection, bin_width:
             col(col::BLACK),
             col(col::RESULT),
             col(col::VARIANT),
-            when(col(col::START_FEN).is_null())
-                .then(lit(78))
-                .otherwise(fen_material(col(col::START_FEN)))
-                .alias("start_material"),
         ]);
-    // Material before the move: the previous ply's material after its move,
-    // when the previous row is that ply (rows are in game and ply order);
-    // at ply 1 the start position's.
-    let piece = |c: &str| col(c).cast(DataType::Int32);
-    let after = lit(9) * (piece(col::WHITE_QUEENS) + piece(col::BLACK_QUEENS))
-        + lit(5) * (piece(col::WHITE_ROOKS) + piece(col::BLACK_ROOKS))
-        + lit(3)
-            * (piece(col::WHITE_BISHOPS)
-                + piece(col::BLACK_BISHOPS)
-                + piece(col::WHITE_KNIGHTS)
-                + piece(col::BLACK_KNIGHTS))
-        + piece(col::WHITE_PAWNS)
-        + piece(col::BLACK_PAWNS);
-    let ply = col(col::PLY).cast(DataType::Int32);
-    let previous = col(col::GAME_ID)
-        .shift(lit(1))
-        .eq(col(col::GAME_ID))
-        .and((ply.clone().shift(lit(1)) + lit(1)).eq(ply.clone()));
-    let moves = moves
+    let moves = with_material_before(moves, all_games)
         .select([
             col(col::GAME_ID),
-            ply.clone().alias(col::PLY),
+            col(col::PLY),
             col(col::MOVE_NUMBER)
                 .cast(DataType::Int32)
                 .alias(cols::MOVE),
@@ -140,10 +104,7 @@ pub fn positions(games: LazyFrame, moves: LazyFrame, sel: &Selection, bin_width:
             col(col::EVAL_KIND),
             col(col::EVAL_CP),
             col(col::MATE),
-            when(previous)
-                .then(after.shift(lit(1)))
-                .otherwise(lit(NULL).cast(DataType::Int32))
-                .alias("material_before"),
+            col(MATERIAL),
         ])
         .filter(
             col(col::IS_BOOK)
@@ -192,10 +153,7 @@ pub fn positions(games: LazyFrame, moves: LazyFrame, sel: &Selection, bin_width:
                 .otherwise(outcome("0-1", "1-0"))
                 .alias(cols::OUTCOME),
             col(cols::MOVE),
-            when(col(col::PLY).eq(lit(1)))
-                .then(col("start_material"))
-                .otherwise(col("material_before"))
-                .alias(cols::MATERIAL),
+            col(MATERIAL).alias(cols::MATERIAL),
             when(col(col::EVAL_KIND).eq(lit("mate")))
                 .then(
                     when(mover_mates)
@@ -266,23 +224,5 @@ mod tests {
         // The float truncation the reference does: −9.98 → −997 → bin −995.
         assert_eq!(reference(-998, 5), -995);
         assert_eq!(reference(-998, 1), -997);
-    }
-
-    #[test]
-    fn fen_material_counts_both_sides() {
-        let df = df!("f" => ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "8/8/4k3/8/8/3QK3/8/8 w - - 0 60"])
-            .unwrap()
-            .lazy()
-            .select([fen_material(col("f")).alias("m")])
-            .collect()
-            .unwrap();
-        let m: Vec<i32> = df
-            .column("m")
-            .unwrap()
-            .i32()
-            .unwrap()
-            .into_no_null_iter()
-            .collect();
-        assert_eq!(m, [78, 9]);
     }
 }

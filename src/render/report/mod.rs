@@ -22,7 +22,7 @@ use crate::dataset::Dataset;
 use crate::metrics::Families;
 use crate::metrics::difficulty::model::RatingModel;
 use crate::metrics::ratings::fit::Solver;
-use crate::metrics::relevance::X05;
+use crate::metrics::x05::X05;
 pub use data::{EventData, ReportData, SelectedGame, collect};
 
 /// What the report covers.

@@ -1,6 +1,6 @@
-//! The x05 file written by `calibrate --toml` and read by `relevance
-//! --x05-from` and `report --x05-from`: serde structs, so that what is
-//! written is what is read.
+//! The x05 file written by `calibrate --toml` and read by every x05 consumer
+//! (`--x05 FILE`): serde structs, so that what is written is what is read.
+//! A consumer's `--x05 FILE` also takes a WDL model ([`X05Source::read`]).
 //!
 //! ```toml
 //! [x05]                      # the value each engine takes: positive, identified
@@ -23,8 +23,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::{Model, X05};
 use crate::Error;
-use crate::metrics::relevance::X05;
 
 /// A table keyed by engine, or by event then engine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,28 +141,37 @@ impl X05Source {
     /// Every engine at `default`.
     pub fn fixed(default: f64) -> X05Source {
         X05Source {
-            x05: X05 {
-                default,
-                per_engine: Vec::new(),
-            },
+            x05: X05::fixed(default),
             missing: BTreeMap::new(),
             file: String::new(),
         }
     }
 
-    /// Reads the `[x05]` table of a by-engine file. A non-positive or
-    /// non-finite value is skipped, with a note on stderr: the engine then
-    /// takes `default`, as an engine not in the file does.
+    /// Reads a WDL model (`wdl --save-model`, JSON) or the `[x05]` table of
+    /// a by-engine file (`calibrate --toml`). A non-positive or non-finite
+    /// value is skipped, with a note on stderr: the engine then takes
+    /// `default`, as an engine not in the file does.
     pub fn read(path: &Path, default: f64) -> Result<X05Source, Error> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         let bad = |what: String| Error::InputData(format!("{}: {what}", path.display()));
+        if let Some(model) = Model::parse(&text) {
+            return Ok(X05Source {
+                x05: X05 {
+                    default,
+                    per_engine: Vec::new(),
+                    model: Some(model),
+                },
+                missing: BTreeMap::new(),
+                file: path.display().to_string(),
+            });
+        }
         text.parse::<toml::Table>()
             .map_err(|e| bad(format!("not TOML: {e}")))?;
         let file = X05File::parse(&text).map_err(|e| bad(format!("not an x05 file: {e}")))?;
         let by_engine_only = |what: &str| {
             bad(format!(
                 "[{what}] is keyed by event (written by `calibrate --by event,engine`?): \
-                 --x05-from reads a by-engine file"
+                 --x05 reads a by-engine file"
             ))
         };
         let mut missing = BTreeMap::new();
@@ -191,6 +200,7 @@ impl X05Source {
             x05: X05 {
                 default,
                 per_engine,
+                model: None,
             },
             missing,
             file: path.display().to_string(),
@@ -201,7 +211,7 @@ impl X05Source {
     /// x05, and why (None when every engine has its own value or no file was
     /// given).
     pub fn defaults_note<'a>(&self, engines: impl IntoIterator<Item = &'a str>) -> Option<String> {
-        if self.file.is_empty() {
+        if self.file.is_empty() || self.x05.model.is_some() {
             return None;
         }
         let mut named: Vec<String> = engines
@@ -320,7 +330,7 @@ mod tests {
         assert!(note.contains("Zappa (not in the file)"), "{note}");
         assert_eq!(src.defaults_note(["Stockfish 8"]), None);
         assert_eq!(X05Source::fixed(0.62).defaults_note(["Zappa"]), None);
-        // An event-keyed file is not for --x05-from.
+        // An event-keyed file is not for --x05.
         std::fs::write(&path, "[x05.\"S9\"]\n\"Stockfish 8\" = 0.62\n").unwrap();
         let err = X05Source::read(&path, 0.62).unwrap_err().to_string();
         assert!(err.contains("keyed by event"), "{err}");

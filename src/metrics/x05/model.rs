@@ -96,7 +96,7 @@ impl Model {
     pub fn save(&self, path: &Path) -> Result<(), Error> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::InputData(format!("model not written: {e}")))?;
-        crate::render::format::write_text(path, &format!("{text}\n"))
+        crate::dataset::commit::write_bytes(path, format!("{text}\n").as_bytes())
     }
 
     /// Parses a model file's text; None when it is not one.

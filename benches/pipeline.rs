@@ -17,7 +17,8 @@ use evallab::ingest::{IngestOptions, ingest};
 use evallab::metrics::balance::{BalanceOptions, balance, game_facts};
 use evallab::metrics::calibrate::{calibrate_group, observations};
 use evallab::metrics::eas::labels;
-use evallab::metrics::relevance::{X05, per_move, summary};
+use evallab::metrics::relevance::{per_move, summary};
+use evallab::metrics::x05::{DEFAULT, X05};
 use evallab::schema::{GAMES, MOVES, REJECTS};
 use evallab_pgn::game::{ParseOptions, Source, parse_batch};
 use evallab_pgn::input;
@@ -103,10 +104,7 @@ fn queries(c: &mut Criterion) {
                 .collect::<Vec<_>>()
         })
     });
-    let x05 = X05 {
-        default: 0.62,
-        per_engine: Vec::new(),
-    };
+    let x05 = X05::fixed(DEFAULT);
     g.bench_function("relevance", |b| {
         b.iter(|| {
             let (games, moves) = scan();

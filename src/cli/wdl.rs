@@ -19,11 +19,14 @@ pub enum ByArg {
     All,
     /// One fit per engine (the mover: its own evals).
     Engine,
+    /// One fit per event.
     Event,
-    /// TCEC season ("Season N" in the event; other events alone).
+    /// One fit per TCEC season ("Season N" in the event; other events alone).
     Season,
+    /// One fit per event and engine.
     #[value(name = "event,engine")]
     EventEngine,
+    /// One fit per season and engine.
     #[value(name = "season,engine")]
     SeasonEngine,
 }

@@ -336,10 +336,11 @@ fn solve(mut a: Vec<Vec<f64>>, mut y: Vec<f64>) -> Option<Vec<f64>> {
         }
         a.swap(k, p);
         y.swap(k, p);
+        let pivot = a[k].clone();
         for i in k + 1..n {
-            let f = a[i][k] / a[k][k];
-            for j in k..n {
-                a[i][j] -= f * a[k][j];
+            let f = a[i][k] / pivot[k];
+            for (aij, pj) in a[i].iter_mut().zip(&pivot).skip(k) {
+                *aij -= f * pj;
             }
             y[i] -= f * y[k];
         }
@@ -475,9 +476,10 @@ pub enum NoFit {
     TooFewMaterials(usize),
     #[error("the fit did not converge")]
     NoConvergence,
-    /// The fitted a or b is not positive somewhere in the material window: a
-    /// model that says more eval means fewer wins (too few wins or losses).
-    #[error("a or b not positive at material {0}: too little data to identify the model")]
+    /// Somewhere in the material window the fitted a is not in (0, 2·evalMax)
+    /// or b not in (0, evalMax): the data do not identify the curve (too few
+    /// wins or losses; the reference would print the coefficients anyway).
+    #[error("a or b out of range at material {0}: too little data to identify the model")]
     Degenerate(i32),
 }
 
@@ -560,9 +562,13 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
             reference_value(s.fitting, global_value(obj, &rows, target, &coeffs), n)
         }
     };
-    if let Some(m) = (s.material_min..=s.material_max)
-        .find(|&m| !(model.a(f64::from(m)) > 0.0 && model.b(f64::from(m)) > 0.0))
-    {
+    // A curve whose 50 % point lies far beyond the evals it was fitted on, or
+    // that is flat over them, is not identified by the data (W8).
+    let emax = f64::from(s.eval_max);
+    if let Some(m) = (s.material_min..=s.material_max).find(|&m| {
+        let (a, b) = (model.a(f64::from(m)), model.b(f64::from(m)));
+        !(a > 0.0 && a < 2.0 * emax && b > 0.0 && b < emax)
+    }) {
         return Err(NoFit::Degenerate(m));
     }
     Ok(Fit {

@@ -166,7 +166,10 @@ fn best_x05(train: &[&Obs]) -> f64 {
 
 /// Reads the positions of the standard games with a cp eval (mates and
 /// plateaus out), each with its event.
-fn observations(df: &DataFrame) -> PolarsResult<Vec<(String, Obs, Outcome, i32, i32)>> {
+/// A position with its event, outcome, move number and eval key.
+type Observation = (String, Obs, Outcome, i32, i32);
+
+fn observations(df: &DataFrame) -> PolarsResult<Vec<Observation>> {
     let event = df.column(col::EVENT)?.str()?;
     let game = df.column(col::GAME_ID)?.i64()?;
     let engine = df.column(metric::ENGINE)?.str()?;
@@ -388,11 +391,12 @@ pub fn validate(
                 && (f64::from(s.material_min)..=f64::from(s.material_max)).contains(&o.material)
         })
         .collect();
-    let subsets: [(&'static str, Box<dyn Fn(usize) -> bool>); 3] = [
-        (SUBSETS[0], Box::new(|_| true)),
-        (SUBSETS[1], Box::new(|i| inside[i])),
-        (SUBSETS[2], Box::new(|i| !inside[i])),
-    ];
+    // Per subset of SUBSETS: whether a test position belongs to it.
+    let keep = |k: usize, i: usize| match k {
+        0 => true,
+        1 => inside[i],
+        _ => !inside[i],
+    };
     let base: Vec<(f64, f64)> = test
         .iter()
         .map(|o| {
@@ -403,11 +407,12 @@ pub fn validate(
     let scored = models
         .into_iter()
         .map(|(name, parameter, f)| {
-            let p: Vec<f64> = test.iter().map(|o| f(o)).collect();
-            let scores = subsets
+            let p: Vec<f64> = test.iter().map(&f).collect();
+            let scores = SUBSETS
                 .iter()
-                .map(|(subset, keep)| {
-                    let idx: Vec<usize> = (0..test.len()).filter(|&i| keep(i)).collect();
+                .enumerate()
+                .map(|(k, subset)| {
+                    let idx: Vec<usize> = (0..test.len()).filter(|&i| keep(k, i)).collect();
                     let games: Vec<i64> = idx.iter().map(|&i| test[i].game).collect();
                     let ll: Vec<f64> = idx.iter().map(|&i| log_loss(p[i], test[i].score)).collect();
                     let br: Vec<f64> = idx

@@ -334,8 +334,8 @@ pub fn wdl_overall(data: &ReportData) -> Result<String, Error> {
          win(x) = 1/(1+exp(−(x−a)/b)) with a, b cubic in material/58. a(m)/100 is x05 as it varies \
          with the material (docs/definitions/wdl.md).</p>",
     );
-    if let Some(fitted) = &data.wdl {
-        if let Some(g) = fitted.groups.first() {
+    if let Some((fitted, g)) = data.wdl.as_ref().and_then(|f| Some((f, f.groups.first()?))) {
+        {
             match &g.fit {
                 Ok(f) => {
                     let m = &f.model;

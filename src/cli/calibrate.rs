@@ -30,12 +30,8 @@ pub struct Args {
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,
-    /// Bootstrap resamples for the confidence intervals (0: none).
-    #[arg(long, default_value_t = 0)]
-    bootstrap: usize,
-    /// Seed of the bootstrap (results are reproducible for a given seed).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    resample: super::BootstrapArgs,
     /// Level of the pooled estimates' intervals (the bootstrap's are 95 %).
     #[arg(long, default_value_t = 0.95, value_parser = level)]
     level: f64,
@@ -70,8 +66,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts, true)?,
     };
     let settings = Settings {
-        bootstrap: args.bootstrap,
-        seed: args.seed,
+        bootstrap: args.resample.bootstrap,
+        seed: args.resample.seed,
         level: args.level,
     };
     let c = calibrate(facts, &opts, settings)?;

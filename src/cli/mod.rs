@@ -215,6 +215,17 @@ pub fn check_regexes(regexes: &[(Field, Option<&str>)]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Bootstrap resampling of the games, shared by the commands with intervals.
+#[derive(Debug, clap::Args)]
+pub struct BootstrapArgs {
+    /// Bootstrap resamples of the games for the intervals (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub bootstrap: usize,
+    /// Seed of the bootstrap (results are reproducible for a given seed).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
 /// Output format and destination shared by the statistics commands.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {

@@ -144,12 +144,8 @@ pub struct Args {
     /// A group with fewer positions in the fit's window gets no fit (a reason instead).
     #[arg(long, default_value_t = 1000)]
     min_positions: u64,
-    /// Bootstrap resamples over games for the intervals of a and b (0: none).
-    #[arg(long, default_value_t = 0)]
-    bootstrap: usize,
-    /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    resample: super::BootstrapArgs,
     /// Level of the bootstrap intervals, in (0, 1).
     #[arg(long, default_value_t = 0.95, value_parser = level)]
     level: f64,
@@ -252,8 +248,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         settings,
         bin_width: args.bin_width,
         min_positions: args.min_positions as f64,
-        bootstrap: args.bootstrap,
-        seed: args.seed,
+        bootstrap: args.resample.bootstrap,
+        seed: args.resample.seed,
         level: args.level,
     };
     let fitted = wdl::wdl(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;

@@ -173,7 +173,7 @@ pub fn ml_se_log(games: &[&GameObs], x05: f64) -> Option<f64> {
 }
 
 /// Golden-section search for the maximum of a unimodal function on [a, b].
-fn golden_max(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, tol: f64) -> f64 {
+pub fn golden_max(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, tol: f64) -> f64 {
     let r = (5f64.sqrt() - 1.0) / 2.0;
     let mut c = b - r * (b - a);
     let mut d = a + r * (b - a);

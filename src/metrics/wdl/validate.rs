@@ -14,7 +14,7 @@ use polars::prelude::*;
 use super::math::{self, Grid, Model, Outcome, Settings};
 use super::query::{self, cols};
 use crate::metrics::balance::{BalanceOptions, Group as BalanceGroup, game_facts};
-use crate::metrics::calibrate::{self, pool::normal_quantile};
+use crate::metrics::calibrate::{self, golden_max, pool::normal_quantile};
 use crate::metrics::relevance::math::prob_exp;
 use crate::metrics::{Field, PLATEAU_CP, Selection, check_regex};
 use crate::schema::{col, metric};
@@ -142,26 +142,7 @@ fn best_x05(train: &[&Obs]) -> f64 {
             .map(|o| log_loss(prob_exp(o.x_pawns, x05), o.score))
             .sum()
     };
-    let (mut a, mut b) = (0.05f64.ln(), 20f64.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
-    let (mut fc, mut fd) = (loss(c), loss(d));
-    while b - a > 1e-6 {
-        if fc < fd {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - g * (b - a);
-            fc = loss(c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + g * (b - a);
-            fd = loss(d);
-        }
-    }
-    ((a + b) / 2.0).exp()
+    golden_max(|lx| -loss(lx), 0.05f64.ln(), 20f64.ln(), 1e-6).exp()
 }
 
 /// Reads the positions of the standard games with a cp eval (mates and

@@ -15,7 +15,7 @@ use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 use polars::prelude::DataFrame;
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Replay resign and draw rules over the games: fired, agreed, wrong, plies saved.
 ///
@@ -72,7 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     for kv in &a.set {
         let (k, v) = kv
             .split_once('=')
-            .ok_or_else(|| super::usage(format!("--set {kv}: expected KEY=VALUE")))?;
+            .ok_or_else(|| super::args::usage(format!("--set {kv}: expected KEY=VALUE")))?;
         set = set.set(k, v)?;
     }
     let axes = Axis::parse_all(&a.sweep)?;
@@ -80,13 +80,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.plot {
         plot::check_path(p)?;
         if a.check_clocks {
-            return Err(super::usage(
+            return Err(super::args::usage(
                 "--plot draws a sweep's trade-off, not --check-clocks",
             ));
         }
     }
     if a.check_clocks && matches!(a.games, Some(Verdict::Agree | Verdict::Censored)) {
-        return Err(super::usage("--check-clocks lists only --games wrong"));
+        return Err(super::args::usage(
+            "--check-clocks lists only --games wrong",
+        ));
     }
     let tables = a.syzygy.as_deref().map(Syzygy::open).transpose()?;
     let tb = match (&tables, set.tb_men()) {

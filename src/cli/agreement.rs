@@ -12,7 +12,7 @@ use evallab::render::format::{self, Format};
 use evallab::schema::{ANALYSIS, GAMES, MOVES};
 use polars::prelude::IntoLazy;
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Agreement of the archived games with a reference analysis, per engine.
 ///

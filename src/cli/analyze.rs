@@ -89,7 +89,7 @@ pub struct PositionArgs {
 impl PositionArgs {
     /// The selection (of the games' `slice`), its regexes checked.
     pub fn selection(self, slice: Option<(usize, usize)>) -> anyhow::Result<Selection> {
-        super::check_regexes(&[
+        super::args::check_regexes(&[
             (Field::Event, self.event.as_deref()),
             (Field::Player, self.player.as_deref()),
         ])?;
@@ -213,7 +213,9 @@ pub(super) fn seconds(opt: &str, s: f64) -> anyhow::Result<Duration> {
     if s.is_finite() && s > 0.0 {
         Ok(Duration::from_secs_f64(s))
     } else {
-        Err(super::usage(format!("{opt} {s}: expected seconds > 0")))
+        Err(super::args::usage(format!(
+            "{opt} {s}: expected seconds > 0"
+        )))
     }
 }
 

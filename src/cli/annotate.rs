@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, value_name = "REGEX")]
     event: Option<String>,
     #[command(flatten)]
-    x05: super::X05Args,
+    x05: super::args::X05Args,
     /// Position symbols: nine-wdb, nine-equal, seven-equal.
     #[arg(long, default_value = "nine-wdb")]
     position_scheme: PositionScheme,
@@ -44,7 +44,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    super::check_regexes(&[(Field::Event, a.event.as_deref())])?;
+    super::args::check_regexes(&[(Field::Event, a.event.as_deref())])?;
     let ds = Dataset::open(&a.dataset)?;
     let filter = match &a.event {
         Some(re) => matches(col(col::EVENT), re.as_str()),

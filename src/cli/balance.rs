@@ -8,7 +8,7 @@ use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts, sele
 use evallab::metrics::facts::read_facts;
 use evallab::schema::{GAMES, MOVES};
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Win-draw balance x_0_5 per engine (and event).
 ///

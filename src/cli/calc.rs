@@ -18,7 +18,7 @@ use evallab::metrics::relevance::math::{
 #[command(group(clap::ArgGroup::new("what").required(true).args(["limits", "from", "eval", "inverse"])))]
 pub struct Args {
     #[command(flatten)]
-    x05: super::X05Args,
+    x05: super::args::X05Args,
     /// With a WDL model as --x05: the material (9Q+5R+3B+3N+P, both sides)
     /// whose a(material)/100 is the x05.
     #[arg(long, default_value_t = 58, value_parser = clap::value_parser!(u32).range(0..=200))]
@@ -48,7 +48,7 @@ fn symbol(s: &str) -> anyhow::Result<MoveSymbol> {
         .into_iter()
         .find(|m| m.glyph() == s)
         .ok_or_else(|| {
-            super::usage(format!(
+            super::args::usage(format!(
                 "unknown move symbol `{s}`: use !?, !, !!, ?!, ?, ??"
             ))
         })
@@ -60,7 +60,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(m) => {
             let v = m.a(f64::from(a.material)) / 100.0;
             if !(v > 0.0 && v.is_finite()) {
-                return Err(super::usage(format!(
+                return Err(super::args::usage(format!(
                     "the WDL model's a({})/100 = {v} is not a positive x05",
                     a.material
                 )));
@@ -70,7 +70,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         None if source.x05.per_engine.is_empty() => source.x05.default,
         None => {
-            return Err(super::usage(
+            return Err(super::args::usage(
                 "--x05: calc takes pawns or a WDL model (wdl --save-model), not a per-engine file",
             ));
         }
@@ -143,7 +143,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(v) = &a.inverse {
         let x_old: f64 = v[0]
             .parse()
-            .map_err(|_| super::usage(format!("X_OLD `{}` is not a number", v[0])))?;
+            .map_err(|_| super::args::usage(format!("X_OLD `{}` is not a number", v[0])))?;
         let sym = symbol(&v[1])?;
         let scheme: MoveScheme = a.scheme.as_deref().unwrap_or_default().parse()?;
         match inverse(x_old, sym, scheme, x05) {

@@ -11,7 +11,7 @@ use evallab::metrics::facts::read_facts;
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Estimate x_0_5 per engine three ways, with intervals and a pooled estimate.
 ///
@@ -31,7 +31,7 @@ pub struct Args {
     #[command(flatten)]
     select: SelectionArgs,
     #[command(flatten)]
-    resample: super::BootstrapArgs,
+    resample: super::args::BootstrapArgs,
     /// Level of the pooled estimates' intervals (the bootstrap's are 95 %).
     #[arg(long, default_value_t = 0.95, value_parser = level)]
     level: f64,

@@ -8,7 +8,7 @@ use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{crosstable, crosstable_wide, standings};
 use evallab::schema::GAMES;
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Head-to-head results per event: games, W/D/L and points per pair, by colour.
 ///

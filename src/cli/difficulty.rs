@@ -13,7 +13,7 @@ use evallab::metrics::difficulty::query::{
 };
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY};
 
-use super::OutputArgs;
+use super::args::OutputArgs;
 
 /// How well each difficulty measure ranks puzzles like their Lichess rating.
 ///
@@ -90,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let puzzles = puzzle_measures(tables, &opts)?;
     if puzzles.height() == 0 {
-        return Err(super::usage(format!(
+        return Err(super::args::usage(format!(
             "{}: no Lichess puzzles (ingest the puzzle CSV first)",
             args.dataset.display()
         )));
@@ -123,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let best = choose(&scored)
             .and_then(|b| fit_best(&rows, &names, b, &from))
             .ok_or_else(|| {
-                super::usage("no model could be fitted: too few puzzles with measures")
+                super::args::usage("no model could be fitted: too few puzzles with measures")
             })?;
         best.save(path)?;
         eprintln!(

@@ -9,7 +9,7 @@ use evallab::metrics::eas::{Behind, EasOptions, Rules, games_behind, score, stor
 use evallab::metrics::facts::read_facts;
 use evallab::schema::EAS_LABELS;
 
-use super::OutputArgs;
+use super::args::OutputArgs;
 
 /// EAS (Engine Aggressiveness Statistics) per engine, ranked.
 ///
@@ -51,12 +51,12 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the labels are stored.
     if a.games.is_some() && a.engine.is_none() {
-        return Err(super::usage("--games needs --engine REGEX"));
+        return Err(super::args::usage("--games needs --engine REGEX"));
     }
     let opts = EasOptions {
         rules: a.rules,
         hard_avg: a.hard_avg,
-        selection: super::selection(a.event, a.engine, &[])?,
+        selection: super::args::selection(a.event, a.engine, &[])?,
     };
     a.out.check()?;
     let ds = Dataset::open(&a.dataset)?;

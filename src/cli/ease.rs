@@ -13,7 +13,7 @@ use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Ease of the positions: how hard the best move is to find, per engine.
 ///
@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         group: args.by,
         selection: args.select.selection()?,
     };
-    check_edges(&args.bands).map_err(|e| super::usage(format!("--bands: {e}")))?;
+    check_edges(&args.bands).map_err(|e| super::args::usage(format!("--bands: {e}")))?;
     args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
     ds.manifest()

@@ -9,7 +9,7 @@ use evallab::metrics::balance::Group;
 use evallab::metrics::engine_stats::{EngineStatsOptions, Split, engine_stats, time_usage};
 use evallab::schema::{GAMES, MOVES};
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Search statistics per engine: depth, seldepth, nodes, nps, time per move,
 /// tablebase hits, hash usage, ponder hits.

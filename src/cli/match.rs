@@ -119,7 +119,7 @@ fn moves_range(s: &str) -> Result<(u16, u16), String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     format::check(args.format, args.stats.as_deref())?;
-    super::check_regexes(&[
+    super::args::check_regexes(&[
         (Field::Player, Some(args.player.as_str())),
         (Field::Event, args.event.as_deref()),
     ])?;

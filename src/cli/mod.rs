@@ -13,6 +13,7 @@ mod adjudicate;
 mod agreement;
 mod analyze;
 mod annotate;
+mod args;
 mod balance;
 mod calc;
 mod calibrate;
@@ -39,13 +40,9 @@ mod schema;
 mod standings;
 mod wdl;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use evallab::metrics::x05::X05Source;
-use evallab::metrics::{Field, Selection, SelectionError, check_regex};
-use evallab::render::format::{self, Format};
 
 /// Chess engine game archives (PGN with eval comments) to Parquet tables and
 /// statistics.
@@ -132,196 +129,5 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Calc(a) => calc::run(a),
         Command::Schema(a) => schema::run(a),
         Command::Inspect(a) => inspect::run(a),
-    }
-}
-
-/// A usage error (exit code 2): a bad option value or combination.
-pub fn usage(msg: impl Into<String>) -> anyhow::Error {
-    evallab::Error::Usage(msg.into()).into()
-}
-
-/// `--solver` of `ratings` and `report`: how the rating equations are solved.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum SolverArg {
-    Newton,
-    Ordo,
-}
-
-impl From<SolverArg> for evallab::metrics::ratings::fit::Solver {
-    fn from(s: SolverArg) -> Self {
-        match s {
-            SolverArg::Newton => Self::Newton,
-            SolverArg::Ordo => Self::Ordo,
-        }
-    }
-}
-
-/// clap value parser of an x_0_5 in pawns: finite and > 0.
-pub fn positive_pawns(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number of pawns")),
-    }
-}
-
-/// Engine and event selection shared by the statistics commands.
-#[derive(Debug, clap::Args)]
-pub struct SelectionArgs {
-    /// Keep engines whose name (after --family merging) matches this regex.
-    #[arg(long, value_name = "REGEX")]
-    engine: Option<String>,
-    /// Keep events matching this regex.
-    #[arg(long, value_name = "REGEX")]
-    event: Option<String>,
-    /// Merge player names matching REGEX into NAME, e.g.
-    /// `--family '^Stockfish=Stockfish'` (repeatable; first match wins).
-    #[arg(long, value_name = "REGEX=NAME")]
-    family: Vec<String>,
-}
-
-impl SelectionArgs {
-    pub fn selection(&self) -> anyhow::Result<Selection> {
-        selection(self.event.clone(), self.engine.clone(), &self.family)
-    }
-}
-
-/// A checked [`Selection`]; an error names the flag.
-pub fn selection(
-    event: Option<String>,
-    engine: Option<String>,
-    family: &[String],
-) -> anyhow::Result<Selection> {
-    Selection::new(event, engine, family).map_err(bad_selection)
-}
-
-/// A selection error as a usage error naming its flag (`--event: bad regex …`).
-pub fn bad_selection(e: SelectionError) -> anyhow::Error {
-    let flag = match e.field() {
-        Field::Event => "--event",
-        Field::Engine => "--engine",
-        Field::Player => "--player",
-        Field::Family => "--family",
-    };
-    usage(format!("{flag}: {e}"))
-}
-
-/// The `--event`/`--player` regexes of a command without a [`Selection`], checked.
-pub fn check_regexes(regexes: &[(Field, Option<&str>)]) -> anyhow::Result<()> {
-    for (field, re) in regexes {
-        if let Some(re) = re {
-            check_regex(*field, re).map_err(bad_selection)?;
-        }
-    }
-    Ok(())
-}
-
-/// Bootstrap resampling of the games, shared by the commands with intervals.
-#[derive(Debug, clap::Args)]
-pub struct BootstrapArgs {
-    /// Bootstrap resamples of the games for the intervals (0: none).
-    #[arg(long, default_value_t = 0)]
-    pub bootstrap: usize,
-    /// Seed of the bootstrap (results are reproducible for a given seed).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
-
-/// Output format and destination shared by the statistics commands.
-#[derive(Debug, clap::Args)]
-pub struct OutputArgs {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write to FILE instead of stdout (required for parquet).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-}
-
-/// A value of `--x05`: pawns, or a file (per-engine values or a WDL model).
-#[derive(Debug, Clone, PartialEq)]
-pub enum X05Value {
-    Pawns(f64),
-    File(PathBuf),
-}
-
-impl std::fmt::Display for X05Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            X05Value::Pawns(v) => write!(f, "{v}"),
-            X05Value::File(p) => write!(f, "{}", p.display()),
-        }
-    }
-}
-
-/// clap value parser of `--x05`: a positive number of pawns, else a file.
-fn x05_value(s: &str) -> Result<X05Value, String> {
-    match s.parse::<f64>() {
-        Ok(_) => positive_pawns(s).map(X05Value::Pawns),
-        Err(_) => Ok(X05Value::File(PathBuf::from(s))),
-    }
-}
-
-/// `--x05` of every x05 consumer (relevance, report, annotate, calc): one
-/// option for a number, a per-engine file or a WDL model.
-#[derive(Debug, clap::Args)]
-pub struct X05Args {
-    /// x_0_5: pawns (> 0), or a file: per-engine values of `calibrate --toml`
-    /// (engines without one take the default, and stderr names them) or a WDL
-    /// model of `wdl --save-model` (a position's x05 is a(its material)/100).
-    #[arg(long, value_name = "PAWNS|FILE", value_parser = x05_value,
-          default_value_t = X05Value::Pawns(evallab::metrics::x05::DEFAULT))]
-    x05: X05Value,
-    /// Deprecated spelling of `--x05 FILE` (kept for one release).
-    #[arg(long, value_name = "FILE", hide = true, conflicts_with = "x05")]
-    x05_from: Option<PathBuf>,
-}
-
-impl X05Args {
-    /// The x05 and where it comes from; a file is read here.
-    pub fn source(&self) -> anyhow::Result<X05Source> {
-        use evallab::metrics::x05::DEFAULT;
-        if let Some(p) = &self.x05_from {
-            eprintln!("note: --x05-from is deprecated: use --x05 {}", p.display());
-            return Ok(X05Source::read(p, DEFAULT)?);
-        }
-        Ok(match &self.x05 {
-            X05Value::Pawns(v) => X05Source::fixed(*v),
-            X05Value::File(p) => X05Source::read(p, DEFAULT)?,
-        })
-    }
-}
-
-impl OutputArgs {
-    /// Checks the combination before the command writes anything.
-    pub fn check(&self) -> anyhow::Result<()> {
-        format::check(self.format, self.output.as_deref())?;
-        Ok(())
-    }
-
-    pub fn write(&self, df: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
-        format::write(df, self.format, self.output.as_deref())?;
-        Ok(())
-    }
-
-    /// A side table's output beside the main output file, in its format:
-    /// `out.csv` → `out.SUFFIX.csv`. None when the output is stdout.
-    pub fn beside(&self, suffix: &str) -> Option<OutputArgs> {
-        let path = self.output.as_ref()?;
-        let stem = path.file_stem()?.to_string_lossy();
-        let name = match path.extension() {
-            Some(ext) => format!("{stem}.{suffix}.{}", ext.to_string_lossy()),
-            None => format!("{stem}.{suffix}"),
-        };
-        Some(OutputArgs {
-            format: self.format,
-            output: Some(path.with_file_name(name)),
-        })
-    }
-
-    /// The output file's path for messages (`-` for stdout).
-    pub fn path_display(&self) -> String {
-        self.output
-            .as_ref()
-            .map_or_else(|| "-".into(), |p| p.display().to_string())
     }
 }

@@ -9,7 +9,7 @@ use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
 use evallab::schema::{GAMES, OPENINGS};
 use polars::prelude::IntoLazy;
 
-use super::{OutputArgs, SelectionArgs, usage};
+use super::args::{OutputArgs, SelectionArgs, usage};
 
 /// Where a game's opening comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -10,7 +10,7 @@ use evallab::metrics::openings::{OpeningTable, classify, summary};
 use evallab::schema::{GAMES, MOVES, OPENINGS};
 use polars::prelude::IntoLazy;
 
-use super::OutputArgs;
+use super::args::OutputArgs;
 
 /// Classify each game's opening by position, with an opening table.
 ///

@@ -11,7 +11,7 @@ use evallab::metrics::pairs::{PairsOptions, openings, pairs, pentanomial, unpair
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
-use super::{OutputArgs, SelectionArgs, usage};
+use super::args::{OutputArgs, SelectionArgs, usage};
 
 /// Pentanomial statistics of colour-swapped game pairs per engine pair.
 ///

@@ -8,7 +8,7 @@ use evallab::dataset::Dataset;
 use evallab::metrics::ratings::{RatingOptions, groups, ratings};
 use evallab::schema::GAMES;
 
-use super::{OutputArgs, SelectionArgs, SolverArg, usage};
+use super::args::{OutputArgs, SelectionArgs, SolverArg, usage};
 
 /// Elo ratings of all engines at once, equal to Ordo 1.2.6's.
 ///

@@ -14,7 +14,7 @@ use evallab::metrics::relevance::{Reference, by_event, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
 use polars::prelude::DataFrame;
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Relevance-reduced swings and disagreements per move, summarised per engine.
 ///
@@ -26,7 +26,7 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     #[command(flatten)]
-    x05: super::X05Args,
+    x05: super::args::X05Args,
     /// Group the summary by engine (default) or by event and engine.
     #[arg(long, value_enum, default_value_t = Group::Engine)]
     by: Group,

@@ -29,7 +29,7 @@ pub struct Args {
     games: usize,
     /// The relevance summary's x05 (as `relevance --x05`).
     #[command(flatten)]
-    x05: super::X05Args,
+    x05: super::args::X05Args,
     /// Merge player names matching REGEX into NAME in the relevance summary,
     /// as `calibrate --family` did for the x05 file (repeatable).
     #[arg(long, value_name = "REGEX=NAME")]
@@ -41,8 +41,8 @@ pub struct Args {
     /// How the ratings sections solve the rating equations, as `ratings
     /// --solver`: `ordo` prints Ordo's own figures, also where its search
     /// stops short of the root; it is slow on a report of the whole archive.
-    #[arg(long, value_enum, default_value_t = super::SolverArg::Newton)]
-    solver: super::SolverArg,
+    #[arg(long, value_enum, default_value_t = super::args::SolverArg::Newton)]
+    solver: super::args::SolverArg,
     /// Score the WDL model and the x05 curves on these events' positions
     /// (regex), fitted on --wdl-train's, as `wdl --validate` (a report section).
     #[arg(long, value_name = "REGEX", requires = "wdl_train")]
@@ -53,7 +53,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let sel = super::selection(a.event, None, &a.family)?;
+    let sel = super::args::selection(a.event, None, &a.family)?;
     let source = a.x05.source()?;
     let ds = Dataset::open(&a.dataset)?;
     let (labels, _) = stored_labels(&ds, false)?;

@@ -54,7 +54,7 @@ fn selected(name: Option<&str>) -> anyhow::Result<Vec<&'static Table>> {
             Some(t) => Ok(vec![t]),
             None => {
                 let names: Vec<_> = all().map(|t| t.name).collect();
-                Err(super::usage(format!(
+                Err(super::args::usage(format!(
                     "unknown table `{name}`; tables: {}",
                     names.join(", ")
                 )))

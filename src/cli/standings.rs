@@ -8,7 +8,7 @@ use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{standings, termination_mix};
 use evallab::schema::GAMES;
 
-use super::{OutputArgs, SelectionArgs};
+use super::args::{OutputArgs, SelectionArgs};
 
 /// Standings per event: W/D/L, points, colour split, Sonneborn–Berger, endings.
 ///

@@ -10,7 +10,7 @@ use evallab::metrics::wdl::{self, Fitting, Group, Options, Settings, Solver, val
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 
-use super::{OutputArgs, SelectionArgs, usage};
+use super::args::{OutputArgs, SelectionArgs, usage};
 
 /// `--by` of `wdl`.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -145,7 +145,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     min_positions: u64,
     #[command(flatten)]
-    resample: super::BootstrapArgs,
+    resample: super::args::BootstrapArgs,
     /// Level of the bootstrap intervals, in (0, 1).
     #[arg(long, default_value_t = 0.95, value_parser = level)]
     level: f64,

@@ -7,12 +7,13 @@
 //! losses of the selected games; the rest is plain Rust: model.rs (the
 //! probabilities), fit.rs (the equations), sparse.rs (their linear algebra),
 //! ordo.rs (Ordo's own search, `--solver ordo`),
-//! groups.rs (connectivity) and simulate.rs (errors).
+//! problem.rs (the encounters, who is rated, the connectivity groups) and
+//! simulate.rs (errors).
 
 pub mod fit;
-pub mod groups;
 pub mod model;
 pub mod ordo;
+pub mod problem;
 pub mod simulate;
 pub mod sparse;
 

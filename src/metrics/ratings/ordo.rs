@@ -10,7 +10,7 @@
 //! step for step, so that such figures equal Ordo's too. Its constants and
 //! control flow are Ordo's; the comments name the C functions.
 
-use super::fit::Problem;
+use super::problem::Problem;
 
 const START_DELTA: f64 = 100.0;
 const MIN_DEVIA: f64 = 0.000_000_1;

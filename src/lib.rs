@@ -5,6 +5,8 @@
 //! module per concept, each importing only modules listed before it (the
 //! `layout` integration test checks that there is no cycle):
 //!
+//! - [`choice`]: the named values of the library's closed sets (groupings,
+//!   formats, methods), for every surface;
 //! - [`schema`]: every table's columns, the one source of truth;
 //! - [`dataset`]: the parts, the manifest and the derived tables, written
 //!   only through a [`dataset::writer::DatasetWriter`];
@@ -20,6 +22,7 @@
 //! The `evallab` binary (`src/main.rs`, `src/cli/`) only parses options and
 //! calls these.
 
+pub mod choice;
 pub mod dataset;
 pub mod engine;
 pub mod error;

@@ -15,6 +15,7 @@ use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 use polars::prelude::DataFrame;
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Replay resign and draw rules over the games: fired, agreed, wrong, plies saved.
@@ -34,13 +35,13 @@ pub struct Args {
     #[arg(long, value_name = "KEY=VALUE")]
     set: Vec<String>,
     /// Sum per event, engine, or both (default: all selected games).
-    #[arg(long, value_enum, default_value_t = By::Total)]
+    #[arg(long, value_parser = choice::<By>(), default_value_t = By::Total)]
     by: By,
     #[command(flatten)]
     select: SelectionArgs,
     /// List the games behind a number (or, with --check-clocks, the games whose
     /// clocks disagree: `wrong`).
-    #[arg(long, value_enum, conflicts_with = "sweep")]
+    #[arg(long, value_parser = choice::<Verdict>(), conflicts_with = "sweep")]
     games: Option<Verdict>,
     /// With --games: also write those games as PGN.
     #[arg(long, value_name = "FILE", requires = "games")]

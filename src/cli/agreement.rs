@@ -12,6 +12,7 @@ use evallab::render::format::{self, Format};
 use evallab::schema::{ANALYSIS, GAMES, MOVES};
 use polars::prelude::IntoLazy;
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Agreement of the archived games with a reference analysis, per engine.
@@ -29,7 +30,7 @@ pub struct Args {
     #[arg(long, value_name = "LABEL")]
     analysis: Option<String>,
     /// Group by engine, by event and engine (default), or by season and engine.
-    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

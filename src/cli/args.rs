@@ -4,29 +4,30 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use evallab::choice::Choice;
+
 use evallab::metrics::x05::X05Source;
 use evallab::metrics::{Field, Selection, SelectionError, check_regex};
 use evallab::render::format::{self, Format};
 
+/// clap's parser of a library [`Choice`]: its names, aliases and help as
+/// the flag's possible values (`#[arg(value_parser = choice::<T>())]`).
+pub fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::ALL.iter().map(|v| {
+        let p = PossibleValue::new(v.name()).aliases(v.aliases().iter().copied());
+        if v.help().is_empty() {
+            p
+        } else {
+            p.help(v.help())
+        }
+    }))
+    .map(|s| T::from_name(&s).expect("clap checked the name"))
+}
+
 /// A usage error (exit code 2): a bad option value or combination.
 pub fn usage(msg: impl Into<String>) -> anyhow::Error {
     evallab::Error::Usage(msg.into()).into()
-}
-
-/// `--solver` of `ratings` and `report`: how the rating equations are solved.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum SolverArg {
-    Newton,
-    Ordo,
-}
-
-impl From<SolverArg> for evallab::metrics::ratings::fit::Solver {
-    fn from(s: SolverArg) -> Self {
-        match s {
-            SolverArg::Newton => Self::Newton,
-            SolverArg::Ordo => Self::Ordo,
-        }
-    }
 }
 
 /// clap value parser of an x_0_5 in pawns: finite and > 0.
@@ -103,7 +104,7 @@ pub struct BootstrapArgs {
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Table)]
     pub(super) format: Format,
     /// Write to FILE instead of stdout (required for parquet).
     #[arg(short, long, value_name = "FILE")]

@@ -8,6 +8,7 @@ use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts, sele
 use evallab::metrics::facts::read_facts;
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Win-draw balance x_0_5 per engine (and event).
@@ -20,7 +21,7 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// Group by engine only, by event and engine, or by season and engine.
-    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

@@ -11,6 +11,7 @@ use evallab::metrics::facts::read_facts;
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Estimate x_0_5 per engine three ways, with intervals and a pooled estimate.
@@ -26,7 +27,7 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// Group by engine (default), by event and engine, or by season and engine.
-    #[arg(long, value_enum, default_value_t = Group::Engine)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

@@ -8,6 +8,7 @@ use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{crosstable, crosstable_wide, standings};
 use evallab::schema::GAMES;
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Head-to-head results per event: games, W/D/L and points per pair, by colour.
@@ -24,7 +25,7 @@ pub struct Args {
     /// Per event (`event`, the same as `event,engine`), per TCEC season
     /// (`season` = `season,engine`: "Season N" in the event; other events
     /// alone), or over all games (`all` = `engine`).
-    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
     /// The matrix: one row per engine, one "points/games" column per opponent.
     #[arg(long)]

@@ -10,6 +10,7 @@ use evallab::metrics::facts::read_facts;
 use evallab::schema::EAS_LABELS;
 
 use super::args::OutputArgs;
+use super::args::choice;
 
 /// EAS (Engine Aggressiveness Statistics) per engine, ranked.
 ///
@@ -20,7 +21,7 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// Rule set: v6 (current reference) or v5 (V5.2–5.8).
-    #[arg(long, value_enum, default_value_t = Rules::V6)]
+    #[arg(long, value_parser = choice::<Rules>(), default_value_t = Rules::V6)]
     rules: Rules,
     /// Fix the all-games average length (moves) instead of computing it.
     #[arg(long, value_name = "N")]
@@ -32,7 +33,7 @@ pub struct Args {
     #[arg(long, value_name = "REGEX")]
     event: Option<String>,
     /// List the games behind a number of the --engine engines instead.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Behind>())]
     games: Option<Behind>,
     /// With --games: also write those games as PGN (annotated, see `annotate`).
     #[arg(long, value_name = "FILE", requires = "games")]

@@ -13,6 +13,7 @@ use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Ease of the positions: how hard the best move is to find, per engine.
@@ -62,7 +63,7 @@ pub struct Args {
     #[arg(long, value_name = "EDGES", value_delimiter = ',', num_args = 1.., conflicts_with = "positions")]
     bands: Vec<f64>,
     /// Group the summary by engine (default) or by event and engine.
-    #[arg(long, value_enum, default_value_t = Group::Engine)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

@@ -9,6 +9,7 @@ use evallab::metrics::balance::Group;
 use evallab::metrics::engine_stats::{EngineStatsOptions, Split, engine_stats, time_usage};
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Search statistics per engine: depth, seldepth, nodes, nps, time per move,
@@ -30,7 +31,7 @@ pub struct Args {
     /// One row per engine over all events (`all`, also `engine`), or per
     /// event (`event`, also `event,engine`) or season (`season`, also
     /// `season,engine`: "Season N" in the event name) too.
-    #[arg(long, value_enum, default_value_t = Group::Engine, hide_possible_values = true)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine, hide_possible_values = true)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use super::args::choice;
 use evallab::dataset::Dataset;
 use evallab::engine::matching::{Match, MatchOptions, files};
 use evallab::metrics::Field;
@@ -75,7 +76,7 @@ pub struct Args {
     )]
     out_dir: Option<PathBuf>,
     /// Statistics per player, per event and player, or per game and player.
-    #[arg(long, value_enum, default_value_t = By::Player)]
+    #[arg(long, value_parser = choice::<By>(), default_value_t = By::Player)]
     by: By,
     /// Bootstrap resamples for MM's interval (games; moves per game).
     #[arg(long, default_value_t = 1000)]
@@ -84,7 +85,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Format of the statistics.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Table)]
     format: Format,
     /// Write the statistics to FILE instead of stdout (required for parquet).
     #[arg(long, value_name = "FILE")]

@@ -9,6 +9,7 @@ use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
 use evallab::schema::{GAMES, OPENINGS};
 use polars::prelude::IntoLazy;
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs, usage};
 
 /// Where a game's opening comes from.
@@ -33,7 +34,7 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// One row per opening, or per opening and engine.
-    #[arg(long, value_enum, default_value_t = By::Opening)]
+    #[arg(long, value_parser = choice::<By>(), default_value_t = By::Opening)]
     by: By,
     /// The opening of a game: its tags, or the `openings` table.
     #[arg(long, value_enum, default_value_t = Source::Tags)]

@@ -11,6 +11,7 @@ use evallab::metrics::pairs::{PairsOptions, openings, pairs, pentanomial, unpair
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs, usage};
 
 /// Pentanomial statistics of colour-swapped game pairs per engine pair.
@@ -31,7 +32,7 @@ pub struct Args {
     /// One row per engine pair and event (`event`, also `event,engine`),
     /// season (`season`, also `season,engine`: "Season N" in the event name),
     /// or over all events (`all`, also `engine`).
-    #[arg(long, value_enum, default_value_t = Group::EventEngine, hide_possible_values = true)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine, hide_possible_values = true)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,
@@ -40,7 +41,7 @@ pub struct Args {
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
     sprt: Option<String>,
     /// The Elo scale of --sprt's bounds.
-    #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
+    #[arg(long, value_parser = choice::<SprtModel>(), default_value_t = SprtModel::Normalized)]
     sprt_model: SprtModel,
     /// List the decisive openings (a pair won 2–0, a "reverse kill", or
     /// 1½–½) and the busted ones (1–1, each engine winning with the same

@@ -8,7 +8,9 @@ use evallab::dataset::Dataset;
 use evallab::metrics::ratings::{RatingOptions, groups, ratings};
 use evallab::schema::GAMES;
 
-use super::args::{OutputArgs, SelectionArgs, SolverArg, usage};
+use super::args::choice;
+use super::args::{OutputArgs, SelectionArgs, usage};
+use evallab::metrics::ratings::fit::Solver;
 
 /// Elo ratings of all engines at once, equal to Ordo 1.2.6's.
 ///
@@ -82,8 +84,8 @@ pub struct Args {
     /// white advantage). `ordo` costs nothing on an event but is about 50×
     /// slower on a pool as large as the whole TCEC archive. See
     /// docs/guide/ratings.md.
-    #[arg(long, value_enum, default_value_t = SolverArg::Newton)]
-    solver: SolverArg,
+    #[arg(long, value_parser = choice::<Solver>(), default_value_t = Solver::Newton)]
+    solver: Solver,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -148,7 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         confidence: args.confidence / 100.0,
         each_group: args.each_group,
         los_matrix: args.los_matrix.is_some(),
-        solver: args.solver.into(),
+        solver: args.solver,
     };
     let mut r = ratings(ds.scan(&GAMES)?, &opts)?;
     args.out.write(&mut r.ratings)?;

@@ -14,6 +14,7 @@ use evallab::metrics::relevance::{Reference, by_event, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
 use polars::prelude::DataFrame;
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Relevance-reduced swings and disagreements per move, summarised per engine.
@@ -28,7 +29,7 @@ pub struct Args {
     #[command(flatten)]
     x05: super::args::X05Args,
     /// Group the summary by engine (default) or by event and engine.
-    #[arg(long, value_enum, default_value_t = Group::Engine)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
     #[command(flatten)]
     select: SelectionArgs,

@@ -3,9 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::args::choice;
 use evallab::dataset::Dataset;
 use evallab::metrics::difficulty::model::RatingModel;
 use evallab::metrics::eas::stored_labels;
+use evallab::metrics::ratings::fit::Solver;
 use evallab::render::report::{ReportOptions, report};
 use evallab::schema::GAMES;
 
@@ -41,8 +43,8 @@ pub struct Args {
     /// How the ratings sections solve the rating equations, as `ratings
     /// --solver`: `ordo` prints Ordo's own figures, also where its search
     /// stops short of the root; it is slow on a report of the whole archive.
-    #[arg(long, value_enum, default_value_t = super::args::SolverArg::Newton)]
-    solver: super::args::SolverArg,
+    #[arg(long, value_parser = choice::<Solver>(), default_value_t = Solver::Newton)]
+    solver: Solver,
     /// Score the WDL model and the x05 curves on these events' positions
     /// (regex), fitted on --wdl-train's, as `wdl --validate` (a report section).
     #[arg(long, value_name = "REGEX", requires = "wdl_train")]
@@ -70,7 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .as_deref()
                 .map(RatingModel::load)
                 .transpose()?,
-            solver: a.solver.into(),
+            solver: a.solver,
             wdl_split: a.wdl_train.zip(a.wdl_test),
         },
     )?;

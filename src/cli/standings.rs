@@ -8,6 +8,7 @@ use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{standings, termination_mix};
 use evallab::schema::GAMES;
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs};
 
 /// Standings per event: W/D/L, points, colour split, Sonneborn–Berger, endings.
@@ -27,7 +28,7 @@ pub struct Args {
     /// Per event (`event`, the same as `event,engine`), per TCEC season
     /// (`season` = `season,engine`: "Season N" in the event; other events
     /// alone), or over all games (`all` = `engine`).
-    #[arg(long, value_enum, default_value_t = Group::EventEngine)]
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
     /// Print instead the number and share of games per termination class
     /// in each group (each game once; `unknown` is what the tags do not

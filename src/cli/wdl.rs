@@ -10,82 +10,8 @@ use evallab::metrics::wdl::{self, Fitting, Group, Options, Settings, Solver, val
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::choice;
 use super::args::{OutputArgs, SelectionArgs, usage};
-
-/// `--by` of `wdl`.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum ByArg {
-    /// One fit over every selected position.
-    All,
-    /// One fit per engine (the mover: its own evals).
-    Engine,
-    /// One fit per event.
-    Event,
-    /// One fit per TCEC season ("Season N" in the event; other events alone).
-    Season,
-    /// One fit per event and engine.
-    #[value(name = "event,engine")]
-    EventEngine,
-    /// One fit per season and engine.
-    #[value(name = "season,engine")]
-    SeasonEngine,
-}
-
-impl From<ByArg> for Group {
-    fn from(b: ByArg) -> Group {
-        match b {
-            ByArg::All => Group::All,
-            ByArg::Engine => Group::Engine,
-            ByArg::Event => Group::Event,
-            ByArg::Season => Group::Season,
-            ByArg::EventEngine => Group::EventEngine,
-            ByArg::SeasonEngine => Group::SeasonEngine,
-        }
-    }
-}
-
-/// `--fitting`, with WDL_model's spellings as aliases.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum FittingArg {
-    /// Maximise the likelihood of every position's game outcome (updateWDL.sh's choice).
-    #[value(alias = "optimizeProbability")]
-    OptimizeProbability,
-    /// Least squares of the win-rate curve to each material's win densities.
-    #[value(alias = "fitDensity")]
-    FitDensity,
-    /// Least squares of the expected score against the game score.
-    #[value(alias = "optimizeScore")]
-    OptimizeScore,
-}
-
-impl From<FittingArg> for Fitting {
-    fn from(f: FittingArg) -> Fitting {
-        match f {
-            FittingArg::OptimizeProbability => Fitting::OptimizeProbability,
-            FittingArg::FitDensity => Fitting::FitDensity,
-            FittingArg::OptimizeScore => Fitting::OptimizeScore,
-        }
-    }
-}
-
-/// `--solver` of `wdl`.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum SolverArg {
-    /// scipy's Powell as scoreWDL.py calls it: WDL_model's coefficients, which
-    /// stop after a sweep or two, short of the minimum.
-    Powell,
-    /// Damped Newton steps to the objective's minimum.
-    Newton,
-}
-
-impl From<SolverArg> for Solver {
-    fn from(s: SolverArg) -> Solver {
-        match s {
-            SolverArg::Powell => Solver::Powell,
-            SolverArg::Newton => Solver::Newton,
-        }
-    }
-}
 
 /// Fit Stockfish's WDL model: win rate by eval and material, per group.
 ///
@@ -105,17 +31,17 @@ pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// One fit over the selection (all), or one per group.
-    #[arg(long, value_enum, default_value_t = ByArg::All)]
-    by: ByArg,
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::All)]
+    by: Group,
     #[command(flatten)]
     select: SelectionArgs,
     /// How the coefficients are fitted (WDL_model's --modelFitting).
-    #[arg(long, value_enum, default_value_t = FittingArg::OptimizeProbability)]
-    fitting: FittingArg,
+    #[arg(long, value_parser = choice::<Fitting>(), default_value_t = Fitting::OptimizeProbability)]
+    fitting: Fitting,
     /// How optimizeProbability and optimizeScore minimise: as WDL_model
     /// (powell, its coefficients) or to the minimum (newton).
-    #[arg(long, value_enum, default_value_t = SolverArg::Powell)]
-    solver: SolverArg,
+    #[arg(long, value_parser = choice::<Solver>(), default_value_t = Solver::Powell)]
+    solver: Solver,
     /// The polynomials are in material / this (WDL_model's --momTarget);
     /// a_target and b_target are a and b there.
     #[arg(long, default_value_t = 58, value_parser = clap::value_parser!(i32).range(1..=78))]
@@ -199,7 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.move_min > args.move_max {
         return Err(usage("--move-min must not exceed --move-max"));
     }
-    if args.save_model.is_some() && !matches!(args.by, ByArg::All) {
+    if args.save_model.is_some() && !matches!(args.by, Group::All) {
         return Err(usage(
             "--save-model saves the pooled model: use it with --by all",
         ));
@@ -209,8 +135,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         plot::check_path(path)?;
     }
     let settings = Settings {
-        fitting: args.fitting.into(),
-        solver: args.solver.into(),
+        fitting: args.fitting,
+        solver: args.solver,
         mom_target: args.mom_target,
         material_min: args.material_min,
         material_max: args.material_max,
@@ -243,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let opts = Options {
-        group: args.by.into(),
+        group: args.by,
         selection,
         settings,
         bin_width: args.bin_width,

@@ -8,24 +8,48 @@
 
 use polars::prelude::*;
 
+use crate::choice::Choice;
+
 use super::{Families, MATE_CP, Selection, engine_games, matches, own_evals, to_pawns};
 use crate::schema::{col, metric};
 
 /// What the per-engine statistics are grouped by besides the engine
 /// (`--by`: engine, event,engine, season,engine).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Group {
-    /// One row per engine over all events.
     #[default]
-    #[value(alias = "all")]
     Engine,
-    /// One row per event (match, tournament stage) and engine.
-    #[value(name = "event,engine", alias = "event")]
     EventEngine,
-    /// One row per TCEC season ("Season N" in the event; other events alone) and engine.
-    #[value(name = "season,engine", alias = "season")]
     SeasonEngine,
 }
+
+impl Choice for Group {
+    const ALL: &'static [Self] = &[Group::Engine, Group::EventEngine, Group::SeasonEngine];
+    fn name(self) -> &'static str {
+        match self {
+            Group::Engine => "engine",
+            Group::EventEngine => "event,engine",
+            Group::SeasonEngine => "season,engine",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Group::Engine => "One row per engine over all events",
+            Group::EventEngine => "One row per event (match, tournament stage) and engine",
+            Group::SeasonEngine => {
+                "One row per TCEC season (\"Season N\" in the event; other events alone) and engine"
+            }
+        }
+    }
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Group::Engine => &["all"],
+            Group::EventEngine => &["event"],
+            Group::SeasonEngine => &["season"],
+        }
+    }
+}
+crate::display_choice!(Group);
 
 impl Group {
     /// The grouping column besides the engine: event, season or none.

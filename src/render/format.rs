@@ -10,20 +10,44 @@ use crate::Error;
 use crate::dataset::commit;
 
 /// Output format of a result frame (`--format`: table, csv, json, ndjson, parquet).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// Aligned text table for people.
     #[default]
     Table,
-    /// Comma-separated values with a header line.
     Csv,
-    /// One JSON array of row objects.
     Json,
-    /// One JSON object per line.
     Ndjson,
-    /// Apache Parquet (needs an output file).
     Parquet,
 }
+
+impl crate::choice::Choice for Format {
+    const ALL: &'static [Self] = &[
+        Format::Table,
+        Format::Csv,
+        Format::Json,
+        Format::Ndjson,
+        Format::Parquet,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Ndjson => "ndjson",
+            Format::Parquet => "parquet",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Format::Table => "Aligned text table for people",
+            Format::Csv => "Comma-separated values with a header line",
+            Format::Json => "One JSON array of row objects",
+            Format::Ndjson => "One JSON object per line",
+            Format::Parquet => "Apache Parquet (needs an output file)",
+        }
+    }
+}
+crate::display_choice!(Format);
 
 /// Whether `format` can go to `path` (Parquet needs a file): commands check
 /// this before they write anything.

@@ -644,15 +644,32 @@ fn judge() -> Expr {
 }
 
 /// Grouping of the summary (`--by`: total, event, engine, event,engine).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum By {
-    /// One row for all selected games.
     Total,
     Event,
     Engine,
-    #[value(name = "event,engine")]
     EventEngine,
 }
+
+impl crate::choice::Choice for By {
+    const ALL: &'static [Self] = &[By::Total, By::Event, By::Engine, By::EventEngine];
+    fn name(self) -> &'static str {
+        match self {
+            By::Total => "total",
+            By::Event => "event",
+            By::Engine => "engine",
+            By::EventEngine => "event,engine",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            By::Total => "One row for all selected games",
+            _ => "",
+        }
+    }
+}
+crate::display_choice!(By);
 
 /// Sums per group: games, fired (decisive, draw), agree, wrong (decisive,
 /// draw), censored, plies, plies_saved, saved_pct, hours_saved. Per engine,

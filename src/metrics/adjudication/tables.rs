@@ -16,12 +16,24 @@ use crate::metrics::{Selection, game_listing};
 use crate::schema::{col as c, metric};
 
 /// A verdict whose games can be listed (`--games`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     Agree,
     Wrong,
     Censored,
 }
+
+impl crate::choice::Choice for Verdict {
+    const ALL: &'static [Self] = &[Verdict::Agree, Verdict::Wrong, Verdict::Censored];
+    fn name(self) -> &'static str {
+        match self {
+            Verdict::Agree => "agree",
+            Verdict::Wrong => "wrong",
+            Verdict::Censored => "censored",
+        }
+    }
+}
+crate::display_choice!(Verdict);
 
 impl Verdict {
     /// The `verdict` column's value.

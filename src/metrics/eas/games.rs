@@ -9,19 +9,49 @@ use crate::schema::col;
 
 /// Which number's games (`--games`): wins with a sacrifice chain of highest
 /// level 1..=5 or the queen's, short wins, bad draws.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Behind {
     Sac1,
     Sac2,
     Sac3,
     Sac4,
     Sac5,
-    #[value(name = "sacq")]
     SacQ,
-    /// Wins of at most L moves (the short-win limit).
     Short,
     BadDraws,
 }
+
+impl crate::choice::Choice for Behind {
+    const ALL: &'static [Self] = &[
+        Behind::Sac1,
+        Behind::Sac2,
+        Behind::Sac3,
+        Behind::Sac4,
+        Behind::Sac5,
+        Behind::SacQ,
+        Behind::Short,
+        Behind::BadDraws,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Behind::Sac1 => "sac1",
+            Behind::Sac2 => "sac2",
+            Behind::Sac3 => "sac3",
+            Behind::Sac4 => "sac4",
+            Behind::Sac5 => "sac5",
+            Behind::SacQ => "sacq",
+            Behind::Short => "short",
+            Behind::BadDraws => "bad-draws",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Behind::Short => "Wins of at most L moves (the short-win limit)",
+            _ => "",
+        }
+    }
+}
+crate::display_choice!(Behind);
 
 impl Behind {
     /// The row's condition for the side with index `s` (0 White, 1 Black),

@@ -12,14 +12,29 @@ use crate::metrics::Selection;
 use crate::schema::col;
 
 /// Which rule set to score with (`--rules`: v6, v5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Rules {
-    /// V6.0 (2025), the current reference.
     #[default]
     V6,
-    /// V5.2–5.8.
     V5,
 }
+
+impl crate::choice::Choice for Rules {
+    const ALL: &'static [Self] = &[Rules::V6, Rules::V5];
+    fn name(self) -> &'static str {
+        match self {
+            Rules::V6 => "v6",
+            Rules::V5 => "v5",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Rules::V6 => "V6.0 (2025), the current reference",
+            Rules::V5 => "V5.2–5.8",
+        }
+    }
+}
+crate::display_choice!(Rules);
 
 /// Options of the EAS score.
 #[derive(Debug, Clone, Default)]

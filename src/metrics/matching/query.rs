@@ -23,15 +23,25 @@ pub mod out {
 }
 
 /// Grouping of the statistics (`--by`: player, event,player, game,player).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum By {
     #[default]
     Player,
-    #[value(name = "event,player")]
     EventPlayer,
-    #[value(name = "game,player")]
     GamePlayer,
 }
+
+impl crate::choice::Choice for By {
+    const ALL: &'static [Self] = &[By::Player, By::EventPlayer, By::GamePlayer];
+    fn name(self) -> &'static str {
+        match self {
+            By::Player => "player",
+            By::EventPlayer => "event,player",
+            By::GamePlayer => "game,player",
+        }
+    }
+}
+crate::display_choice!(By);
 
 impl By {
     /// The group keys, and the units MM's bootstrap resamples: the games,

@@ -10,14 +10,29 @@ use crate::schema::metric::standings as st;
 use crate::schema::{col, metric};
 
 /// The rows of [`opening_stats`]: per opening, or per opening and engine.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum By {
-    /// One row per opening: White's score, draws, decisive games.
     #[default]
     Opening,
-    /// One row per opening and engine: the engine's games and score.
     Engine,
 }
+
+impl crate::choice::Choice for By {
+    const ALL: &'static [Self] = &[By::Opening, By::Engine];
+    fn name(self) -> &'static str {
+        match self {
+            By::Opening => "opening",
+            By::Engine => "engine",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            By::Opening => "One row per opening: White's score, draws, decisive games",
+            By::Engine => "One row per opening and engine: the engine's games and score",
+        }
+    }
+}
+crate::display_choice!(By);
 
 #[derive(Debug, Clone, Default)]
 pub struct OpeningStatsOptions {

@@ -132,14 +132,29 @@ pub fn trinomial(t: &Trinomial) -> Option<Estimate> {
 }
 
 /// The Elo model of the SPRT's hypotheses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SprtModel {
-    /// Normalized Elo (fishtest's and fastchess's default).
     #[default]
     Normalized,
-    /// Logistic Elo.
     Logistic,
 }
+
+impl crate::choice::Choice for SprtModel {
+    const ALL: &'static [Self] = &[SprtModel::Normalized, SprtModel::Logistic];
+    fn name(self) -> &'static str {
+        match self {
+            SprtModel::Normalized => "normalized",
+            SprtModel::Logistic => "logistic",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            SprtModel::Normalized => "Normalized Elo (fishtest's and fastchess's default)",
+            SprtModel::Logistic => "Logistic Elo",
+        }
+    }
+}
+crate::display_choice!(SprtModel);
 
 /// A GSPRT: H0 elo = elo0 against H1 elo = elo1, error rates alpha and beta.
 #[derive(Debug, Clone, Copy, PartialEq)]

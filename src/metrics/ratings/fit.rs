@@ -40,6 +40,17 @@ pub enum Solver {
     Ordo,
 }
 
+impl crate::choice::Choice for Solver {
+    const ALL: &'static [Self] = &[Solver::Newton, Solver::Ordo];
+    fn name(self) -> &'static str {
+        match self {
+            Solver::Newton => "newton",
+            Solver::Ordo => "ordo",
+        }
+    }
+}
+crate::display_choice!(Solver);
+
 /// The model's settings: `white`/`draw` None are fitted.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {

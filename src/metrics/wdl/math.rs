@@ -35,9 +35,43 @@ pub enum Fitting {
     OptimizeScore,
 }
 
+impl crate::choice::Choice for Fitting {
+    const ALL: &'static [Self] = &[
+        Fitting::OptimizeProbability,
+        Fitting::FitDensity,
+        Fitting::OptimizeScore,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Fitting::FitDensity => "fit-density",
+            Fitting::OptimizeProbability => "optimize-probability",
+            Fitting::OptimizeScore => "optimize-score",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Fitting::OptimizeProbability => {
+                "Maximise the likelihood of every position's game outcome (updateWDL.sh's choice)"
+            }
+            Fitting::FitDensity => {
+                "Least squares of the win-rate curve to each material's win densities"
+            }
+            Fitting::OptimizeScore => "Least squares of the expected score against the game score",
+        }
+    }
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Fitting::FitDensity => &["fitDensity"],
+            Fitting::OptimizeProbability => &["optimizeProbability"],
+            Fitting::OptimizeScore => &["optimizeScore"],
+        }
+    }
+}
+crate::display_choice!(Fitting);
+
 impl Fitting {
     /// The reference's spelling (`--modelFitting`).
-    pub fn name(self) -> &'static str {
+    pub fn reference_name(self) -> &'static str {
         match self {
             Fitting::FitDensity => "fitDensity",
             Fitting::OptimizeProbability => "optimizeProbability",
@@ -56,6 +90,25 @@ pub enum Solver {
     /// Damped Newton steps to the objective's minimum.
     Newton,
 }
+
+impl crate::choice::Choice for Solver {
+    const ALL: &'static [Self] = &[Solver::Powell, Solver::Newton];
+    fn name(self) -> &'static str {
+        match self {
+            Solver::Powell => "powell",
+            Solver::Newton => "newton",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Solver::Powell => {
+                "scipy's Powell as scoreWDL.py calls it: WDL_model's coefficients, which stop after a sweep or two, short of the minimum"
+            }
+            Solver::Newton => "Damped Newton steps to the objective's minimum",
+        }
+    }
+}
+crate::display_choice!(Solver);
 
 /// The data window and fit settings; the defaults are `updateWDL.sh`'s
 /// (`--momType material --momTarget 58 --materialMin 17 --moveMin 1`) and

@@ -36,6 +36,40 @@ pub enum Group {
     SeasonEngine,
 }
 
+impl crate::choice::Choice for Group {
+    const ALL: &'static [Self] = &[
+        Group::All,
+        Group::Engine,
+        Group::Event,
+        Group::Season,
+        Group::EventEngine,
+        Group::SeasonEngine,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Group::All => "all",
+            Group::Engine => "engine",
+            Group::Event => "event",
+            Group::Season => "season",
+            Group::EventEngine => "event,engine",
+            Group::SeasonEngine => "season,engine",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Group::All => "One fit over every selected position",
+            Group::Engine => "One fit per engine (the mover: its own evals)",
+            Group::Event => "One fit per event",
+            Group::Season => {
+                "One fit per TCEC season (\"Season N\" in the event; other events alone)"
+            }
+            Group::EventEngine => "One fit per event and engine",
+            Group::SeasonEngine => "One fit per season and engine",
+        }
+    }
+}
+crate::display_choice!(Group);
+
 impl Group {
     /// The grouping columns of [`query::positions`].
     pub fn keys(self) -> Vec<&'static str> {
@@ -457,7 +491,7 @@ impl Fitted {
         }
         columns.push(Column::new(
             out::FITTING.into(),
-            vec![self.settings.fitting.name(); self.groups.len()],
+            vec![self.settings.fitting.reference_name(); self.groups.len()],
         ));
         columns.push(Column::new(
             out::MOM_TARGET.into(),

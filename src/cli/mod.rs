@@ -17,6 +17,7 @@ mod args;
 mod balance;
 mod calc;
 mod calibrate;
+mod commands;
 mod commit;
 mod crosstable;
 mod difficulty;
@@ -90,6 +91,9 @@ enum Command {
     Annotate(annotate::Args),
     Calc(calc::Args),
     Run(run::Args),
+    /// Every command's options as JSON or markdown (for the docs and the API's tests).
+    #[command(name = "__commands", hide = true)]
+    Commands(commands::Args),
 }
 
 /// Exit codes: 0 success, 1 error, 2 usage (clap), 3 rejected games under
@@ -129,5 +133,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Calc(a) => calc::run(a),
         Command::Schema(a) => schema::run(a),
         Command::Inspect(a) => inspect::run(a),
+        Command::Commands(a) => commands::run(a),
     }
 }

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import doctest
 import inspect
+import json
 import os
 import re
 import shutil
@@ -224,6 +225,43 @@ METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficult
 def test_methods_take_the_commands_options(method: str) -> None:
     params = set(inspect.signature(getattr(evallab.Dataset, method)).parameters) - {"self"}
     assert params == cli_options(method.replace("_", "-")) - SET_BY_API
+
+
+def commands() -> dict[str, dict]:
+    """The binary's own description of every command (`evallab __commands`)."""
+    return {c["name"]: c for c in json.loads(cli("__commands").stdout)}
+
+
+# A Python annotation for each kind of option (`evallab __commands`' "kind").
+KIND_TYPES = {"flag": "bool", "int": "int", "float": "float", "str": "str", "choice": "str", "path": "PathLike",
+              "pawns-or-path": "float"}  # fmt: skip
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_methods_type_and_require_as_the_command_does(method: str) -> None:
+    """The drift test: every option's required-ness and type in the method's
+    signature are the flag's (a required flag has no default; an integer flag
+    is `int`, a repeated one a `Sequence`, a flag `bool`)."""
+    params = inspect.signature(getattr(evallab.Dataset, method)).parameters
+    for a in commands()[method.replace("_", "-")]["args"]:
+        if a["positional"] or a["name"] not in params:
+            continue
+        p = params[a["name"]]
+        where = f"{method}({a['name']}=...)"
+        assert (p.default is inspect.Parameter.empty) == a["required"], f"{where}: required is {a['required']}"
+        ann = str(p.annotation)
+        if a["repeated"]:
+            assert ann.startswith("Sequence["), f"{where}: {ann} for a repeated option"
+            continue
+        want = KIND_TYPES[a["kind"]]
+        first = ann.split("|")[0].strip()
+        assert first == want or (a["kind"] == "choice" and first == "str"), f"{where}: {ann}, the flag is {a['kind']}"
+
+
+def test_match_without_a_player_fails_as_the_cli_does(ds: evallab.Dataset) -> None:
+    with pytest.raises(TypeError, match="player"):
+        ds.match(engine=STOCKFISH)  # type: ignore[call-arg]
+    assert cli("match", str(ds.path), "--engine", STOCKFISH, "-o", "/tmp/x").returncode == 2
 
 
 def test_ingest_takes_the_commands_options() -> None:

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::engine::analyze::resolve_label;
 use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
-use evallab::metrics::{Field, matches};
+use evallab::metrics::{Field, event_matches};
 use evallab::render::annotate::{AnnotateOptions, listed, write_games};
 use evallab::schema::col;
 use polars::prelude::*;
@@ -47,7 +47,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     super::args::check_regexes(&[(Field::Event, a.event.as_deref())])?;
     let ds = Dataset::open(&a.dataset)?;
     let filter = match &a.event {
-        Some(re) => matches(col(col::EVENT), re.as_str()),
+        Some(re) => event_matches(re),
         None => col(col::GAME_ID).is_in(
             lit(Series::new("ids".into(), a.game.clone())).implode(false),
             false,

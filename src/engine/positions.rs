@@ -1,7 +1,7 @@
 //! Which positions an analysis covers: the dataset's games selected by event,
 //! player, ply range and book moves, each replayed from its start FEN.
 
-use crate::metrics::matches;
+use crate::metrics::{event_matches, matches};
 use polars::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -156,7 +156,7 @@ pub fn select(ds: &Dataset, sel: &Selection) -> Result<Vec<GameTask>, Error> {
         col(col::VARIANT),
     ]);
     if let Some(re) = &sel.event {
-        games = games.filter(matches(col(col::EVENT).fill_null(lit("")), re));
+        games = games.filter(event_matches(re));
     }
     if let Some(re) = &sel.player {
         let m = |c: &str| matches(col(c).fill_null(lit("")), re);

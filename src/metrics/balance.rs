@@ -10,7 +10,7 @@ use polars::prelude::*;
 
 use crate::choice::Choice;
 
-use super::{Families, MATE_CP, Selection, engine_games, matches, own_evals, to_pawns};
+use super::{Families, MATE_CP, Selection, engine_games, event_matches, own_evals, to_pawns};
 use crate::schema::{col, metric};
 
 /// What the per-engine statistics are grouped by besides the engine
@@ -129,7 +129,7 @@ pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
     let sel = &opts.selection;
     let mut lf = side;
     if let Some(re) = &sel.event {
-        lf = lf.filter(matches(col(col::EVENT), re.as_str()));
+        lf = lf.filter(event_matches(re));
     }
     lf = lf.filter(col(metric::SCORE).is_not_null()).with_columns([
         sel.families

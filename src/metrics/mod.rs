@@ -93,6 +93,13 @@ impl From<SelectionError> for crate::Error {
     }
 }
 
+/// The one place a user's event regex (`--event`) meets the games, for every
+/// command, the engine stages and the report: a game without an Event tag is
+/// the event "" (one null rule: `^$` selects such games, `.` leaves them out).
+pub fn event_matches(re: &str) -> Expr {
+    matches(col(col::EVENT).fill_null(lit("")), re)
+}
+
 /// Checks a user's regex for [`matches`]: polars would only fail at collect.
 pub fn check_regex(field: Field, pattern: &str) -> Result<(), SelectionError> {
     compile(field, pattern).map(drop)
@@ -144,7 +151,7 @@ impl Selection {
         let Some(re) = &self.event else {
             return (games, moves);
         };
-        let games = games.filter(matches(col(col::EVENT), re));
+        let games = games.filter(event_matches(re));
         let moves = moves.join(
             games.clone().select([col(col::GAME_ID)]),
             [col(col::GAME_ID)],
@@ -175,7 +182,7 @@ impl Selection {
     /// table such as the EAS labels.
     pub fn games(&self, games: LazyFrame) -> LazyFrame {
         let games = match &self.event {
-            Some(re) => games.filter(matches(col(col::EVENT), re)),
+            Some(re) => games.filter(event_matches(re)),
             None => games,
         };
         games.with_columns([

@@ -27,7 +27,7 @@ use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
 use crate::metrics::relevance::{per_move, summary};
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
-use crate::metrics::{Families, Selection, event_matches, matches};
+use crate::metrics::{Families, Selection, event_matches};
 use crate::render::annotate::white_pov;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
 

@@ -322,17 +322,8 @@ fn tarjan(adj: &Adjacency, active: &[bool]) -> Vec<Option<usize>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fit::tests::e;
     use super::*;
-
-    fn e(white: u32, black: u32, wins: u32, draws: u32, losses: u32) -> Encounter {
-        Encounter {
-            white,
-            black,
-            wins,
-            draws,
-            losses,
-        }
-    }
 
     #[test]
     fn one_sided_results_split_groups() {

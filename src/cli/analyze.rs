@@ -69,9 +69,8 @@ pub struct Args {
 /// Which positions an engine run covers (`analyze`, `policy`).
 #[derive(Debug, clap::Args)]
 pub struct PositionArgs {
-    /// Only events matching this regex.
-    #[arg(long, value_name = "REGEX")]
-    pub event: Option<String>,
+    #[command(flatten)]
+    pub events: super::args::EventArgs,
     /// Only games where White or Black matches this regex.
     #[arg(long, value_name = "REGEX")]
     pub player: Option<String>,
@@ -90,11 +89,11 @@ impl PositionArgs {
     /// The selection (of the games' `slice`), its regexes checked.
     pub fn selection(self, slice: Option<(usize, usize)>) -> anyhow::Result<Selection> {
         super::args::check_regexes(&[
-            (Field::Event, self.event.as_deref()),
+            (Field::Event, self.events.event.as_deref()),
             (Field::Player, self.player.as_deref()),
         ])?;
         Ok(Selection {
-            event: self.event,
+            event: self.events.event,
             player: self.player,
             plies: self.plies,
             skip_book: self.skip_book,

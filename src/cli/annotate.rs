@@ -23,9 +23,8 @@ pub struct Args {
     /// One game, by games.game_id (repeatable).
     #[arg(long, value_name = "ID", allow_negative_numbers = true)]
     game: Vec<i64>,
-    /// Every game of the events matching this regex.
-    #[arg(long, value_name = "REGEX")]
-    event: Option<String>,
+    #[command(flatten)]
+    events: super::args::EventArgs,
     #[command(flatten)]
     x05: super::args::X05Args,
     /// Position symbols: nine-wdb, nine-equal, seven-equal.
@@ -44,9 +43,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    super::args::check_regexes(&[(Field::Event, a.event.as_deref())])?;
+    super::args::check_regexes(&[(Field::Event, a.events.event.as_deref())])?;
     let ds = Dataset::open(&a.dataset)?;
-    let filter = match &a.event {
+    let filter = match &a.events.event {
         Some(re) => event_matches(re),
         None => col(col::GAME_ID).is_in(
             lit(Series::new("ids".into(), a.game.clone())).implode(false),

@@ -38,15 +38,23 @@ pub fn positive_pawns(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `--event`, the one declaration of every command's event filter.
+#[derive(Debug, clap::Args)]
+pub struct EventArgs {
+    /// Only the games of events matching this regex (a game without an
+    /// Event tag is the event "").
+    #[arg(long, value_name = "REGEX")]
+    pub event: Option<String>,
+}
+
 /// Engine and event selection shared by the statistics commands.
 #[derive(Debug, clap::Args)]
 pub struct SelectionArgs {
     /// Keep engines whose name (after --family merging) matches this regex.
     #[arg(long, value_name = "REGEX")]
     engine: Option<String>,
-    /// Keep events matching this regex.
-    #[arg(long, value_name = "REGEX")]
-    event: Option<String>,
+    #[command(flatten)]
+    events: EventArgs,
     /// Merge player names matching REGEX into NAME, e.g.
     /// `--family '^Stockfish=Stockfish'` (repeatable; first match wins).
     #[arg(long, value_name = "REGEX=NAME")]
@@ -55,7 +63,7 @@ pub struct SelectionArgs {
 
 impl SelectionArgs {
     pub fn selection(&self) -> anyhow::Result<Selection> {
-        selection(self.event.clone(), self.engine.clone(), &self.family)
+        selection(self.events.event.clone(), self.engine.clone(), &self.family)
     }
 }
 

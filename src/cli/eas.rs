@@ -29,9 +29,9 @@ pub struct Args {
     /// Keep engines matching this regex (the population stays the input).
     #[arg(long, value_name = "REGEX")]
     engine: Option<String>,
-    /// Use only the games of events matching this regex as the input.
-    #[arg(long, value_name = "REGEX")]
-    event: Option<String>,
+    // The selected events' games are the input: the population.
+    #[command(flatten)]
+    events: super::args::EventArgs,
     /// List the games behind a number of the --engine engines instead.
     #[arg(long, value_parser = choice::<Behind>())]
     games: Option<Behind>,
@@ -57,7 +57,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let opts = EasOptions {
         rules: a.rules,
         hard_avg: a.hard_avg,
-        selection: super::args::selection(a.event, a.engine, &[])?,
+        selection: super::args::selection(a.events.event, a.engine, &[])?,
     };
     a.out.check()?;
     let ds = Dataset::open(&a.dataset)?;

@@ -53,9 +53,8 @@ pub struct Args {
     /// Leave out book moves.
     #[arg(long)]
     skip_book: bool,
-    /// Only events matching this regex.
-    #[arg(long, value_name = "REGEX")]
-    event: Option<String>,
+    #[command(flatten)]
+    events: super::args::EventArgs,
     /// Only the first N selected games (dataset order).
     #[arg(long, value_name = "N")]
     max_games: Option<usize>,
@@ -122,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     format::check(args.format, args.stats.as_deref())?;
     super::args::check_regexes(&[
         (Field::Player, Some(args.player.as_str())),
-        (Field::Event, args.event.as_deref()),
+        (Field::Event, args.events.event.as_deref()),
     ])?;
     let opts = MatchOptions {
         run: args.engine.run_options(
@@ -133,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?,
         engine_options: args.engine.engine_option,
         player: args.player,
-        event: args.event,
+        event: args.events.event,
         moves: args.moves,
         skip_book: args.skip_book,
         max_games: args.max_games,

@@ -23,9 +23,8 @@ pub struct Args {
     /// Output folder (index.html is written there).
     #[arg(short, long)]
     output: PathBuf,
-    /// Only events matching this regex.
-    #[arg(long, value_name = "REGEX")]
-    event: Option<String>,
+    #[command(flatten)]
+    events: super::args::EventArgs,
     /// Games whose eval trajectories are drawn, per event.
     #[arg(long, default_value_t = 2)]
     games: usize,
@@ -55,7 +54,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let sel = super::args::selection(a.event, None, &a.family)?;
+    let sel = super::args::selection(a.events.event, None, &a.family)?;
     let source = a.x05.source()?;
     let ds = Dataset::open(&a.dataset)?;
     let (labels, _) = stored_labels(&ds, false)?;

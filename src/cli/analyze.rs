@@ -93,8 +93,11 @@ impl PositionArgs {
             (Field::Player, self.player.as_deref()),
         ])?;
         Ok(Selection {
-            event: self.events.event,
-            player: self.player,
+            games: evallab::metrics::Selection {
+                event: self.events.event,
+                engine: self.player,
+                ..Default::default()
+            },
             plies: self.plies,
             skip_book: self.skip_book,
             max_games: self.max_games,

@@ -1,7 +1,6 @@
 //! Which positions an analysis covers: the dataset's games selected by event,
 //! player, ply range and book moves, each replayed from its start FEN.
 
-use crate::metrics::{event_matches, matches};
 use polars::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -14,10 +13,10 @@ use crate::schema::{GAMES, MOVES, col};
 /// Which games and plies to analyse.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
-    /// Events matching this regex.
-    pub event: Option<String>,
-    /// Games where White or Black matches this regex.
-    pub player: Option<String>,
+    /// The games: the statistics' one selection, its events and, as the
+    /// player, its engine regex on either side
+    /// ([`crate::metrics::Selection::either_side`]).
+    pub games: crate::metrics::Selection,
     /// Inclusive ply range (the position before each ply is analysed).
     pub plies: Option<(u16, u16)>,
     /// Leave out positions whose played move is a book move.
@@ -147,7 +146,7 @@ pub fn fen_of(pos: &Chess) -> String {
 
 /// The selected games, in dataset order, with their moves.
 pub fn select(ds: &Dataset, sel: &Selection) -> Result<Vec<GameTask>, Error> {
-    let mut games = ds.scan(&GAMES)?.select([
+    let games = ds.scan(&GAMES)?.select([
         col(col::GAME_ID),
         col(col::EVENT),
         col(col::WHITE),
@@ -155,13 +154,7 @@ pub fn select(ds: &Dataset, sel: &Selection) -> Result<Vec<GameTask>, Error> {
         col(col::START_FEN),
         col(col::VARIANT),
     ]);
-    if let Some(re) = &sel.event {
-        games = games.filter(event_matches(re));
-    }
-    if let Some(re) = &sel.player {
-        let m = |c: &str| matches(col(c).fill_null(lit("")), re);
-        games = games.filter(m(col::WHITE).or(m(col::BLACK)));
-    }
+    let mut games = sel.games.games(games).filter(sel.games.either_side());
     if let Some(n) = sel.max_games {
         games = games.limit(n as IdxSize);
     }

@@ -191,10 +191,12 @@ impl Selection {
         ])
     }
 
-    /// Whether the engine regex matches White or Black (true without one).
+    /// Whether the engine regex matches White or Black (true without one);
+    /// a missing name is "", as a missing event is.
     pub fn either_side(&self) -> Expr {
+        let m = |c: &str, re: &str| matches(col(c).fill_null(lit("")), re);
         match &self.engine {
-            Some(re) => matches(col(col::WHITE), re).or(matches(col(col::BLACK), re)),
+            Some(re) => m(col::WHITE, re).or(m(col::BLACK, re)),
             None => lit(true),
         }
     }

@@ -163,8 +163,11 @@ impl Stage for Match {
     fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error> {
         let opts = &self.opts;
         let sel = Selection {
-            event: opts.event.clone(),
-            player: Some(opts.player.clone()),
+            games: crate::metrics::Selection {
+                event: opts.event.clone(),
+                engine: Some(opts.player.clone()),
+                ..Default::default()
+            },
             plies: None,
             skip_book: opts.skip_book,
             max_games: opts.max_games,

@@ -30,6 +30,14 @@ pub fn usage(msg: impl Into<String>) -> anyhow::Error {
     evallab::Error::Usage(msg.into()).into()
 }
 
+/// clap value parser of an interval's level: a fraction in (0, 1).
+pub fn level(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("`{s}`: a level between 0 and 1, e.g. 0.95")),
+    }
+}
+
 /// clap value parser of an x_0_5 in pawns: finite and > 0.
 pub fn positive_pawns(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

@@ -34,7 +34,7 @@ pub struct Args {
     #[command(flatten)]
     resample: super::args::BootstrapArgs,
     /// Level of the pooled estimates' intervals (the bootstrap's are 95 %).
-    #[arg(long, default_value_t = 0.95, value_parser = level)]
+    #[arg(long, default_value_t = 0.95, value_parser = super::args::level)]
     level: f64,
     /// Also write the per-engine x05 as TOML (for `relevance --x05 FILE`):
     /// the pooled estimates, which estimate each is, and why an engine has none.
@@ -108,11 +108,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         plot::calibration(&panels, path)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn level(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
-        _ => Err(format!("`{s}`: a level between 0 and 1, e.g. 0.95")),
-    }
 }

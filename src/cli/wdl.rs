@@ -73,7 +73,7 @@ pub struct Args {
     #[command(flatten)]
     resample: super::args::BootstrapArgs,
     /// Level of the bootstrap intervals, in (0, 1).
-    #[arg(long, default_value_t = 0.95, value_parser = level)]
+    #[arg(long, default_value_t = 0.95, value_parser = super::args::level)]
     level: f64,
     /// Also write the counts as scoreWDLstat's JSON (every group together), for scoreWDL.py.
     #[arg(long, value_name = "FILE")]
@@ -103,13 +103,6 @@ pub struct Args {
     min_engine_positions: u64,
     #[command(flatten)]
     out: OutputArgs,
-}
-
-fn level(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
-        _ => Err(format!("`{s}`: a level between 0 and 1, e.g. 0.95")),
-    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -317,7 +317,11 @@ pub fn own_evals(moves: LazyFrame, extra: &[&str]) -> LazyFrame {
 /// The column [`with_material_before`] adds.
 pub const MATERIAL: &str = "material";
 
-/// 9Q+5R+3B+3N+P of a FEN's board field, both sides (78 for the standard start).
+/// The standard start position's 9Q+5R+3B+3N+P, both sides.
+pub const START_MATERIAL: i32 = 78;
+
+/// 9Q+5R+3B+3N+P of a FEN's board field, both sides ([`START_MATERIAL`] for
+/// the standard start).
 fn fen_material(fen: Expr) -> Expr {
     let board = fen.str().extract(lit(r"^(\S+)"), 1);
     let count = |class: &str| {
@@ -358,7 +362,7 @@ pub fn with_material_before(moves: LazyFrame, games: LazyFrame) -> LazyFrame {
     let start = games.select([
         col(col::GAME_ID),
         when(col(col::START_FEN).is_null())
-            .then(lit(78))
+            .then(lit(START_MATERIAL))
             .otherwise(fen_material(col(col::START_FEN)))
             .alias(START),
     ]);

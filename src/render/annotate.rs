@@ -227,7 +227,7 @@ pub fn write_pgn(
             let material = m_material
                 .as_ref()
                 .and_then(|m| m.get(i))
-                .unwrap_or(f64::from(crate::metrics::x05::model::START_MATERIAL));
+                .unwrap_or(f64::from(crate::metrics::START_MATERIAL));
             let opts = AnnotateOptions {
                 x05: x05.at(mover.unwrap_or(""), material),
                 ..opts
@@ -352,14 +352,20 @@ pub fn write_games(
         col::EVAL_CP,
         col::MATE,
     ];
-    let moves = with_material_before(ds.scan(&MOVES)?, ds.scan(&GAMES)?)
-        .select(
-            read.into_iter()
-                .chain([MATERIAL])
-                .map(col)
-                .collect::<Vec<_>>(),
-        )
-        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false))
+    // The selected games' moves first: the material before each move only
+    // where a WDL model needs it (it shifts within each game).
+    let moves = ds
+        .scan(&MOVES)?
+        .filter(col(col::GAME_ID).is_in(lit(ids).implode(false), false));
+    let (moves, read) = match x05.model {
+        Some(_) => (
+            with_material_before(moves, games.clone().lazy()),
+            read.into_iter().chain([MATERIAL]).collect::<Vec<_>>(),
+        ),
+        None => (moves, read.to_vec()),
+    };
+    let moves = moves
+        .select(read.into_iter().map(col).collect::<Vec<_>>())
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
         .collect()?;
     let refs = match analysis {

@@ -105,25 +105,6 @@ impl Model {
     }
 }
 
-/// 9Q+5R+3B+3N+P of a FEN's board (the first field), both sides.
-pub fn fen_material(fen: &str) -> i32 {
-    fen.split_whitespace()
-        .next()
-        .unwrap_or("")
-        .chars()
-        .map(|c| match c.to_ascii_lowercase() {
-            'q' => 9,
-            'r' => 5,
-            'b' | 'n' => 3,
-            'p' => 1,
-            _ => 0,
-        })
-        .sum()
-}
-
-/// The standard start position's material.
-pub const START_MATERIAL: i32 = 78;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,14 +153,5 @@ mod tests {
         );
         assert_eq!(Model::parse(&text), Some(m));
         assert_eq!(Model::parse("[x05]\n"), None);
-    }
-
-    #[test]
-    fn fen_material_counts_both_sides() {
-        assert_eq!(
-            fen_material("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            START_MATERIAL
-        );
-        assert_eq!(fen_material("8/8/4k3/8/8/3QK3/8/8 w - - 0 60"), 9);
     }
 }

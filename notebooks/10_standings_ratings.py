@@ -54,7 +54,7 @@ res = {
     "crosstable": ds.crosstable(),
     "ratings": rated["ratings"],
     "ratings.summary": rated["summary"],
-    "pairs": ds.pairs(by="all", sprt="0,10"),
+    "pairs": ds.pairs(by="engine", sprt="0,10"),
 }
 games = ds.scan("games").collect()
 finished = games.filter(pl.col("result").is_in(["1-0", "0-1", "1/2-1/2"]))
@@ -225,7 +225,7 @@ fig.tight_layout()
 # (`data/demo/README.md`), so here a pair is simply games 2k−1 and 2k of a file. From
 # the view of the engine first by name, the pair's points (0, ½, 1, 1½, 2) fall into
 # the five bins; counted per engine pair they must equal `evallab pairs`'s
-# (`pairs --by all`, which finds the pairs by opening position instead).
+# (`pairs --by engine`, which finds the pairs by opening position instead).
 
 # %%
 BINS = ["ll", "ld", "dd_wl", "wd", "ww"]

@@ -27,7 +27,7 @@ bin="${EVALLAB:-$target/release/evallab}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" ingest "$input" -o "$work/base" --quiet
-settings=(--engine "$engine" --nodes "$nodes" --multipv "$multipv" --label bench)
+settings=(--uci "$engine" --nodes "$nodes" --multipv "$multipv" --label bench)
 analyze() { # dataset, extra options...
   local ds=$1; shift
   "$bin" analyze "$ds" "${settings[@]}" "$@"

@@ -35,9 +35,9 @@ stage() {
 echo "| stage | wall s |"
 echo "|---|---:|"
 stage ingest "$bin" ingest "$csv" -o "$ds" --quiet
-stage analyze "$bin" analyze "$ds" --engine "$STOCKFISH" --nodes 20000 --multipv 5 --all-depths \
+stage analyze "$bin" analyze "$ds" --uci "$STOCKFISH" --nodes 20000 --multipv 5 --all-depths \
   --plies 1..2 --jobs 2 --label sf20k5 --quiet
-stage policy "$bin" policy "$ds" --engine "$LC0" --weights "$WEIGHTS" --plies 2..2 --jobs 2 \
+stage policy "$bin" policy "$ds" --uci "$LC0" --weights "$WEIGHTS" --plies 2..2 --jobs 2 \
   --label maia-1900 --quiet
 stage difficulty "$bin" difficulty "$ds" --analysis sf20k5 --policy maia-1900 --format csv
 echo "| total | $total |"

@@ -21,7 +21,7 @@ trap 'rm -rf "$out"' EXIT
 printf '| redraws | wall s | CPU s | peak RSS MB | groups | engines rated |\n|---|---|---|---|---|---|\n'
 for redraws in 0 100; do
   /usr/bin/time -f '%e %U %S %M' -o "$out/time" \
-    "$bin" ratings "$ds" --each-group --simulations 1000 --redraws "$redraws" \
+    "$bin" ratings "$ds" --each-group --bootstrap 1000 --redraws "$redraws" \
     --format csv -o "$out/r.csv" "$@"
   read -r wall user sys rss < "$out/time"
   groups=$(($(wc -l < "$out/r.summary.csv") - 1))

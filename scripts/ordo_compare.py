@@ -130,7 +130,7 @@ def main():
             subprocess.run([a.evallab, "ingest", pgn, "-o", str(ds)], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             s = ["-s", str(a.sims)]
-            es = ["--simulations", str(a.sims), "--solver", a.solver]
+            es = ["--bootstrap", str(a.sims), "--solver", a.solver]
             fitted = (ordo(binary, pgn, ["-W", "-D", "-a", "2300"] + s, tmp),
                       evallab(a.evallab, ds, ["--average", "2300"] + es, tmp))
             all_ok &= compare(f"{Path(pgn).name}: -W -D -a 2300", *fitted)

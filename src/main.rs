@@ -6,8 +6,6 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     // Tables are printed whole; polars reads these when formatting. Set before
     // any thread starts, and only when the user has not chosen otherwise.
@@ -25,7 +23,7 @@ fn main() -> ExitCode {
             unsafe { std::env::set_var(k, v) };
         }
     }
-    let args = cli::Cli::parse();
+    let args = cli::parse();
     match cli::run(args) {
         Ok(code) => code,
         // The reader of our output has gone (`evallab schema | head -1`):

@@ -56,21 +56,22 @@ impl StepState {
     }
 }
 
-/// Options whose values are files a step writes (skip needs them to exist).
-const OUTPUT_KEYS: [&str; 9] = [
-    "output",
-    "counts_json",
-    "save_model",
-    "toml",
-    "plot",
-    "moves_out",
-    "pgn",
-    "out_dir",
-    "stats",
-];
-/// Options whose values are files a step reads.
-/// (`x05` may be a number: a path that does not exist adds nothing to the stamp.)
-const INPUT_KEYS: [&str; 5] = ["x05", "x05_from", "inputs", "engine", "weights"];
+/// Whether an option names a file (or folder) its command reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileUse {
+    Reads,
+    Writes,
+}
+
+/// What a pipeline needs of the command-line parser, which the CLI
+/// implements: the options' meaning is declared once, there.
+pub trait Commands {
+    /// The step's command line as the parser reads it (old spellings
+    /// rewritten) with a note per rewrite, or the parser's message.
+    fn check(&self, argv: &[String]) -> Result<(Vec<String>, Vec<String>), String>;
+    /// Whether option `--flag` of `command` names a file it reads or writes.
+    fn file_use(&self, command: &str, flag: &str) -> Option<FileUse>;
+}
 
 /// One step: the evallab command line it stands for, and the files it reads
 /// and writes (for the skip decision).
@@ -102,6 +103,8 @@ pub struct Spec {
     /// The dataset folder every step uses.
     pub dataset: PathBuf,
     pub steps: Vec<Step>,
+    /// The parser's notes on the steps (deprecated spellings), to show once.
+    pub notes: Vec<String>,
 }
 
 /// The state file: step key → what its last run depended on.
@@ -156,14 +159,10 @@ fn substitute(s: &str, vars: &BTreeMap<String, String>, at: &str) -> Result<Stri
     Ok(out)
 }
 
-/// Reads and checks a spec: every variable resolves, and `check` accepts
-/// every step's command line (the CLI parses it exactly as it would run it).
+/// Reads and checks a spec: every variable resolves, and the parser accepts
+/// every step's command line (it parses it exactly as it would run it).
 /// Every problem is [`Error::InputData`] naming the file, the step and the key.
-pub fn load(
-    path: &Path,
-    sets: &[String],
-    check: &dyn Fn(&[String]) -> Result<(), String>,
-) -> Result<Spec, Error> {
+pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spec, Error> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let doc: toml::Table = text
@@ -210,6 +209,7 @@ pub fn load(
         .and_then(|s| s.as_array())
         .ok_or_else(|| bad(format!("{file}: no [[steps]]")))?;
     let mut out = Vec::new();
+    let mut notes = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let t = step
             .as_table()
@@ -250,13 +250,8 @@ pub fn load(
                     )));
                 }
             };
-            if INPUT_KEYS.contains(&k.as_str()) {
-                reads.extend(values.iter().map(PathBuf::from));
-            }
-            if OUTPUT_KEYS.contains(&k.as_str()) {
-                writes.extend(values.iter().map(PathBuf::from));
-            }
             if k == "inputs" {
+                reads.extend(values.iter().map(PathBuf::from));
                 argv.extend(values);
                 continue;
             }
@@ -272,7 +267,18 @@ pub fn load(
             }
         }
         // Check the step exactly as the command line would be checked.
-        check(&argv).map_err(|e| bad(format!("{at}: {}", e.trim())))?;
+        let (argv, said) = commands
+            .check(&argv)
+            .map_err(|e| bad(format!("{at}: {}", e.trim())))?;
+        notes.extend(said.into_iter().map(|n| format!("{at}: {n}")));
+        // The files behind the options (as `--flag value`: the lines built above).
+        for w in argv[2..].windows(2) {
+            match commands.file_use(cmd, &w[0]) {
+                Some(FileUse::Reads) => reads.push(PathBuf::from(&w[1])),
+                Some(FileUse::Writes) => writes.push(PathBuf::from(&w[1])),
+                None => {}
+            }
+        }
         out.push(Step {
             name: format!("{}. {cmd}", i + 1),
             argv,
@@ -283,6 +289,7 @@ pub fn load(
     Ok(Spec {
         dataset,
         steps: out,
+        notes,
     })
 }
 

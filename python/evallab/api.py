@@ -33,8 +33,10 @@ named after its exit code's kind, with the binary's error message.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import warnings
 import shutil
 import subprocess
 import sys
@@ -43,7 +45,7 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol, Union
+from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, TypeVar, Union
 
 from evallab.errors import ERROR_PREFIX, error_for
 from evallab.manifest import engine_runs, files
@@ -61,6 +63,41 @@ Option = Union[Scalar, Sequence[Scalar], None]
 
 # The output options the API sets itself.
 _RESERVED = {"format", "output", "explain", "stats"}
+
+#: Renamed keywords, per command: old → (new, whether a percentage became a
+#: fraction). The binary's renames (`evallab __commands`, "renamed"); a test
+#: keeps the two equal. The old keyword still works for one release, with a
+#: DeprecationWarning.
+_RENAMED: dict[str, dict[str, tuple[str, bool]]] = {
+    "analyze": {"engine": ("uci", False), "engine_option": ("uci_option", False)},
+    "policy": {"engine": ("uci", False), "engine_option": ("uci_option", False)},
+    "match": {"engine": ("uci", False), "engine_option": ("uci_option", False), "out_dir": ("output", False)},
+    "ratings": {"simulations": ("bootstrap", False), "confidence": ("level", True)},
+    "difficulty": {"resamples": ("bootstrap", False)},
+    "relevance": {"x05_from": ("x05", False)},
+}
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _renamed(command: str) -> Callable[[_F], _F]:
+    """Reads the ``command``'s old keywords as the new ones, with a warning."""
+
+    def wrap(method: _F) -> _F:
+        @functools.wraps(method)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            for old, (new, percent) in _RENAMED[command].items():
+                if old in kwargs:
+                    value = kwargs.pop(old)
+                    if percent and value is not None:
+                        value = value / 100
+                    warnings.warn(f"{command}({old}=) is deprecated: use {new}=", DeprecationWarning, stacklevel=2)
+                    kwargs.setdefault(new, value)
+            return method(*args, **kwargs)
+
+        return call  # type: ignore[return-value]
+
+    return wrap
 
 
 def binary() -> str:
@@ -81,7 +118,7 @@ def binary() -> str:
     return found
 
 
-def argv(options: Mapping[str, Option]) -> list[str]:
+def argv(options: Mapping[str, Option], reserved: frozenset[str] | set[str] = _RESERVED) -> list[str]:
     """Command-line options from keyword arguments.
 
     >>> argv({"by": "engine", "family": ["^Stockfish=Stockfish", "^Lc0=Lc0"], "moves_out": None, "per_game": True})
@@ -89,7 +126,7 @@ def argv(options: Mapping[str, Option]) -> list[str]:
     """
     out: list[str] = []
     for key, value in options.items():
-        if key in _RESERVED:
+        if key in reserved:
             raise TypeError(f"{key}=: the API sets the output options itself")
         flag = "--" + key.replace("_", "-")
         if value is None or value is False:
@@ -410,6 +447,7 @@ class Dataset:
             train=train, test=test, min_engine_positions=min_engine_positions,
         )  # fmt: skip
 
+    @_renamed("relevance")
     def relevance(
         self,
         *,
@@ -476,6 +514,7 @@ class Dataset:
             event=event, family=family, rating_model=rating_model,
         )  # fmt: skip
 
+    @_renamed("difficulty")
     def difficulty(
         self,
         *,
@@ -485,7 +524,7 @@ class Dataset:
         puzzles: bool = False,
         models: bool = False,
         save_model: PathLike | None = None,
-        resamples: int | None = None,
+        bootstrap: int | None = None,
         seed: int | None = None,
         min_theme: int | None = None,
         folds: int | None = None,
@@ -499,7 +538,7 @@ class Dataset:
         the kept one for ``ease(rating_model=...)``)."""
         return self.statistic(
             "difficulty", analysis=analysis, policy=policy, top=top, puzzles=puzzles, models=models,
-            save_model=save_model, resamples=resamples, seed=seed, min_theme=min_theme, folds=folds,
+            save_model=save_model, bootstrap=bootstrap, seed=seed, min_theme=min_theme, folds=folds,
         )  # fmt: skip
 
     def agreement(
@@ -542,6 +581,7 @@ class Dataset:
             games=games, pgn=pgn, sweep=sweep, plot=plot, check_clocks=check_clocks, syzygy=syzygy,
         )  # fmt: skip
 
+    @_renamed("ratings")
     def ratings(
         self,
         *,
@@ -553,10 +593,10 @@ class Dataset:
         white: str | float | None = None,
         draw_rate: str | float | None = None,
         scale: float | None = None,
-        simulations: int | None = None,
+        bootstrap: int | None = None,
         seed: int | None = None,
         redraws: int | None = None,
-        confidence: float | None = None,
+        level: float | None = None,
         los_matrix: PathLike | None = None,
         groups: bool = False,
         each_group: bool = False,
@@ -566,8 +606,8 @@ class Dataset:
         ``ds.statistic_tables("ratings")["summary"]``)."""
         return self.statistic(
             "ratings", engine=engine, event=event, family=family, average=average, anchor=anchor,
-            white=white, draw_rate=draw_rate, scale=scale, simulations=simulations, seed=seed,
-            redraws=redraws, confidence=confidence, los_matrix=los_matrix, groups=groups,
+            white=white, draw_rate=draw_rate, scale=scale, bootstrap=bootstrap, seed=seed,
+            redraws=redraws, level=level, los_matrix=los_matrix, groups=groups,
             each_group=each_group, solver=solver,
         )  # fmt: skip
 
@@ -648,11 +688,12 @@ class Dataset:
 
     # -- engine jobs: they add a run to the dataset, with a progress bar.
 
+    @_renamed("analyze")
     def analyze(
         self,
         *,
-        engine: PathLike,
-        engine_option: Sequence[str] = (),
+        uci: PathLike,
+        uci_option: Sequence[str] = (),
         jobs: int | None = None,
         threads: int | None = None,
         commit_every: float | None = None,
@@ -677,13 +718,13 @@ class Dataset:
         """Re-analyses the positions with a UCI engine: ``evallab analyze``
         (one of ``depth``, ``nodes``, ``movetime``).
 
-        >>> ds.analyze(engine="/usr/games/stockfish", depth=6, max_games=10, label="sf")  # doctest: +SKIP
+        >>> ds.analyze(uci="/usr/games/stockfish", depth=6, max_games=10, label="sf")  # doctest: +SKIP
         analyze: 100.0% (1028/1028 positions) 10/10 games, 0 failures, 0 restarts
         analysed 10 games (0 already done), 1028 positions, 1028 lines, 0 failures, 0 restarts in 2.1s (...) with Stockfish 15.1 as `sf`
         """
         run(
             ["analyze", str(self.path), *argv(dict(
-                engine=engine, engine_option=engine_option, jobs=jobs, threads=threads,
+                uci=uci, uci_option=uci_option, jobs=jobs, threads=threads,
                 commit_every=commit_every, quiet=quiet, hash=hash, depth=depth, nodes=nodes,
                 movetime=movetime, multipv=multipv, all_depths=all_depths, event=event,
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
@@ -692,12 +733,13 @@ class Dataset:
             progress="analyze", live=True,
         )  # fmt: skip
 
+    @_renamed("policy")
     def policy(
         self,
         *,
-        engine: PathLike,
+        uci: PathLike,
         weights: PathLike,
-        engine_option: Sequence[str] = (),
+        uci_option: Sequence[str] = (),
         jobs: int | None = None,
         threads: int | None = None,
         commit_every: float | None = None,
@@ -717,7 +759,7 @@ class Dataset:
         ``evallab policy``."""
         run(
             ["policy", str(self.path), *argv(dict(
-                engine=engine, weights=weights, engine_option=engine_option, jobs=jobs,
+                uci=uci, weights=weights, uci_option=uci_option, jobs=jobs,
                 threads=threads, commit_every=commit_every, quiet=quiet, nodes=nodes, event=event,
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
                 shard=shard, label=label, timeout=timeout,
@@ -725,12 +767,13 @@ class Dataset:
             progress="policy", live=True,
         )  # fmt: skip
 
+    @_renamed("match")
     def match(
         self,
         *,
-        engine: PathLike,
+        uci: PathLike,
         player: str,
-        engine_option: Sequence[str] = (),
+        uci_option: Sequence[str] = (),
         jobs: int | None = None,
         threads: int | None = None,
         commit_every: float | None = None,
@@ -748,7 +791,7 @@ class Dataset:
         shard: str | None = None,
         label: str | None = None,
         timeout: float | None = None,
-        out_dir: PathLike | None = None,
+        output: PathLike | None = None,
         by: str | None = None,
         bootstrap: int | None = None,
         seed: int | None = None,
@@ -758,13 +801,13 @@ class Dataset:
         with _scratch() as tmp:
             run(
                 ["match", str(self.path), *argv(dict(
-                    player=player, engine=engine, engine_option=engine_option, jobs=jobs,
+                    player=player, uci=uci, uci_option=uci_option, jobs=jobs,
                     threads=threads, commit_every=commit_every, quiet=quiet, hash=hash,
                     mlm_depth=mlm_depth, slm_depths=slm_depths, final_depth=final_depth,
                     multipv=multipv, moves=moves, skip_book=skip_book, event=event,
                     max_games=max_games, slice=slice, shard=shard, label=label, timeout=timeout,
-                    out_dir=out_dir, by=by, bootstrap=bootstrap, seed=seed,
-                )), "--format", "parquet", "--stats", str(tmp / "out.parquet")],
+                    output=output, by=by, bootstrap=bootstrap, seed=seed,
+                ), reserved={"format", "stats"}), "--format", "parquet", "--stats", str(tmp / "out.parquet")],
                 progress="match", live=True,
             )  # fmt: skip
             return _frames(tmp, "match")["match"]

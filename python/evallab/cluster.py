@@ -242,7 +242,7 @@ def main(argv=None):
     stages = {"analyze": "engine analysis", "match": "move matching", "policy": "policy priors"}
     for name, what in stages.items():
         st = sub.add_parser(name, help=f"sharded {what}, committed once",
-                            description=f"Other options are evallab {name}'s (--engine, …).")
+                            description=f"Other options are evallab {name}'s (--uci, …).")
         st.add_argument("dataset")
         st.add_argument("--label", required=True, help="the run's label")
         st.add_argument("--slices", type=int, help="tasks [default: 4 × the worker threads]")

@@ -1,9 +1,8 @@
 //! `evallab adjudicate <DATASET>`: resign and draw rules replayed over the games.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::adjudication::RuleSet;
 use evallab::metrics::adjudication::query::{self, By};
 use evallab::metrics::adjudication::sweep::{self, Axis, derive, tradeoff_points};
@@ -15,8 +14,9 @@ use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 use polars::prelude::DataFrame;
 
+use super::args::StatArgs;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
+use super::args::{NameOrPath, OutputArgs, ReadPath, WritePath};
 
 /// Replay resign and draw rules over the games: fired, agreed, wrong, plies saved.
 ///
@@ -26,26 +26,22 @@ use super::args::{OutputArgs, SelectionArgs};
 /// (docs/guide/adjudication.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
     /// A preset (cutechess, tcec, terra) or a rule TOML file.
     #[arg(long, value_name = "PRESET|FILE")]
-    rules: String,
+    rules: NameOrPath,
     /// Override a rule key, e.g. `--set draw.score=20` (repeatable).
     #[arg(long, value_name = "KEY=VALUE")]
     set: Vec<String>,
     /// Sum per event, engine, or both (default: all selected games).
-    #[arg(long, value_parser = choice::<By>(), default_value_t = By::Total)]
+    #[arg(long, value_parser = choice::<By>(), default_value_t = By::All)]
     by: By,
-    #[command(flatten)]
-    select: SelectionArgs,
     /// List the games behind a number (or, with --check-clocks, the games whose
     /// clocks disagree: `wrong`).
     #[arg(long, value_parser = choice::<Verdict>(), conflicts_with = "sweep")]
     games: Option<Verdict>,
     /// With --games: also write those games as PGN.
     #[arg(long, value_name = "FILE", requires = "games")]
-    pgn: Option<PathBuf>,
+    pgn: Option<WritePath>,
     /// Sweep a key over a grid, `KEY=FROM..TO:STEP` (one or two): one row per
     /// point. With --check-clocks: per event, the point whose clocks agree best
     /// with the archive's (parameters derived from the clocks).
@@ -53,22 +49,20 @@ pub struct Args {
     sweep: Vec<String>,
     /// With --sweep: draw the trade-off (wrong results vs plies saved), .svg or .png.
     #[arg(long, value_name = "FILE", requires = "sweep")]
-    plot: Option<PathBuf>,
+    plot: Option<WritePath>,
     /// Compare the replayed TCEC clocks (Rd, Rr) with the archive's, per event.
     #[arg(long)]
     check_clocks: bool,
     /// Syzygy tables for the rule sets' tablebase rules (TCEC eras, `[tb]`);
     /// without them those rules are skipped, and stderr says so.
     #[arg(long, value_name = "DIR")]
-    syzygy: Option<PathBuf>,
+    syzygy: Option<ReadPath>,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before anything is read.
-    let sel = a.select.selection()?;
-    a.out.check()?;
     let mut set = RuleSet::load(&a.rules)?;
     for kv in &a.set {
         let (k, v) = kv
@@ -102,7 +96,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         _ => None,
     };
-    let ds = Dataset::open(&a.dataset)?;
+    let (ds, sel) = a.stat.open()?;
     let loaded = query::load(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &sel, a.check_clocks, tb)?;
     let bar = std::cell::RefCell::new(Some(super::analyze::progress(false, "settings")));
     let started = std::time::Instant::now();
@@ -120,7 +114,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             sweep::grid(&axes).len(),
             loaded.games.height(),
             started.elapsed().as_secs_f64(),
-            a.out.path_display()
+            a.stat.out.path_display()
         );
     };
     let mut df = if a.check_clocks && !axes.is_empty() {
@@ -129,7 +123,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         df
     } else if a.check_clocks {
         let report = clock_report(&loaded, &set, a.games.is_some())?;
-        write_clock_details(report, &a.out)?
+        write_clock_details(report, &a.stat.out)?
     } else if !axes.is_empty() {
         let df = sweep::sweep(&loaded, &set, &axes, &progress)?;
         swept("one row per setting");
@@ -151,7 +145,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             None => rule_summary(outcomes, &set, a.by, &sel)?,
         }
     };
-    a.out.write(&mut df)?;
+    a.stat.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }
 

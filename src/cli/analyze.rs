@@ -1,4 +1,4 @@
-//! `evallab analyze <DATASET> --engine PATH (--depth D | --nodes N | --movetime MS)`.
+//! `evallab analyze <DATASET> --uci PATH (--depth D | --nodes N | --movetime MS)`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,6 +10,7 @@ use evallab::engine::{RunOptions, Stage, StageReport, run_stage};
 use evallab::metrics::Field;
 use evallab_uci::Limit;
 
+use super::args::ReadPath;
 use super::progress::Progress;
 
 /// Re-analyse the dataset's positions with a UCI engine (table `analysis`).
@@ -123,13 +124,13 @@ pub struct ShardArgs {
 /// The engine options every engine stage shares.
 #[derive(Debug, clap::Args)]
 pub struct EngineArgs {
-    /// UCI engine executable (Debian's Stockfish: /usr/games/stockfish;
-    /// `policy`: lc0, see scripts/install_lc0.sh).
+    /// The UCI engine's executable (Debian's Stockfish: /usr/games/stockfish;
+    /// `policy`: lc0, see scripts/install_lc0.sh). Formerly `--engine`.
     #[arg(long, value_name = "PATH")]
-    pub engine: PathBuf,
+    pub uci: ReadPath,
     /// Extra UCI option, sent as `setoption` (repeatable), e.g. `SyzygyPath=/tb`.
     #[arg(long, value_name = "NAME=VALUE", value_parser = name_value)]
-    pub engine_option: Vec<(String, String)>,
+    pub uci_option: Vec<(String, String)>,
     /// Engine processes side by side.
     #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
@@ -154,7 +155,7 @@ impl EngineArgs {
         handshake_timeout: Duration,
     ) -> anyhow::Result<RunOptions> {
         Ok(RunOptions {
-            engine: self.engine.clone(),
+            engine: self.uci.0.clone(),
             jobs: self.jobs as usize,
             label,
             shard,
@@ -235,7 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.timeout,
             Duration::from_secs(10),
         )?,
-        engine_options: args.engine.engine_option,
+        engine_options: args.engine.uci_option,
         limit,
         multipv: args.multipv,
         all_depths: args.all_depths,

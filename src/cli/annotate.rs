@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::args::WritePath;
 use evallab::dataset::Dataset;
 use evallab::engine::analyze::resolve_label;
 use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
@@ -39,7 +40,7 @@ pub struct Args {
     analysis: Option<String>,
     /// Output PGN file.
     #[arg(short, long)]
-    output: PathBuf,
+    output: WritePath,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

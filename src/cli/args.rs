@@ -2,13 +2,21 @@
 //! once into the library's options: selection, output, x05, bootstrap,
 //! solver. A command flattens the groups it takes; errors name the flag.
 
-use std::path::PathBuf;
+use std::any::TypeId;
+use std::path::{Path, PathBuf};
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::builder::{
+    MapValueParser, PathBufValueParser, PossibleValue, PossibleValuesParser, TypedValueParser,
+    ValueParserFactory,
+};
 use evallab::choice::Choice;
+use evallab::dataset::Dataset;
+use polars::prelude::DataFrame;
+use std::process::ExitCode;
 
 use evallab::metrics::x05::X05Source;
 use evallab::metrics::{Field, Selection, SelectionError, check_regex};
+use evallab::pipeline::FileUse;
 use evallab::render::format::{self, Format};
 
 /// clap's parser of a library [`Choice`]: its names, aliases and help as
@@ -28,6 +36,74 @@ pub fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
 /// A usage error (exit code 2): a bad option value or combination.
 pub fn usage(msg: impl Into<String>) -> anyhow::Error {
     evallab::Error::Usage(msg.into()).into()
+}
+
+/// A file or folder the command reads: a pipeline step is stale when it changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadPath(pub PathBuf);
+
+/// A file or folder the command writes: a pipeline step is skipped only when
+/// it exists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WritePath(pub PathBuf);
+
+macro_rules! path_type {
+    ($t:ident) => {
+        impl std::ops::Deref for $t {
+            type Target = Path;
+            fn deref(&self) -> &Path {
+                &self.0
+            }
+        }
+        impl AsRef<Path> for $t {
+            fn as_ref(&self) -> &Path {
+                &self.0
+            }
+        }
+        impl ValueParserFactory for $t {
+            type Parser = MapValueParser<PathBufValueParser, fn(PathBuf) -> $t>;
+            fn value_parser() -> Self::Parser {
+                PathBufValueParser::new().map($t)
+            }
+        }
+    };
+}
+path_type!(ReadPath);
+path_type!(WritePath);
+
+/// A preset's name or a file the command reads (`adjudicate --rules`): a
+/// name that is no file adds nothing to a pipeline step's stamp.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NameOrPath(pub String);
+
+impl std::ops::Deref for NameOrPath {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl ValueParserFactory for NameOrPath {
+    type Parser = MapValueParser<clap::builder::StringValueParser, fn(String) -> NameOrPath>;
+    fn value_parser() -> Self::Parser {
+        clap::builder::StringValueParser::new().map(NameOrPath)
+    }
+}
+
+/// Whether an option's value is a file the command reads or writes, by its
+/// type: the direction is declared once, with the option.
+pub fn file_use(arg: &clap::Arg) -> Option<FileUse> {
+    let t = arg.get_value_parser().type_id();
+    if t == TypeId::of::<WritePath>() {
+        Some(FileUse::Writes)
+    } else if t == TypeId::of::<ReadPath>()
+        || t == TypeId::of::<NameOrPath>()
+        || t == TypeId::of::<X05Value>()
+    {
+        Some(FileUse::Reads)
+    } else {
+        None
+    }
 }
 
 /// clap value parser of an interval's level: a fraction in (0, 1).
@@ -116,6 +192,41 @@ pub struct BootstrapArgs {
     pub seed: u64,
 }
 
+/// What every statistics command takes: the dataset, which games and
+/// engines, and where the table goes. Flattened last, so `--help` lists the
+/// command's own options first, then these under their headings.
+#[derive(Debug, clap::Args)]
+pub struct StatArgs {
+    /// Dataset folder written by `evallab ingest`.
+    pub dataset: PathBuf,
+    #[command(flatten, next_help_heading = "Selection")]
+    pub select: SelectionArgs,
+    #[command(flatten, next_help_heading = "Output")]
+    pub out: OutputArgs,
+}
+
+impl StatArgs {
+    /// The first steps of every statistics command, in this order: the
+    /// output checked (nothing is computed for an output that cannot be
+    /// written), the selection's regexes checked, the dataset opened.
+    pub fn open(&self) -> anyhow::Result<(Dataset, Selection)> {
+        self.out.check()?;
+        let selection = self.select.selection()?;
+        Ok((Dataset::open(&self.dataset)?, selection))
+    }
+
+    /// check → open → compute → write, for a command whose result is one table.
+    pub fn run(
+        &self,
+        compute: impl FnOnce(&Dataset, Selection) -> anyhow::Result<DataFrame>,
+    ) -> anyhow::Result<ExitCode> {
+        let (ds, selection) = self.open()?;
+        let mut df = compute(&ds, selection)?;
+        self.out.write(&mut df)?;
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
 /// Output format and destination shared by the statistics commands.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
@@ -124,7 +235,7 @@ pub struct OutputArgs {
     pub(super) format: Format,
     /// Write to FILE instead of stdout (required for parquet).
     #[arg(short, long, value_name = "FILE")]
-    pub(super) output: Option<PathBuf>,
+    pub(super) output: Option<WritePath>,
 }
 
 /// A value of `--x05`: pawns, or a file (per-engine values or a WDL model).
@@ -161,19 +272,12 @@ pub struct X05Args {
     #[arg(long, value_name = "PAWNS|FILE", value_parser = x05_value,
           default_value_t = X05Value::Pawns(evallab::metrics::x05::DEFAULT))]
     x05: X05Value,
-    /// Deprecated spelling of `--x05 FILE` (kept for one release).
-    #[arg(long, value_name = "FILE", hide = true, conflicts_with = "x05")]
-    x05_from: Option<PathBuf>,
 }
 
 impl X05Args {
     /// The x05 and where it comes from; a file is read here.
     pub fn source(&self) -> anyhow::Result<X05Source> {
         use evallab::metrics::x05::DEFAULT;
-        if let Some(p) = &self.x05_from {
-            eprintln!("note: --x05-from is deprecated: use --x05 {}", p.display());
-            return Ok(X05Source::read(p, DEFAULT)?);
-        }
         Ok(match &self.x05 {
             X05Value::Pawns(v) => X05Source::fixed(*v),
             X05Value::File(p) => X05Source::read(p, DEFAULT)?,
@@ -204,7 +308,7 @@ impl OutputArgs {
         };
         Some(OutputArgs {
             format: self.format,
-            output: Some(path.with_file_name(name)),
+            output: Some(WritePath(path.with_file_name(name))),
         })
     }
 

@@ -1,15 +1,14 @@
 //! `evallab balance <DATASET>`: the win-draw balance per engine (and event).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts, select_facts};
 use evallab::metrics::facts::read_facts;
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::ReadPath;
+use super::args::StatArgs;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
 
 /// Win-draw balance x_0_5 per engine (and event).
 ///
@@ -18,39 +17,34 @@ use super::args::{OutputArgs, SelectionArgs};
 /// wins that are not hollow (docs/definitions/balance-calibrate.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
     /// Group by engine only, by event and engine, or by season and engine.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
-    #[command(flatten)]
-    select: SelectionArgs,
     /// Read the per-game facts from DIR (written by `evallab facts`) instead
     /// of computing them from the moves.
     #[arg(long, value_name = "DIR")]
-    facts: Option<PathBuf>,
+    facts: Option<ReadPath>,
     /// Print the optimised polars query plan to stderr first.
     #[arg(long)]
     explain: bool,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let opts = BalanceOptions {
-        group: args.by,
-        selection: args.select.selection()?,
-    };
-    let ds = Dataset::open(&args.dataset)?;
-    let facts = match &args.facts {
-        Some(dir) => select_facts(read_facts(&ds, dir)?.0, &opts),
-        None => game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts, false)?,
-    };
-    let lf = balance(facts, &opts)?;
-    if args.explain {
-        eprintln!("{}", lf.describe_optimized_plan()?);
-    }
-    let mut df = lf.collect()?;
-    args.out.write(&mut df)?;
-    Ok(ExitCode::SUCCESS)
+    args.stat.run(|ds, selection| {
+        let opts = BalanceOptions {
+            group: args.by,
+            selection,
+        };
+        let facts = match &args.facts {
+            Some(dir) => select_facts(read_facts(ds, dir)?.0, &opts),
+            None => game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts, false)?,
+        };
+        let lf = balance(facts, &opts)?;
+        if args.explain {
+            eprintln!("{}", lf.describe_optimized_plan()?);
+        }
+        Ok(lf.collect()?)
+    })
 }

@@ -1,18 +1,17 @@
 //! `evallab calibrate <DATASET>`: x_0_5 estimated three ways, with bootstrap
 //! confidence intervals, as a table and as a TOML fragment for later steps.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::balance::{BalanceOptions, Group, game_facts, select_facts};
 use evallab::metrics::calibrate::{Settings, calibrate};
 use evallab::metrics::facts::read_facts;
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::StatArgs;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
+use super::args::{ReadPath, WritePath};
 
 /// Estimate x_0_5 per engine three ways, with intervals and a pooled estimate.
 ///
@@ -24,13 +23,9 @@ use super::args::{OutputArgs, SelectionArgs};
 /// and is what `--toml` writes (docs/guide/balance-calibrate.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
     /// Group by engine (default), by event and engine, or by season and engine.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
-    #[command(flatten)]
-    select: SelectionArgs,
     #[command(flatten)]
     resample: super::args::BootstrapArgs,
     /// Level of the pooled estimates' intervals (the bootstrap's are 95 %).
@@ -39,29 +34,28 @@ pub struct Args {
     /// Also write the per-engine x05 as TOML (for `relevance --x05 FILE`):
     /// the pooled estimates, which estimate each is, and why an engine has none.
     #[arg(long, value_name = "FILE")]
-    toml: Option<PathBuf>,
+    toml: Option<WritePath>,
     /// Also draw the empirical win rate by eval with the fitted curves (.svg or .png).
     #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
+    plot: Option<WritePath>,
     /// Read the per-game facts from DIR (written by `evallab facts`) instead
     /// of computing them from the moves.
     #[arg(long, value_name = "DIR")]
-    facts: Option<PathBuf>,
+    facts: Option<ReadPath>,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the table, the TOML or the plot is written.
-    let opts = BalanceOptions {
-        group: args.by,
-        selection: args.select.selection()?,
-    };
-    args.out.check()?;
     if let Some(path) = &args.plot {
         plot::check_path(path)?;
     }
-    let ds = Dataset::open(&args.dataset)?;
+    let (ds, selection) = args.stat.open()?;
+    let opts = BalanceOptions {
+        group: args.by,
+        selection,
+    };
     let facts = match &args.facts {
         Some(dir) => select_facts(read_facts(&ds, dir)?.0, &opts),
         None => game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts, true)?,
@@ -72,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         level: args.level,
     };
     let c = calibrate(facts, &opts, settings)?;
-    args.out.write(&mut c.table(&opts)?)?;
+    args.stat.out.write(&mut c.table(&opts)?)?;
     let (groups, identified) = (c.results.len(), c.identified());
     eprintln!(
         "calibrate: {groups} groups; ml identified for {identified}, pooled toward {}; none for {}",

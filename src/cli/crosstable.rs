@@ -1,15 +1,13 @@
 //! `evallab crosstable <DATASET>`: the head-to-head results per event.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{crosstable, crosstable_wide, standings};
 use evallab::schema::GAMES;
 
+use super::args::StatArgs;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
 
 /// Head-to-head results per event: games, W/D/L and points per pair, by colour.
 ///
@@ -20,35 +18,29 @@ use super::args::{OutputArgs, SelectionArgs};
 /// column per opponent with "points/games".
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
-    /// Per event (`event`, the same as `event,engine`), per TCEC season
-    /// (`season` = `season,engine`: "Season N" in the event; other events
-    /// alone), or over all games (`all` = `engine`).
+    /// Per event, per TCEC season ("Season N" in the event; other events
+    /// alone), or over all games.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
     /// The matrix: one row per engine, one "points/games" column per opponent.
     #[arg(long)]
     wide: bool,
     #[command(flatten)]
-    select: SelectionArgs,
-    #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
-    let opts = BalanceOptions {
-        group: args.by,
-        selection: args.select.selection()?,
-    };
-    let games = Dataset::open(&args.dataset)?.scan(&GAMES)?;
-    let long = crosstable(games.clone(), &opts)?.collect()?;
-    let mut df = if args.wide {
-        crosstable_wide(&standings(games, &opts)?.collect()?, &long, &opts)?
-    } else {
-        long
-    };
-    args.out.write(&mut df)?;
-    Ok(ExitCode::SUCCESS)
+    args.stat.run(|ds, selection| {
+        let opts = BalanceOptions {
+            group: args.by,
+            selection,
+        };
+        let games = ds.scan(&GAMES)?;
+        let long = crosstable(games.clone(), &opts)?.collect()?;
+        Ok(if args.wide {
+            crosstable_wide(&standings(games, &opts)?.collect()?, &long, &opts)?
+        } else {
+            long
+        })
+    })
 }

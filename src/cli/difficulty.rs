@@ -14,6 +14,7 @@ use evallab::metrics::difficulty::query::{
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY};
 
 use super::args::OutputArgs;
+use super::args::WritePath;
 
 /// How well each difficulty measure ranks puzzles like their Lichess rating.
 ///
@@ -54,10 +55,10 @@ pub struct Args {
     /// Fit the kept model (see --models) on every puzzle and save it as
     /// JSON, for `ease --rating-model`.
     #[arg(long, value_name = "FILE")]
-    save_model: Option<PathBuf>,
-    /// Bootstrap resamples of the puzzles per interval.
+    save_model: Option<WritePath>,
+    /// Bootstrap resamples of the puzzles per interval. Formerly `--resamples`.
     #[arg(long, default_value_t = 1000)]
-    resamples: usize,
+    bootstrap: usize,
     /// Seed of the bootstrap and of the cross-validation folds.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -141,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         models_table(&scored, constant_cv(&rows, folds, args.seed))?
     } else {
         let copts = CorrelationOptions {
-            resamples: args.resamples,
+            resamples: args.bootstrap,
             seed: args.seed,
             min_theme: args.min_theme,
         };

@@ -11,6 +11,7 @@ use evallab::schema::EAS_LABELS;
 
 use super::args::OutputArgs;
 use super::args::choice;
+use super::args::{ReadPath, WritePath};
 
 /// EAS (Engine Aggressiveness Statistics) per engine, ranked.
 ///
@@ -37,14 +38,14 @@ pub struct Args {
     games: Option<Behind>,
     /// With --games: also write those games as PGN (annotated, see `annotate`).
     #[arg(long, value_name = "FILE", requires = "games")]
-    pgn: Option<PathBuf>,
+    pgn: Option<WritePath>,
     /// Recompute the per-game labels even if stored ones are current.
     #[arg(long)]
     relabel: bool,
     /// Read the per-part labels from DIR (written by `evallab facts`) instead
     /// of the stored ones.
     #[arg(long, value_name = "DIR", conflicts_with = "relabel")]
-    facts: Option<PathBuf>,
+    facts: Option<ReadPath>,
     #[command(flatten)]
     out: OutputArgs,
 }

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::engine::policy::user;
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::difficulty::model::RatingModel;
@@ -13,8 +12,9 @@ use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
 
+use super::args::ReadPath;
+use super::args::StatArgs;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
 
 /// Ease of the positions: how hard the best move is to find, per engine.
 ///
@@ -26,8 +26,6 @@ use super::args::{OutputArgs, SelectionArgs};
 /// treacherous and other positions; `--positions` lists every position.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder with an analysis and a policy run.
-    dataset: PathBuf,
     /// The reference analysis (its final lines give Q).
     #[arg(long, value_name = "LABEL")]
     analysis: String,
@@ -37,7 +35,7 @@ pub struct Args {
     /// Priors from a Parquet file instead of a policy run: columns game_id,
     /// ply, move (UCI) and prior (a fraction or a percentage).
     #[arg(long, value_name = "FILE", conflicts_with = "policy")]
-    policy_file: Option<PathBuf>,
+    policy_file: Option<ReadPath>,
     /// Candidates: the reference's top N lines.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
     top: u8,
@@ -54,7 +52,7 @@ pub struct Args {
     /// model (`evallab difficulty --save-model`) expects from its measures
     /// (null where one is missing). With --positions.
     #[arg(long, value_name = "FILE", requires = "positions")]
-    rating_model: Option<PathBuf>,
+    rating_model: Option<ReadPath>,
     /// Summarise per game and engine (the ease series of each game's player).
     #[arg(long, conflicts_with = "positions")]
     per_game: bool,
@@ -66,25 +64,22 @@ pub struct Args {
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
     #[command(flatten)]
-    select: SelectionArgs,
-    #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_edges(&args.bands).map_err(|e| super::args::usage(format!("--bands: {e}")))?;
+    let (ds, selection) = args.stat.open()?;
     let opts = BalanceOptions {
         group: args.by,
-        selection: args.select.selection()?,
+        selection,
     };
-    check_edges(&args.bands).map_err(|e| super::args::usage(format!("--bands: {e}")))?;
-    args.out.check()?;
-    let ds = Dataset::open(&args.dataset)?;
     ds.manifest()
-        .require_analysis(&args.analysis, &args.dataset)?;
+        .require_analysis(&args.analysis, &args.stat.dataset)?;
     let (policy_label, priors) = match (&args.policy, &args.policy_file) {
         (_, Some(file)) => (user::USER_LABEL.to_string(), user::scan(file)?),
         (Some(label), None) => {
-            ds.manifest().require_analysis(label, &args.dataset)?;
+            ds.manifest().require_analysis(label, &args.stat.dataset)?;
             (label.clone(), ds.scan(&POLICY)?)
         }
         (None, None) => unreachable!("clap requires --policy or --policy-file"),
@@ -136,6 +131,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .collect()?
     };
-    args.out.write(&mut df)?;
+    args.stat.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

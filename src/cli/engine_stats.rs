@@ -1,16 +1,14 @@
 //! `evallab engine-stats <DATASET>`: the engines' search statistics from the
 //! moves table, and their clock use.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::balance::Group;
 use evallab::metrics::engine_stats::{EngineStatsOptions, Split, engine_stats, time_usage};
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::StatArgs;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
 
 /// Search statistics per engine: depth, seldepth, nodes, nps, time per move,
 /// tablebase hits, hash usage, ponder hits.
@@ -26,15 +24,10 @@ use super::args::{OutputArgs, SelectionArgs};
 /// (docs/guide/engine-stats.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
-    /// One row per engine over all events (`all`, also `engine`), or per
-    /// event (`event`, also `event,engine`) or season (`season`, also
-    /// `season,engine`: "Season N" in the event name) too.
-    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine, hide_possible_values = true)]
+    /// One row per engine over all events, or per event and engine, or per
+    /// season ("Season N" in the event name) and engine.
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
-    #[command(flatten)]
-    select: SelectionArgs,
     /// Split each engine's moves by game phase (opening, middlegame, endgame).
     #[arg(long, conflicts_with_all = ["bands", "time_usage"])]
     phase: bool,
@@ -46,32 +39,30 @@ pub struct Args {
     #[arg(long)]
     time_usage: bool,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 /// The bands of `--time-usage` without `--bands`.
 const TIME_USAGE_BANDS: u16 = 10;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
     let split = match (args.phase, args.bands) {
         (true, _) => Split::Phase,
         (false, Some(n)) => Split::Bands(n),
         (false, None) => Split::None,
     };
-    let opts = EngineStatsOptions {
-        group: args.by,
-        selection: args.select.selection()?,
-        split,
-    };
-    let ds = Dataset::open(&args.dataset)?;
-    let (games, moves) = (ds.scan(&GAMES)?, ds.scan(&MOVES)?);
-    let lf = if args.time_usage {
-        time_usage(games, moves, &opts, args.bands.unwrap_or(TIME_USAGE_BANDS))
-    } else {
-        engine_stats(games, moves, &opts)
-    };
-    let mut df = lf.collect()?;
-    args.out.write(&mut df)?;
-    Ok(ExitCode::SUCCESS)
+    args.stat.run(|ds, selection| {
+        let opts = EngineStatsOptions {
+            group: args.by,
+            selection,
+            split,
+        };
+        let (games, moves) = (ds.scan(&GAMES)?, ds.scan(&MOVES)?);
+        let lf = if args.time_usage {
+            time_usage(games, moves, &opts, args.bands.unwrap_or(TIME_USAGE_BANDS))
+        } else {
+            engine_stats(games, moves, &opts)
+        };
+        Ok(lf.collect()?)
+    })
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::args::WritePath;
 use evallab::dataset::Dataset;
 use evallab::metrics::facts::write_facts;
 
@@ -19,7 +20,7 @@ pub struct Args {
     dataset: PathBuf,
     /// Folder of the facts files (created if missing).
     #[arg(short, long, value_name = "DIR")]
-    output: PathBuf,
+    output: WritePath,
     /// Only the run with this part number (repeatable) [default: every run].
     #[arg(long, value_name = "N")]
     part: Vec<u32>,

@@ -1,11 +1,11 @@
 //! `evallab ingest <INPUT>... -o <DATASET>`.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::ingest::{IngestOptions, ingest, ingest_shard};
 use evallab_pgn::game::ParseOptions;
 
+use super::args::WritePath;
 use super::progress::Progress;
 
 /// Read PGN archives into a dataset of Parquet tables (games, moves, rejects).
@@ -14,6 +14,12 @@ use super::progress::Progress;
 /// `-` for stdin; plain, gzip, zstd, bzip2 and xz are detected by content.
 /// Inputs already in the dataset (same sha256) are skipped, so re-running an
 /// ingest never duplicates games.
+/// Exit code of `--strict` when games were rejected.
+pub const EXIT_REJECTS: u8 = 3;
+/// An input ended early (a partial download): the dataset is complete
+/// except for what `rejects` lists.
+pub const EXIT_TRUNCATED: u8 = 9;
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// PGN files, directories, globs, or `-` for stdin.
@@ -21,7 +27,7 @@ pub struct Args {
     inputs: Vec<String>,
     /// Dataset folder (created if missing; added to if it exists).
     #[arg(short, long, required_unless_present = "plan")]
-    output: Option<PathBuf>,
+    output: Option<WritePath>,
     /// Write the parts into shard NAME of the dataset (`DATASET/shards/NAME/`)
     /// without the lock and without committing them: `evallab commit` adds
     /// many shards at once (a distributed ingest, see docs/guide/python-dask.md).
@@ -143,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.truncated.join(", "),
             output.display()
         );
-        return Ok(ExitCode::from(super::EXIT_TRUNCATED));
+        return Ok(ExitCode::from(EXIT_TRUNCATED));
     }
     if args.strict && c.rejects > 0 {
         eprintln!(
@@ -151,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             c.rejects,
             output.display()
         );
-        return Ok(ExitCode::from(super::EXIT_REJECTS));
+        return Ok(ExitCode::from(EXIT_REJECTS));
     }
     Ok(ExitCode::SUCCESS)
 }

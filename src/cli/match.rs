@@ -1,10 +1,11 @@
-//! `evallab match <DATASET> --player RE --engine PATH -o DIR`: Regan's
+//! `evallab match <DATASET> --player RE --uci PATH -o DIR`: Regan's
 //! zig-zag protocol, its log and results files, and MM/EV/AE/ASD.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use super::args::WritePath;
 use super::args::choice;
 use evallab::dataset::Dataset;
 use evallab::engine::matching::{Match, MatchOptions, files};
@@ -66,16 +67,12 @@ pub struct Args {
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     timeout: f64,
-    /// Output folder: logs/, results_PLAYER.txt, match.parquet (not with --shard).
-    #[arg(
-        short = 'o',
-        long = "out-dir",
-        value_name = "DIR",
-        required_unless_present = "shard"
-    )]
-    out_dir: Option<PathBuf>,
+    /// Output folder: logs/, results_PLAYER.txt, match.parquet (not with
+    /// --shard). Formerly `--out-dir`.
+    #[arg(short, long, value_name = "DIR", required_unless_present = "shard")]
+    output: Option<WritePath>,
     /// Statistics per player, per event and player, or per game and player.
-    #[arg(long, value_parser = choice::<By>(), default_value_t = By::Player)]
+    #[arg(long, value_parser = choice::<By>(), default_value_t = By::Engine)]
     by: By,
     /// Bootstrap resamples for MM's interval (games; moves per game).
     #[arg(long, default_value_t = 1000)]
@@ -88,7 +85,7 @@ pub struct Args {
     format: Format,
     /// Write the statistics to FILE instead of stdout (required for parquet).
     #[arg(long, value_name = "FILE")]
-    stats: Option<PathBuf>,
+    stats: Option<WritePath>,
 }
 
 fn range(s: &str) -> Result<(u32, u32), String> {
@@ -130,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.timeout,
             Duration::from_secs(10),
         )?,
-        engine_options: args.engine.engine_option,
+        engine_options: args.engine.uci_option,
         player: args.player,
         event: args.events.event,
         moves: args.moves,
@@ -160,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         report.engine,
         report.label,
     );
-    let (Some(out_dir), None) = (&args.out_dir, &stage.options().run.shard) else {
+    let (Some(out_dir), None) = (&args.output, &stage.options().run.shard) else {
         if !quiet {
             eprintln!("{summary} into its shard");
         }

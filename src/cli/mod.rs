@@ -1,4 +1,9 @@
-//! Command-line interface: one module per subcommand.
+//! Command-line interface: one module per subcommand, the shared flags in
+//! `args`, the old spellings in `renames`.
+//!
+//! Exit codes: 0 success, 1 error, 2 usage (clap), 3 rejected games under
+//! `ingest --strict` and 9 a truncated input (`ingest`), 4–8 the library's
+//! error kinds ([`evallab::Error::exit_code`]).
 
 /// Writes lines to stdout; a closed stdout is an io error (BrokenPipe) that
 /// `main` turns into exit 0, instead of `println!`'s panic.
@@ -35,15 +40,18 @@ mod policy;
 mod progress;
 mod ratings;
 mod relevance;
+mod renames;
 mod report;
 mod run;
 mod schema;
 mod standings;
 mod wdl;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use evallab::pipeline::{self, FileUse};
 
 /// Chess engine game archives (PGN with eval comments) to Parquet tables and
 /// statistics.
@@ -96,12 +104,47 @@ enum Command {
     Commands(commands::Args),
 }
 
-/// Exit codes: 0 success, 1 error, 2 usage (clap), 3 rejected games under
-/// --strict, 4–8 the library's error kinds ([`evallab::Error::exit_code`]).
-pub const EXIT_REJECTS: u8 = 3;
-/// An input ended early (a partial download): the dataset is complete
-/// except for what `rejects` lists.
-pub const EXIT_TRUNCATED: u8 = 9;
+/// The command line as clap reads it: old spellings rewritten
+/// ([`renames`]), with a note for each on stderr; exits on a usage error.
+pub fn parse() -> Cli {
+    let (argv, notes) = renames::rewrite(std::env::args_os().collect());
+    for n in notes {
+        eprintln!("{n}");
+    }
+    Cli::parse_from(argv)
+}
+
+/// The parser as a pipeline sees it (`run`): checks a step, tells which
+/// options are files, runs it.
+pub(crate) struct Steps;
+
+impl pipeline::Commands for Steps {
+    fn check(&self, argv: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
+        let (argv, notes) = renames::rewrite(argv.iter().map(OsString::from).collect());
+        let argv: Vec<String> = argv
+            .into_iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        Cli::try_parse_from(&argv).map_err(|e| e.to_string())?;
+        Ok((argv, notes))
+    }
+
+    fn file_use(&self, command: &str, flag: &str) -> Option<FileUse> {
+        let cli = Cli::command();
+        let arg = cli.find_subcommand(command)?.get_arguments().find(|a| {
+            flag.strip_prefix("--")
+                .is_some_and(|l| a.get_long() == Some(l))
+                || flag.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short()
+        })?;
+        args::file_use(arg)
+    }
+}
+
+impl run::Execute for Steps {
+    fn execute(&self, argv: &[String]) -> anyhow::Result<ExitCode> {
+        run(Cli::try_parse_from(argv)?)
+    }
+}
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
@@ -113,7 +156,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(a) => r#match::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Policy(a) => policy::run(a),
-        Command::Run(a) => run::run(a),
+        Command::Run(a) => run::run(a, &Steps),
         Command::Standings(a) => standings::run(a),
         Command::Crosstable(a) => crosstable::run(a),
         Command::OpeningStats(a) => opening_stats::run(a),
@@ -133,6 +176,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Calc(a) => calc::run(a),
         Command::Schema(a) => schema::run(a),
         Command::Inspect(a) => inspect::run(a),
-        Command::Commands(a) => commands::run(a),
+        Command::Commands(a) => commands::run(a, &Cli::command()),
     }
 }

@@ -1,6 +1,5 @@
 //! `evallab opening-stats <DATASET>`: results per opening.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
@@ -10,7 +9,7 @@ use evallab::schema::{GAMES, OPENINGS};
 use polars::prelude::IntoLazy;
 
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs, usage};
+use super::args::{StatArgs, usage};
 
 /// Where a game's opening comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -31,8 +30,6 @@ enum Source {
 /// interval). Games without an opening form one row with an empty ECO.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
     /// One row per opening, or per opening and engine.
     #[arg(long, value_parser = choice::<By>(), default_value_t = By::Opening)]
     by: By,
@@ -40,22 +37,28 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Source::Tags)]
     source: Source,
     #[command(flatten)]
-    select: SelectionArgs,
-    #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
-    let opts = OpeningStatsOptions {
-        by: args.by,
-        selection: args.select.selection()?,
-    };
-    let ds = Dataset::open(&args.dataset)?;
+    args.stat.run(|ds, selection| {
+        let opts = OpeningStatsOptions {
+            by: args.by,
+            selection,
+        };
+        opening_stats_of(ds, &args, &opts)
+    })
+}
+
+fn opening_stats_of(
+    ds: &Dataset,
+    args: &Args,
+    opts: &OpeningStatsOptions,
+) -> anyhow::Result<polars::prelude::DataFrame> {
     let classified = match args.source {
         Source::Tags => None,
         Source::Classified => {
-            let table = ds.read_derived(&OPENINGS, &Stamp::new("openings", &ds))?;
+            let table = ds.read_derived(&OPENINGS, &Stamp::new("openings", ds))?;
             Some(
                 table
                     .ok_or_else(|| {
@@ -63,14 +66,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             "--source classified: {} is missing or older than the dataset; \
                              run `evallab openings {} --table DIR` first",
                             ds.derived_path(&OPENINGS).display(),
-                            args.dataset.display()
+                            args.stat.dataset.display()
                         ))
                     })?
                     .lazy(),
             )
         }
     };
-    let mut df = opening_stats(ds.scan(&GAMES)?, classified, &opts)?;
-    args.out.write(&mut df)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(opening_stats(ds.scan(&GAMES)?, classified, opts)?)
 }

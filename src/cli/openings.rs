@@ -11,6 +11,7 @@ use evallab::schema::{GAMES, MOVES, OPENINGS};
 use polars::prelude::IntoLazy;
 
 use super::args::OutputArgs;
+use super::args::ReadPath;
 
 /// Classify each game's opening by position, with an opening table.
 ///
@@ -26,7 +27,7 @@ pub struct Args {
     /// The opening table: a folder of TSV files (eco, name, pgn), as the
     /// Lichess chess-openings repository's a.tsv … e.tsv, or one such file.
     #[arg(long, value_name = "DIR")]
-    table: PathBuf,
+    table: ReadPath,
     #[command(flatten)]
     out: OutputArgs,
 }

@@ -1,10 +1,8 @@
 //! `evallab pairs <DATASET>`: colour-swapped game pairs, their pentanomial
 //! statistics per engine pair, and the decisive openings.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::balance::Group;
 use evallab::metrics::pairs::math::{Sprt, SprtModel};
 use evallab::metrics::pairs::{PairsOptions, openings, pairs, pentanomial, unpaired};
@@ -12,7 +10,7 @@ use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs, usage};
+use super::args::{StatArgs, usage};
 
 /// Pentanomial statistics of colour-swapped game pairs per engine pair.
 ///
@@ -27,15 +25,10 @@ use super::args::{OutputArgs, SelectionArgs, usage};
 /// (`--unpaired` lists them). docs/definitions/pairs.md.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
-    /// One row per engine pair and event (`event`, also `event,engine`),
-    /// season (`season`, also `season,engine`: "Season N" in the event name),
-    /// or over all events (`all`, also `engine`).
-    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine, hide_possible_values = true)]
+    /// One row per engine pair and event, season ("Season N" in the event
+    /// name), or over all events.
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
-    #[command(flatten)]
-    select: SelectionArgs,
     /// The LLR of a GSPRT of H0 elo = ELO0 against H1 elo = ELO1, with error
     /// rates ALPHA and BETA (0.05 each when left out), e.g. `--sprt 0,5`.
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
@@ -52,22 +45,21 @@ pub struct Args {
     #[arg(long)]
     unpaired: bool,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
     let sprt = args
         .sprt
         .as_deref()
         .map(|s| Sprt::parse(s, args.sprt_model).map_err(|e| usage(format!("--sprt: {e}"))))
         .transpose()?;
+    let (ds, selection) = args.stat.open()?;
     let opts = PairsOptions {
         group: args.by,
-        selection: args.select.selection()?,
+        selection,
         sprt,
     };
-    let ds = Dataset::open(&args.dataset)?;
     let paired = pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts.selection)?;
     let reasons = paired
         .unpaired
@@ -97,6 +89,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         pentanomial(&paired, &opts)?
     };
-    args.out.write(&mut df)?;
+    args.stat.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

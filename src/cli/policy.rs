@@ -1,4 +1,4 @@
-//! `evallab policy <DATASET> --engine LC0 --weights FILE`: the priors of a
+//! `evallab policy <DATASET> --uci LC0 --weights FILE`: the priors of a
 //! policy network for the dataset's positions (table `policy`).
 
 use std::path::PathBuf;
@@ -8,6 +8,7 @@ use std::time::Duration;
 use evallab::engine::policy::{Policy, PolicyOptions};
 
 use super::analyze::{EngineArgs, PositionArgs, ShardArgs, run_with_progress};
+use super::args::ReadPath;
 
 /// Price the dataset's positions with a policy network (table `policy`).
 ///
@@ -24,7 +25,7 @@ pub struct Args {
     engine: EngineArgs,
     /// The network's weights file, sent as `WeightsFile` (e.g. maia-1900.pb.gz).
     #[arg(long, value_name = "FILE")]
-    weights: PathBuf,
+    weights: ReadPath,
     /// Nodes per position (1: the network's raw policy).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
@@ -49,8 +50,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.timeout,
             Duration::from_secs(60),
         )?,
-        weights: args.weights,
-        engine_options: args.engine.engine_option,
+        weights: args.weights.0,
+        engine_options: args.engine.uci_option,
         nodes: args.nodes,
         threads: args.engine.threads,
         selection: args.selection.selection(args.shard.slice)?,

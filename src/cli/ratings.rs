@@ -1,15 +1,14 @@
 //! `evallab ratings <DATASET>`: Elo ratings of all engines at once, as Ordo
 //! 1.2.6 computes them.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::ratings::{RatingOptions, groups, ratings};
 use evallab::schema::GAMES;
 
+use super::args::WritePath;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs, usage};
+use super::args::{OutputArgs, StatArgs, usage};
 use evallab::metrics::ratings::fit::Solver;
 
 /// Elo ratings of all engines at once, equal to Ordo 1.2.6's.
@@ -18,7 +17,7 @@ use evallab::metrics::ratings::fit::Solver;
 /// a logistic model (76 % at --scale Elo), the white advantage and the draw
 /// rate between equal engines fitted (as `ordo -W -D`) or fixed, pool average
 /// or anchor; errors, white advantage and draw rate spreads from
-/// --simulations replays of every game (seeded), and CFS, the confidence
+/// --bootstrap replays of every game (seeded), and CFS, the confidence
 /// that an engine is stronger than the next one. An engine that won or lost
 /// every game is rated where that had even odds. Engines the games do not
 /// tie together (connectivity groups) are refused unless --each-group.
@@ -27,10 +26,6 @@ use evallab::metrics::ratings::fit::Solver;
 /// as FILE.summary.EXT. See docs/guide/ratings.md.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
-    #[command(flatten)]
-    select: SelectionArgs,
     /// The engines' average rating (Ordo's -a); with --anchor, the anchor's rating.
     #[arg(long, default_value_t = 2300.0, value_name = "ELO")]
     average: f64,
@@ -50,10 +45,11 @@ pub struct Args {
     /// Rating difference that expects a 76 % score (Ordo's -z).
     #[arg(long, default_value_t = 202.0, value_name = "ELO")]
     scale: f64,
-    /// Replays for the errors and CFS (Ordo's -s); 0: no errors. 1,000
-    /// gives errors to about ±2 %.
+    /// Replays for the errors and CFS (Ordo's -s: a parametric bootstrap,
+    /// each game replayed from the fitted ratings); 0: no errors. 1,000
+    /// gives errors to about ±2 %. Formerly `--simulations`.
     #[arg(long, default_value_t = 1000, value_name = "N")]
-    simulations: usize,
+    bootstrap: usize,
     /// Seed of the replays: the same seed gives the same errors.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -63,13 +59,14 @@ pub struct Args {
     /// every replay has such an engine: see docs/guide/ratings.md).
     #[arg(long, default_value_t = 100, value_name = "N")]
     redraws: usize,
-    /// Confidence of the error intervals in % (Ordo's -F).
-    #[arg(long, default_value_t = 95.0, value_name = "PERCENT")]
-    confidence: f64,
+    /// Level of the error intervals, a fraction (Ordo's -F, in %, / 100).
+    /// Formerly `--confidence PERCENT`.
+    #[arg(long, default_value_t = 0.95, value_parser = super::args::level)]
+    level: f64,
     /// Also write the LOS (CFS) matrix to FILE (Ordo's -C), in --format:
     /// the % confidence that the row's engine is stronger than the column's.
     #[arg(long, value_name = "FILE")]
-    los_matrix: Option<PathBuf>,
+    los_matrix: Option<WritePath>,
     /// List each engine's connectivity group instead of rating (Ordo's -g).
     #[arg(long, conflicts_with = "los_matrix")]
     groups: bool,
@@ -87,7 +84,7 @@ pub struct Args {
     #[arg(long, value_parser = choice::<Solver>(), default_value_t = Solver::Newton)]
     solver: Solver,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 /// `auto` or a number.
@@ -108,18 +105,16 @@ fn auto_or_number(s: &str) -> Result<Auto, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
-    let selection = args.select.selection()?;
-    let ds = Dataset::open(&args.dataset)?;
+    let (ds, selection) = args.stat.open()?;
     if args.groups {
         let mut df = groups(ds.scan(&GAMES)?, &selection)?;
-        args.out.write(&mut df)?;
+        args.stat.out.write(&mut df)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if !(50.0..100.0).contains(&args.confidence) {
+    if args.level < 0.5 {
         return Err(usage(format!(
-            "--confidence: {} is not a percentage in [50, 100)",
-            args.confidence
+            "--level: {} is below 0.5 (a two-sided interval's level)",
+            args.level
         )));
     }
     if args.scale.is_nan() || args.scale <= 0.0 {
@@ -144,23 +139,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         draw,
         average: args.average,
         anchor: args.anchor.clone(),
-        simulations: args.simulations,
+        simulations: args.bootstrap,
         seed: args.seed,
         redraws: args.redraws,
-        confidence: args.confidence / 100.0,
+        confidence: args.level,
         each_group: args.each_group,
         los_matrix: args.los_matrix.is_some(),
         solver: args.solver,
     };
     let mut r = ratings(ds.scan(&GAMES)?, &opts)?;
-    args.out.write(&mut r.ratings)?;
-    match args.out.beside("summary") {
+    args.stat.out.write(&mut r.ratings)?;
+    match args.stat.out.beside("summary") {
         Some(out) => out.write(&mut r.summary)?,
         None => eprintln!("{}", r.summary),
     }
     if let (Some(path), Some(los)) = (&args.los_matrix, r.los.as_mut()) {
         let out = OutputArgs {
-            format: args.out.format,
+            format: args.stat.out.format,
             output: Some(path.clone()),
         };
         out.write(los)?;

@@ -2,10 +2,8 @@
 //! (written as Parquet) and a per-engine summary; move symbols from a reference
 //! analysis with `--analysis`.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::dataset::derived::{Stamp, write_frames};
 use evallab::dataset::writer::{DatasetWriter, Open};
 use evallab::engine::analyze::resolve_label;
@@ -14,8 +12,9 @@ use evallab::metrics::relevance::{Reference, by_event, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
 use polars::prelude::DataFrame;
 
+use super::args::StatArgs;
+use super::args::WritePath;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
 
 /// Relevance-reduced swings and disagreements per move, summarised per engine.
 ///
@@ -24,15 +23,11 @@ use super::args::{OutputArgs, SelectionArgs};
 /// probabilistic result and the position symbols; summarised per engine.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
     #[command(flatten)]
     x05: super::args::X05Args,
     /// Group the summary by engine (default) or by event and engine.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
-    #[command(flatten)]
-    select: SelectionArgs,
     /// Move symbols from this engine analysis (`evallab analyze`, MultiPV ≥ 2):
     /// the reference's margin over its second-best line, or the played move's
     /// loss against its best line, instead of the archived evals' swing.
@@ -40,17 +35,15 @@ pub struct Args {
     analysis: Option<String>,
     /// Where to write the per-move table [default: DATASET/derived/relevance_moves.parquet].
     #[arg(long, value_name = "FILE")]
-    moves_out: Option<PathBuf>,
+    moves_out: Option<WritePath>,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the per-move table is written.
     let by_event = by_event(args.by)?;
-    let sel = args.select.selection()?;
-    args.out.check()?;
-    let ds = Dataset::open(&args.dataset)?;
+    let (ds, sel) = args.stat.open()?;
     let source = args.x05.source()?;
     let reference = match &args.analysis {
         Some(label) => Some(Reference {
@@ -71,10 +64,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
     };
     let ((rows, mut df), path) = match args.moves_out {
-        Some(path) => (write_frames(&path, None, fill)?, path),
+        Some(path) => (write_frames(&path, None, fill)?, path.0),
         // The default per-move table lives in the dataset: its writer stores it.
         None => {
-            let w = DatasetWriter::open(&args.dataset, "relevance", Open::Existing)?;
+            let w = DatasetWriter::open(&args.stat.dataset, "relevance", Open::Existing)?;
             let stamp = Stamp::new("relevance", &w);
             let out = w.store_derived_batches(&RELEVANCE_MOVES, &stamp, fill)?;
             (out, w.derived_path(&RELEVANCE_MOVES))
@@ -84,6 +77,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(note) = source.defaults_note(df.column(metric::ENGINE)?.str()?.iter().flatten()) {
         eprintln!("{note}");
     }
-    args.out.write(&mut df)?;
+    args.stat.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::choice;
+use super::args::{ReadPath, WritePath};
 use evallab::dataset::Dataset;
 use evallab::metrics::difficulty::model::RatingModel;
 use evallab::metrics::eas::stored_labels;
@@ -22,12 +23,12 @@ pub struct Args {
     dataset: PathBuf,
     /// Output folder (index.html is written there).
     #[arg(short, long)]
-    output: PathBuf,
+    output: WritePath,
     #[command(flatten)]
     events: super::args::EventArgs,
-    /// Games whose eval trajectories are drawn, per event.
-    #[arg(long, default_value_t = 2)]
-    games: usize,
+    /// Games whose eval trajectories are drawn, per event. Formerly `--games`.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    trajectories: usize,
     /// The relevance summary's x05 (as `relevance --x05`).
     #[command(flatten)]
     x05: super::args::X05Args,
@@ -38,7 +39,7 @@ pub struct Args {
     /// Draw each selected game's expected puzzle rating under its ease, from
     /// a model of `evallab difficulty --save-model`.
     #[arg(long, value_name = "FILE")]
-    rating_model: Option<PathBuf>,
+    rating_model: Option<ReadPath>,
     /// How the ratings sections solve the rating equations, as `ratings
     /// --solver`: `ordo` prints Ordo's own figures, also where its search
     /// stops short of the root; it is slow on a report of the whole archive.
@@ -63,7 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         &labels,
         &ReportOptions {
             event: sel.event.clone(),
-            games_per_event: a.games,
+            games_per_event: a.trajectories,
             x05: source.x05.clone(),
             families: sel.families.clone(),
             rating_model: a

@@ -1,15 +1,12 @@
 //! `evallab run pipelines/<spec>.toml`: parse the options, check every step
 //! with clap, run the steps the library's [`evallab::pipeline`] says are due.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::args::ReadPath;
 use anyhow::{Context, bail};
-use clap::Parser;
-use evallab::pipeline::{self, StepState};
-
-use super::Cli;
+use evallab::pipeline::{self, Commands, StepState};
 
 /// Run a pipeline spec (TOML); unchanged steps are skipped.
 ///
@@ -18,7 +15,7 @@ use super::Cli;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Pipeline spec, e.g. pipelines/demo.toml.
-    spec: PathBuf,
+    spec: ReadPath,
     /// Override a variable of the spec (repeatable), e.g. `--set input=../shared/tcec`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -31,14 +28,18 @@ pub struct Args {
     dry_run: bool,
 }
 
-pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+/// What runs a step: the CLI's dispatch, given by the parent module (a
+/// pipeline runs commands, so it is the one command that needs them all).
+pub trait Execute: Commands {
+    fn execute(&self, argv: &[String]) -> anyhow::Result<ExitCode>;
+}
+
+pub fn run(a: Args, commands: &dyn Execute) -> anyhow::Result<ExitCode> {
     // Each step is checked exactly as its command line would be.
-    let check = |argv: &[String]| {
-        Cli::try_parse_from(argv)
-            .map(drop)
-            .map_err(|e| e.to_string())
-    };
-    let spec = pipeline::load(&a.spec, &a.set, &check)?;
+    let spec = pipeline::load(&a.spec, &a.set, commands)?;
+    for n in &spec.notes {
+        eprintln!("{n}");
+    }
     let (dataset, steps) = (&spec.dataset, &spec.steps);
     let mut state = pipeline::read_state(dataset);
     let started = Instant::now();
@@ -78,8 +79,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             );
         }
         let t = Instant::now();
-        let cli = Cli::try_parse_from(&step.argv)?;
-        let code = super::run(cli).with_context(|| format!("step {}", step.name))?;
+        let code = commands
+            .execute(&step.argv)
+            .with_context(|| format!("step {}", step.name))?;
         if code != ExitCode::SUCCESS {
             bail!("step {} failed", step.name);
         }
@@ -138,10 +140,28 @@ mod tests {
         assert_eq!(shell_quote("a/b=c"), "a/b=c");
     }
 
+    /// No command declares an argument twice (a flattened group and the
+    /// command's own field): clap checks that only in debug builds.
+    #[test]
+    fn no_command_declares_an_argument_twice() {
+        for c in crate::cli::Cli::command().get_subcommands() {
+            let mut ids: Vec<&str> = c.get_arguments().map(|a| a.get_id().as_str()).collect();
+            ids.sort_unstable();
+            let before = ids.len();
+            ids.dedup();
+            assert_eq!(
+                ids.len(),
+                before,
+                "{}: an argument declared twice",
+                c.get_name()
+            );
+        }
+    }
+
     #[test]
     fn every_command_has_an_algorithm_version() {
         // The hidden `__commands` describes the others: no pipeline step.
-        for c in Cli::command()
+        for c in crate::cli::Cli::command()
             .get_subcommands()
             .filter(|c| !c.is_hide_set())
         {
@@ -151,5 +171,45 @@ mod tests {
                 c.get_name()
             );
         }
+    }
+
+    /// A pipeline knows the files of a step from the options' types: every
+    /// path option says whether it is read or written (`ReadPath`,
+    /// `WritePath`); only the dataset is a plain path (the pipeline's own).
+    #[test]
+    fn every_path_option_says_whether_it_is_read_or_written() {
+        use std::any::TypeId;
+        use std::path::PathBuf;
+        let cli = crate::cli::Cli::command();
+        for c in cli.get_subcommands() {
+            for a in c.get_arguments() {
+                let plain = a.get_value_parser().type_id() == TypeId::of::<PathBuf>();
+                assert!(
+                    !plain || a.get_id() == "dataset",
+                    "{} --{}: a plain path; make it ReadPath or WritePath",
+                    c.get_name(),
+                    a.get_id()
+                );
+            }
+        }
+        // Some of the files the former hand-written key lists missed.
+        use evallab::pipeline::{Commands, FileUse};
+        let steps = crate::cli::Steps;
+        for (command, flag, want) in [
+            ("balance", "--facts", FileUse::Reads),
+            ("adjudicate", "--rules", FileUse::Reads),
+            ("adjudicate", "--syzygy", FileUse::Reads),
+            ("openings", "--table", FileUse::Reads),
+            ("ratings", "--los-matrix", FileUse::Writes),
+            ("match", "-o", FileUse::Writes),
+            ("analyze", "--uci", FileUse::Reads),
+        ] {
+            assert_eq!(
+                steps.file_use(command, flag),
+                Some(want),
+                "{command} {flag}"
+            );
+        }
+        assert_eq!(steps.file_use("balance", "--engine"), None);
     }
 }

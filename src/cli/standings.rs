@@ -1,15 +1,13 @@
 //! `evallab standings <DATASET>`: the standings per event, season or all games.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{standings, termination_mix};
 use evallab::schema::GAMES;
 
+use super::args::StatArgs;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs};
 
 /// Standings per event: W/D/L, points, colour split, Sonneborn–Berger, endings.
 ///
@@ -23,36 +21,31 @@ use super::args::{OutputArgs, SelectionArgs};
 /// docs/definitions/standings.md.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
-    /// Per event (`event`, the same as `event,engine`), per TCEC season
-    /// (`season` = `season,engine`: "Season N" in the event; other events
-    /// alone), or over all games (`all` = `engine`).
+    /// Per event and engine, per TCEC season and engine ("Season N" in the
+    /// event; other events alone), or per engine over all games.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,
     /// Print instead the number and share of games per termination class
-    /// in each group (each game once; `unknown` is what the tags do not
-    /// say); `--by all` for the whole dataset.
+    /// in each group without its engine key (each game once; `unknown` is
+    /// what the tags do not say): `--by engine` for the whole dataset.
     #[arg(long)]
     terminations: bool,
     #[command(flatten)]
-    select: SelectionArgs,
-    #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.out.check()?;
-    let opts = BalanceOptions {
-        group: args.by,
-        selection: args.select.selection()?,
-    };
-    let games = Dataset::open(&args.dataset)?.scan(&GAMES)?;
-    let lf = if args.terminations {
-        termination_mix(games, &opts)?
-    } else {
-        standings(games, &opts)?
-    };
-    args.out.write(&mut lf.collect()?)?;
-    Ok(ExitCode::SUCCESS)
+    args.stat.run(|ds, selection| {
+        let opts = BalanceOptions {
+            group: args.by,
+            selection,
+        };
+        let games = ds.scan(&GAMES)?;
+        let lf = if args.terminations {
+            termination_mix(games, &opts)?
+        } else {
+            standings(games, &opts)?
+        };
+        Ok(lf.collect()?)
+    })
 }

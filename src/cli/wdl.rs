@@ -2,16 +2,15 @@
 //! Stockfish's WDL_model fits them, per group, and their validation on game
 //! results out of sample.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use evallab::dataset::Dataset;
 use evallab::metrics::wdl::{self, Fitting, Group, Options, Settings, Solver, validate};
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 
+use super::args::WritePath;
 use super::args::choice;
-use super::args::{OutputArgs, SelectionArgs, usage};
+use super::args::{StatArgs, usage};
 
 /// Fit Stockfish's WDL model: win rate by eval and material, per group.
 ///
@@ -28,13 +27,9 @@ use super::args::{OutputArgs, SelectionArgs, usage};
     after_help = "Examples:\n  evallab wdl ds                                  pooled fit, one row\n  evallab wdl ds --by engine --bootstrap 200      per engine, 95 % intervals of a and b\n  evallab wdl ds --counts-json counts.json        scoreWDLstat's JSON, for scoreWDL.py\n  evallab wdl ds --validate --train 'Season ([1-9]|1[0-9]|20) ' --test 'Season (2[1-9]) '"
 )]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
     /// One fit over the selection (all), or one per group.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::All)]
     by: Group,
-    #[command(flatten)]
-    select: SelectionArgs,
     /// How the coefficients are fitted (WDL_model's --modelFitting).
     #[arg(long, value_parser = choice::<Fitting>(), default_value_t = Fitting::OptimizeProbability)]
     fitting: Fitting,
@@ -77,16 +72,16 @@ pub struct Args {
     level: f64,
     /// Also write the counts as scoreWDLstat's JSON (every group together), for scoreWDL.py.
     #[arg(long, value_name = "FILE")]
-    counts_json: Option<PathBuf>,
+    counts_json: Option<WritePath>,
     /// Also write the pooled model (`--by all`) as JSON, for `--x05 FILE` of
     /// relevance, report, annotate and calc: a position's x05 is then
     /// a(its material)/100.
     #[arg(long, value_name = "FILE")]
-    save_model: Option<PathBuf>,
+    save_model: Option<WritePath>,
     /// Also draw the observed win and draw rates by eval with the fitted
     /// curves, and a, b by material (.svg or .png; the first 4 groups).
     #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
+    plot: Option<WritePath>,
     /// Instead of the fits: score the WDL model and the seed's x05 curves on
     /// the --test events' positions, fitted on the --train events' (standard
     /// games, cp evals); the reliability table goes beside the output.
@@ -102,11 +97,10 @@ pub struct Args {
     #[arg(long, default_value_t = 20_000, requires = "validate")]
     min_engine_positions: u64,
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let selection = args.select.selection()?;
     if args.material_min >= args.material_max {
         return Err(usage("--material-min must be below --material-max"));
     }
@@ -123,7 +117,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--save-model saves the pooled model: use it with --by all",
         ));
     }
-    args.out.check()?;
     if let Some(path) = &args.plot {
         plot::check_path(path)?;
     }
@@ -138,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eval_max: args.eval_max,
         win_min: f64::from(args.win_min),
     };
-    let ds = Dataset::open(&args.dataset)?;
+    let (ds, selection) = args.stat.open()?;
     if args.validate {
         let opts = validate::Options {
             train: args.train.unwrap_or_default(),
@@ -154,10 +147,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "trained on {} positions of {} games, scored on {} positions of {} games",
             v.train_positions, v.train_games, v.test_positions, v.test_games
         );
-        args.out.write(&mut v.table()?)?;
-        match args.out.beside("reliability") {
+        args.stat.out.write(&mut v.table()?)?;
+        match args.stat.out.beside("reliability") {
             Some(side) => side.write(&mut v.reliability_table()?)?,
-            None => args.out.write(&mut v.reliability_table()?)?,
+            None => args.stat.out.write(&mut v.reliability_table()?)?,
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -188,6 +181,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    args.out.write(&mut fitted.table()?)?;
+    args.stat.out.write(&mut fitted.table()?)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -376,13 +376,13 @@ pub fn options_sent(
     o
 }
 
-/// `--engine-option`s may not set what evallab sets itself.
+/// `--uci-option`s may not set what evallab sets itself.
 pub fn check_reserved(extra: &[(String, String)]) -> Result<(), Error> {
     let reserved = ["Threads", "Hash", "MultiPV", "UCI_Chess960"];
     for (name, _) in extra {
         if let Some(r) = reserved.iter().find(|r| r.eq_ignore_ascii_case(name)) {
             return Err(Error::Usage(format!(
-                "--engine-option {name}: set by evallab (use --threads, --hash, --multipv; \
+                "--uci-option {name}: set by evallab (use --threads, --hash, --multipv; \
                  UCI_Chess960 follows each game's variant): `{r}`"
             )));
         }

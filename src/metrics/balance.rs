@@ -41,13 +41,6 @@ impl Choice for Group {
             }
         }
     }
-    fn aliases(self) -> &'static [&'static str] {
-        match self {
-            Group::Engine => &["all"],
-            Group::EventEngine => &["event"],
-            Group::SeasonEngine => &["season"],
-        }
-    }
 }
 crate::display_choice!(Group);
 

@@ -105,7 +105,7 @@ fn analysis_is_identical_whatever_jobs_resumes_and_reruns_do_nothing() {
         let mut args = vec![
             "analyze",
             ds,
-            "--engine",
+            "--uci",
             sf,
             "--nodes",
             "3000",
@@ -148,7 +148,7 @@ fn analysis_is_identical_whatever_jobs_resumes_and_reruns_do_nothing() {
     let out = evallab(&[
         "analyze",
         &a,
-        "--engine",
+        "--uci",
         sf,
         "--nodes",
         "3000",
@@ -171,7 +171,7 @@ fn analysis_is_identical_whatever_jobs_resumes_and_reruns_do_nothing() {
     let out = evallab(&[
         "analyze",
         &a,
-        "--engine",
+        "--uci",
         sf,
         "--nodes",
         "4000",
@@ -241,7 +241,7 @@ fn an_engine_without_uciok_fails_before_anything_is_written() {
     let e = engine(dir.path(), "mute", false, ":");
     let manifest = std::fs::read(Path::new(&ds).join("manifest.json")).unwrap();
     let started = std::time::Instant::now();
-    let out = evallab(&["analyze", &ds, "--engine", &e, "--depth", "5"]);
+    let out = evallab(&["analyze", &ds, "--uci", &e, "--depth", "5"]);
     assert_eq!(out.status.code(), Some(8), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("mute") && text(&out.stderr).contains("uciok"),
@@ -265,7 +265,7 @@ fn a_hanging_engine_is_killed_and_its_positions_recorded() {
     let out = evallab(&[
         "analyze",
         &ds,
-        "--engine",
+        "--uci",
         &e,
         "--depth",
         "5",
@@ -300,7 +300,7 @@ fn a_hanging_engine_is_killed_and_its_positions_recorded() {
     let out = evallab(&[
         "analyze",
         &ds,
-        "--engine",
+        "--uci",
         &e,
         "--depth",
         "5",
@@ -333,7 +333,7 @@ fn garbage_output_is_a_failure_that_names_the_line() {
     let out = evallab(&[
         "analyze",
         &ds,
-        "--engine",
+        "--uci",
         &e,
         "--depth",
         "5",
@@ -358,7 +358,7 @@ fn garbage_output_is_a_failure_that_names_the_line() {
     let out = evallab(&[
         "analyze",
         &ds,
-        "--engine",
+        "--uci",
         &e,
         "--depth",
         "5",
@@ -397,7 +397,7 @@ fn a_crash_at_the_third_search_is_retried_and_only_that_position_fails() {
     let out = evallab(&[
         "analyze",
         &ds,
-        "--engine",
+        "--uci",
         &e,
         "--nodes",
         "2000",
@@ -432,7 +432,7 @@ fn sharded_analysis_equals_one_run_and_commits_once() {
     let (a, b) = (dataset(dir.path(), "a"), dataset(dir.path(), "b"));
     let run = |ds: &str, extra: &[&str]| {
         let mut args = vec![
-            "analyze", ds, "--engine", sf, "--nodes", "3000", "--label", "ref", "--quiet",
+            "analyze", ds, "--uci", sf, "--nodes", "3000", "--label", "ref", "--quiet",
         ];
         args.extend(extra);
         let out = evallab(&args);
@@ -526,7 +526,7 @@ fn reuse_copies_the_rows_of_positions_analysed_under_the_same_settings() {
         let mut args = vec![
             "analyze",
             &ds,
-            "--engine",
+            "--uci",
             sf,
             "--nodes",
             nodes,
@@ -617,7 +617,7 @@ fn reuse_refuses_a_shard() {
     let out = evallab(&[
         "analyze",
         &ds,
-        "--engine",
+        "--uci",
         "/bin/false",
         "--nodes",
         "1",

@@ -133,6 +133,64 @@ output = "{dataset}/out/report"
     assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("x").exists());
 }
 
+/// Renamed options still run, as the new spelling with a note, on the
+/// command line and in a pipeline step; a file a step reads by a typed
+/// option (here `adjudicate --rules FILE`, which no hand list held) makes
+/// the step stale when it changes.
+#[test]
+fn renamed_options_run_as_the_new_ones_and_steps_see_their_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let csv = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--format", "csv"]);
+        let out = evallab(&all, None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let (old, note) = csv(&["ratings", &ds, "--confidence", "90", "--simulations", "20"]);
+    let (new, quiet) = csv(&["ratings", &ds, "--level", "0.9", "--bootstrap", "20"]);
+    assert_eq!(old, new);
+    assert!(
+        note.contains("`ratings --confidence 90` is deprecated and read as `--level 0.9`"),
+        "{note}"
+    );
+    assert!(note.contains("`ratings --simulations 20` is deprecated and read as `--bootstrap 20`"));
+    assert!(!quiet.contains("deprecated"), "{quiet}");
+    assert_eq!(
+        csv(&["balance", &ds, "--by", "event"]).0,
+        csv(&["balance", &ds, "--by", "event,engine"]).0
+    );
+
+    let rules = dir.path().join("rules.toml");
+    std::fs::copy("data/adjudication/tcec.toml", &rules).unwrap();
+    let spec = dir.path().join("p.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "[vars]\ndataset = \"{ds}\"\n\n[[steps]]\nrun = \"adjudicate\"\nrules = \"{}\"\nby = \"total\"\nformat = \"csv\"\noutput = \"{ds}/adj.csv\"\n",
+            rules.display()
+        ),
+    )
+    .unwrap();
+    let spec = spec.display().to_string();
+    let run = || text(&evallab(&["run", &spec], None).stderr);
+    let first = run();
+    assert!(
+        first.contains("`adjudicate --by total` is deprecated and read as `--by all`"),
+        "{first}"
+    );
+    assert!(first.contains("step 1. adjudicate: adjudicate"), "{first}");
+    assert!(run().contains("skipped (inputs and parameters unchanged)"));
+    // The rules file changes (size and mtime): the step runs again.
+    let mut text_rules = std::fs::read_to_string(&rules).unwrap();
+    text_rules.push_str("\n# edited\n");
+    std::fs::write(&rules, text_rules).unwrap();
+    let third = run();
+    assert!(!third.contains("skipped (inputs"), "{third}");
+}
+
 /// Every output format of a statistics command, read back.
 #[test]
 fn output_formats() {
@@ -551,7 +609,7 @@ fn error_kinds_have_exit_codes() {
             "not a positive number of pawns",
         ),
         (&["ingest", &empty, "-o", &ds], 4, "no *.pgn* files"),
-        (&["relevance", &ds, "--x05-from", &not_toml], 4, "not TOML"),
+        (&["relevance", &ds, "--x05", &not_toml], 4, "not TOML"),
         (&["ingest", "no/such.pgn", "-o", &ds], 5, "no/such.pgn"),
         (&["inspect", &empty], 6, "not an evallab dataset"),
         (

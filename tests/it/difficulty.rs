@@ -132,7 +132,7 @@ fn difficulty_end_to_end() {
         vec![
             "analyze",
             &ds,
-            "--engine",
+            "--uci",
             sf,
             "--nodes",
             "2000",
@@ -148,7 +148,7 @@ fn difficulty_end_to_end() {
         vec![
             "policy",
             &ds,
-            "--engine",
+            "--uci",
             &lc0,
             "--weights",
             &weights,
@@ -188,7 +188,7 @@ fn difficulty_end_to_end() {
             .iter()
             .all(|r| r.is_some_and(|r| r >= 1))
     );
-    let table = run(&["--resamples", "50", "--min-theme", "10"]);
+    let table = run(&["--bootstrap", "50", "--min-theme", "10"]);
     let all = table
         .clone()
         .lazy()
@@ -318,7 +318,7 @@ fn on_the_shared_puzzles_the_prior_beats_ease() {
         vec![
             "analyze",
             &ds,
-            "--engine",
+            "--uci",
             sf,
             "--nodes",
             "20000",
@@ -336,7 +336,7 @@ fn on_the_shared_puzzles_the_prior_beats_ease() {
         vec![
             "policy",
             &ds,
-            "--engine",
+            "--uci",
             &lc0,
             "--weights",
             &weights,

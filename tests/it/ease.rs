@@ -57,7 +57,7 @@ fn priors_are_distributions_and_ease_is_in_range() {
     let out = evallab(&[
         "policy",
         &ds,
-        "--engine",
+        "--uci",
         &lc0,
         "--weights",
         &weights,
@@ -114,7 +114,7 @@ fn a_sharded_policy_run_equals_one_run() {
         assert!(out.status.success(), "{}", text(&out.stderr));
         for (k, slice) in slices.iter().enumerate() {
             let shard = format!("s{k}");
-            let mut args = vec!["policy", &ds, "--engine", &lc0, "--weights", &weights];
+            let mut args = vec!["policy", &ds, "--uci", &lc0, "--weights", &weights];
             if !slice.is_empty() {
                 args.extend(["--slice", slice, "--shard", &shard]);
             }
@@ -201,7 +201,7 @@ fn analyse(ds: &str, sf: &str) {
     let out = evallab(&[
         "analyze",
         ds,
-        "--engine",
+        "--uci",
         sf,
         "--nodes",
         "3000",

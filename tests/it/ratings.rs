@@ -116,14 +116,7 @@ fn equal_to_ordo_fitted_fixed_and_anchored() {
 }
 
 fn equal_to_ordo_with(solver: &str) {
-    let (r, s) = ratings(&[
-        "--event",
-        "League",
-        "--simulations",
-        "0",
-        "--solver",
-        solver,
-    ]);
+    let (r, s) = ratings(&["--event", "League", "--bootstrap", "0", "--solver", solver]);
     for (engine, want) in [
         ("Alpha", 2370.449),
         ("Beta", 2334.984),
@@ -156,7 +149,7 @@ fn equal_to_ordo_with(solver: &str) {
         "Delta",
         "--average",
         "2000",
-        "--simulations",
+        "--bootstrap",
         "0",
         "--solver",
         solver,
@@ -241,14 +234,14 @@ fn groups_are_reported_not_rated_silently() {
         "{listing}"
     );
     // Each group on its own: both average 2300 over their normal engines.
-    let (r, s) = ratings(&["--each-group", "--simulations", "0"]);
+    let (r, s) = ratings(&["--each-group", "--bootstrap", "0"]);
     assert_eq!(s.len(), 2);
     let x = num(&r["Xray"], "rating");
     let y = num(&r["Yankee"], "rating");
     assert!(((x + y) / 2.0 - 2300.0).abs() < 0.01);
     assert_eq!(r["Xray"]["group"], "2");
     // Anchored in the league: the island is listed with its reason, unrated.
-    let (r, _) = ratings(&["--each-group", "--anchor", "Alpha", "--simulations", "0"]);
+    let (r, _) = ratings(&["--each-group", "--anchor", "Alpha", "--bootstrap", "0"]);
     assert_eq!(r["Xray"]["rating"], "");
     assert_eq!(r["Xray"]["reason"], "not connected to the anchor's group");
 }

@@ -92,7 +92,7 @@ fn standings() {
     check("standings", &["standings", "DS", "--format", "csv"]);
     check(
         "standings_terminations",
-        &["standings", "DS", "--terminations", "--by", "all"],
+        &["standings", "DS", "--terminations", "--by", "engine"],
     );
     check("crosstable", &["crosstable", "DS", "--format", "csv"]);
     check(

@@ -269,7 +269,7 @@ fn opening_stats_count_every_finished_game() {
         assert!(*lo <= p && p <= hi, "{lo} {p} {hi}");
     }
     let opts = OpeningStatsOptions {
-        by: By::Engine,
+        by: By::OpeningEngine,
         ..Default::default()
     };
     let df = opening_stats(g, None, &opts).unwrap();

@@ -54,7 +54,7 @@ def ds(tmp_path_factory: pytest.TempPathFactory) -> evallab.Dataset:
     copy = tmp_path_factory.mktemp("api") / "ds"
     shutil.copytree(SOURCE, copy)
     d = evallab.Dataset(copy)
-    d.analyze(engine=STOCKFISH, depth=6, multipv=3, max_games=6, jobs=2, label="sf", quiet=True)
+    d.analyze(uci=STOCKFISH, depth=6, multipv=3, max_games=6, jobs=2, label="sf", quiet=True)
     return d
 
 
@@ -96,10 +96,10 @@ CASES = [
         {"rules": "cutechess", "sweep": ["draw.score=0..40:20", "draw.movecount=2..8:6"]},
         ["--rules", "cutechess", "--sweep", "draw.score=0..40:20", "--sweep", "draw.movecount=2..8:6"],
     ),
-    ("ratings", {"event": DEMO_EVENT, "simulations": 50}, ["--event", DEMO_EVENT, "--simulations", "50"]),
+    ("ratings", {"event": DEMO_EVENT, "bootstrap": 50}, ["--event", DEMO_EVENT, "--bootstrap", "50"]),
     ("ratings", {"each_group": True}, ["--each-group"]),
-    ("ratings", {"event": DEMO_EVENT, "simulations": 50, "solver": "ordo"},
-     ["--event", DEMO_EVENT, "--simulations", "50", "--solver", "ordo"]),
+    ("ratings", {"event": DEMO_EVENT, "bootstrap": 50, "solver": "ordo"},
+     ["--event", DEMO_EVENT, "--bootstrap", "50", "--solver", "ordo"]),
     ("standings", {"by": "engine", "terminations": True}, ["--by", "engine", "--terminations"]),
     ("crosstable", {"wide": True}, ["--wide"]),
     ("pairs", {"sprt": "0,5"}, ["--sprt", "0,5"]),
@@ -130,8 +130,8 @@ def test_policy_adds_the_clis_rows_and_ease_reads_them(ds: evallab.Dataset, lc0_
     lc0, weights = lc0_maia
     cli_copy = tmp_path / "cli"
     shutil.copytree(SOURCE, cli_copy)
-    ds.policy(engine=lc0, weights=weights, max_games=2, plies="1..30", label="maia", quiet=True)
-    r = cli("policy", str(cli_copy), "--engine", str(lc0), "--weights", str(weights), "--max-games", "2",
+    ds.policy(uci=lc0, weights=weights, max_games=2, plies="1..30", label="maia", quiet=True)
+    r = cli("policy", str(cli_copy), "--uci", str(lc0), "--weights", str(weights), "--max-games", "2",
             "--plies", "1..30", "--label", "maia", "--quiet")  # fmt: skip
     assert r.returncode == 0, r.stderr
 
@@ -146,21 +146,21 @@ def test_policy_adds_the_clis_rows_and_ease_reads_them(ds: evallab.Dataset, lc0_
 
 
 def test_side_tables_are_returned_by_name(ds: evallab.Dataset, tmp_path: Path) -> None:
-    tables = ds.statistic_tables("ratings", event=DEMO_EVENT, simulations=50)
+    tables = ds.statistic_tables("ratings", event=DEMO_EVENT, bootstrap=50)
     assert list(tables) == ["ratings", "summary"]
-    cli_frame(tmp_path, "ratings", ds.path, "--event", DEMO_EVENT, "--simulations", "50")
+    cli_frame(tmp_path, "ratings", ds.path, "--event", DEMO_EVENT, "--bootstrap", "50")
     assert_frame_equal(tables["summary"], pl.read_parquet(tmp_path / "ratings.summary.parquet"))
 
 
 def test_match_returns_the_cli_statistics(ds: evallab.Dataset, tmp_path: Path) -> None:
     opts = ["--player", ".", "--mlm-depth", "4", "--slm-depths", "3..5", "--multipv", "3",
-            "--moves", "10..14", "--max-games", "2", "--label", "mm", "--out-dir", str(tmp_path / "cli")]  # fmt: skip
-    got = ds.match(engine=STOCKFISH, player=".", mlm_depth=4, slm_depths="3..5", multipv=3, moves="10..14",
-                   max_games=2, label="mm", quiet=True, out_dir=tmp_path / "api")  # fmt: skip
+            "--moves", "10..14", "--max-games", "2", "--label", "mm", "--output", str(tmp_path / "cli")]  # fmt: skip
+    got = ds.match(uci=STOCKFISH, player=".", mlm_depth=4, slm_depths="3..5", multipv=3, moves="10..14",
+                   max_games=2, label="mm", quiet=True, output=tmp_path / "api")  # fmt: skip
     assert "mm" in ds.labels and "match" in ds.tables
     # The run is complete: the CLI resumes it with nothing left and reports the same statistics.
     out = tmp_path / "match.parquet"
-    r = cli("match", str(ds.path), "--engine", STOCKFISH, *opts, "-q", "--format", "parquet", "--stats", str(out))
+    r = cli("match", str(ds.path), "--uci", STOCKFISH, *opts, "-q", "--format", "parquet", "--stats", str(out))
     assert r.returncode == 0, r.stderr
     assert got.height > 0
     assert_frame_equal(got, pl.read_parquet(out))
@@ -224,7 +224,28 @@ METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficult
 @pytest.mark.parametrize("method", METHODS)
 def test_methods_take_the_commands_options(method: str) -> None:
     params = set(inspect.signature(getattr(evallab.Dataset, method)).parameters) - {"self"}
-    assert params == cli_options(method.replace("_", "-")) - SET_BY_API
+    # `match -o DIR` is the run's folder, not the statistics (`--stats`).
+    set_by_api = SET_BY_API - {"output"} if method == "match" else SET_BY_API
+    assert params == cli_options(method.replace("_", "-")) - set_by_api
+
+
+def test_renamed_keywords_are_the_commands_renamed_options() -> None:
+    """The API's old keywords are the binary's renamed options, each read as
+    the new one (a percentage as a fraction)."""
+    import evallab.api
+
+    renamed = {
+        c: {old: (r["name"], r["percent"]) for old, r in desc["renamed"].items()}
+        for c, desc in commands().items()
+        if desc["renamed"] and c.replace("-", "_") in METHODS
+    }
+    assert evallab.api._RENAMED == renamed
+
+
+def test_old_keywords_still_work_with_a_warning(ds: evallab.Dataset) -> None:
+    with pytest.warns(DeprecationWarning, match=r"ratings\(confidence=\) is deprecated: use level="):
+        old = ds.ratings(event=DEMO_EVENT, simulations=20, confidence=90)
+    assert_frame_equal(old, ds.ratings(event=DEMO_EVENT, bootstrap=20, level=0.9))
 
 
 def commands() -> dict[str, dict]:
@@ -234,7 +255,7 @@ def commands() -> dict[str, dict]:
 
 # A Python annotation for each kind of option (`evallab __commands`' "kind").
 KIND_TYPES = {"flag": "bool", "int": "int", "float": "float", "str": "str", "choice": "str", "path": "PathLike",
-              "pawns-or-path": "float"}  # fmt: skip
+              "pawns-or-path": "float", "name-or-path": "str"}  # fmt: skip
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -260,8 +281,8 @@ def test_methods_type_and_require_as_the_command_does(method: str) -> None:
 
 def test_match_without_a_player_fails_as_the_cli_does(ds: evallab.Dataset) -> None:
     with pytest.raises(TypeError, match="player"):
-        ds.match(engine=STOCKFISH)  # type: ignore[call-arg]
-    assert cli("match", str(ds.path), "--engine", STOCKFISH, "-o", "/tmp/x").returncode == 2
+        ds.match(uci=STOCKFISH)  # type: ignore[call-arg]
+    assert cli("match", str(ds.path), "--uci", STOCKFISH, "-o", "/tmp/x").returncode == 2
 
 
 def test_ingest_takes_the_commands_options() -> None:
@@ -284,14 +305,14 @@ def puzzles(lc0_maia: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactor
     """The fixture's 40 Lichess puzzles with a short analysis and Maia's priors."""
     lc0, weights = lc0_maia
     d = evallab.ingest(ROOT / "data/fixtures/lichess_puzzles.csv", tmp_path_factory.mktemp("puzzles") / "ds", quiet=True)
-    d.analyze(engine=STOCKFISH, nodes=2000, multipv=5, all_depths=True, plies="1..2", jobs=2, label="sf", quiet=True)
-    d.policy(engine=lc0, weights=weights, plies="2..2", label="maia", quiet=True)
+    d.analyze(uci=STOCKFISH, nodes=2000, multipv=5, all_depths=True, plies="1..2", jobs=2, label="sf", quiet=True)
+    d.policy(uci=lc0, weights=weights, plies="2..2", label="maia", quiet=True)
     return d
 
 
 @pytest.mark.parametrize(
     ("kwargs", "args"),
-    [({"resamples": 50}, ["--resamples", "50"]), ({"puzzles": True}, ["--puzzles"]), ({"models": True}, ["--models"])],
+    [({"bootstrap": 50}, ["--bootstrap", "50"]), ({"puzzles": True}, ["--puzzles"]), ({"models": True}, ["--models"])],
 )
 def test_difficulty_returns_the_cli_frame(puzzles: evallab.Dataset, tmp_path: Path, kwargs: dict, args: list) -> None:
     got = puzzles.difficulty(analysis="sf", policy="maia", **kwargs)

@@ -144,7 +144,7 @@ def test_sharded_analysis_equals_one_run(cluster, reference, tmp_path):
     one, sharded = tmp_path / "one", tmp_path / "sharded"
     shutil.copytree(ref_ds, one)
     shutil.copytree(ref_ds, sharded)
-    opts = ["--engine", "/usr/games/stockfish", "--nodes", "2000", "--max-games", "6"]
+    opts = ["--uci", "/usr/games/stockfish", "--nodes", "2000", "--max-games", "6"]
     run([evallab_bin(), "analyze", str(one), *opts, "--label", "sf", "--quiet"])
     finish(driver(cluster, "analyze", str(sharded), "--label", "sf", "--slices", "3", *opts))
 
@@ -190,7 +190,7 @@ def need(path, what):
         pytest.skip(f"SKIPPED: no {what} at {path}")
 
 
-MATCH = ["--engine", "/usr/games/stockfish", "--player", ".", "--mlm-depth", "9", "--slm-depths", "7..11",
+MATCH = ["--uci", "/usr/games/stockfish", "--player", ".", "--mlm-depth", "9", "--slm-depths", "7..11",
          "--multipv", "4", "--moves", "10..19", "--max-games", "6"]
 
 
@@ -244,7 +244,7 @@ def test_sharded_policy_equals_one_run(cluster, demo, tmp_path, lc0_maia):
     one, sharded = tmp_path / "one", tmp_path / "sharded"
     shutil.copytree(demo, one)
     shutil.copytree(demo, sharded)
-    opts = ["--engine", str(lc0), "--weights", str(weights), "--max-games", "6", "--plies", "1..60"]
+    opts = ["--uci", str(lc0), "--weights", str(weights), "--max-games", "6", "--plies", "1..60"]
     run([evallab_bin(), "policy", str(one), *opts, "--label", "maia", "--quiet"])
     finish(driver(cluster, "policy", str(sharded), "--label", "maia", "--slices", "3", *opts))
 

@@ -101,7 +101,7 @@ def test_sharded_ingest_and_engine_run_manifests_validate(validator, tmp_path):
 
     run("ingest", "data/fixtures/cutechess.pgn", "-o", ds, "--shard", "i1", "--quiet")
     run("commit", ds)
-    run("analyze", ds, "--engine", STOCKFISH, "--nodes", 200, "--max-games", 1, "--plies", "1..4",
+    run("analyze", ds, "--uci", STOCKFISH, "--nodes", 200, "--max-games", 1, "--plies", "1..4",
         "--label", "sf", "--slice", "1/1", "--shard", "a1", "--quiet")
     run("commit", ds)
     m = manifest(ds)

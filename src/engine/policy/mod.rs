@@ -62,7 +62,7 @@ impl Policy {
             .find(|(n, _)| reserved.iter().any(|r| r.eq_ignore_ascii_case(n)))
         {
             return Err(Error::Usage(format!(
-                "--engine-option {name}: set by evallab (use --weights)"
+                "--uci-option {name}: set by evallab (use --weights)"
             )));
         }
         if opts.nodes == 0 || opts.run.jobs == 0 || opts.threads == 0 {

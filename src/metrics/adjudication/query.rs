@@ -643,20 +643,20 @@ fn judge() -> Expr {
         .alias(cols::VERDICT)
 }
 
-/// Grouping of the summary (`--by`: total, event, engine, event,engine).
+/// Grouping of the summary (`--by`: all, event, engine, event,engine).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum By {
-    Total,
+    All,
     Event,
     Engine,
     EventEngine,
 }
 
 impl crate::choice::Choice for By {
-    const ALL: &'static [Self] = &[By::Total, By::Event, By::Engine, By::EventEngine];
+    const ALL: &'static [Self] = &[By::All, By::Event, By::Engine, By::EventEngine];
     fn name(self) -> &'static str {
         match self {
-            By::Total => "total",
+            By::All => "all",
             By::Event => "event",
             By::Engine => "engine",
             By::EventEngine => "event,engine",
@@ -664,7 +664,7 @@ impl crate::choice::Choice for By {
     }
     fn help(self) -> &'static str {
         match self {
-            By::Total => "One row for all selected games",
+            By::All => "One row for all selected games",
             _ => "",
         }
     }
@@ -695,7 +695,7 @@ pub fn summary(outcomes: LazyFrame, by: By) -> LazyFrame {
         outcomes
     };
     let keys: Vec<Expr> = match by {
-        By::Total => vec![],
+        By::All => vec![],
         By::Event => vec![col(c::EVENT)],
         By::Engine => vec![col(metric::ENGINE)],
         By::EventEngine => vec![col(c::EVENT), col(metric::ENGINE)],

@@ -103,7 +103,7 @@ pub fn sweep(
     let points = sets(set, axes)?;
     let total = points.len();
     for (done, (point, s)) in points.into_iter().enumerate() {
-        let mut row = summary(loaded.outcomes(&s)?.lazy(), By::Total).collect()?;
+        let mut row = summary(loaded.outcomes(&s)?.lazy(), By::All).collect()?;
         for (i, (k, v)) in point.iter().enumerate() {
             row.insert_column(i, Column::new(k.as_str().into(), [*v]))?;
         }

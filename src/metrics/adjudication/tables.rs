@@ -59,7 +59,7 @@ pub fn rule_summary(
     // opponents too unless filtered.
     let lf = match by {
         By::Engine | By::EventEngine => sel.engines(lf, metric::ENGINE),
-        By::Total | By::Event => lf,
+        By::All | By::Event => lf,
     };
     let mut df = lf.collect()?;
     df.insert_column(

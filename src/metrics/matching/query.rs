@@ -22,22 +22,23 @@ pub mod out {
     pub const REPETITIONS: &str = "repetitions";
 }
 
-/// Grouping of the statistics (`--by`: player, event,player, game,player).
+/// Grouping of the statistics (`--by`: engine, event,engine, game,engine;
+/// the engine is the tested player).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum By {
     #[default]
-    Player,
-    EventPlayer,
-    GamePlayer,
+    Engine,
+    EventEngine,
+    GameEngine,
 }
 
 impl crate::choice::Choice for By {
-    const ALL: &'static [Self] = &[By::Player, By::EventPlayer, By::GamePlayer];
+    const ALL: &'static [Self] = &[By::Engine, By::EventEngine, By::GameEngine];
     fn name(self) -> &'static str {
         match self {
-            By::Player => "player",
-            By::EventPlayer => "event,player",
-            By::GamePlayer => "game,player",
+            By::Engine => "engine",
+            By::EventEngine => "event,engine",
+            By::GameEngine => "game,engine",
         }
     }
 }
@@ -48,9 +49,9 @@ impl By {
     /// or per game its plies.
     pub fn keys(self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {
-            By::Player => (&[m::PLAYER], &[col::GAME_ID]),
-            By::EventPlayer => (&[col::EVENT, m::PLAYER], &[col::GAME_ID]),
-            By::GamePlayer => (&[col::GAME_ID, m::PLAYER], &[col::PLY]),
+            By::Engine => (&[m::PLAYER], &[col::GAME_ID]),
+            By::EventEngine => (&[col::EVENT, m::PLAYER], &[col::GAME_ID]),
+            By::GameEngine => (&[col::GAME_ID, m::PLAYER], &[col::PLY]),
         }
     }
 }

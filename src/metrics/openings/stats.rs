@@ -14,21 +14,21 @@ use crate::schema::{col, metric};
 pub enum By {
     #[default]
     Opening,
-    Engine,
+    OpeningEngine,
 }
 
 impl crate::choice::Choice for By {
-    const ALL: &'static [Self] = &[By::Opening, By::Engine];
+    const ALL: &'static [Self] = &[By::Opening, By::OpeningEngine];
     fn name(self) -> &'static str {
         match self {
             By::Opening => "opening",
-            By::Engine => "engine",
+            By::OpeningEngine => "opening,engine",
         }
     }
     fn help(self) -> &'static str {
         match self {
             By::Opening => "One row per opening: White's score, draws, decisive games",
-            By::Engine => "One row per opening and engine: the engine's games and score",
+            By::OpeningEngine => "One row per opening and engine: the engine's games and score",
         }
     }
 }
@@ -127,7 +127,7 @@ pub fn opening_stats(
                 )
                 .collect()?
         }
-        By::Engine => {
+        By::OpeningEngine => {
             let openings =
                 games
                     .clone()
@@ -165,7 +165,7 @@ pub fn opening_stats(
             ),
             (st::DRAW_PCT, st::DRAW_LOW, st::DRAW_HIGH),
         ],
-        By::Engine => &[(st::SCORE_PCT, st::SCORE_LOW, st::SCORE_HIGH)],
+        By::OpeningEngine => &[(st::SCORE_PCT, st::SCORE_LOW, st::SCORE_HIGH)],
     };
     let n = df.column(metric::GAMES)?.cast(&DataType::Float64)?;
     for &(share, low, high) in intervals {
@@ -298,7 +298,7 @@ mod tests {
     #[test]
     fn per_engine_and_classified() {
         let opts = OpeningStatsOptions {
-            by: By::Engine,
+            by: By::OpeningEngine,
             selection: Selection::new(None, Some("^A$".into()), &[]).unwrap(),
         };
         let df = opening_stats(games(), None, &opts).unwrap();

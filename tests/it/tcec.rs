@@ -296,7 +296,8 @@ fn season9_superfinal_balance_matches_the_spec() {
 /// rule's piece limit, no reset on captures) is reproduced exactly.
 #[test]
 fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
-    use evallab::metrics::adjudication::{RuleSet, query};
+    use evallab::metrics::adjudication::RuleSet;
+    use evallab::metrics::adjudication::clocks::{ClockRows, clock_agreement_by_era, clock_causes};
     let Some(c) = corpus() else { return };
     let set = RuleSet::load("tcec").unwrap();
     let carried =
@@ -313,7 +314,7 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
             .get(0)
             .unwrap();
     let l = load_corpus(c, true, None);
-    let check = l.clock_check(&set, query::ClockRows::All).unwrap();
+    let check = l.clock_check(&set, ClockRows::All).unwrap();
     let clocks = check.plies;
     // The counts kept as the games are replayed equal the per-ply rows'
     // sums, and the disagreeing rows are the rows that disagree.
@@ -352,10 +353,7 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
         .unwrap();
     assert!(counts.equals_missing(&from_rows), "{counts}\n{from_rows}");
     let bad = |e: &str, r: &str| col(e).is_not_null().and(col(e).neq(col(r)));
-    let disagreeing = l
-        .clock_check(&set, query::ClockRows::Disagreeing)
-        .unwrap()
-        .plies;
+    let disagreeing = l.clock_check(&set, ClockRows::Disagreeing).unwrap().plies;
     let filtered = clocks
         .clone()
         .lazy()
@@ -364,7 +362,7 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
         .unwrap();
     assert!(disagreeing.equals_missing(&filtered));
     assert!(disagreeing.height() > 0 && disagreeing.height() < clocks.height() / 100);
-    let eras = query::clock_agreement_by_era(check.per_event.lazy())
+    let eras = clock_agreement_by_era(check.per_event.lazy())
         .collect()
         .unwrap();
     let total: i64 = eras
@@ -401,7 +399,7 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
         .lazy()
         .filter(col(col::EVENT).str().contains(lit("ponder on"), true))
         .select([col(col::GAME_ID)]);
-    let unexplained = query::clock_causes(clocks.clone().lazy().join(
+    let unexplained = clock_causes(clocks.clone().lazy().join(
         ponder,
         [col(col::GAME_ID)],
         [col(col::GAME_ID)],
@@ -453,11 +451,11 @@ fn adjudication_tcec_preset_reproduces_the_archive_clocks() {
 /// season (15 of 6,364 exceptions, each explained in docs/definitions/adjudication.md).
 #[test]
 fn adjudication_rule_ends_fire_at_the_last_ply() {
-    use evallab::metrics::adjudication::{RuleSet, query};
+    use evallab::metrics::adjudication::{RuleSet, clocks};
     let Some(c) = corpus() else { return };
     let set = RuleSet::load("tcec").unwrap();
     let l = load_corpus(c, false, None);
-    let ends = query::rule_ends(l.outcomes(&set).unwrap().lazy())
+    let ends = clocks::rule_ends(l.outcomes(&set).unwrap().lazy())
         .select([len().alias("n"), col("ok").sum().alias("ok")])
         .collect()
         .unwrap();

@@ -6,7 +6,8 @@
 
 use polars::prelude::*;
 
-use super::query::{By, ClockRows, Loaded, cols, summary};
+use super::clocks::ClockRows;
+use super::query::{By, Loaded, cols, summary};
 use super::rules::{RuleSet, range};
 use crate::Error;
 

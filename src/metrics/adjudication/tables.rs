@@ -6,10 +6,11 @@ use std::fmt;
 
 use polars::prelude::*;
 
-use super::query::{
-    By, ClockRows, Loaded, clock_agreement_by_era, clock_causes, clock_disagreements, cols,
-    rule_ends, rule_ends_by_era, summary, verdict,
+use super::clocks::{
+    ClockRows, clock_agreement_by_era, clock_causes, clock_disagreements, rule_ends,
+    rule_ends_by_era,
 };
+use super::query::{By, Loaded, cols, summary, verdict};
 use super::rules::RuleSet;
 use crate::Error;
 use crate::metrics::{Selection, game_listing};

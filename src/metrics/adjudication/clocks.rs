@@ -1,0 +1,386 @@
+//! The clock check (`--check-clocks`): the replay's TCEC clocks (`Rd`, `Rr`)
+//! against those the archive wrote after every ply, per era and event, with
+//! the disagreeing plies by cause; and the games the archive says a TCEC rule
+//! ended, against the ply where the replay fires it. Apart from the outcome
+//! queries ([`super::query`]): it checks the replay itself against the
+//! archive, on the same loaded plies.
+
+use std::collections::HashMap;
+
+use polars::prelude::*;
+use rayon::prelude::*;
+
+use super::query::{Loaded, cols, percent};
+use super::replay::{Ply, replay};
+use super::rules::RuleSet;
+use crate::Error;
+use crate::schema::{col as c, metric};
+
+// Clock comparison (not a table either): a placeholder eval in the window.
+const PLACEHOLDER_IN_WINDOW: &str = "placeholder_in_window";
+
+/// Which compared plies [`Loaded::clock_check`] keeps as rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockRows {
+    None,
+    Disagreeing,
+    All,
+}
+
+/// The archive's clocks against a replay ([`Loaded::clock_check`]).
+pub struct ClockCheck {
+    /// Per era and event: rd_plies, rd_agree, rr_plies, rr_agree, the first
+    /// disagreeing ply in game order (first_bad_game, first_bad_ply,
+    /// rd_archive, rd_replay, rr_archive, rr_replay), rd_pct and rr_pct.
+    pub per_event: DataFrame,
+    /// The compared plies asked for: game_id, ply, era, rd, rr, rd_replay,
+    /// rr_replay, placeholder_in_window (a placeholder eval in the draw
+    /// window up to the ply).
+    pub plies: DataFrame,
+}
+
+/// One compared ply.
+struct ClockRow {
+    game_id: i64,
+    ply: u32,
+    archive: (Option<i16>, Option<i16>),
+    replay: (i16, i16),
+    placeholder: bool,
+}
+
+/// One era and event's counts and its first disagreement in game order.
+type EventClocks<'a> = ([u32; 4], Option<&'a ClockRow>);
+
+/// One game's comparison: the four counts of [`ClockCheck::per_event`], its
+/// first disagreement and the plies kept.
+#[derive(Default)]
+struct GameClocks {
+    counts: [u32; 4],
+    first_bad: Option<ClockRow>,
+    rows: Vec<ClockRow>,
+}
+
+impl Loaded {
+    /// The replayed clocks of `set` against the archive's: per era and event
+    /// the Rd and Rr values compared and agreeing, with the first
+    /// disagreement; and the compared plies `rows` asks for. One pass over
+    /// the games, counting as it goes: a sweep that asks for no rows holds
+    /// no per-ply data whatever the size of its grid.
+    pub fn clock_check(&self, set: &RuleSet, rows: ClockRows) -> Result<ClockCheck, Error> {
+        let (rules, idx) = self.compiled(set)?;
+        let gids = self.games.column(c::GAME_ID)?.i64()?;
+        let per_game: Vec<GameClocks> = self
+            .spans
+            .par_iter()
+            .zip(idx.par_iter())
+            .enumerate()
+            .map(|(g, (&(a, b), &r))| {
+                let mut out = GameClocks::default();
+                if !(a..b).any(|i| self.rd[i].is_some() || self.rr[i].is_some()) {
+                    return out;
+                }
+                let plies = &self.plies[a..b];
+                let rep = replay(&rules[r], plies, true);
+                let window = rules[r]
+                    .tcec
+                    .as_ref()
+                    .and_then(|t| t.1)
+                    .map_or(10, |d| 2 * d.movecount as usize);
+                for (k, &(rd, rr)) in rep.clocks.iter().enumerate() {
+                    let (ad, ar) = (self.rd[a + k], self.rr[a + k]);
+                    if ad.is_none() && ar.is_none() {
+                        continue;
+                    }
+                    let (rd_ok, rr_ok) = (ad.is_none_or(|v| v == rd), ar.is_none_or(|v| v == rr));
+                    out.counts[0] += u32::from(ad.is_some());
+                    out.counts[1] += u32::from(ad == Some(rd));
+                    out.counts[2] += u32::from(ar.is_some());
+                    out.counts[3] += u32::from(ar == Some(rr));
+                    let keep = match rows {
+                        ClockRows::None => false,
+                        ClockRows::Disagreeing => !(rd_ok && rr_ok),
+                        ClockRows::All => true,
+                    };
+                    let row = || ClockRow {
+                        game_id: gids.get(g).unwrap_or_default(),
+                        ply: k as u32 + 1,
+                        archive: (ad, ar),
+                        replay: (rd, rr),
+                        placeholder: plies[(k + 1).saturating_sub(window)..=k]
+                            .iter()
+                            .any(Ply::placeholder),
+                    };
+                    if !(rd_ok && rr_ok) && out.first_bad.is_none() {
+                        out.first_bad = Some(row());
+                    }
+                    if keep {
+                        out.rows.push(row());
+                    }
+                }
+                out
+            })
+            .collect();
+        let era = |r: usize| rules[r].tcec.as_ref().map(|t| t.0.as_str());
+        let events = self.games.column(c::EVENT)?.str()?;
+        // Per era and event: the counts and the first disagreement in game order.
+        let mut groups: HashMap<(Option<&str>, Option<&str>), EventClocks> = HashMap::new();
+        for (g, (gc, &r)) in per_game.iter().zip(&idx).enumerate() {
+            if gc.counts[0] + gc.counts[2] == 0 {
+                continue;
+            }
+            let (sums, first) = groups.entry((era(r), events.get(g))).or_default();
+            for (s, n) in sums.iter_mut().zip(gc.counts) {
+                *s += n;
+            }
+            if let Some(b) = &gc.first_bad
+                && first.is_none_or(|f| (b.game_id, b.ply) < (f.game_id, f.ply))
+            {
+                *first = Some(b);
+            }
+        }
+        let groups: Vec<_> = groups.into_iter().collect();
+        let count = |i: usize| groups.iter().map(|(_, (n, _))| n[i]).collect::<Vec<_>>();
+        let first = |f: fn(&ClockRow) -> Option<i64>| {
+            groups
+                .iter()
+                .map(|(_, (_, b))| b.and_then(f))
+                .collect::<Vec<_>>()
+        };
+        let i16s = |v: Vec<Option<i64>>| {
+            v.into_iter()
+                .map(|x| x.map(|x| x as i16))
+                .collect::<Vec<_>>()
+        };
+        let per_event = DataFrame::new_infer_height(vec![
+            Column::new(
+                cols::ERA.into(),
+                groups.iter().map(|((e, _), _)| *e).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                c::EVENT.into(),
+                groups.iter().map(|((_, e), _)| *e).collect::<Vec<_>>(),
+            ),
+            Column::new("rd_plies".into(), count(0)),
+            Column::new("rd_agree".into(), count(1)),
+            Column::new("rr_plies".into(), count(2)),
+            Column::new("rr_agree".into(), count(3)),
+            Column::new("first_bad_game".into(), first(|b| Some(b.game_id))),
+            Column::new(
+                "first_bad_ply".into(),
+                first(|b| Some(i64::from(b.ply)))
+                    .into_iter()
+                    .map(|p| p.map(|p| p as u32))
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "rd_archive".into(),
+                i16s(first(|b| b.archive.0.map(i64::from))),
+            ),
+            Column::new(
+                cols::RD_REPLAY.into(),
+                i16s(first(|b| Some(i64::from(b.replay.0)))),
+            ),
+            Column::new(
+                "rr_archive".into(),
+                i16s(first(|b| b.archive.1.map(i64::from))),
+            ),
+            Column::new(
+                cols::RR_REPLAY.into(),
+                i16s(first(|b| Some(i64::from(b.replay.1)))),
+            ),
+        ])?
+        .lazy()
+        .with_columns([
+            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
+            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
+        ])
+        .sort([cols::ERA, c::EVENT], SortMultipleOptions::default())
+        .collect()?;
+        let kept = per_game
+            .iter()
+            .zip(&idx)
+            .flat_map(|(gc, &r)| gc.rows.iter().map(move |row| (row, r)));
+        let mut gid = Vec::new();
+        let mut ply = Vec::new();
+        let mut eras = Vec::new();
+        let mut rd = Vec::new();
+        let mut rr = Vec::new();
+        let mut rd_r = Vec::new();
+        let mut rr_r = Vec::new();
+        let mut held = Vec::new();
+        for (row, r) in kept {
+            gid.push(row.game_id);
+            ply.push(row.ply);
+            eras.push(era(r));
+            rd.push(row.archive.0);
+            rr.push(row.archive.1);
+            rd_r.push(row.replay.0);
+            rr_r.push(row.replay.1);
+            held.push(row.placeholder);
+        }
+        let plies = DataFrame::new_infer_height(vec![
+            Column::new(c::GAME_ID.into(), gid),
+            Column::new(c::PLY.into(), ply),
+            Column::new(cols::ERA.into(), eras),
+            Column::new(c::RD.into(), rd),
+            Column::new(c::RR.into(), rr),
+            Column::new(cols::RD_REPLAY.into(), rd_r),
+            Column::new(cols::RR_REPLAY.into(), rr_r),
+            Column::new(PLACEHOLDER_IN_WINDOW.into(), held),
+        ])?;
+        Ok(ClockCheck { per_event, plies })
+    }
+}
+
+/// The per-era sums of [`ClockCheck::per_event`].
+pub fn clock_agreement_by_era(per_event: LazyFrame) -> LazyFrame {
+    per_event
+        .group_by([col(cols::ERA)])
+        .agg([
+            len().alias("events"),
+            col("rd_plies").sum(),
+            col("rd_agree").sum(),
+            col("rr_plies").sum(),
+            col("rr_agree").sum(),
+        ])
+        .with_columns([
+            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
+            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
+        ])
+        .sort([cols::ERA], SortMultipleOptions::default())
+}
+
+/// The games whose replayed clocks disagree with the archive's, with the
+/// first disagreeing ply and the number of disagreeing plies.
+pub fn clock_disagreements(clocks: LazyFrame, games: LazyFrame) -> LazyFrame {
+    let rd_bad = col(c::RD)
+        .is_not_null()
+        .and(col(c::RD).neq(col(cols::RD_REPLAY)));
+    let rr_bad = col(c::RR)
+        .is_not_null()
+        .and(col(c::RR).neq(col(cols::RR_REPLAY)));
+    clocks
+        .filter(rd_bad.or(rr_bad))
+        .sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())
+        .group_by([col(c::GAME_ID)])
+        .agg([
+            col(cols::ERA).first(),
+            col(c::PLY).first().alias("first_bad_ply"),
+            col(c::RD).first(),
+            col(cols::RD_REPLAY).first(),
+            col(c::RR).first(),
+            col(cols::RR_REPLAY).first(),
+            len().alias("bad_plies"),
+        ])
+        .join(
+            games.select([col(c::GAME_ID), col(c::EVENT), col(c::ROUND)]),
+            [col(c::GAME_ID)],
+            [col(c::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .sort([c::GAME_ID], SortMultipleOptions::default())
+}
+
+/// Games the archive says ended by TCEC's draw or win rule, and whether the
+/// replay fired that rule at exactly their last ply (`ok`).
+pub fn rule_ends(outcomes: LazyFrame) -> LazyFrame {
+    let text = col(c::TERMINATION_DETAILS)
+        .fill_null(col(c::TERMINATION))
+        .str()
+        .to_lowercase();
+    let rule = when(text.clone().str().contains(lit("tcec draw rule"), true))
+        .then(lit(super::replay::clause::TCEC_DRAW))
+        .when(text.str().contains(lit("tcec win rule"), true))
+        .then(lit(super::replay::clause::TCEC_WIN))
+        .otherwise(lit(NULL).cast(DataType::String))
+        .alias("archive_rule");
+    outcomes
+        .with_column(rule)
+        .filter(col("archive_rule").is_not_null())
+        .with_column(
+            col(cols::FIRE_PLY)
+                .cast(DataType::Int64)
+                .eq(col(c::PLIES).cast(DataType::Int64))
+                .and(col(cols::CLAUSE).eq(col("archive_rule")))
+                .fill_null(false)
+                .alias("ok"),
+        )
+        .select([
+            col(c::GAME_ID),
+            col(c::EVENT),
+            col(c::ROUND),
+            col(c::WHITE),
+            col(c::BLACK),
+            col(c::RESULT),
+            col(c::PLIES),
+            col("archive_rule"),
+            col(cols::ERA),
+            col(cols::FIRE_PLY),
+            col(cols::CLAUSE),
+            col("ok"),
+        ])
+}
+
+/// Disagreeing plies by kind of disagreement, with one example each: a
+/// placeholder eval in the count window (the engine's real score, which the
+/// adjudicator counted, is not in the PGN: it prints 0.00), then by shape: the
+/// archive's count behind the replay's (it did not advance), ahead of it,
+/// counting where the replay does not (or the reverse), both still negative
+/// (before the window can complete), and the win clock.
+pub fn clock_causes(clocks: LazyFrame) -> LazyFrame {
+    let (a, r) = (col(c::RD), col(cols::RD_REPLAY));
+    let rd_bad = a.clone().is_not_null().and(a.clone().neq(r.clone()));
+    let rr_bad = col(c::RR)
+        .is_not_null()
+        .and(col(c::RR).neq(col(cols::RR_REPLAY)));
+    let pos = |e: Expr| e.gt_eq(lit(0));
+    let cause = when(col(PLACEHOLDER_IN_WINDOW))
+        .then(lit(
+            "score not recorded: a placeholder eval (d=1, 0.00) in the count window",
+        ))
+        .when(rd_bad.clone().not())
+        .then(lit("rr: win clock differs"))
+        .when(
+            pos(a.clone())
+                .and(pos(r.clone()))
+                .and(a.clone().gt(r.clone())),
+        )
+        .then(lit("rd: archive count behind the replay (did not advance)"))
+        .when(pos(a.clone()).and(pos(r.clone())))
+        .then(lit("rd: archive count ahead of the replay"))
+        .when(pos(a.clone()))
+        .then(lit("rd: archive counts, replay does not"))
+        .when(pos(r.clone()))
+        .then(lit("rd: replay counts, archive does not"))
+        .otherwise(lit("rd: both negative, counts differ"))
+        .alias("cause");
+    clocks
+        .filter(rd_bad.or(rr_bad))
+        .with_column(cause)
+        .sort([c::GAME_ID, c::PLY], SortMultipleOptions::default())
+        .group_by([col("cause")])
+        .agg([
+            len().alias(c::PLIES),
+            col(c::GAME_ID).first().alias("example_game"),
+            col(c::PLY).first().alias("example_ply"),
+            col(c::RD).first().alias("rd_archive"),
+            col(cols::RD_REPLAY).first(),
+            col(c::RR).first().alias("rr_archive"),
+            col(cols::RR_REPLAY).first(),
+        ])
+        .sort(
+            [c::PLIES],
+            SortMultipleOptions::default().with_order_descending(true),
+        )
+}
+
+/// [`rule_ends`] per era: the games ended by a TCEC rule and how many the
+/// replay fired at exactly their last ply.
+pub fn rule_ends_by_era(ends: LazyFrame) -> LazyFrame {
+    ends.group_by([col(cols::ERA)])
+        .agg([
+            len().alias(metric::GAMES),
+            col("ok").sum().alias("fired_at_end"),
+        ])
+        .sort([cols::ERA], SortMultipleOptions::default())
+}

@@ -1,0 +1,60 @@
+//! What each command computes, versioned ([`ALGORITHM_VERSIONS`]): the number
+//! `run` records per step and a derived table's stamp carries, so that either
+//! is recomputed after a change. In the schema, below `dataset`, because the
+//! dataset stamps its derived tables with it.
+
+/// What each command computes from the same inputs, versioned: bump a
+/// command's number when a change alters its output, so that `run` recomputes
+/// the step after an upgrade even if the evallab version stayed the same.
+pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
+    ("ingest", 1),
+    ("commit", 1),
+    ("facts", 1),
+    // 2: the tcec preset's eras derived from the clocks (S18 bonus, early S22).
+    // 3: the fork's 2022 draw rule (piece/pawn limits, no reset), castling-right
+    //    rook moves reset, silent moves break the window, eras by round.
+    ("adjudicate", 3),
+    ("analyze", 1),
+    ("match", 1),
+    ("policy", 1),
+    // 2: a move repeated in a later MultiPV slot counts once.
+    ("ease", 2),
+    ("difficulty", 1),
+    ("agreement", 1),
+    ("balance", 1),
+    ("standings", 1),
+    ("crosstable", 1),
+    // 2: the summary's note (a draw rate at its 100 % bound).
+    // 3: the summary's solver (`--solver ordo`, Ordo's own search).
+    ("ratings", 3),
+    ("opening-stats", 1),
+    ("pairs", 1),
+    ("engine-stats", 1),
+    // 2: the bootstrap draws games in game-id order (whatever the parts).
+    // 3: reasons instead of unidentified values, the pooled estimate, the
+    //    TOML's [x05] = pooled (issue 27).
+    // 4: the x05 file's header points at the book, not the README.
+    ("calibrate", 4),
+    ("wdl", 1),
+    // 3: values that are not positive skipped, sums per chunk of games.
+    // 4: loss totals summed exactly (nano-pawns), the same in every run.
+    ("relevance", 4),
+    ("eas", 2),
+    // 4: the relevance section's sums as relevance 4.
+    // 5: the ratings' note; expected puzzle ratings under the ease curve.
+    // 6: the ratings summaries show the solver (`report --solver`).
+    ("report", 6),
+    ("annotate", 1),
+    ("openings", 1),
+    ("calc", 1),
+    ("schema", 1),
+    ("inspect", 1),
+    ("run", 1),
+];
+
+pub fn algorithm_version(command: &str) -> u32 {
+    ALGORITHM_VERSIONS
+        .iter()
+        .find(|(c, _)| *c == command)
+        .map_or(0, |(_, v)| *v)
+}

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use super::args::WritePath;
 use evallab::dataset::Dataset;
 use evallab::engine::analyze::resolve_label;
-use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
+use evallab::metrics::relevance::symbols::{MoveScheme, PositionScheme};
 use evallab::metrics::{Field, event_matches};
 use evallab::render::annotate::{AnnotateOptions, listed, write_games};
 use evallab::schema::col;

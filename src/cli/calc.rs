@@ -4,8 +4,11 @@
 use std::process::ExitCode;
 
 use evallab::metrics::relevance::math::{
-    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, cumulative, inverse,
-    move_thresholds, position_boundaries, prob_exp, prob_sigmoid, relevance, rr, total_area,
+    cumulative, prob_exp, prob_sigmoid, relevance, rr, total_area,
+};
+use evallab::metrics::relevance::symbols::{
+    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, inverse,
+    move_thresholds, position_boundaries,
 };
 
 /// Relevance-reduction calculator: boundaries, differences, P(x), inverse.

@@ -21,9 +21,9 @@ use crate::Error;
 use crate::dataset::Dataset;
 use crate::metrics::agreement::query::per_move;
 use crate::metrics::relevance::CLAMP_PAWNS;
-use crate::metrics::relevance::math::{
-    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position, prob_exp,
-    reference_swing, rr,
+use crate::metrics::relevance::math::{prob_exp, reference_swing, rr};
+use crate::metrics::relevance::symbols::{
+    MoveScheme, MoveSymbol, PositionScheme, classify_move, classify_position,
 };
 use crate::metrics::x05::X05;
 use crate::metrics::{Families, MATERIAL, with_material_before};
@@ -100,7 +100,7 @@ pub struct Reference {
 ///
 /// ```
 /// use evallab::render::annotate::{AnnotateOptions, Reference, reference_symbol};
-/// use evallab::metrics::relevance::math::MoveSymbol;
+/// use evallab::metrics::relevance::symbols::MoveSymbol;
 /// let opts = AnnotateOptions::default();
 /// // The only good move: best +1.00, the second best −2.00.
 /// let only = Reference { top1: true, best_cp: 100.0, second_cp: Some(-200.0), played_cp: Some(100.0) };

@@ -694,7 +694,7 @@ fn no_token_vanishes() {
 /// (White POV, to the centipawn), and the NAGs are where the math puts them.
 #[test]
 fn annotated_pgn_round_trips() {
-    use evallab::metrics::relevance::math::{MoveScheme, PositionScheme};
+    use evallab::metrics::relevance::symbols::{MoveScheme, PositionScheme};
     use evallab::metrics::x05::X05;
     use evallab::render::annotate::{AnnotateOptions, write_pgn};
     let (dir, ds) = load(&["tcec.pgn", "chess960.pgn", "lichess.pgn"]);

@@ -1,6 +1,6 @@
 //! Relevance-reduced eval differences per move and per engine (`metrics.md` §2),
-//! as polars expressions built from [`super::math`] (the single
-//! implementation of the math: boundaries and thresholds come from there).
+//! as polars expressions built from [`super::math`] and [`super::symbols`] (the
+//! single implementation of the math: boundaries and thresholds come from there).
 //!
 //! Evals are pawns in the mover's (own) POV. Mates count as ±[`CLAMP_PAWNS`],
 //! and every eval is clamped to that range: at 100 pawns the relevance f is
@@ -9,7 +9,7 @@
 
 use polars::prelude::*;
 
-use super::math::{
+use super::symbols::{
     MoveScheme, MoveSymbol, PositionScheme, PositionSymbol, move_thresholds, position_boundaries,
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
@@ -537,7 +537,8 @@ pub fn summary_total(partials: LazyFrame, by_event: bool, reference: bool) -> La
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::relevance::math::{classify_position, cumulative, prob_exp, rr};
+    use crate::metrics::relevance::math::{cumulative, prob_exp, rr};
+    use crate::metrics::relevance::symbols::classify_position;
 
     /// Losses summed in any order give the same bits: 0.1 + 0.2 + 0.3 is
     /// 0.6000000000000001 as floats, 0.3 + 0.2 + 0.1 is 0.6.

@@ -1,18 +1,26 @@
-//! The NAG symbols of `metrics.md` §2.4 and §2.5 and their schemes: the
-//! position symbols ($10, $14 … $21) and move symbols ($1 … $6) with their
-//! glyphs, the schemes that cut the eval axis into them (position boundaries
-//! from tail masses, move thresholds as fractions of the relevance area), and
-//! the position classifier.
+//! The NAG symbols of `metrics.md` §2.4–§2.6 and their schemes: the position
+//! symbols ($10, $14 … $21) and move symbols ($1 … $6) with their glyphs, the
+//! schemes that cut the eval axis into them (position boundaries from tail
+//! masses, move thresholds as fractions of the relevance area), the classifiers
+//! and the inverse:
 //!
-//! Apart from the relevance math ([`super::math`]): these are the spec's
-//! tables, and none of them needs the area itself. The math builds on them
-//! (the move thresholds in area units, the move classifier, the inverse of
-//! §2.6) and hands these names on, so `math::` names every function of §2.
+//! * [`position_boundaries`], [`classify_position`]: position symbols (§2.4);
+//! * [`area_fraction`], [`MoveScheme::unit`], [`move_thresholds`], [`classify_move`]:
+//!   move symbols (§2.5);
+//! * [`inverse`]: which eval earns a symbol (§2.6).
+//!
+//! The symbols are measured on the relevance area of [`super::math`] (the units
+//! and thresholds need its [`total_area`], the inverse its [`inverse_fraction`]);
+//! the arrow runs from here to the math only. `x05` must be finite and strictly
+//! positive; for other values results are unspecified, except that [`inverse`]
+//! returns `None`.
 
 #![forbid(unsafe_code)]
 
 use std::fmt;
 use std::str::FromStr;
+
+use super::math::{inverse_fraction, total_area};
 
 /// Error of the `FromStr` impls of [`PositionScheme`] and [`MoveScheme`]: the input
 /// is not one of the scheme names of the spec (matched exactly, case-sensitive).
@@ -175,7 +183,7 @@ impl PositionSymbol {
     /// The PGN NAG number (`$10`, `$14` … `$21`).
     ///
     /// ```
-    /// use evallab::metrics::relevance::math::PositionSymbol;
+    /// use evallab::metrics::relevance::symbols::PositionSymbol;
     /// assert_eq!(PositionSymbol::WhiteDecisive.nag(), 18);
     /// ```
     #[must_use]
@@ -192,7 +200,7 @@ impl PositionSymbol {
     /// The glyph as printed in the spec (minus signs are U+2212).
     ///
     /// ```
-    /// use evallab::metrics::relevance::math::PositionSymbol;
+    /// use evallab::metrics::relevance::symbols::PositionSymbol;
     /// assert_eq!(PositionSymbol::BlackCrushing.glyph(), "−−+");
     /// ```
     #[must_use]
@@ -255,7 +263,7 @@ impl fmt::Display for PositionSymbol {
 /// [`PositionSymbol::mirror`]ed symbols). Below the first boundary is `=`.
 ///
 /// ```
-/// use evallab::metrics::relevance::math::{position_boundaries, PositionScheme, PositionSymbol};
+/// use evallab::metrics::relevance::symbols::{position_boundaries, PositionScheme, PositionSymbol};
 /// let b = position_boundaries(PositionScheme::NineWdb, 0.62);
 /// // 0.62·log2(10/9) ≈ 0.0942, 0.62·log2(10/7) ≈ 0.3190, then x05 and 2·x05 exactly.
 /// assert!((b[0].0 - 0.0942419179359310).abs() < 1e-12);
@@ -280,7 +288,7 @@ pub fn position_boundaries(scheme: PositionScheme, x05: f64) -> Vec<(f64, Positi
 /// split middle area is read (one `=` range around 0.00). NaN gives `=`.
 ///
 /// ```
-/// use evallab::metrics::relevance::math::{classify_position, PositionScheme::*, PositionSymbol::*};
+/// use evallab::metrics::relevance::symbols::{classify_position, PositionScheme::*, PositionSymbol::*};
 /// assert_eq!(classify_position(0.05, NineWdb, 0.62), Equal);
 /// assert_eq!(classify_position(0.62, NineWdb, 0.62), WhiteDecisive); // on the boundary
 /// assert_eq!(classify_position(-0.61, NineWdb, 0.62), BlackModerate);
@@ -339,13 +347,27 @@ impl MoveScheme {
     }
 
     /// Units `u` per total area and the threshold multipliers of u (spec table).
-    pub(super) fn units(self) -> (f64, [f64; 3]) {
+    fn units(self) -> (f64, [f64; 3]) {
         match self {
             Self::Econ7 => (7.0, [0.5, 1.5, 2.5]),
             Self::Econ8 => (8.0, [1.0, 2.0, 3.0]),
             Self::Gen20 => (20.0, [1.0, 3.0, 5.0]),
             Self::Gen12 => (12.0, [1.0, 2.0, 3.0]),
         }
+    }
+
+    /// The scheme's unit `u` in relevance-area terms (the spec's "unit u" column),
+    /// `total_area(x05) / n` for n = 7, 8, 20, 12.
+    ///
+    /// ```
+    /// use evallab::metrics::relevance::symbols::MoveScheme;
+    /// use std::f64::consts::LN_2;
+    /// // econ8: u = x05 / (4 ln 2) ≈ 0.223618 at x05 = 0.62
+    /// assert!((MoveScheme::Econ8.unit(0.62) - 0.62 / (4.0 * LN_2)).abs() < 1e-15);
+    /// ```
+    #[must_use]
+    pub fn unit(self, x05: f64) -> f64 {
+        total_area(x05) / self.units().0
     }
 }
 
@@ -403,7 +425,7 @@ impl MoveSymbol {
     /// The PGN NAG number (`$1` … `$6`).
     ///
     /// ```
-    /// use evallab::metrics::relevance::math::MoveSymbol;
+    /// use evallab::metrics::relevance::symbols::MoveSymbol;
     /// assert_eq!(MoveSymbol::Speculative.nag(), 5);
     /// ```
     #[must_use]
@@ -420,7 +442,7 @@ impl MoveSymbol {
     /// The glyph: `!?`, `!`, `!!`, `?!`, `?`, `??`.
     ///
     /// ```
-    /// use evallab::metrics::relevance::math::MoveSymbol;
+    /// use evallab::metrics::relevance::symbols::MoveSymbol;
     /// assert_eq!(MoveSymbol::Blunder.glyph(), "??");
     /// ```
     #[must_use]
@@ -462,7 +484,7 @@ impl fmt::Display for MoveSymbol {
 /// `??` (see the table at [`MoveScheme`]).
 ///
 /// ```
-/// use evallab::metrics::relevance::math::{area_fraction, MoveScheme, MoveSymbol};
+/// use evallab::metrics::relevance::symbols::{area_fraction, MoveScheme, MoveSymbol};
 /// assert_eq!(area_fraction(MoveSymbol::Brilliant, MoveScheme::Econ8), 3.0 / 8.0);
 /// assert_eq!(area_fraction(MoveSymbol::Blunder, MoveScheme::Econ8), -3.0 / 8.0);
 /// assert_eq!(area_fraction(MoveSymbol::Good, MoveScheme::Econ7), 3.0 / 14.0); // 1.5/7
@@ -475,18 +497,108 @@ pub fn area_fraction(symbol: MoveSymbol, scheme: MoveScheme) -> f64 {
     if symbol.is_good() { f } else { -f }
 }
 
+/// The three thresholds on `d = |rr|`: `[!? / ?!, ! / ?, !! / ??]`, i.e.
+/// `|F| · total_area(x05)` with `F` from [`area_fraction`].
+///
+/// ```
+/// use evallab::metrics::relevance::symbols::{move_thresholds, MoveScheme};
+/// use std::f64::consts::LN_2;
+/// let t = move_thresholds(MoveScheme::Econ8, 0.62);
+/// let u = 0.62 / (4.0 * LN_2); // ≈ 0.223618
+/// assert!((t[0] - u).abs() < 1e-15);
+/// assert!((t[1] - 2.0 * u).abs() < 1e-15); // ≈ 0.447235
+/// assert!((t[2] - 3.0 * u).abs() < 1e-15); // ≈ 0.670853
+/// ```
+#[must_use]
+pub fn move_thresholds(scheme: MoveScheme, x05: f64) -> [f64; 3] {
+    // Derived from area_fraction so classify_move and inverse share one definition.
+    let total = total_area(x05);
+    [
+        MoveSymbol::Speculative,
+        MoveSymbol::Good,
+        MoveSymbol::Brilliant,
+    ]
+    .map(|s| area_fraction(s, scheme) * total)
+}
+
+/// Move symbol for a signed relevance-reduced difference `d_signed` in the mover's
+/// POV: `rr(alternative, played)`.
+///
+/// Positive (the played move is the best; alternative = second best) gives `!?`, `!`,
+/// `!!`; negative (alternative = best move) gives `?!`, `?`, `??`. A symbol is earned
+/// when `|d| ≥` its threshold ([`move_thresholds`]); below the first threshold, and for
+/// 0 or NaN, the result is `None`.
+///
+/// ```
+/// use evallab::metrics::relevance::math::rr;
+/// use evallab::metrics::relevance::symbols::{classify_move, MoveScheme::Econ8, MoveSymbol::*};
+/// let x05 = 0.62;
+/// // econ8: from 0.00 to x05 is exactly the `!` threshold 2u.
+/// assert_eq!(classify_move(rr(0.0, x05, x05), Econ8, x05), Some(Good));
+/// assert_eq!(classify_move(rr(0.0, 2.0 * x05, x05), Econ8, x05), Some(Brilliant));
+/// assert_eq!(classify_move(rr(0.0, -0.1, x05), Econ8, x05), None);
+/// assert_eq!(classify_move(rr(0.5, -3.0, x05), Econ8, x05), Some(Blunder));
+/// ```
+#[must_use]
+pub fn classify_move(d_signed: f64, scheme: MoveScheme, x05: f64) -> Option<MoveSymbol> {
+    if d_signed == 0.0 || d_signed.is_nan() {
+        return None;
+    }
+    let t = move_thresholds(scheme, x05);
+    let a = d_signed.abs();
+    let rank = if a >= t[2] {
+        2
+    } else if a >= t[1] {
+        1
+    } else if a >= t[0] {
+        0
+    } else {
+        return None;
+    };
+    Some(if d_signed > 0.0 {
+        [
+            MoveSymbol::Speculative,
+            MoveSymbol::Good,
+            MoveSymbol::Brilliant,
+        ][rank]
+    } else {
+        [
+            MoveSymbol::Dubious,
+            MoveSymbol::Mistake,
+            MoveSymbol::Blunder,
+        ][rank]
+    })
+}
+
+/// §2.6: which eval earns `symbol` against the alternative `x_old` (both mover's POV).
+///
+/// For `!?`, `!`, `!!` `x_old` is the second-best move and the result is the lowest
+/// eval of the played move that earns the symbol; for `?!`, `?`, `??` `x_old` is the
+/// best move and the result is the highest eval that earns it. This is
+/// [`inverse_fraction`] with `F = area_fraction(symbol, scheme)`; `None` when no eval
+/// is far enough away (e.g. `!!` against an alternative that is already winning).
+///
+/// ```
+/// use evallab::metrics::relevance::symbols::{inverse, MoveScheme::Econ8, MoveSymbol::*};
+/// let x05 = 0.62;
+/// // From 0.00: T = 1, T' = 1 + 2·(3/8) = 1.75, x_new = −x05·log2(0.25) = 2·x05.
+/// assert_eq!(inverse(0.0, Brilliant, Econ8, x05), Some(1.24));
+/// // From −x05: T = 0.5, T' = 0.5 − 2·(2/8) = 0 → nothing is a `?` any more.
+/// assert_eq!(inverse(-x05, Mistake, Econ8, x05), None);
+/// ```
+#[must_use]
+pub fn inverse(x_old: f64, symbol: MoveSymbol, scheme: MoveScheme, x05: f64) -> Option<f64> {
+    inverse_fraction(x_old, area_fraction(symbol, scheme), x05)
+}
+
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
+    use super::MoveSymbol::*;
     use super::PositionSymbol::*;
     use super::*;
+    use crate::metrics::relevance::math::{prob_exp, rr, total_area};
+    use crate::metrics::relevance::testing::{X05, close, evals, x05s};
     use proptest::prelude::*;
-
-    /// The Stockfish value of the worked example in §1.
-    pub(crate) const X05: f64 = 0.62;
-
-    pub(crate) fn close(a: f64, b: f64, tol: f64) -> bool {
-        (a - b).abs() <= tol
-    }
 
     /// Boundaries at x05 = 0.62, checked against an independent python3 evaluation of
     /// the spec's closed forms (`0.62 * math.log2(10/9)` etc.).
@@ -628,12 +740,189 @@ pub(crate) mod tests {
         assert_eq!(PositionSymbol::from_nag(11), None);
     }
 
-    pub(crate) fn x05s() -> impl Strategy<Value = f64> {
-        0.05f64..5.0
+    /// Each boundary is where the tail mass 1 − P(x) equals the scheme's q.
+    #[test]
+    fn boundaries_match_tail_masses() {
+        let q: [(PositionScheme, &[f64]); 3] = [
+            (PositionScheme::NineWdb, &[0.45, 0.35, 0.25, 0.125]),
+            (
+                PositionScheme::NineEqual,
+                &[4.0 / 9.0, 3.0 / 9.0, 2.0 / 9.0, 1.0 / 9.0],
+            ),
+            (
+                PositionScheme::SevenEqual,
+                &[3.0 / 7.0, 2.0 / 7.0, 1.0 / 7.0],
+            ),
+        ];
+        for x05 in [0.3, X05, 1.91] {
+            for (scheme, qs) in q {
+                for (&(x, _), &q) in position_boundaries(scheme, x05).iter().zip(qs) {
+                    assert!(close(1.0 - prob_exp(x, x05), q, 1e-14), "{scheme}");
+                    assert!(close(prob_exp(-x, x05), q, 1e-14), "{scheme}");
+                    assert!(close(x, x05 * (1.0 / (2.0 * q)).log2(), 1e-14));
+                }
+            }
+        }
     }
 
-    pub(crate) fn evals() -> impl Strategy<Value = f64> {
-        -30.0f64..30.0
+    /// Thresholds at x05 = 0.62, against python3: u·multiplier with u from the table.
+    #[test]
+    fn move_thresholds_at_0_62() {
+        let expected = [
+            // u = 2·0.62/(7 ln 2) = 0.2555631215289021; 0.5u, 1.5u, 2.5u
+            (
+                MoveScheme::Econ7,
+                [
+                    0.127_781_560_764_451_05,
+                    0.383_344_682_293_353_17,
+                    0.638_907_803_822_255_2,
+                ],
+            ),
+            // u = 0.62/(4 ln 2) = 0.22361773133778934; 1u, 2u, 3u
+            (
+                MoveScheme::Econ8,
+                [
+                    0.223_617_731_337_789_34,
+                    0.447_235_462_675_578_7,
+                    0.670_853_194_013_368,
+                ],
+            ),
+            // u = 0.62/(10 ln 2) = 0.08944709253511574; 1u, 3u, 5u
+            (
+                MoveScheme::Gen20,
+                [
+                    0.089_447_092_535_115_74,
+                    0.268_341_277_605_347_2,
+                    0.447_235_462_675_578_7,
+                ],
+            ),
+            // u = 0.62/(6 ln 2) = 0.14907848755852623; 1u, 2u, 3u
+            (
+                MoveScheme::Gen12,
+                [
+                    0.149_078_487_558_526_23,
+                    0.298_156_975_117_052_47,
+                    0.447_235_462_675_578_7,
+                ],
+            ),
+        ];
+        for (scheme, want) in expected {
+            let t = move_thresholds(scheme, X05);
+            for i in 0..3 {
+                assert!(close(t[i], want[i], 1e-14), "{scheme} {i}: {}", t[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn area_fractions() {
+        let expected = [
+            (MoveScheme::Econ7, [1.0 / 14.0, 3.0 / 14.0, 5.0 / 14.0]),
+            (MoveScheme::Econ8, [1.0 / 8.0, 2.0 / 8.0, 3.0 / 8.0]),
+            (MoveScheme::Gen20, [1.0 / 20.0, 3.0 / 20.0, 5.0 / 20.0]),
+            (MoveScheme::Gen12, [1.0 / 12.0, 2.0 / 12.0, 3.0 / 12.0]),
+        ];
+        for (scheme, f) in expected {
+            for (i, (good, bad)) in [
+                (Speculative, Dubious),
+                (Good, Mistake),
+                (Brilliant, Blunder),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                assert_eq!(area_fraction(good, scheme), f[i]);
+                assert_eq!(area_fraction(bad, scheme), -f[i]);
+            }
+            // Threshold = |F| · total = multiplier · u.
+            let t = move_thresholds(scheme, X05);
+            for (i, &ti) in t.iter().enumerate() {
+                let m = scheme.units().1[i];
+                assert!(close(ti, m * scheme.unit(X05), 1e-15));
+            }
+        }
+    }
+
+    #[test]
+    fn move_threshold_membership() {
+        for x05 in [0.25, X05, 1.91] {
+            for scheme in MoveScheme::ALL {
+                let t = move_thresholds(scheme, x05);
+                let good = [None, Some(Speculative), Some(Good), Some(Brilliant)];
+                let bad = [None, Some(Dubious), Some(Mistake), Some(Blunder)];
+                for i in 0..3 {
+                    // At the threshold: the symbol; one ulp below: the weaker one.
+                    assert_eq!(classify_move(t[i], scheme, x05), good[i + 1]);
+                    assert_eq!(classify_move(t[i].next_down(), scheme, x05), good[i]);
+                    assert_eq!(classify_move(-t[i], scheme, x05), bad[i + 1]);
+                    assert_eq!(classify_move((-t[i]).next_up(), scheme, x05), bad[i]);
+                }
+                assert_eq!(classify_move(0.0, scheme, x05), None);
+                assert_eq!(classify_move(f64::NAN, scheme, x05), None);
+                assert_eq!(classify_move(f64::INFINITY, scheme, x05), Some(Brilliant));
+            }
+        }
+    }
+
+    /// §2.5: econ8 puts "!?"→"!" exactly at x05 and "!"→"!!" at 2·x05 from 0.00.
+    #[test]
+    fn econ8_property() {
+        for x05 in [0.1, 0.3, X05, 1.0, 1.91, 3.7] {
+            let good = inverse(0.0, Good, MoveScheme::Econ8, x05).unwrap();
+            let brilliant = inverse(0.0, Brilliant, MoveScheme::Econ8, x05).unwrap();
+            assert!(close(good, x05, 1e-12), "{good} vs {x05}");
+            assert!(close(brilliant, 2.0 * x05, 1e-12), "{brilliant} vs 2·{x05}");
+            // And forwards: exactly at x05 the move is already `!`, just below `!?`.
+            let at = |x: f64| classify_move(rr(0.0, x, x05), MoveScheme::Econ8, x05);
+            assert_eq!(at(x05), Some(Good));
+            assert_eq!(at(x05 * (1.0 - 1e-9)), Some(Speculative));
+            assert_eq!(at(2.0 * x05), Some(Brilliant));
+            assert_eq!(at(2.0 * x05 * (1.0 - 1e-9)), Some(Good));
+            // Mirror image for bad moves.
+            let mistake = inverse(0.0, Mistake, MoveScheme::Econ8, x05).unwrap();
+            assert!(close(mistake, -x05, 1e-12));
+        }
+    }
+
+    #[test]
+    fn inverse_edge_cases() {
+        // T' ≥ 2 / ≤ 0: no eval is far enough away.
+        assert_eq!(inverse(10.0, Brilliant, MoveScheme::Econ8, X05), None);
+        assert_eq!(inverse(-10.0, Blunder, MoveScheme::Econ8, X05), None);
+        assert_eq!(inverse(f64::NAN, Good, MoveScheme::Econ8, X05), None);
+        assert_eq!(inverse(0.0, Good, MoveScheme::Econ8, 0.0), None);
+        assert_eq!(inverse(0.0, Good, MoveScheme::Econ8, f64::NAN), None);
+        // Mate-like alternative: a `??` against +∞ still has an answer (T = 2).
+        let x = inverse(f64::INFINITY, Blunder, MoveScheme::Econ8, X05).unwrap();
+        // T' = 2 − 0.75 = 1.25 → x = −x05·log2(0.75) = 0.62·0.4150374992788438
+        assert!(close(x, 0.257_323_249_552_883_2, 1e-14));
+    }
+
+    /// Prints the tables of the report (`cargo test print_tables -- --nocapture`).
+    #[test]
+    fn print_tables_at_0_62() {
+        // One value per line, `kind scheme symbol value`, so that an independent
+        // script can diff them; `{}` prints the shortest round-trip decimal.
+        println!("total - - {}", total_area(X05));
+        for scheme in PositionScheme::ALL {
+            for (x, s) in position_boundaries(scheme, X05) {
+                println!("boundary {scheme} {s} {x}");
+            }
+        }
+        for scheme in MoveScheme::ALL {
+            println!("unit {scheme} - {}", scheme.unit(X05));
+            let t = move_thresholds(scheme, X05);
+            for (s, t) in [Speculative, Good, Brilliant].into_iter().zip(t) {
+                println!("threshold {scheme} {s} {t}");
+            }
+            for s in MoveSymbol::ALL {
+                println!("fraction {scheme} {s} {}", area_fraction(s, scheme));
+                let x = inverse(0.0, s, scheme, X05).map_or(f64::NAN, |x| x);
+                println!("inverse_from_0 {scheme} {s} {x}");
+                let x = inverse(1.0, s, scheme, X05).map_or(f64::NAN, |x| x);
+                println!("inverse_from_1 {scheme} {s} {x}");
+            }
+        }
     }
 
     proptest! {
@@ -646,6 +935,31 @@ pub(crate) mod tests {
             prop_assert_eq!(classify_position(-a, scheme, x05), classify_position(a, scheme, x05).mirror());
             if scheme == PositionScheme::SevenEqual {
                 prop_assert!(l.level().abs() <= 3 && h.level().abs() <= 3);
+            }
+        }
+
+        #[test]
+        fn inverse_round_trip(
+            x_old in prop_oneof![evals(), -200.0f64..200.0],
+            x05 in x05s(),
+            si in 0usize..6,
+            mi in 0usize..4,
+        ) {
+            let (symbol, scheme) = (MoveSymbol::ALL[si], MoveScheme::ALL[mi]);
+            if let Some(x_new) = inverse(x_old, symbol, scheme, x05).filter(|x| x.is_finite()) {
+                let total = total_area(x05);
+                let f = area_fraction(symbol, scheme);
+                let d = rr(x_old, x_new, x05);
+                // x_new lies exactly on the symbol's threshold, so the recomputed d
+                // (log2 then exp2 again) may land an ulp or so on either side of it.
+                prop_assert!(close(d, f * total, 1e-12 * total), "d {} vs {}", d, f * total);
+                // Nudge outward by 1e-9 of the area: far above that rounding noise and
+                // far below the gap to the next threshold (≥ 1/14 of the area).
+                let nudged = d + f.signum() * 1e-9 * total;
+                prop_assert_eq!(classify_move(nudged, scheme, x05), Some(symbol));
+                // …and just inside towards 0 it is the next weaker symbol (or none).
+                let weaker = classify_move(d - f.signum() * 1e-9 * total, scheme, x05);
+                prop_assert_ne!(weaker, Some(symbol));
             }
         }
     }

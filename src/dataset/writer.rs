@@ -44,6 +44,11 @@ impl DatasetWriter {
     /// writer's error shows), opens it, and removes what a writer that failed
     /// or was killed left behind. Fails at once if another process holds it.
     pub fn open(root: &Path, command: &str, open: Open) -> Result<DatasetWriter, Error> {
+        // A dataset that is not there is an error before anything is written:
+        // taking the lock would create its folder.
+        if matches!(open, Open::Existing) {
+            Dataset::open(root)?;
+        }
         let lock = DatasetLock::acquire(root, command)?;
         let ds = match open {
             Open::Existing => Dataset::open(root)?,

@@ -545,6 +545,20 @@ fn invalid_options_write_nothing() {
         "",
         "the table was printed before the check"
     );
+    // A writer on a dataset that is not there creates nothing (its lock did
+    // create the folder).
+    let missing = dir.path().join("missing");
+    let m = missing.display().to_string();
+    let out = evallab(
+        &["analyze", &m, "--uci", "/bin/false", "--depth", "1"],
+        None,
+    );
+    assert!(
+        text(&out.stderr).contains("not an evallab dataset"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!missing.exists(), "analyze created {missing:?}");
 }
 
 /// Runs evallab with its stdout a pipe whose reader has already gone.

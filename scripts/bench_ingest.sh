@@ -33,10 +33,7 @@ command -v pgn-extract >/dev/null || apt-get install -y -q pgn-extract >/dev/nul
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/plain"
-for f in "$archive"/*.pgn.zst; do
-  zstd -q -d "$f" -o "$work/plain/$(basename "${f%.zst}")"
-done
+scripts/plain_archive.sh "$archive" "$work/plain"
 mb=$(du -cb "$work"/plain/*.pgn | tail -1 | awk '{printf "%.1f", $1/1e6}')
 
 # One warm-up read so that every run sees the files in the page cache.

@@ -18,11 +18,7 @@ bin="${EVALLAB:-$target/release/evallab}"
 command -v perf >/dev/null || apt-get install -y -q linux-perf >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/plain"
-for f in "$archive"/*.pgn.zst; do
-  zstd -q -d "$f" -o "$work/plain/$(basename "${f%.zst}")"
-done
-cat "$work"/plain/*.pgn > /dev/null
+scripts/plain_archive.sh "$archive" "$work/plain"
 /usr/bin/time -f "%U user s, %S sys s, %M KB peak" -o "$work/t" \
   perf record -q -e cpu-clock -F 1999 -o "$work/perf.data" \
   "$bin" ingest "$work/plain" -o "$work/ds" --quiet --jobs 1 >/dev/null

@@ -105,21 +105,7 @@ fn engine_moves(
     if opts.split == Split::Phase {
         cols.push(phase().alias(m::PHASE));
     }
-    let lf = moves
-        .filter(col(col::IS_BOOK).not())
-        .select(cols)
-        .join(
-            games,
-            [col(col::GAME_ID)],
-            [col(col::GAME_ID)],
-            JoinArgs::new(JoinType::Inner),
-        )
-        .with_column(
-            when(col(col::SIDE).eq(lit("w")))
-                .then(col(col::WHITE))
-                .otherwise(col(col::BLACK))
-                .alias(metric::ENGINE),
-        );
+    let lf = super::with_mover(moves.filter(col(col::IS_BOOK).not()).select(cols), games);
     let mut lf = sel.engines(lf, metric::ENGINE);
     if opts.group == Group::SeasonEngine {
         lf = lf.with_column(super::season(col(col::EVENT)).alias(metric::SEASON));

@@ -282,6 +282,24 @@ pub fn engine_games(games: LazyFrame, families: &Families) -> Result<LazyFrame, 
     )
 }
 
+/// The moves joined with their games (inner, by game id), each named by its
+/// mover in `metric::ENGINE`: White's name for White's moves.
+pub fn with_mover(moves: LazyFrame, games: LazyFrame) -> LazyFrame {
+    moves
+        .join(
+            games,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .with_column(
+            when(col(col::SIDE).eq(lit("w")))
+                .then(col(col::WHITE))
+                .otherwise(col(col::BLACK))
+                .alias(metric::ENGINE),
+        )
+}
+
 /// The engines' own usable evals, one row per non-book move with a cp or mate
 /// eval, on the own-POV scale (centipawns; mates as ±([`MATE_CP`] − n)).
 /// Placeholders, absurd values and plateaus (|cp| ≥ [`PLATEAU_CP`]) are left out.

@@ -128,20 +128,7 @@ pub fn positions(games: LazyFrame, moves: LazyFrame, sel: &Selection, bin_width:
             .then(lit("L"))
             .otherwise(lit("D"))
     };
-    let joined = moves
-        .join(
-            games,
-            [col(col::GAME_ID)],
-            [col(col::GAME_ID)],
-            JoinArgs::new(JoinType::Inner),
-        )
-        .with_column(
-            when(white.clone())
-                .then(col(col::WHITE))
-                .otherwise(col(col::BLACK))
-                .alias(metric::ENGINE),
-        );
-    sel.engines(joined, metric::ENGINE)
+    sel.engines(crate::metrics::with_mover(moves, games), metric::ENGINE)
         .select([
             col(col::GAME_ID),
             col(col::EVENT),

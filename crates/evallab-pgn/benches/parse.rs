@@ -2,6 +2,11 @@
 //! Run with `cargo bench -p evallab-pgn`; the whole-process benchmark is
 //! scripts/bench_ingest.sh. Whole-game parsing writes into a counting sink, so
 //! it measures the parser alone (evallab's Arrow builders are not built here).
+//! Beside it, the yardstick: pgn-reader 0.29 with shakmaty playing every
+//! mainline move (parse and validate, no comments read, no output).
+
+#[path = "../tests/support/yardstick.rs"]
+mod yardstick;
 
 use std::hint::black_box;
 use std::io::Read;
@@ -9,6 +14,7 @@ use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use evallab_pgn::game::{ParseOptions, Source, parse_batch};
+use evallab_pgn::movetext::Lexer;
 use evallab_pgn::sink::Counter;
 use evallab_pgn::split::Splitter;
 use evallab_pgn::{comment, input};
@@ -77,6 +83,29 @@ fn games(c: &mut Criterion) {
                 let mut sink = Counter::default();
                 black_box(parse_batch(&batch, src, ParseOptions::default(), &mut sink));
                 black_box(sink);
+            })
+        });
+        // The own lexer alone: every movetext token of every game (no SAN
+        // read, no move played), the part pgn-reader's reader does.
+        g.bench_function(format!("lexer/{name}"), |b| {
+            b.iter(|| {
+                let tokens: usize = batch
+                    .games
+                    .iter()
+                    .map(|span| Lexer::new(batch.movetext(span)).count())
+                    .sum();
+                black_box(tokens);
+            })
+        });
+        g.bench_function(format!("pgn_reader/{name}"), |b| {
+            b.iter(|| {
+                let mut visitor = yardstick::Validate { keep_uci: false };
+                let mut reader = pgn_reader::Reader::new(&text[..]);
+                let plies: usize = reader
+                    .read_games(&mut visitor)
+                    .map(|g| g.expect("in memory").plies)
+                    .sum();
+                black_box(plies);
             })
         });
     }

@@ -71,6 +71,8 @@ pub trait Commands {
     fn check(&self, argv: &[String]) -> Result<(Vec<String>, Vec<String>), String>;
     /// Whether option `--flag` of `command` names a file it reads or writes.
     fn file_use(&self, command: &str, flag: &str) -> Option<FileUse>;
+    /// Whether option `--flag` of `command` names an engine run (a label).
+    fn names_run(&self, command: &str, flag: &str) -> bool;
 }
 
 /// One step: the evallab command line it stands for, and the files it reads
@@ -83,6 +85,8 @@ pub struct Step {
     pub argv: Vec<String>,
     pub reads: Vec<PathBuf>,
     pub writes: Vec<PathBuf>,
+    /// The engine runs it names (`--label`, `--analysis`, `--policy`).
+    pub runs: Vec<String>,
 }
 
 impl Step {
@@ -271,11 +275,14 @@ pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spe
             .check(&argv)
             .map_err(|e| bad(format!("{at}: {}", e.trim())))?;
         notes.extend(said.into_iter().map(|n| format!("{at}: {n}")));
-        // The files behind the options (as `--flag value`: the lines built above).
+        // The files and runs behind the options (as `--flag value`: the
+        // lines built above).
+        let mut runs = Vec::new();
         for w in argv[2..].windows(2) {
             match commands.file_use(cmd, &w[0]) {
                 Some(FileUse::Reads) => reads.push(PathBuf::from(&w[1])),
                 Some(FileUse::Writes) => writes.push(PathBuf::from(&w[1])),
+                None if commands.names_run(cmd, &w[0]) => runs.push(w[1].clone()),
                 None => {}
             }
         }
@@ -284,6 +291,7 @@ pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spe
             argv,
             reads,
             writes,
+            runs,
         });
     }
     Ok(Spec {
@@ -324,7 +332,7 @@ pub fn stamp(step: &Step, dataset: &Path) -> String {
 }
 
 /// The part of the manifest a step reads: the versions and the ingest runs,
-/// the engine runs it names (`--label`, `--analysis`, `--policy`), and every
+/// the engine runs it names ([`Step::runs`]), and every
 /// engine run only for a step that reads them all (`report`, or an engine
 /// command without a label). Hashing the whole manifest made a later step's
 /// engine run (the demo's `match`) mark the earlier `analyze` and
@@ -336,12 +344,7 @@ fn manifest_part(step: &Step, dataset: &Path) -> Vec<u8> {
     let Ok(m) = serde_json::from_slice::<Manifest>(&text) else {
         return text;
     };
-    let labels: Vec<&str> = step
-        .argv
-        .windows(2)
-        .filter(|w| matches!(w[0].as_str(), "--label" | "--analysis" | "--policy"))
-        .map(|w| w[1].as_str())
-        .collect();
+    let labels = &step.runs;
     let every_run = labels.is_empty()
         && matches!(
             step.argv[1].as_str(),
@@ -350,7 +353,7 @@ fn manifest_part(step: &Step, dataset: &Path) -> Vec<u8> {
     let engine_runs: Vec<_> = m
         .analyses
         .iter()
-        .filter(|a| every_run || labels.contains(&a.label.as_str()))
+        .filter(|a| every_run || labels.contains(&a.label))
         .collect();
     serde_json::to_vec(&(&m.tool_version, &m.schema_version, &m.runs, engine_runs)).unwrap_or(text)
 }
@@ -371,12 +374,13 @@ mod tests {
     use super::*;
     use crate::dataset::{EngineChunk, EngineId, EngineRun};
 
-    fn step(argv: &[&str]) -> Step {
+    fn step(argv: &[&str], runs: &[&str]) -> Step {
         Step {
             name: "1. x".into(),
             argv: argv.iter().map(|a| a.to_string()).collect(),
             reads: Vec::new(),
             writes: Vec::new(),
+            runs: runs.iter().map(|r| r.to_string()).collect(),
         }
     }
 
@@ -425,10 +429,10 @@ mod tests {
             .unwrap();
         };
         let steps = [
-            step(&["evallab", "analyze", "ds", "--label", "a"]),
-            step(&["evallab", "agreement", "ds", "--analysis", "a"]),
-            step(&["evallab", "balance", "ds"]),
-            step(&["evallab", "report", "ds", "-o", "r"]),
+            step(&["evallab", "analyze", "ds", "--label", "a"], &["a"]),
+            step(&["evallab", "agreement", "ds", "--analysis", "a"], &["a"]),
+            step(&["evallab", "balance", "ds"], &[]),
+            step(&["evallab", "report", "ds", "-o", "r"], &[]),
         ];
         let stamps = || {
             steps

@@ -10,6 +10,7 @@ use evallab::render::format::{self, Format};
 use evallab::schema::{ANALYSIS, GAMES, MOVES};
 use polars::prelude::IntoLazy;
 
+use super::args::RunLabel;
 use super::args::StatArgs;
 use super::args::WritePath;
 use super::args::choice;
@@ -25,7 +26,7 @@ use super::args::choice;
 pub struct Args {
     /// The analysis label [default: the dataset's only analysis].
     #[arg(long, value_name = "LABEL")]
-    analysis: Option<String>,
+    analysis: Option<RunLabel>,
     /// Group by engine, by event and engine (default), or by season and engine.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
     by: Group,

@@ -11,6 +11,7 @@ use evallab::metrics::Field;
 use evallab_uci::Limit;
 
 use super::args::ReadPath;
+use super::args::RunLabel;
 use super::progress::Progress;
 
 /// Re-analyse the dataset's positions with a UCI engine (table `analysis`).
@@ -53,7 +54,7 @@ pub struct Args {
     shard: ShardArgs,
     /// Name of the analysis in the dataset [default: ENGINE-LIMIT-mpvK].
     #[arg(long, value_name = "NAME")]
-    label: Option<String>,
+    label: Option<RunLabel>,
     /// Copy the rows of positions already analysed by a run with the same
     /// engine, options and settings (any label, this one's included) instead
     /// of searching them: a position is known by its Polyglot key. With a
@@ -231,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let opts = AnalyzeOptions {
         run: args.engine.run_options(
-            args.label,
+            args.label.map(|l| l.0),
             args.shard.shard,
             args.timeout,
             Duration::from_secs(10),

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::args::RunLabel;
 use super::args::WritePath;
 use evallab::dataset::Dataset;
 use evallab::engine::analyze::resolve_label;
@@ -37,7 +38,7 @@ pub struct Args {
     /// Move symbols from this engine analysis (`evallab analyze`, MultiPV ≥ 2):
     /// the best move against the second best, any other against the best.
     #[arg(long, value_name = "LABEL")]
-    analysis: Option<String>,
+    analysis: Option<RunLabel>,
     /// Output PGN file.
     #[arg(short, long)]
     output: WritePath,

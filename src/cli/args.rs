@@ -90,6 +90,36 @@ impl ValueParserFactory for NameOrPath {
     }
 }
 
+/// The label of an engine run in the dataset (`--analysis`, `--policy`,
+/// `--label`): a pipeline step depends on the runs it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunLabel(pub String);
+
+impl std::ops::Deref for RunLabel {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for RunLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl ValueParserFactory for RunLabel {
+    type Parser = MapValueParser<clap::builder::StringValueParser, fn(String) -> RunLabel>;
+    fn value_parser() -> Self::Parser {
+        clap::builder::StringValueParser::new().map(RunLabel)
+    }
+}
+
+/// Whether an option names an engine run (its type says so).
+pub fn names_run(arg: &clap::Arg) -> bool {
+    arg.get_value_parser().type_id() == TypeId::of::<RunLabel>()
+}
+
 /// Whether an option's value is a file the command reads or writes, by its
 /// type: the direction is declared once, with the option.
 pub fn file_use(arg: &clap::Arg) -> Option<FileUse> {

@@ -14,6 +14,7 @@ use evallab::metrics::difficulty::query::{
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY};
 
 use super::args::OutputArgs;
+use super::args::RunLabel;
 use super::args::WritePath;
 
 /// How well each difficulty measure ranks puzzles like their Lichess rating.
@@ -36,10 +37,10 @@ pub struct Args {
     /// of the solver's first position: `--plies 1..2` searches it after the
     /// opponent's, as in a game).
     #[arg(long, value_name = "LABEL")]
-    analysis: String,
+    analysis: RunLabel,
     /// The policy run (its priors).
     #[arg(long, value_name = "LABEL")]
-    policy: String,
+    policy: RunLabel,
     /// Candidates: the reference's top N lines.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
     top: u8,
@@ -79,8 +80,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ds.manifest().require_analysis(label, &args.dataset)?;
     }
     let opts = DifficultyOptions {
-        analysis_label: args.analysis.clone(),
-        policy_label: args.policy.clone(),
+        analysis_label: args.analysis.0.clone(),
+        policy_label: args.policy.0.clone(),
         top: args.top,
     };
     let tables = (

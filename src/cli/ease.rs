@@ -12,6 +12,7 @@ use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, p
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
 
 use super::args::ReadPath;
+use super::args::RunLabel;
 use super::args::StatArgs;
 use super::args::choice;
 
@@ -27,10 +28,10 @@ use super::args::choice;
 pub struct Args {
     /// The reference analysis (its final lines give Q).
     #[arg(long, value_name = "LABEL")]
-    analysis: String,
+    analysis: RunLabel,
     /// The policy run (its priors give P).
     #[arg(long, value_name = "LABEL", required_unless_present = "policy_file")]
-    policy: Option<String>,
+    policy: Option<RunLabel>,
     /// Priors from a Parquet file instead of a policy run: columns game_id,
     /// ply, move (UCI) and prior (a fraction or a percentage).
     #[arg(long, value_name = "FILE", conflicts_with = "policy")]
@@ -79,12 +80,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (_, Some(file)) => (user::USER_LABEL.to_string(), user::scan(file)?),
         (Some(label), None) => {
             ds.manifest().require_analysis(label, &args.stat.dataset)?;
-            (label.clone(), ds.scan(&POLICY)?)
+            (label.0.clone(), ds.scan(&POLICY)?)
         }
         (None, None) => unreachable!("clap requires --policy or --policy-file"),
     };
     let ease_opts = EaseOptions {
-        analysis_label: args.analysis.clone(),
+        analysis_label: args.analysis.0.clone(),
         policy_label,
         top: args.top,
         form: args.form,
@@ -97,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let positions = per_position(ds.scan(&ANALYSIS)?, priors.clone(), &ease_opts)?;
     let mut df = if let Some(model) = &model {
         let opts = DifficultyOptions {
-            analysis_label: args.analysis.clone(),
+            analysis_label: args.analysis.0.clone(),
             policy_label: ease_opts.policy_label.clone(),
             top: args.top,
         };

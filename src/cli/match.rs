@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use super::args::RunLabel;
 use super::args::WritePath;
 use super::args::choice;
 use evallab::dataset::Dataset;
@@ -63,7 +64,7 @@ pub struct Args {
     shard: super::analyze::ShardArgs,
     /// Name of the run in the dataset [default: match-ENGINE-<settings hash>].
     #[arg(long, value_name = "NAME")]
-    label: Option<String>,
+    label: Option<RunLabel>,
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     timeout: f64,
@@ -122,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     ])?;
     let opts = MatchOptions {
         run: args.engine.run_options(
-            args.label,
+            args.label.map(|l| l.0),
             args.shard.shard,
             args.timeout,
             Duration::from_secs(10),

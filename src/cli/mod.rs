@@ -130,14 +130,23 @@ impl pipeline::Commands for Steps {
     }
 
     fn file_use(&self, command: &str, flag: &str) -> Option<FileUse> {
-        let cli = Cli::command();
-        let arg = cli.find_subcommand(command)?.get_arguments().find(|a| {
-            flag.strip_prefix("--")
-                .is_some_and(|l| a.get_long() == Some(l))
-                || flag.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short()
-        })?;
-        args::file_use(arg)
+        option(command, flag, args::file_use).flatten()
     }
+
+    fn names_run(&self, command: &str, flag: &str) -> bool {
+        option(command, flag, args::names_run).unwrap_or(false)
+    }
+}
+
+/// `what` of option `flag` (`--long` or `-s`) of `command`, if it has one.
+fn option<T>(command: &str, flag: &str, what: impl Fn(&clap::Arg) -> T) -> Option<T> {
+    let cli = Cli::command();
+    let arg = cli.find_subcommand(command)?.get_arguments().find(|a| {
+        flag.strip_prefix("--")
+            .is_some_and(|l| a.get_long() == Some(l))
+            || flag.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short()
+    })?;
+    Some(what(arg))
 }
 
 impl run::Execute for Steps {

@@ -9,6 +9,7 @@ use evallab::engine::policy::{Policy, PolicyOptions};
 
 use super::analyze::{EngineArgs, PositionArgs, ShardArgs, run_with_progress};
 use super::args::ReadPath;
+use super::args::RunLabel;
 
 /// Price the dataset's positions with a policy network (table `policy`).
 ///
@@ -35,7 +36,7 @@ pub struct Args {
     shard: ShardArgs,
     /// Name of the run in the dataset [default: policy-WEIGHTS].
     #[arg(long, value_name = "NAME")]
-    label: Option<String>,
+    label: Option<RunLabel>,
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 60.0)]
     timeout: f64,
@@ -45,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let opts = PolicyOptions {
         // lc0 loads its network at the first `isready`.
         run: args.engine.run_options(
-            args.label,
+            args.label.map(|l| l.0),
             args.shard.shard,
             args.timeout,
             Duration::from_secs(60),

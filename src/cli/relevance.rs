@@ -12,6 +12,7 @@ use evallab::metrics::relevance::{Reference, by_event, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
 use polars::prelude::DataFrame;
 
+use super::args::RunLabel;
 use super::args::StatArgs;
 use super::args::WritePath;
 use super::args::choice;
@@ -32,7 +33,7 @@ pub struct Args {
     /// the reference's margin over its second-best line, or the played move's
     /// loss against its best line, instead of the archived evals' swing.
     #[arg(long, value_name = "LABEL")]
-    analysis: Option<String>,
+    analysis: Option<RunLabel>,
     /// Where to write the per-move table [default: DATASET/derived/relevance_moves.parquet].
     #[arg(long, value_name = "FILE")]
     moves_out: Option<WritePath>,

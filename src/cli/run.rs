@@ -211,5 +211,16 @@ mod tests {
             );
         }
         assert_eq!(steps.file_use("balance", "--engine"), None);
+        // Engine runs, by their type too: the manifest part a step reads.
+        for (command, flag) in [
+            ("analyze", "--label"),
+            ("agreement", "--analysis"),
+            ("ease", "--policy"),
+            ("difficulty", "--analysis"),
+            ("relevance", "--analysis"),
+        ] {
+            assert!(steps.names_run(command, flag), "{command} {flag}");
+        }
+        assert!(!steps.names_run("analyze", "--shard"));
     }
 }

@@ -17,7 +17,10 @@ use super::args::ReadPath;
 ///
 /// Each game gets the deepest line of the table whose final position it
 /// reaches, in any move order (by the Polyglot position keys), and the ply
-/// where it does; the ECO and Opening tags stay as written. The per-game
+/// where it does; the ECO and Opening tags stay as written. A Chess960 game
+/// that reaches no line is named by its start position's Scharnagl number
+/// (`Chess960 SP 518 RNBQKBNR`; each side's in `chess960_sp_white` and
+/// `chess960_sp_black`). The per-game
 /// table is stored in DATASET/derived/openings.parquet (`evallab schema
 /// openings`); the counts are printed.
 #[derive(Debug, clap::Args)]

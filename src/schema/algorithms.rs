@@ -45,7 +45,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     // 6: the ratings summaries show the solver (`report --solver`).
     ("report", 6),
     ("annotate", 1),
-    ("openings", 1),
+    // 2: a Chess960 game's start position by Scharnagl number (its name
+    //    when it reaches no line), counted as classified (issue 42).
+    ("openings", 2),
     ("calc", 1),
     ("schema", 1),
     ("inspect", 1),

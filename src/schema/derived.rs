@@ -33,6 +33,9 @@ pub mod opening_col {
     pub const ECO_TAG: &str = "eco_tag";
     pub const ECO_AGREES: &str = "eco_agrees";
     pub const UNCLASSIFIED: &str = "unclassified";
+    /// `chess960_sp_{white,black}`: the Scharnagl number of each side's back
+    /// rank at the start of a Chess960 game.
+    pub const CHESS960_SP: [&str; 2] = ["chess960_sp_white", "chess960_sp_black"];
 }
 
 /// Column names of the relevance tables (per move and summary).
@@ -165,7 +168,12 @@ pub const OPENINGS: Table = Table {
             true,
             "ECO code of that line (null: the game reaches no line's position)",
         ),
-        c(col::OPENING, Utf8, true, "name of that line"),
+        c(
+            col::OPENING,
+            Utf8,
+            true,
+            "name of that line; for a Chess960 game that reaches none, its start position: `Chess960 SP 518 RNBQKBNR`, or White's then Black's (`Chess960 SP 0 BBQNNRKR / SP 959 RKRNNQBB`) when they differ",
+        ),
         c(
             opening_col::OPENING_PLY,
             UInt16,
@@ -188,7 +196,19 @@ pub const OPENINGS: Table = Table {
             opening_col::UNCLASSIFIED,
             Utf8,
             true,
-            "why the game has no line (Chess960, no moves, a set-up start, none reached); null when it has one",
+            "why the game has no name (a Chess960 start that is no arrangement, no moves, a set-up start, no line reached); null when it has one",
+        ),
+        c(
+            opening_col::CHESS960_SP[0],
+            Int16,
+            true,
+            "Chess960: the Scharnagl number (0–959) of White's back rank at the start (null: a standard game, or no Chess960 arrangement)",
+        ),
+        c(
+            opening_col::CHESS960_SP[1],
+            Int16,
+            true,
+            "Chess960: the Scharnagl number of Black's back rank (read by file, as White's); differs from White's in Double Fischer Random",
         ),
     ],
 };

@@ -11,25 +11,21 @@ use polars::prelude::*;
 
 use crate::fixtures::{ints, s, strs};
 
-#[test]
-fn games_get_the_deepest_line_they_reach_in_any_move_order() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings");
+/// The `openings` table of the games of one PGN file, in the file's order
+/// (game_number), whatever the game ids' order.
+fn classified(pgn: &Path, table: &OpeningTable) -> DataFrame {
     let dir = tempfile::tempdir().unwrap();
-    let input = data.join("games.pgn").display().to_string();
+    let input = pgn.display().to_string();
     ingest(dir.path(), &[input], IngestOptions::default(), &mut |_| {}).unwrap();
     let ds = evallab::dataset::Dataset::open(dir.path()).unwrap();
-    let table = OpeningTable::read(&data).unwrap();
-    assert_eq!(table.lines.len(), 9);
-    let out = classify(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap(), &table).unwrap();
-    // In the games' order (game_number), whatever the game ids' order.
+    let out = classify(ds.scan(&GAMES).unwrap(), ds.scan(&MOVES).unwrap(), table).unwrap();
     let order = ds
         .scan(&GAMES)
         .unwrap()
         .select([col(col::GAME_ID), col(col::GAME_NUMBER)])
         .collect()
         .unwrap();
-    let out = out
-        .lazy()
+    out.lazy()
         .join(
             order.lazy(),
             [col(col::GAME_ID)],
@@ -38,19 +34,29 @@ fn games_get_the_deepest_line_they_reach_in_any_move_order() {
         )
         .sort([col::GAME_NUMBER], SortMultipleOptions::default())
         .collect()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn games_get_the_deepest_line_they_reach_in_any_move_order() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings");
+    let table = OpeningTable::read(&data).unwrap();
+    assert_eq!(table.lines.len(), 9);
+    let out = classified(&data.join("games.pgn"), &table);
     // 1: Ruy Lopez after 3.Bb5; 2: 1.c4 e6 2.d4 d5 is the QGD position
     // (deeper than 1.c4); 3: 2...d6 is in no line, 2.Nf3 is; 4: the FEN is
     // the Ruy Lopez position (ply 0); 5: 1.Nf3 is in no line; 6: 2.Nf3's
-    // position again at ply 7, first at ply 3; 7: Chess960 reaches no line.
+    // position again at ply 7, first at ply 3; 7: Chess960 reaches no line,
+    // its start (SP 0) names it.
     assert_eq!(
         strs(&out, col::ECO),
         [s("C60"), s("D30"), s("C40"), s("C60"), None, s("C40"), None]
     );
     assert_eq!(strs(&out, col::OPENING)[1], s("Queen's Gambit Declined"));
+    assert_eq!(strs(&out, col::OPENING)[6], s("Chess960 SP 0 BBQNNRKR"));
     assert_eq!(
         ints(&out, opening_col::OPENING_PLY),
-        [Some(5), Some(4), Some(3), Some(0), None, Some(3), None]
+        [Some(5), Some(4), Some(3), Some(0), None, Some(3), Some(0)]
     );
     assert_eq!(
         strs(&out, opening_col::ECO_TAG),
@@ -71,10 +77,7 @@ fn games_get_the_deepest_line_they_reach_in_any_move_order() {
     let why = strs(&out, opening_col::UNCLASSIFIED);
     assert_eq!(why[..4], [None, None, None, None]);
     assert_eq!(why[4], s("no table line's position reached"));
-    assert_eq!(
-        why[6],
-        s("Chess960: the table's lines start from the standard position")
-    );
+    assert_eq!(why[6], None);
 
     let counts = summary(out.lazy()).collect().unwrap();
     let n = |c| ints(&counts, c)[0].unwrap();
@@ -87,7 +90,7 @@ fn games_get_the_deepest_line_they_reach_in_any_move_order() {
             summary_col::AGREEING
         ]
         .map(n),
-        [7, 5, 3, 2, 1]
+        [7, 6, 3, 2, 1]
     );
     let pct = counts.column(summary_col::AGREEING_PCT).unwrap();
     assert_eq!(pct.f64().unwrap().get(0), Some(50.0));
@@ -101,4 +104,32 @@ fn a_table_without_its_header_is_refused() {
     assert!(e.contains("a.tsv: the first line is not the header"), "{e}");
     let e = OpeningTable::read(&dir.path().join("none")).unwrap_err();
     assert!(e.to_string().contains("none"), "{e}");
+}
+
+/// The fixture's Chess960 games (SP 353, and SP 528 without a Variant tag)
+/// and a Double Fischer Random one: each side's start position by its
+/// Scharnagl number, the set-up standard game without.
+#[test]
+fn chess960_games_are_named_by_their_start_positions() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fixtures/chess960.pgn");
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("960.pgn");
+    let double = "[Event \"Double FRC\"]\n[Result \"*\"]\n[Variant \"chess960\"]\n\
+        [SetUp \"1\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1\"]\n\n1. e4 e5 *\n";
+    let text = std::fs::read_to_string(fixture).unwrap() + "\n" + double;
+    std::fs::write(&pgn, text).unwrap();
+    let out = classified(&pgn, &OpeningTable::default());
+    let [white, black] = opening_col::CHESS960_SP;
+    assert_eq!(ints(&out, white), [Some(353), None, Some(528), Some(959)]);
+    assert_eq!(ints(&out, black), [Some(353), None, Some(528), Some(0)]);
+    assert_eq!(
+        strs(&out, col::OPENING),
+        [
+            s("Chess960 SP 353 BNRBKRQN"),
+            None,
+            s("Chess960 SP 528 BBRNKQNR"),
+            s("Chess960 SP 959 RKRNNQBB / SP 0 BBQNNRKR"),
+        ]
+    );
+    assert_eq!(out.column(white).unwrap().dtype(), &DataType::Int16);
 }

@@ -4,9 +4,11 @@
 //! keys of `moves.position_key` and `games.start_key`.
 //!
 //! The table is read from files the user gives (`evallab openings DATASET
-//! --table DIR`); evallab ships none of it. [`stats`] counts results per
-//! opening, by these lines or by the games' tags.
+//! --table DIR`); evallab ships none of it. A Chess960 game that reaches no
+//! line is named by its start position ([`chess960`]). [`stats`] counts
+//! results per opening, by these lines or by the games' tags.
 
+pub mod chess960;
 pub mod stats;
 
 use std::collections::HashMap;
@@ -151,7 +153,8 @@ pub fn position_keys(games: LazyFrame, moves: LazyFrame) -> Result<LazyFrame, Er
 /// One row per game of `games`: the deepest table line whose final position
 /// the game reaches (its start position included), the ply where it does
 /// (the first time; the latest such ply between lines of equal depth), the
-/// game's ECO tag and whether it agrees (the `openings` table).
+/// game's ECO tag and whether it agrees, and a Chess960 game's start
+/// position, its name when it reaches no line: the `openings` table.
 pub fn classify(
     games: LazyFrame,
     moves: LazyFrame,
@@ -188,13 +191,19 @@ pub fn classify(
             col(col::PLY).first().alias(opening_col::OPENING_PLY),
         ]);
     let tag = col(opening_col::ECO_TAG);
-    // Why a game has no line: the table's lines start from the standard
-    // position, so a Chess960 or set-up start may reach none of them.
-    let unclassified = when(col(col::ECO).is_not_null())
+    let [sp_white, sp_black] = opening_col::CHESS960_SP;
+    // The start position's name applies from ply 0.
+    let named_by_start = col(col::ECO)
+        .is_null()
+        .and(col(chess960::NAME).is_not_null());
+    // Why a game has no name: the table's lines start from the standard
+    // position, so a set-up start may reach none of them; a Chess960 game
+    // is named by its start unless a side's back rank is no arrangement.
+    let unclassified = when(col(col::ECO).is_not_null().or(named_by_start.clone()))
         .then(lit(NULL).cast(DataType::String))
         .when(col(col::VARIANT).eq(lit("chess960")))
         .then(lit(
-            "Chess960: the table's lines start from the standard position",
+            "Chess960: a back rank of the start position is no Chess960 arrangement",
         ))
         .when(col(col::PLIES).eq(lit(0)))
         .then(lit("no moves"))
@@ -203,6 +212,7 @@ pub fn classify(
         .otherwise(lit("no table line's position reached"))
         .alias(opening_col::UNCLASSIFIED);
     let out = games
+        .clone()
         .select([
             col(col::GAME_ID),
             col(col::ECO).alias(opening_col::ECO_TAG),
@@ -216,24 +226,36 @@ pub fn classify(
             [col(col::GAME_ID)],
             JoinArgs::new(JoinType::Left),
         )
+        .join(
+            chess960::start_positions(games)?.lazy(),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
         .select([
             col(col::GAME_ID),
             col(col::ECO),
-            col(col::OPENING),
-            col(opening_col::OPENING_PLY),
+            col(col::OPENING).fill_null(col(chess960::NAME)),
+            when(named_by_start)
+                .then(lit(0).cast(DataType::UInt16))
+                .otherwise(col(opening_col::OPENING_PLY))
+                .alias(opening_col::OPENING_PLY),
             tag.clone(),
             when(tag.clone().is_null().or(col(col::ECO).is_null()))
                 .then(lit(NULL).cast(DataType::Boolean))
                 .otherwise(tag.eq(col(col::ECO)))
                 .alias(opening_col::ECO_AGREES),
             unclassified,
+            col(sp_white),
+            col(sp_black),
         ])
         .sort([col::GAME_ID], SortMultipleOptions::default())
         .collect()?;
     Ok(out)
 }
 
-/// The counts of an `openings` table: games, classified, with an ECO tag,
+/// The counts of an `openings` table: games, classified (named by a line or
+/// by a Chess960 start), with an ECO tag,
 /// tagged and classified, agreeing, and the shares (percent) classified and
 /// agreeing (of the tagged and classified).
 pub fn summary(openings: LazyFrame) -> LazyFrame {
@@ -245,7 +267,7 @@ pub fn summary(openings: LazyFrame) -> LazyFrame {
     openings
         .select([
             len().alias(summary_col::GAMES),
-            n(col(col::ECO).is_not_null()).alias(summary_col::CLASSIFIED),
+            n(col(col::OPENING).is_not_null()).alias(summary_col::CLASSIFIED),
             n(col(opening_col::ECO_TAG).is_not_null()).alias(summary_col::ECO_TAGGED),
             n(col(opening_col::ECO_AGREES).is_not_null()).alias(summary_col::COMPARED),
             n(col(opening_col::ECO_AGREES).fill_null(false)).alias(summary_col::AGREEING),

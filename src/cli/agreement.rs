@@ -1,7 +1,6 @@
 //! `evallab agreement <DATASET> [--analysis LABEL]`: the archive against a
 //! reference analysis, per engine.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::engine::analyze::resolve_label;

@@ -1,7 +1,6 @@
 //! `evallab ease <DATASET> --analysis LABEL --policy LABEL`: how easy each
 //! position was (`metrics.md` §4), per position or per engine.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::engine::policy::user;

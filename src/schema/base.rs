@@ -156,11 +156,11 @@ base_table! {
         variant => (col::VARIANT, Utf8, false, "`standard` or `chess960`"),
         variant_inferred => (col::VARIANT_INFERRED, Bool, false, "true when no Variant tag said chess960 but the start FEN is legal only as Chess960 (castling rooks off the corners)"),
         engine_options => (col::ENGINE_OPTIONS, Utf8, true, "comment before the first move (engine options or hardware)"),
-        plies => (col::PLIES, UInt16, false, "plies parsed and validated"),
-        variations_skipped => (col::VARIATIONS_SKIPPED, UInt16, false, "variations `( … )` skipped"),
+        plies => (col::PLIES, UInt32, false, "plies parsed and validated"),
+        variations_skipped => (col::VARIATIONS_SKIPPED, UInt32, false, "variations `( … )` skipped"),
         dialect => (col::DIALECT, Utf8, true, "dominant eval-comment dialect: tcec, cutechess, lichess, chessbase"),
-        evals => (col::EVALS, UInt16, false, "moves with a usable eval (cp or mate)"),
-        unparsed_comments => (col::UNPARSED_COMMENTS, UInt16, false, "move comments no dialect could read (kept in comment_extra)"),
+        evals => (col::EVALS, UInt32, false, "moves with a usable eval (cp or mate)"),
+        unparsed_comments => (col::UNPARSED_COMMENTS, UInt32, false, "move comments no dialect could read (kept in comment_extra)"),
         other_tags => (col::OTHER_TAGS, Utf8, true, "every other tag, as a JSON object"),
     }
 }
@@ -171,8 +171,8 @@ base_table! {
     "one row per ply of an ingested game",
     {
         game_id => (col::GAME_ID, Int64, false, "games.game_id"),
-        ply => (col::PLY, UInt16, false, "1-based ply index in the game"),
-        move_number => (col::MOVE_NUMBER, UInt16, false, "full move number as printed in PGN (continues a FEN's move number)"),
+        ply => (col::PLY, UInt32, false, "1-based ply index in the game"),
+        move_number => (col::MOVE_NUMBER, UInt32, false, "full move number as printed in PGN (continues a FEN's move number)"),
         side => (col::SIDE, Utf8, false, "`w` or `b`: the side that moved"),
         san => (col::SAN, Utf8, false, "move in SAN as reconstructed from the position"),
         uci => (col::UCI, Utf8, false, "move in UCI (Chess960 castling as king-takes-rook)"),
@@ -215,8 +215,8 @@ base_table! {
         black_rooks => (col::BLACK_ROOKS, UInt8, false, "Black rooks after the move"),
         black_queens => (col::BLACK_QUEENS, UInt8, false, "Black queens after the move"),
         material_balance => (col::MATERIAL_BALANCE, Int16, false, "material White minus Black in pawns (1/3/3/5/9)"),
-        halfmove_clock => (col::HALFMOVE_CLOCK, UInt16, false, "halfmove clock after the move"),
-        repetition => (col::REPETITION, UInt8, false, "how often the position after the move has occurred (1 = first time)"),
+        halfmove_clock => (col::HALFMOVE_CLOCK, UInt32, false, "halfmove clock after the move"),
+        repetition => (col::REPETITION, UInt32, false, "how often the position after the move has occurred (1 = first time)"),
         dead_material => (col::DEAD_MATERIAL, Bool, false, "only K v K, KB v K or KN v K left"),
     }
 }
@@ -236,7 +236,7 @@ base_table! {
         round => (col::ROUND, Utf8, true, "Round tag, if known"),
         white => (col::WHITE, Utf8, true, "White tag, if known"),
         black => (col::BLACK, Utf8, true, "Black tag, if known"),
-        ply_reached => (col::PLY_REACHED, UInt16, false, "plies validated before the problem"),
+        ply_reached => (col::PLY_REACHED, UInt32, false, "plies validated before the problem"),
         reason => (col::REASON, Utf8, false, "why the game was rejected, e.g. `illegal move 34...Nf3`"),
     }
 }

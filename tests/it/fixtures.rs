@@ -690,6 +690,66 @@ fn no_token_vanishes() {
     assert_eq!(ints(&r, col::LINE), [Some(17), Some(29)]);
 }
 
+/// Ingests PGN text, written to a file of its own, into a fresh dataset.
+fn load_text(pgn: &str) -> (tempfile::TempDir, Dataset) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.pgn");
+    std::fs::write(&input, pgn).unwrap();
+    let out = dir.path().join("dataset");
+    ingest(
+        &out,
+        &[input.display().to_string()],
+        opts(2, 1 << 20),
+        &mut |_| {},
+    )
+    .unwrap();
+    let ds = Dataset::open(&out).unwrap();
+    (dir, ds)
+}
+
+/// Issue 41: a game of 70,000 plies (knights out and back: every move legal,
+/// and no rule ends a game nobody claims the draw of) keeps every ply, its
+/// move numbers, clocks and repetition counts; its twin with a bad word at
+/// the end is a reject at ply 70,000; a FEN's move number and halfmove clock
+/// beyond 65,535 are kept as they are.
+#[test]
+fn a_game_of_70000_plies_is_stored_whole() {
+    use std::fmt::Write;
+    let mut shuffle = String::new();
+    for n in 0..17_500 {
+        write!(shuffle, "{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * n + 1, 2 * n + 2).unwrap();
+    }
+    let pgn = format!(
+        "[Event \"long\"]\n\n{shuffle}*\n\n[Event \"bad end\"]\n\n{shuffle}foo *\n\n\
+         [Event \"fen\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 70000 100000\"]\n[SetUp \"1\"]\n\n\
+         100000. Kd1 Kd8 *\n"
+    );
+    let (_d, ds) = load_text(&pgn);
+    let (g, m, r) = (frame(&ds, &GAMES), frame(&ds, &MOVES), frame(&ds, &REJECTS));
+    assert_eq!(ints(&g, col::PLIES), [Some(70_000), Some(2)]);
+    assert_eq!(m.height(), 70_002);
+    let long = |c| ints(&m, c)[..70_000].to_vec();
+    let each = |f: fn(i64) -> i64| (1..=70_000).map(|p| Some(f(p))).collect::<Vec<_>>();
+    assert_eq!(long(col::PLY), each(|p| p));
+    assert_eq!(long(col::MOVE_NUMBER), each(|p| (p + 1) / 2));
+    assert_eq!(long(col::HALFMOVE_CLOCK), each(|p| p));
+    // The start position is back after every 4th ply, each other one 4 plies on.
+    assert_eq!(long(col::REPETITION), each(|p| p / 4 + 1));
+    assert_eq!(ints(&r, col::PLY_REACHED), [Some(70_000)]);
+    assert_eq!(
+        strs(&r, col::REASON),
+        [s("unreadable token \"foo\" at 35001.")]
+    );
+    assert_eq!(
+        ints(&m, col::MOVE_NUMBER)[70_000..],
+        [Some(100_000), Some(100_000)]
+    );
+    assert_eq!(
+        ints(&m, col::HALFMOVE_CLOCK)[70_000..],
+        [Some(70_001), Some(70_002)]
+    );
+}
+
 /// Annotated PGN round-trips through our own ingest: same moves, same evals
 /// (White POV, to the centipawn), and the NAGs are where the math puts them.
 #[test]

@@ -196,4 +196,4 @@ def test_latency_column_and_schema_version(tmp_path):
     first = moves.filter(pl.col("pv") == "f8c5 d1h5").row(0, named=True)
     assert (first["latency_ms"], first["time_left_ms"], first["nodes"]) == (3, 9488, 523411)
     schema = subprocess.run([binary(), "schema"], check=True, capture_output=True, text=True).stdout
-    assert schema.startswith("schema version 3")
+    assert schema.startswith("schema version 4")

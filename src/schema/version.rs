@@ -20,7 +20,10 @@ pub const SCHEMA_CHANGES: [(&str, &str); 3] = [
         "plies, move numbers and counters u32 (u16 or u8 before, clamped): games.plies, \
          variations_skipped, evals, unparsed_comments; moves.ply, move_number, halfmove_clock, \
          repetition; rejects.ply_reached; the ply of analysis, analysis_failures, policy, match \
-         (and match.move_number), relevance_moves and openings.opening_ply",
+         (and match.move_number), relevance_moves and openings.opening_ply; a value its column \
+         cannot hold is null with its text kept: comment fields in moves.comment_extra, \
+         Date/WhiteElo/BlackElo/PlyCount tags in games.other_tags (partial and impossible dates \
+         too), a mate beyond ±32767 moves absurd",
     ),
 ];
 /// What changed after `version`, "N: what" per later version, oldest first

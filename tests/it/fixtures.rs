@@ -750,6 +750,77 @@ fn a_game_of_70000_plies_is_stored_whole() {
     );
 }
 
+/// Issue 41: an eval comment's depth that its column (i16) cannot hold is
+/// null and keeps its text in `comment_extra`, in each dialect; the rest of
+/// the comment is read as usual.
+#[test]
+fn an_eval_depth_out_of_range_keeps_its_text() {
+    let pgn = "[Event \"cutechess\"]\n\n1. e4 {+0.20/99999 1.2s} e5 {-0.10/20 0.8s} *\n\n\
+               [Event \"lichess\"]\n\n1. e4 {[%eval 0.35,99999] [%clk 0:01:00]} *\n\n\
+               [Event \"tcec\"]\n\n1. e4 {d=99999, wv=0.30,} *\n";
+    let (_d, ds) = load_text(pgn);
+    let (g, m) = (frame(&ds, &GAMES), frame(&ds, &MOVES));
+    assert_eq!(ints(&m, col::DEPTH), [None, Some(20), None, None]);
+    assert_eq!(
+        strs(&m, col::COMMENT_EXTRA),
+        [s("/99999"), None, s("[%eval 0.35,99999]"), s("d=99999")]
+    );
+    assert_eq!(
+        ints(&m, col::EVAL_CP),
+        [Some(20), Some(10), Some(35), Some(30)]
+    );
+    assert_eq!(ints(&m, col::TIME_MS)[..2], [Some(1200), Some(800)]);
+    assert_eq!(ints(&m, col::TIME_LEFT_MS)[2], Some(60_000));
+    assert_eq!(ints(&g, col::UNPARSED_COMMENTS), [Some(0); 3]);
+}
+
+/// Issue 41: an Elo (or PlyCount) its i32 column cannot hold is null and
+/// keeps its text in `other_tags`; `?` and `-` say "unknown" and keep nothing.
+#[test]
+fn an_elo_out_of_range_keeps_its_text() {
+    let pgn = "[Event \"a\"]\n[WhiteElo \"99999999999\"]\n[BlackElo \"3500\"]\n\
+               [PlyCount \"2x\"]\n\n1. e4 e5 *\n\n\
+               [Event \"b\"]\n[WhiteElo \"-\"]\n[BlackElo \"?\"]\n\n1. d4 *\n";
+    let (_d, ds) = load_text(pgn);
+    let g = frame(&ds, &GAMES);
+    assert_eq!(ints(&g, col::WHITE_ELO), [None, None]);
+    assert_eq!(ints(&g, col::BLACK_ELO), [Some(3500), None]);
+    assert_eq!(ints(&g, col::PLY_COUNT_TAG), [None, None]);
+    assert_eq!(
+        strs(&g, col::OTHER_TAGS),
+        [s(r#"{"PlyCount":"2x","WhiteElo":"99999999999"}"#), None]
+    );
+}
+
+/// Issue 41: a Date its column cannot hold (no 13th month, no 30 February, a
+/// partial date) is null and keeps its text in `other_tags`; a date of `?`s
+/// says "unknown" and keeps nothing.
+#[test]
+fn an_impossible_date_keeps_its_text() {
+    let game = |date: &str| format!("[Event \"x\"]\n[Date \"{date}\"]\n\n1. e4 *\n\n");
+    let dates = [
+        "2024.13.45",
+        "2024.02.30",
+        "2013.??.??",
+        "????.??.??",
+        "2024.02.29",
+    ];
+    let (_d, ds) = load_text(&dates.map(game).concat());
+    let g = frame(&ds, &GAMES);
+    // 2024-02-29 is day 19782 since 1970-01-01.
+    assert_eq!(ints(&g, col::DATE), [None, None, None, None, Some(19_782)]);
+    assert_eq!(
+        strs(&g, col::OTHER_TAGS),
+        [
+            s(r#"{"Date":"2024.13.45"}"#),
+            s(r#"{"Date":"2024.02.30"}"#),
+            s(r#"{"Date":"2013.??.??"}"#),
+            None,
+            None
+        ]
+    );
+}
+
 /// Annotated PGN round-trips through our own ingest: same moves, same evals
 /// (White POV, to the centipawn), and the NAGs are where the math puts them.
 #[test]

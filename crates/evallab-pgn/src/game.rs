@@ -649,9 +649,17 @@ impl GameState {
         let dominant = (0..per_dialect.len())
             .filter(|&i| per_dialect[i] > 0)
             .max_by_key(|&i| (per_dialect[i], std::cmp::Reverse(i)));
+        // A typed tag whose column cannot hold its value (an impossible or
+        // partial date, an Elo beyond i32) keeps its text with the others.
         let others: Vec<(&str, &str)> = tags
             .iter()
-            .filter(|(k, _)| !KNOWN_TAGS.contains(&k.as_str()))
+            .filter(|(k, v)| match k.as_str() {
+                "Date" => tags::parse_date(v).is_none() && !tags::is_unknown(v),
+                "WhiteElo" | "BlackElo" | "PlyCount" => {
+                    tags::parse_int(v).is_none() && !tags::is_unknown(v)
+                }
+                k => !KNOWN_TAGS.contains(&k),
+            })
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
         let other_tags = (!others.is_empty()).then(|| tags::json_object(&others));
@@ -669,8 +677,8 @@ impl GameState {
             white: t("White"),
             black: t("Black"),
             result: t("Result"),
-            white_elo: t("WhiteElo").and_then(|v| v.trim().parse().ok()),
-            black_elo: t("BlackElo").and_then(|v| v.trim().parse().ok()),
+            white_elo: t("WhiteElo").and_then(tags::parse_int),
+            black_elo: t("BlackElo").and_then(tags::parse_int),
             time_control: t("TimeControl"),
             tc_base_s: tc.map(|t| t.0),
             tc_increment_s: tc.map(|t| t.1),
@@ -678,7 +686,7 @@ impl GameState {
             opening: t("Opening"),
             termination: t("Termination"),
             termination_details: t("TerminationDetails"),
-            ply_count_tag: t("PlyCount").and_then(|v| v.trim().parse().ok()),
+            ply_count_tag: t("PlyCount").and_then(tags::parse_int),
             start_fen: self.start_fen.as_deref(),
             start_key: self.start_key,
             variant: self.variant_name,

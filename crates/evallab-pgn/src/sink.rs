@@ -63,7 +63,8 @@ pub struct GameRecord<'a> {
     pub evals: u32,
     /// At most one per ply: as wide as `plies`.
     pub unparsed_comments: u32,
-    /// The tags without a column of their own, as a JSON object.
+    /// The tags without a column of their own, and a typed tag its column
+    /// cannot hold (see [`crate::tags::is_unknown`]), as a JSON object.
     pub other_tags: Option<&'a str>,
 }
 

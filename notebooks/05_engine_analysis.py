@@ -98,7 +98,7 @@ best = f.filter(pl.col("multipv") == 1).select(
     "game_id", "ply", pl.col("move").alias("ref_move"), "white_cp", pl.col("stm").alias("best")
 )
 line = f.select("game_id", "ply", pl.col("move").alias("uci"), pl.col("stm").alias("line"))
-nxt = best.select("game_id", (pl.col("ply") - 1).cast(pl.UInt16).alias("ply"), (-pl.col("best")).alias("next"))
+nxt = best.select("game_id", (pl.col("ply") - 1).cast(pl.UInt32).alias("ply"), (-pl.col("best")).alias("next"))
 per = (
     moves.select("game_id", "ply", "side", "uci", "eval_kind", "eval_cp")
     .join(best, on=["game_id", "ply"])

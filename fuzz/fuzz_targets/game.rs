@@ -17,7 +17,7 @@ use libfuzzer_sys::fuzz_target;
 #[derive(Default)]
 struct Outcomes {
     count: Counter,
-    games: Vec<Result<u16, (u16, String)>>,
+    games: Vec<Result<u32, (u32, String)>>,
 }
 
 impl Sink for Outcomes {
@@ -133,10 +133,10 @@ fuzz_target!(|data: &[u8]| {
             match outcome {
                 Ok(plies) => {
                     assert!(!unterminated);
-                    assert_eq!(usize::from(*plies), words.len());
+                    assert_eq!(*plies as usize, words.len());
                 }
                 Err((ply, reason)) => {
-                    let ply = usize::from(*ply);
+                    let ply = *ply as usize;
                     assert!(ply <= words.len(), "{reason}");
                     let named = |w: &[u8]| {
                         let w = String::from_utf8_lossy(w);

@@ -78,7 +78,7 @@ pub struct PositionArgs {
     pub player: Option<String>,
     /// Only the positions before these plies (inclusive), e.g. 1..80.
     #[arg(long, value_name = "A..B", value_parser = parse_plies)]
-    pub plies: Option<(u16, u16)>,
+    pub plies: Option<(u32, u32)>,
     /// Leave out positions whose played move is a book move.
     #[arg(long)]
     pub skip_book: bool,

@@ -50,8 +50,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=255))]
     multipv: u32,
     /// Only these move numbers (inclusive, as printed), e.g. 9..60.
-    #[arg(long, value_name = "A..B", value_parser = moves_range)]
-    moves: Option<(u16, u16)>,
+    #[arg(long, value_name = "A..B", value_parser = range)]
+    moves: Option<(u32, u32)>,
     /// Leave out book moves.
     #[arg(long)]
     skip_book: bool,
@@ -107,12 +107,6 @@ fn range(s: &str) -> Result<(u32, u32), String> {
 
 fn depths(s: &str) -> Result<(u32, u32), String> {
     range(s)
-}
-
-fn moves_range(s: &str) -> Result<(u16, u16), String> {
-    let (a, b) = range(s)?;
-    let small = |x: u32| u16::try_from(x).map_err(|_| format!("`{s}`: too large"));
-    Ok((small(a)?, small(b)?))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -34,7 +34,7 @@ pub trait Job: Sync {
         &self,
         engine: &mut Engine,
         task: &GameTask,
-        ply: u16,
+        ply: u32,
         pos: &Chess,
     ) -> Result<Self::Out, String>;
 }
@@ -42,7 +42,7 @@ pub trait Job: Sync {
 /// A failed position.
 #[derive(Debug, Clone)]
 pub struct Failure {
-    pub ply: u16,
+    pub ply: u32,
     pub fen: String,
     /// 2 = failed in the game's retry, 0 = never tried.
     pub attempt: u8,
@@ -57,7 +57,7 @@ pub struct GameResult<O> {
     pub game_id: i64,
     pub positions: u64,
     /// Per analysed position: its ply, side to move and the job's result.
-    pub out: Vec<(u16, Color, O)>,
+    pub out: Vec<(u32, Color, O)>,
     pub failures: Vec<Failure>,
     pub restarts: u64,
 }
@@ -243,8 +243,8 @@ impl<J: Job> Worker<'_, J> {
     fn all(
         &mut self,
         task: &GameTask,
-        positions: &[(u16, Chess)],
-    ) -> Result<Vec<(u16, Color, J::Out)>, String> {
+        positions: &[(u32, Chess)],
+    ) -> Result<Vec<(u32, Color, J::Out)>, String> {
         let mut out = Vec::with_capacity(positions.len());
         for (i, (ply, pos)) in positions.iter().enumerate() {
             let o = self.one(task, *ply, pos, i == 0)?;
@@ -257,7 +257,7 @@ impl<J: Job> Worker<'_, J> {
     fn one(
         &mut self,
         task: &GameTask,
-        ply: u16,
+        ply: u32,
         pos: &Chess,
         new_game: bool,
     ) -> Result<J::Out, String> {

@@ -18,7 +18,7 @@ pub struct Selection {
     /// ([`crate::metrics::Selection::either_side`]).
     pub games: crate::metrics::Selection,
     /// Inclusive ply range (the position before each ply is analysed).
-    pub plies: Option<(u16, u16)>,
+    pub plies: Option<(u32, u32)>,
     /// Leave out positions whose played move is a book move.
     pub skip_book: bool,
     /// Only the first N selected games (in dataset order).
@@ -60,15 +60,15 @@ pub fn parse_slice(s: &str) -> Result<(usize, usize), String> {
 }
 
 /// Parses a ply range `A..B` (inclusive, 1-based).
-pub fn parse_plies(s: &str) -> Result<(u16, u16), String> {
+pub fn parse_plies(s: &str) -> Result<(u32, u32), String> {
     let (a, b) = s
         .split_once("..")
         .ok_or_else(|| format!("`{s}`: expected A..B, e.g. 1..80"))?;
-    let a: u16 = a
+    let a: u32 = a
         .trim()
         .parse()
         .map_err(|_| format!("`{s}`: `{a}` is not a ply"))?;
-    let b: u16 = b
+    let b: u32 = b
         .trim()
         .parse()
         .map_err(|_| format!("`{s}`: `{b}` is not a ply"))?;
@@ -90,7 +90,7 @@ pub struct GameTask {
     /// castling for Chess960).
     pub moves: Vec<String>,
     /// Plies to analyse, ascending (1-based: ply p's position is before moves[p-1]).
-    pub plies: Vec<u16>,
+    pub plies: Vec<u32>,
 }
 
 impl GameTask {
@@ -107,6 +107,11 @@ impl GameTask {
         }
     }
 
+    /// The moves played before `ply` (1-based).
+    pub fn moves_before(&self, ply: u32) -> &[String] {
+        &self.moves[..ply as usize - 1]
+    }
+
     pub fn castling_mode(&self) -> CastlingMode {
         if self.chess960 {
             CastlingMode::Chess960
@@ -116,12 +121,11 @@ impl GameTask {
     }
 
     /// The positions before each selected ply, with their FEN.
-    pub fn positions(&self) -> Result<Vec<(u16, Chess)>, String> {
+    pub fn positions(&self) -> Result<Vec<(u32, Chess)>, String> {
         let mut pos = self.start()?;
         let mut out = Vec::with_capacity(self.plies.len());
         let mut want = self.plies.iter().peekable();
-        for (i, m) in self.moves.iter().enumerate() {
-            let ply = i as u16 + 1;
+        for (ply, m) in (1..).zip(&self.moves) {
             if want.peek() == Some(&&ply) {
                 out.push((ply, pos.clone()));
                 want.next();
@@ -196,7 +200,7 @@ pub fn select(ds: &Dataset, sel: &Selection) -> Result<Vec<GameTask>, Error> {
         .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
         .collect()?;
     let gid = moves.column(col::GAME_ID)?.i64()?;
-    let ply = moves.column(col::PLY)?.u16()?;
+    let ply = moves.column(col::PLY)?.u32()?;
     let uci = moves.column(col::UCI)?.str()?;
     let book = moves.column(col::IS_BOOK)?.bool()?;
     for i in 0..moves.height() {

@@ -283,7 +283,7 @@ pub(crate) mod tests {
     use super::*;
 
     /// A move of the tiny test frames: (game_id, ply, side, book, kind, cp, mate).
-    pub(crate) type Move<'a> = (i64, u16, &'a str, bool, &'a str, Option<i32>, Option<i16>);
+    pub(crate) type Move<'a> = (i64, u32, &'a str, bool, &'a str, Option<i32>, Option<i16>);
 
     /// Tiny games and moves frames: (game_id, white, black, result) and moves.
     pub(crate) fn frames(

@@ -115,7 +115,7 @@ pub fn reference_symbol(r: Reference, opts: AnnotateOptions) -> Option<MoveSymbo
 }
 
 /// Reference analyses by (game id, ply), for [`write_pgn`].
-pub type References = std::collections::HashMap<(i64, u16), Reference>;
+pub type References = std::collections::HashMap<(i64, u32), Reference>;
 
 /// White-POV eval of a move in pawns (mates at ±[`CLAMP_PAWNS`]).
 pub fn white_pov(kind: Option<&str>, cp: Option<i32>, mate: Option<i16>) -> Option<f64> {
@@ -166,7 +166,7 @@ pub fn write_pgn(
     );
     let m_cp = moves.column(col::EVAL_CP)?.i32()?.clone();
     let m_mate = moves.column(col::MATE)?.i16()?.clone();
-    let m_ply = moves.column(col::PLY)?.u16()?.clone();
+    let m_ply = moves.column(col::PLY)?.u32()?.clone();
     let m_material = match moves.column(MATERIAL) {
         Ok(c) => Some(c.cast(&DataType::Float64)?.f64()?.clone()),
         Err(_) => None,
@@ -296,7 +296,7 @@ pub fn references(ds: &Dataset, games: &DataFrame, label: &str) -> Result<Refere
     let f = |c: &str| -> Result<Float64Chunked, Error> { Ok(df.column(c)?.f64()?.clone()) };
     let (gid, ply, top1) = (
         df.column(col::GAME_ID)?.i64()?.clone(),
-        df.column(col::PLY)?.u16()?.clone(),
+        df.column(col::PLY)?.u32()?.clone(),
         df.column(metric::TOP1)?.bool()?.clone(),
     );
     let (best, second, played) = (

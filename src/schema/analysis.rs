@@ -15,7 +15,7 @@ base_table! {
     "engine re-analysis (`evallab analyze`): one row per kept info line of the position before `ply`",
     {
         game_id => (col::GAME_ID, Int64, false, "games.game_id"),
-        ply => (col::PLY, UInt16, false, "the position analysed is the one before this ply: its move is the `moves` row at this ply"),
+        ply => (col::PLY, UInt32, false, "the position analysed is the one before this ply: its move is the `moves` row at this ply"),
         label => (col::LABEL, Utf8, false, "the analysis run's label (manifest `analyses`: engine, options, limit)"),
         depth => (col::DEPTH, UInt16, false, "search depth of the line"),
         seldepth => (col::SELDEPTH, UInt16, true, "selective depth"),
@@ -44,7 +44,7 @@ base_table! {
     "positions the engine failed on after a restart and a retry of the game, with the reason",
     {
         game_id => (col::GAME_ID, Int64, false, "games.game_id"),
-        ply => (col::PLY, UInt16, false, "the position before this ply"),
+        ply => (col::PLY, UInt32, false, "the position before this ply"),
         label => (col::LABEL, Utf8, false, "the analysis run's label"),
         fen => (col::FEN, Utf8, false, "FEN of the position"),
         attempt => (col::ATTEMPT, UInt8, false, "the try that failed: 2 = the game's retry (1 = the first try, 0 = never tried)"),
@@ -69,7 +69,7 @@ base_table! {
     "policy priors (`evallab policy`, lc0 `VerboseMoveStats`): one row per legal move of the position before `ply`",
     {
         game_id => (col::GAME_ID, Int64, false, "games.game_id"),
-        ply => (col::PLY, UInt16, false, "the position is the one before this ply"),
+        ply => (col::PLY, UInt32, false, "the position is the one before this ply"),
         label => (col::LABEL, Utf8, false, "the policy run's label (manifest `analyses`: engine, weights file and its sha256)"),
         r#move => (col::MOVE, Utf8, false, "a legal move, UCI"),
         prior => (policy_col::PRIOR, Float64, false, "the policy head's prior, a fraction (lc0 prints percent)"),
@@ -110,11 +110,11 @@ base_table! {
     "move matching (`evallab match`): one row per tested move, with its outcome under the zig-zag protocol",
     {
         game_id => (col::GAME_ID, Int64, false, "games.game_id"),
-        ply => (col::PLY, UInt16, false, "the tested move is the `moves` row at this ply"),
+        ply => (col::PLY, UInt32, false, "the tested move is the `moves` row at this ply"),
         label => (col::LABEL, Utf8, false, "the match run's label (manifest `analyses`)"),
         player => (match_col::PLAYER, Utf8, false, "the tested player (the mover's name)"),
         side => (col::SIDE, Utf8, false, "`w` or `b`"),
-        move_number => (col::MOVE_NUMBER, UInt16, false, "move number as printed"),
+        move_number => (col::MOVE_NUMBER, UInt32, false, "move number as printed"),
         san => (col::SAN, Utf8, false, "the move played, SAN"),
         played => (match_col::PLAYED, Utf8, false, "the move played, UCI"),
         bits => (match_col::BITS, Utf8, false, "one character per SLM depth dmin..d: 1 = the engine's first choice at that depth is the move played"),

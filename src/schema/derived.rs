@@ -176,7 +176,7 @@ pub const OPENINGS: Table = Table {
         ),
         c(
             opening_col::OPENING_PLY,
-            UInt16,
+            UInt32,
             true,
             "the ply after which the game first stands in the line's final position (0: its start position)",
         ),
@@ -228,7 +228,7 @@ pub const RELEVANCE_MOVES: Table = Table {
         ),
         c(metric::OPPONENT, Utf8, true, "its opponent"),
         c(col::SIDE, Utf8, false, "`w` or `b`"),
-        c(col::PLY, UInt16, false, "ply of the move"),
+        c(col::PLY, UInt32, false, "ply of the move"),
         c(
             relevance_col::X05,
             Float64,

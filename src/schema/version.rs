@@ -4,16 +4,26 @@
 //! Arrow schema: it stands below them, apart from the tables themselves.
 
 /// Version of the table layout written by this build.
-pub const SCHEMA_VERSION: &str = "3";
+pub const SCHEMA_VERSION: &str = "4";
 /// What each version changed, for the message to a dataset of an older one
 /// (whose tables lack columns, or hold values this build reads otherwise).
-pub const SCHEMA_CHANGES: [(&str, &str); 2] = [
+pub const SCHEMA_CHANGES: [(&str, &str); 3] = [
     ("2", "games.variant_inferred"),
     (
         "3",
         "moves.latency_ms; fastchess's tl, n, sd, nps, hashfull, tbhits and pv read into their columns; \
          UCI movetext read; tokens that are no move reject their game; the Polyglot position keys \
          moves.position_key and games.start_key",
+    ),
+    (
+        "4",
+        "plies, move numbers and counters u32 (u16 or u8 before, clamped): games.plies, \
+         variations_skipped, evals, unparsed_comments; moves.ply, move_number, halfmove_clock, \
+         repetition; rejects.ply_reached; the ply of analysis, analysis_failures, policy, match \
+         (and match.move_number), relevance_moves and openings.opening_ply; a value its column \
+         cannot hold is null with its text kept: comment fields in moves.comment_extra, \
+         Date/WhiteElo/BlackElo/PlyCount tags in games.other_tags (partial and impossible dates \
+         too), a mate beyond ±32767 moves absurd",
     ),
 ];
 /// What changed after `version`, "N: what" per later version, oldest first

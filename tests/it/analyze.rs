@@ -87,10 +87,10 @@ fn strs(df: &DataFrame, name: &str) -> Vec<String> {
         .collect()
 }
 
-fn plies(df: &DataFrame) -> Vec<u16> {
+fn plies(df: &DataFrame) -> Vec<u32> {
     df.column(col::PLY)
         .unwrap()
-        .u16()
+        .u32()
         .unwrap()
         .into_no_null_iter()
         .collect()
@@ -565,10 +565,10 @@ fn reuse_copies_the_rows_of_positions_analysed_under_the_same_settings() {
         ids.into_no_null_iter().zip(strs(&g, col::ROUND)).collect()
     };
     let all = sorted(&ds, &ANALYSIS);
-    let rows = |round: &str, ply: u16| {
+    let rows = |round: &str, ply: u32| {
         let id = round_of.iter().find(|(_, r)| *r == round).unwrap().0;
         let m = all.column(col::GAME_ID).unwrap().i64().unwrap().equal(*id)
-            & all.column(col::PLY).unwrap().u16().unwrap().equal(ply);
+            & all.column(col::PLY).unwrap().u32().unwrap().equal(ply);
         let df = all.filter(&m).unwrap();
         assert!(df.height() > 0, "no rows at {round} ply {ply}");
         df.drop_many([col::GAME_ID, col::PLY, col::LABEL])

@@ -690,6 +690,137 @@ fn no_token_vanishes() {
     assert_eq!(ints(&r, col::LINE), [Some(17), Some(29)]);
 }
 
+/// Ingests PGN text, written to a file of its own, into a fresh dataset.
+fn load_text(pgn: &str) -> (tempfile::TempDir, Dataset) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.pgn");
+    std::fs::write(&input, pgn).unwrap();
+    let out = dir.path().join("dataset");
+    ingest(
+        &out,
+        &[input.display().to_string()],
+        opts(2, 1 << 20),
+        &mut |_| {},
+    )
+    .unwrap();
+    let ds = Dataset::open(&out).unwrap();
+    (dir, ds)
+}
+
+/// Issue 41: a game of 70,000 plies (knights out and back: every move legal,
+/// and no rule ends a game nobody claims the draw of) keeps every ply, its
+/// move numbers, clocks and repetition counts; its twin with a bad word at
+/// the end is a reject at ply 70,000; a FEN's move number and halfmove clock
+/// beyond 65,535 are kept as they are.
+#[test]
+fn a_game_of_70000_plies_is_stored_whole() {
+    use std::fmt::Write;
+    let mut shuffle = String::new();
+    for n in 0..17_500 {
+        write!(shuffle, "{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * n + 1, 2 * n + 2).unwrap();
+    }
+    let pgn = format!(
+        "[Event \"long\"]\n\n{shuffle}*\n\n[Event \"bad end\"]\n\n{shuffle}foo *\n\n\
+         [Event \"fen\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 70000 100000\"]\n[SetUp \"1\"]\n\n\
+         100000. Kd1 Kd8 *\n"
+    );
+    let (_d, ds) = load_text(&pgn);
+    let (g, m, r) = (frame(&ds, &GAMES), frame(&ds, &MOVES), frame(&ds, &REJECTS));
+    assert_eq!(ints(&g, col::PLIES), [Some(70_000), Some(2)]);
+    assert_eq!(m.height(), 70_002);
+    let long = |c| ints(&m, c)[..70_000].to_vec();
+    let each = |f: fn(i64) -> i64| (1..=70_000).map(|p| Some(f(p))).collect::<Vec<_>>();
+    assert_eq!(long(col::PLY), each(|p| p));
+    assert_eq!(long(col::MOVE_NUMBER), each(|p| (p + 1) / 2));
+    assert_eq!(long(col::HALFMOVE_CLOCK), each(|p| p));
+    // The start position is back after every 4th ply, each other one 4 plies on.
+    assert_eq!(long(col::REPETITION), each(|p| p / 4 + 1));
+    assert_eq!(ints(&r, col::PLY_REACHED), [Some(70_000)]);
+    assert_eq!(
+        strs(&r, col::REASON),
+        [s("unreadable token \"foo\" at 35001.")]
+    );
+    assert_eq!(
+        ints(&m, col::MOVE_NUMBER)[70_000..],
+        [Some(100_000), Some(100_000)]
+    );
+    assert_eq!(
+        ints(&m, col::HALFMOVE_CLOCK)[70_000..],
+        [Some(70_001), Some(70_002)]
+    );
+}
+
+/// Issue 41: an eval comment's depth that its column (i16) cannot hold is
+/// null and keeps its text in `comment_extra`, in each dialect; the rest of
+/// the comment is read as usual.
+#[test]
+fn an_eval_depth_out_of_range_keeps_its_text() {
+    let pgn = "[Event \"cutechess\"]\n\n1. e4 {+0.20/99999 1.2s} e5 {-0.10/20 0.8s} *\n\n\
+               [Event \"lichess\"]\n\n1. e4 {[%eval 0.35,99999] [%clk 0:01:00]} *\n\n\
+               [Event \"tcec\"]\n\n1. e4 {d=99999, wv=0.30,} *\n";
+    let (_d, ds) = load_text(pgn);
+    let (g, m) = (frame(&ds, &GAMES), frame(&ds, &MOVES));
+    assert_eq!(ints(&m, col::DEPTH), [None, Some(20), None, None]);
+    assert_eq!(
+        strs(&m, col::COMMENT_EXTRA),
+        [s("/99999"), None, s("[%eval 0.35,99999]"), s("d=99999")]
+    );
+    assert_eq!(
+        ints(&m, col::EVAL_CP),
+        [Some(20), Some(10), Some(35), Some(30)]
+    );
+    assert_eq!(ints(&m, col::TIME_MS)[..2], [Some(1200), Some(800)]);
+    assert_eq!(ints(&m, col::TIME_LEFT_MS)[2], Some(60_000));
+    assert_eq!(ints(&g, col::UNPARSED_COMMENTS), [Some(0); 3]);
+}
+
+/// Issue 41: an Elo (or PlyCount) its i32 column cannot hold is null and
+/// keeps its text in `other_tags`; `?` and `-` say "unknown" and keep nothing.
+#[test]
+fn an_elo_out_of_range_keeps_its_text() {
+    let pgn = "[Event \"a\"]\n[WhiteElo \"99999999999\"]\n[BlackElo \"3500\"]\n\
+               [PlyCount \"2x\"]\n\n1. e4 e5 *\n\n\
+               [Event \"b\"]\n[WhiteElo \"-\"]\n[BlackElo \"?\"]\n\n1. d4 *\n";
+    let (_d, ds) = load_text(pgn);
+    let g = frame(&ds, &GAMES);
+    assert_eq!(ints(&g, col::WHITE_ELO), [None, None]);
+    assert_eq!(ints(&g, col::BLACK_ELO), [Some(3500), None]);
+    assert_eq!(ints(&g, col::PLY_COUNT_TAG), [None, None]);
+    assert_eq!(
+        strs(&g, col::OTHER_TAGS),
+        [s(r#"{"PlyCount":"2x","WhiteElo":"99999999999"}"#), None]
+    );
+}
+
+/// Issue 41: a Date its column cannot hold (no 13th month, no 30 February, a
+/// partial date) is null and keeps its text in `other_tags`; a date of `?`s
+/// says "unknown" and keeps nothing.
+#[test]
+fn an_impossible_date_keeps_its_text() {
+    let game = |date: &str| format!("[Event \"x\"]\n[Date \"{date}\"]\n\n1. e4 *\n\n");
+    let dates = [
+        "2024.13.45",
+        "2024.02.30",
+        "2013.??.??",
+        "????.??.??",
+        "2024.02.29",
+    ];
+    let (_d, ds) = load_text(&dates.map(game).concat());
+    let g = frame(&ds, &GAMES);
+    // 2024-02-29 is day 19782 since 1970-01-01.
+    assert_eq!(ints(&g, col::DATE), [None, None, None, None, Some(19_782)]);
+    assert_eq!(
+        strs(&g, col::OTHER_TAGS),
+        [
+            s(r#"{"Date":"2024.13.45"}"#),
+            s(r#"{"Date":"2024.02.30"}"#),
+            s(r#"{"Date":"2013.??.??"}"#),
+            None,
+            None
+        ]
+    );
+}
+
 /// Annotated PGN round-trips through our own ingest: same moves, same evals
 /// (White POV, to the centipawn), and the NAGs are where the math puts them.
 #[test]

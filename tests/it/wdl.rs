@@ -229,7 +229,7 @@ fn relevance_takes_a_position_s_x05_from_a_wdl_model() {
     ];
     let (pw, pb): (Vec<_>, Vec<_>) = (cols_w.map(n).to_vec(), cols_b.map(n).to_vec());
     let gid = mv.column(col::GAME_ID).unwrap().i64().unwrap().clone();
-    let ply = mv.column(col::PLY).unwrap().u16().unwrap().clone();
+    let ply = mv.column(col::PLY).unwrap().u32().unwrap().clone();
     let mut before = std::collections::HashMap::new();
     let mut prev = 78;
     for i in 0..mv.height() {
@@ -243,7 +243,7 @@ fn relevance_takes_a_position_s_x05_from_a_wdl_model() {
     }
     let (rg, rp, rx) = (
         rows.column(col::GAME_ID).unwrap().i64().unwrap(),
-        rows.column(col::PLY).unwrap().u16().unwrap(),
+        rows.column(col::PLY).unwrap().u32().unwrap(),
         rows.column("x05").unwrap().f64().unwrap(),
     );
     assert!(rows.height() > 10_000, "{}", rows.height());

@@ -5,7 +5,7 @@ python-chess reads the moves and `[%eval …]`; the other dialects' evals are
 read here from its comment text with a regex per dialect, and normalised by
 the rules the README states (White POV centipawns, mates in full moves, a
 mate in plies is ceil(n/2) moves, `d=1` with 0.00 is a placeholder, beyond
-±1000 pawns absurd). Prints one row per dialect: games, plies and usable
+±1000 pawns or ±32767 moves to mate absurd). Prints one row per dialect: games, plies and usable
 evals on both sides.
 
     EVALLAB_BIN=target/release/evallab python3 -m pytest -s tests/python/test_dialects.py
@@ -86,11 +86,11 @@ def normalise(token, sign, depth):
     neg = token.startswith("-")
     body = token.lstrip("+-")
     s = -1 if neg else 1
-    if body.startswith("M"):
-        plies = int(body[1:])
-        return ("mate", None, sign * s * math.ceil(plies / 2))
-    if body.startswith("#"):
-        return ("mate", None, sign * s * int(body[1:]))
+    if body.startswith("M") or body.startswith("#"):
+        n = int(body[1:])
+        moves = sign * s * (math.ceil(n / 2) if body.startswith("M") else n)
+        # Beyond the i16 column: absurd, not clamped.
+        return ("mate", None, moves) if abs(moves) <= 32767 else ("absurd", None, None)
     pawns = sign * s * float(body)
     if depth == 1 and pawns == 0.0:
         return ("placeholder", None, None)
@@ -196,4 +196,4 @@ def test_latency_column_and_schema_version(tmp_path):
     first = moves.filter(pl.col("pv") == "f8c5 d1h5").row(0, named=True)
     assert (first["latency_ms"], first["time_left_ms"], first["nodes"]) == (3, 9488, 523411)
     schema = subprocess.run([binary(), "schema"], check=True, capture_output=True, text=True).stdout
-    assert schema.startswith("schema version 3")
+    assert schema.startswith("schema version 4")

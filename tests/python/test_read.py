@@ -127,7 +127,7 @@ def test_read_helpers_agree(manifest):
 
 
 def test_read_spark(manifest):
-    """PySpark reads the tables as they are (u8/u16 widened). Runs where a JRE
+    """PySpark reads the tables as they are (unsigned columns widened). Runs where a JRE
     and pyspark are present (`.ci/run` installs pyspark when `java` is there)."""
     if not shutil.which("java"):
         pytest.skip("SKIPPED: no JRE (java) for PySpark")
@@ -142,7 +142,7 @@ def test_read_spark(manifest):
         plies = sum(i["plies"] for r in manifest["runs"] for i in r["inputs"])
         assert moves.count() == plies
         assert games.join(moves, "game_id").count() == plies
-        # u16 `ply` is widened, not changed.
+        # u32 `ply` is widened (bigint), not changed.
         top = moves.agg({"ply": "max"}).collect()[0][0]
         assert top == pl.scan_parquet(parts(manifest, "moves")).select(pl.col("ply").max()).collect().item()
     finally:

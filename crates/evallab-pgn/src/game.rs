@@ -106,7 +106,7 @@ pub fn parse_batch<S: Sink + ?Sized>(
                 g.offset + end as u64
             );
             let line = batch.line_at(g, end);
-            write_reject(id, src, g, line, &tags, st.moves.len(), &reason, out);
+            write_reject(id, src, g, line, &tags, st.plies(), &reason, out);
             continue;
         }
         match result {
@@ -120,7 +120,7 @@ pub fn parse_batch<S: Sink + ?Sized>(
             Err(fail) => {
                 counts.rejects += 1;
                 let line = batch.line_at(g, fail.pos_in_game);
-                write_reject(id, src, g, line, &tags, st.moves.len(), &fail.reason, out);
+                write_reject(id, src, g, line, &tags, st.plies(), &fail.reason, out);
             }
         }
     }
@@ -142,7 +142,7 @@ fn write_reject<S: Sink + ?Sized>(
     g: &GameSpan,
     line: u32,
     tags: &[(String, String)],
-    plies: usize,
+    plies: u32,
     reason: &str,
     out: &mut S,
 ) {
@@ -157,7 +157,7 @@ fn write_reject<S: Sink + ?Sized>(
         round: tag(tags, "Round"),
         white: tag(tags, "White"),
         black: tag(tags, "Black"),
-        ply_reached: plies.min(u16::MAX as usize) as u16,
+        ply_reached: plies,
         reason,
     });
 }
@@ -177,7 +177,7 @@ struct Span(u32, u32);
 /// is known to be good.
 #[derive(Debug, Clone, Copy)]
 struct MoveRec {
-    move_number: u16,
+    move_number: u32,
     white: bool,
     san: Span,
     uci: Span,
@@ -212,8 +212,8 @@ struct MoveRec {
     wdl: Option<Span>,
     extra: Option<Span>,
     material: [[u8; 5]; 2],
-    halfmoves: u16,
-    repetition: u8,
+    halfmoves: u32,
+    repetition: u32,
     dead: bool,
 }
 
@@ -235,8 +235,8 @@ struct GameState {
     arena: String,
     extra: String,
     pregame: Option<String>,
-    variations: u16,
-    unparsed: u16,
+    variations: u32,
+    unparsed: u32,
 }
 
 impl GameState {
@@ -337,7 +337,12 @@ impl GameState {
             match token.map_err(|e| fail(e.to_string()))? {
                 Token::Word(w) => self.play(w).map_err(fail)?,
                 Token::Comment(c) => self.on_comment(c),
-                Token::Variation => self.variations = self.variations.saturating_add(1),
+                Token::Variation => {
+                    self.variations = self
+                        .variations
+                        .checked_add(1)
+                        .ok_or_else(|| fail(format!("more than {} variations", u32::MAX)))?;
+                }
             }
         }
         if tags.is_empty() && self.moves.is_empty() {
@@ -354,6 +359,12 @@ impl GameState {
 
     fn put_opt(&mut self, s: Option<&str>) -> Option<Span> {
         s.map(|s| self.put(s))
+    }
+
+    /// The plies so far. They fit u32: 2^32 of them would take over a
+    /// terabyte of [`MoveRec`] first (see [`MoveRecord::ply`]).
+    fn plies(&self) -> u32 {
+        self.moves.len() as u32
     }
 
     #[inline]
@@ -444,7 +455,7 @@ impl GameState {
         m.to_uci(self.mode).append_to_string(&mut self.arena);
         let uci_span = Span(san_span.1, self.arena.len() as u32);
         self.moves.push(MoveRec {
-            move_number: move_number.min(u32::from(u16::MAX)) as u16,
+            move_number,
             white: mover == Color::White,
             san: san_span,
             uci: uci_span,
@@ -478,8 +489,10 @@ impl GameState {
             wdl: None,
             extra: None,
             material,
-            halfmoves: halfmoves.min(u32::from(u16::MAX)) as u16,
-            repetition: repetition.min(255) as u8,
+            halfmoves,
+            // Counted in the positions since the last irreversible move: it
+            // fits u32 as the plies do.
+            repetition: repetition as u32,
             dead: minors_only,
         });
         Ok(())
@@ -508,7 +521,7 @@ impl GameState {
         } else {
             let c = comment::parse(&text, &mut extra);
             if c.dialect.is_none() && !c.book && !extra.is_empty() {
-                self.unparsed = self.unparsed.saturating_add(1);
+                self.unparsed += 1;
             }
             self.apply(last, &c);
         }
@@ -562,7 +575,7 @@ impl GameState {
 
     fn write_moves<S: Sink + ?Sized>(&self, id: i64, out: &mut S) {
         let s = |sp: Option<Span>| sp.map(|sp| self.get(sp));
-        for (i, r) in self.moves.iter().enumerate() {
+        for (ply, r) in (1..).zip(&self.moves) {
             let mut balance = 0i16;
             for (side, sign) in [(0, 1i16), (1, -1)] {
                 for (k, &n) in r.material[side].iter().enumerate() {
@@ -571,7 +584,7 @@ impl GameState {
             }
             out.mv(&MoveRecord {
                 game_id: id,
-                ply: (i + 1).min(u16::MAX as usize) as u16,
+                ply,
                 move_number: r.move_number,
                 white: r.white,
                 san: self.get(r.san),
@@ -624,21 +637,29 @@ impl GameState {
         let t = |name| tag(tags, name);
         let tc = t("TimeControl").and_then(tags::parse_time_control);
         let mut per_dialect = [0u32; Dialect::ALL.len()];
-        let mut evals = 0u16;
+        let mut evals = 0u32;
         for r in &self.moves {
             if let Some(d) = r.dialect {
                 per_dialect[d as usize] += 1;
             }
             if matches!(r.eval_kind, Some(EvalKind::Cp | EvalKind::Mate)) {
-                evals = evals.saturating_add(1);
+                evals += 1;
             }
         }
         let dominant = (0..per_dialect.len())
             .filter(|&i| per_dialect[i] > 0)
             .max_by_key(|&i| (per_dialect[i], std::cmp::Reverse(i)));
+        // A typed tag whose column cannot hold its value (an impossible or
+        // partial date, an Elo beyond i32) keeps its text with the others.
         let others: Vec<(&str, &str)> = tags
             .iter()
-            .filter(|(k, _)| !KNOWN_TAGS.contains(&k.as_str()))
+            .filter(|(k, v)| match k.as_str() {
+                "Date" => tags::parse_date(v).is_none() && !tags::is_unknown(v),
+                "WhiteElo" | "BlackElo" | "PlyCount" => {
+                    tags::parse_int(v).is_none() && !tags::is_unknown(v)
+                }
+                k => !KNOWN_TAGS.contains(&k),
+            })
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
         let other_tags = (!others.is_empty()).then(|| tags::json_object(&others));
@@ -656,8 +677,8 @@ impl GameState {
             white: t("White"),
             black: t("Black"),
             result: t("Result"),
-            white_elo: t("WhiteElo").and_then(|v| v.trim().parse().ok()),
-            black_elo: t("BlackElo").and_then(|v| v.trim().parse().ok()),
+            white_elo: t("WhiteElo").and_then(tags::parse_int),
+            black_elo: t("BlackElo").and_then(tags::parse_int),
             time_control: t("TimeControl"),
             tc_base_s: tc.map(|t| t.0),
             tc_increment_s: tc.map(|t| t.1),
@@ -665,13 +686,13 @@ impl GameState {
             opening: t("Opening"),
             termination: t("Termination"),
             termination_details: t("TerminationDetails"),
-            ply_count_tag: t("PlyCount").and_then(|v| v.trim().parse().ok()),
+            ply_count_tag: t("PlyCount").and_then(tags::parse_int),
             start_fen: self.start_fen.as_deref(),
             start_key: self.start_key,
             variant: self.variant_name,
             variant_inferred: self.variant_inferred,
             engine_options: self.pregame.as_deref(),
-            plies: self.moves.len().min(u16::MAX as usize) as u16,
+            plies: self.plies(),
             variations_skipped: self.variations,
             dialect: dominant.map(|i| Dialect::ALL[i]),
             evals,

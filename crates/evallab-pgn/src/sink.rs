@@ -54,12 +54,17 @@ pub struct GameRecord<'a> {
     pub variant: &'a str,
     pub variant_inferred: bool,
     pub engine_options: Option<&'a str>,
-    pub plies: u16,
-    pub variations_skipped: u16,
+    /// u32, as [`MoveRecord::ply`].
+    pub plies: u32,
+    /// Not bounded by the plies: a game with more than `u32::MAX` is rejected.
+    pub variations_skipped: u32,
     pub dialect: Option<Dialect>,
-    pub evals: u16,
-    pub unparsed_comments: u16,
-    /// The tags without a column of their own, as a JSON object.
+    /// At most one per ply: as wide as `plies`.
+    pub evals: u32,
+    /// At most one per ply: as wide as `plies`.
+    pub unparsed_comments: u32,
+    /// The tags without a column of their own, and a typed tag its column
+    /// cannot hold (see [`crate::tags::is_unknown`]), as a JSON object.
     pub other_tags: Option<&'a str>,
 }
 
@@ -67,8 +72,13 @@ pub struct GameRecord<'a> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MoveRecord<'a> {
     pub game_id: i64,
-    pub ply: u16,
-    pub move_number: u16,
+    /// u32: a game has no length limit (the 50-move and threefold draws are
+    /// claims; FIDE's automatic 75-move and fivefold rules date from 2014 and
+    /// the PGN holds what was played), and u16 ends at 65,535 plies. 2^32
+    /// plies would take the parser over a terabyte before they reached it.
+    pub ply: u32,
+    /// u32 as shakmaty's: a FEN may start the count anywhere.
+    pub move_number: u32,
     /// Whether White played the move (the `side` column: `w` / `b`).
     pub white: bool,
     pub san: &'a str,
@@ -107,8 +117,12 @@ pub struct MoveRecord<'a> {
     pub material: [[u8; 5]; 2],
     /// White minus Black in pawn units ([`crate::game::PIECE_VALUES`]).
     pub material_balance: i16,
-    pub halfmove_clock: u16,
-    pub repetition: u8,
+    /// u32 as shakmaty's: without a claim it grows with the game, and a FEN
+    /// may set it anywhere.
+    pub halfmove_clock: u32,
+    /// u32: a position recurs as often as the game's length allows (a
+    /// knight shuffle is back at the start every 4 plies).
+    pub repetition: u32,
     pub dead_material: bool,
 }
 
@@ -125,7 +139,8 @@ pub struct RejectRecord<'a> {
     pub round: Option<&'a str>,
     pub white: Option<&'a str>,
     pub black: Option<&'a str>,
-    pub ply_reached: u16,
+    /// u32, as [`MoveRecord::ply`].
+    pub ply_reached: u32,
     pub reason: &'a str,
 }
 

@@ -72,7 +72,8 @@ fn unescape(s: &[u8]) -> String {
     decode(&bytes).into_owned()
 }
 
-/// `YYYY.MM.DD` as days since 1970-01-01; `None` when any part is unknown.
+/// `YYYY.MM.DD` as days since 1970-01-01; `None` when any part is unknown
+/// or the day does not exist (not rolled over into the next month).
 ///
 /// ```
 /// use evallab_pgn::tags::parse_date;
@@ -80,6 +81,11 @@ fn unescape(s: &[u8]) -> String {
 /// assert_eq!(parse_date("2016.11.11"), Some(17116));
 /// assert_eq!(parse_date("2016.??.??"), None);
 /// assert_eq!(parse_date("9223372036854775807.01.01"), None);
+/// assert_eq!(parse_date("2024.02.29"), Some(19782));
+/// assert_eq!(parse_date("2023.02.29"), None);
+/// assert_eq!(parse_date("1900.02.29"), None);
+/// assert_eq!(parse_date("2000.02.29"), Some(11016));
+/// assert_eq!(parse_date("2024.04.31"), None);
 /// ```
 pub fn parse_date(s: &str) -> Option<i32> {
     let mut it = s.trim().splitn(3, ['.', '-', '/']);
@@ -88,7 +94,17 @@ pub fn parse_date(s: &str) -> Option<i32> {
     let d: i64 = it.next()?.parse().ok()?;
     // Beyond ±5.8 million years the day count leaves i32 anyway; bounding the
     // year first keeps the arithmetic below from overflowing (found by fuzzing).
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || !(-5_000_000..=5_000_000).contains(&y) {
+    if !(1..=12).contains(&m) || !(-5_000_000..=5_000_000).contains(&y) {
+        return None;
+    }
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days_in_month = match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=days_in_month).contains(&d) {
         return None;
     }
     // Days from civil (H. Hinnant's algorithm).
@@ -99,6 +115,30 @@ pub fn parse_date(s: &str) -> Option<i32> {
     let doy = (153 * mp + 2) / 5 + d - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     i32::try_from(era * 146_097 + doe - 719_468).ok()
+}
+
+/// An integer tag (WhiteElo, BlackElo, PlyCount) as its i32 column holds it.
+///
+/// ```
+/// use evallab_pgn::tags::parse_int;
+/// assert_eq!(parse_int(" 2850 "), Some(2850));
+/// assert_eq!(parse_int("99999999999"), None);
+/// ```
+pub fn parse_int(s: &str) -> Option<i32> {
+    s.trim().parse().ok()
+}
+
+/// A value that says "unknown" (`?`, `-`, `????.??.??`, empty): nothing to
+/// keep when its typed column stays null.
+///
+/// ```
+/// use evallab_pgn::tags::is_unknown;
+/// assert!(is_unknown("????.??.??") && is_unknown("-") && is_unknown(""));
+/// assert!(!is_unknown("2013.??.??"));
+/// ```
+pub fn is_unknown(s: &str) -> bool {
+    s.bytes()
+        .all(|b| matches!(b, b'?' | b'-' | b'.') || b.is_ascii_whitespace())
 }
 
 /// Base and increment (seconds) of the first period of a TimeControl tag.

@@ -158,11 +158,11 @@ impl Job for Analyze {
         &self,
         engine: &mut Engine,
         task: &GameTask,
-        ply: u16,
+        ply: u32,
         pos: &Chess,
     ) -> Result<Vec<Line>, String> {
         let o = &self.opts;
-        let moves = &task.moves[..usize::from(ply) - 1];
+        let moves = task.moves_before(ply);
         let search = engine
             .search(task.start_fen.as_deref(), moves, o.limit, o.run.timeout)
             .map_err(|e| e.to_string())?;

@@ -16,9 +16,9 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use arrow::array::{ArrayRef, AsArray, Int64Array, StringArray, UInt16Array, UInt32Array};
+use arrow::array::{ArrayRef, AsArray, Int64Array, StringArray, UInt32Array};
 use arrow::compute::{concat_batches, take, take_record_batch};
-use arrow::datatypes::{Int64Type, UInt16Type};
+use arrow::datatypes::{Int64Type, UInt32Type};
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use polars::prelude::*;
@@ -88,7 +88,7 @@ pub fn find(ds: &Dataset, run: &EngineRun, todo: &mut [GameTask]) -> Result<Opti
     if files.is_empty() || todo.is_empty() {
         return Ok(None);
     }
-    let (games, plies): (Vec<i64>, Vec<u16>) = todo
+    let (games, plies): (Vec<i64>, Vec<u32>) = todo
         .iter()
         .flat_map(|t| t.plies.iter().map(|&p| (t.game_id, p)))
         .unzip();
@@ -111,11 +111,11 @@ pub fn find(ds: &Dataset, run: &EngineRun, todo: &mut [GameTask]) -> Result<Opti
         return Ok(None);
     }
     let target_game = map.column(col::GAME_ID)?.i64()?;
-    let target_ply = map.column(col::PLY)?.u16()?;
+    let target_ply = map.column(col::PLY)?.u32()?;
     let src_game = map.column(SRC_GAME)?.i64()?;
-    let src_ply = map.column(SRC_PLY)?.u16()?;
+    let src_ply = map.column(SRC_PLY)?.u32()?;
     let src_label = map.column(SRC_LABEL)?.str()?;
-    let mut wanted: HashMap<(i64, u16, &str), usize> = HashMap::new();
+    let mut wanted: HashMap<(i64, u32, &str), usize> = HashMap::new();
     for i in 0..map.height() {
         if let (Some(g), Some(p), Some(l)) = (src_game.get(i), src_ply.get(i), src_label.get(i)) {
             let n = wanted.len();
@@ -130,7 +130,7 @@ pub fn find(ds: &Dataset, run: &EngineRun, todo: &mut [GameTask]) -> Result<Opti
     }
     let (mut idx, mut out_game, mut out_ply) = (Vec::<u32>::new(), Vec::new(), Vec::new());
     let mut reused: BTreeMap<i64, (Range<usize>, u64)> = BTreeMap::new();
-    let mut taken: HashMap<i64, Vec<u16>> = HashMap::new();
+    let mut taken: HashMap<i64, Vec<u32>> = HashMap::new();
     for i in 0..map.height() {
         let (Some(g), Some(p), Some(sg), Some(sp), Some(sl)) = (
             target_game.get(i),
@@ -160,7 +160,7 @@ pub fn find(ds: &Dataset, run: &EngineRun, todo: &mut [GameTask]) -> Result<Opti
         .map(|(i, c)| -> Result<ArrayRef, Error> {
             Ok(match ANALYSIS.columns[i].name {
                 col::GAME_ID => Arc::new(Int64Array::from(out_game.clone())),
-                col::PLY => Arc::new(UInt16Array::from(out_ply.clone())),
+                col::PLY => Arc::new(UInt32Array::from(out_ply.clone())),
                 col::LABEL => Arc::new(StringArray::from(vec![run.label.as_str(); n])),
                 _ => take(c.as_ref(), &idx, None)?,
             })
@@ -186,7 +186,7 @@ fn keys_before(ds: &Dataset) -> Result<LazyFrame, Error> {
     Ok(position_keys(games, ds.scan(&MOVES)?)?
         .with_column(
             (col(col::PLY) + lit(1))
-                .cast(DataType::UInt16)
+                .cast(DataType::UInt32)
                 .alias(col::PLY),
         )
         .join(
@@ -233,7 +233,7 @@ fn reuse_map(targets: LazyFrame, sources: LazyFrame) -> LazyFrame {
 /// order), and each row's source number.
 fn read_sources(
     files: &[PathBuf],
-    wanted: &HashMap<(i64, u16, &str), usize>,
+    wanted: &HashMap<(i64, u32, &str), usize>,
 ) -> Result<(RecordBatch, Vec<usize>), Error> {
     let mut batches = Vec::new();
     let mut of_source = Vec::new();
@@ -247,7 +247,7 @@ fn read_sources(
                 })
             };
             let g = column(col::GAME_ID)?.as_primitive::<Int64Type>();
-            let p = column(col::PLY)?.as_primitive::<UInt16Type>();
+            let p = column(col::PLY)?.as_primitive::<UInt32Type>();
             let l = column(col::LABEL)?.as_string::<i32>();
             let mut idx = Vec::new();
             for i in 0..batch.num_rows() {
@@ -278,14 +278,14 @@ mod tests {
     fn targets_map_to_the_smallest_source_of_their_key_and_variant() {
         let targets = df!(
             col::GAME_ID => [20i64, 20, 10, 20],
-            col::PLY => [2u16, 1, 5, 3],
+            col::PLY => [2u32, 1, 5, 3],
             KEY => [7i64, 5, 5, 9],
             col::VARIANT => ["standard", "standard", "chess960", "standard"],
         )
         .unwrap();
         let sources = df!(
             col::GAME_ID => [3i64, 2, 2, 1, 4],
-            col::PLY => [1u16, 4, 4, 6, 2],
+            col::PLY => [1u32, 4, 4, 6, 2],
             col::LABEL => ["a", "b", "a", "a", "a"],
             KEY => [5i64, 7, 7, 8, 5],
             col::VARIANT => ["standard", "standard", "standard", "standard", "standard"],
@@ -294,9 +294,9 @@ mod tests {
         let map = reuse_map(targets.lazy(), sources.lazy()).collect().unwrap();
         let expected = df!(
             col::GAME_ID => [20i64, 20],
-            col::PLY => [1u16, 2],
+            col::PLY => [1u32, 2],
             SRC_GAME => [3i64, 2],
-            SRC_PLY => [1u16, 4],
+            SRC_PLY => [1u32, 4],
             SRC_LABEL => ["a", "a"],
         )
         .unwrap();

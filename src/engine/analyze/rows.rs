@@ -110,7 +110,7 @@ pub(crate) fn check_move(pos: &Chess, m: &str) -> Result<(), String> {
 
 impl AnalysisBuilder {
     /// Appends the lines of the position before `ply` (`turn`: its side to move).
-    pub fn push(&mut self, game_id: i64, ply: u16, label: &str, turn: Color, lines: &[Line]) {
+    pub fn push(&mut self, game_id: i64, ply: u32, label: &str, turn: Color, lines: &[Line]) {
         let sign = if turn == Color::White { 1 } else { -1 };
         for l in lines {
             self.game_id.append_value(game_id);
@@ -143,7 +143,7 @@ impl FailuresBuilder {
     pub fn push(
         &mut self,
         game_id: i64,
-        ply: u16,
+        ply: u32,
         label: &str,
         fen: &str,
         attempt: u8,

@@ -46,7 +46,7 @@ pub struct MatchOptions {
     pub player: String,
     pub event: Option<String>,
     /// Inclusive range of move numbers (as printed).
-    pub moves: Option<(u16, u16)>,
+    pub moves: Option<(u32, u32)>,
     pub skip_book: bool,
     pub max_games: Option<usize>,
     /// Only the K-th of N contiguous slices of the selected games.
@@ -83,7 +83,7 @@ impl MatchOptions {
 struct Tested {
     player: String,
     white: bool,
-    move_number: u16,
+    move_number: u32,
     san: String,
     repetition: bool,
 }
@@ -93,7 +93,7 @@ struct Tested {
 pub struct Match {
     opts: MatchOptions,
     /// The tested moves by (game, ply), known once selected.
-    tested: HashMap<(i64, u16), Tested>,
+    tested: HashMap<(i64, u32), Tested>,
 }
 
 impl Match {
@@ -180,19 +180,18 @@ impl Stage for Match {
         let tested = &mut self.tested;
         for t in &mut tasks {
             let (white, black) = names.get(&t.game_id).cloned().unwrap_or_default();
-            let want: HashSet<u16> = t.plies.iter().copied().collect();
+            let want: HashSet<u32> = t.plies.iter().copied().collect();
             let mut keep = Vec::new();
             // An unreplayable game keeps its plies: the pool records the failure.
             let Ok(mut pos) = t.start() else { continue };
             let mut seen: HashSet<String> = HashSet::from([position_key(&pos)]);
-            for (i, m) in t.moves.iter().enumerate() {
-                let ply = i as u16 + 1;
+            for (ply, m) in (1..).zip(&t.moves) {
                 let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
                     break;
                 };
                 let is_white = pos.turn().is_white();
                 let name = if is_white { &white } else { &black };
-                let move_number = pos.fullmoves().get() as u16;
+                let move_number = pos.fullmoves().get();
                 let in_range = opts
                     .moves
                     .is_none_or(|(a, b)| (a..=b).contains(&move_number));
@@ -262,7 +261,7 @@ impl Match {
     fn go(
         &self,
         engine: &mut Engine,
-        (task, ply, pos): (&GameTask, u16, &Chess),
+        (task, ply, pos): (&GameTask, u32, &Chess),
         multipv: u32,
         depth: u32,
         searchmoves: &[String],
@@ -270,7 +269,7 @@ impl Match {
         engine
             .set_option("MultiPV", &multipv.to_string())
             .map_err(|e| e.to_string())?;
-        let moves = &task.moves[..usize::from(ply) - 1];
+        let moves = task.moves_before(ply);
         let search: Search = engine
             .search_moves(
                 task.start_fen.as_deref(),
@@ -294,7 +293,7 @@ impl Job for Match {
         &self,
         engine: &mut Engine,
         task: &GameTask,
-        ply: u16,
+        ply: u32,
         pos: &Chess,
     ) -> Result<MatchRow, String> {
         let o = &self.opts;
@@ -302,7 +301,7 @@ impl Job for Match {
             .tested
             .get(&(task.game_id, ply))
             .ok_or_else(|| format!("ply {ply} was not selected"))?;
-        let played = task.moves[usize::from(ply) - 1].clone();
+        let played = task.moves[ply as usize - 1].clone();
         let (dmin, d) = o.slm_depths;
         let here = (task, ply, pos);
         let mlm = self.go(engine, here, o.multipv, o.mlm_depth, &[])?;
@@ -362,7 +361,7 @@ impl Job for Match {
             repetition: t.repetition,
         };
         let out = outcome(&ev);
-        let mv = move_text(u32::from(t.move_number), t.white, &t.san);
+        let mv = move_text(t.move_number, t.white, &t.san);
         let line = line_of(&t.player, &out, &mv);
         let mut log = format!("{mv} (ply {ply})\n");
         log.push_str(&format!(

@@ -6,10 +6,10 @@ use crate::schema::MatchBuilder;
 /// One tested move, everything the row holds.
 #[derive(Debug, Clone)]
 pub struct MatchRow {
-    pub ply: u16,
+    pub ply: u32,
     pub player: String,
     pub white: bool,
-    pub move_number: u16,
+    pub move_number: u32,
     pub san: String,
     pub played: String,
     pub repetition: bool,

@@ -145,7 +145,7 @@ impl Stage for Policy {
 
 impl PolicyBuilder {
     /// Appends the priors of the position before `ply`.
-    pub fn push(&mut self, game_id: i64, ply: u16, label: &str, moves: &[MoveStats]) {
+    pub fn push(&mut self, game_id: i64, ply: u32, label: &str, moves: &[MoveStats]) {
         for m in moves {
             self.game_id.append_value(game_id);
             self.ply.append_value(ply);
@@ -170,10 +170,10 @@ impl Job for Policy {
         &self,
         engine: &mut Engine,
         task: &GameTask,
-        ply: u16,
+        ply: u32,
         pos: &Chess,
     ) -> Result<Vec<MoveStats>, String> {
-        let moves = &task.moves[..usize::from(ply) - 1];
+        let moves = task.moves_before(ply);
         let search = engine
             .search(
                 task.start_fen.as_deref(),

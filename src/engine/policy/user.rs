@@ -26,7 +26,7 @@ pub fn scan(file: &Path) -> Result<LazyFrame, Error> {
         .map_err(|e| Error::InputData(format!("{}: {e}", file.display())))?;
     Ok(lf.select([
         col(col::GAME_ID).cast(DataType::Int64),
-        col(col::PLY).cast(DataType::UInt16),
+        col(col::PLY).cast(DataType::UInt32),
         col(col::MOVE).cast(DataType::String),
         col(policy_col::PRIOR).cast(DataType::Float64),
         lit(USER_LABEL).alias(col::LABEL),

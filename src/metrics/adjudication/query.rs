@@ -146,8 +146,8 @@ pub fn load(
     let check = mv.column(c::IS_CHECK)?.bool()?;
     let mated = mv.column(c::IS_MATE)?.bool()?;
     let left = mv.column(c::TIME_LEFT_MS)?.i64()?;
-    let half = mv.column(c::HALFMOVE_CLOCK)?.u16()?;
-    let rep = mv.column(c::REPETITION)?.u8()?;
+    let half = mv.column(c::HALFMOVE_CLOCK)?.u32()?;
+    let rep = mv.column(c::REPETITION)?.u32()?;
     let dead = mv.column(c::DEAD_MATERIAL)?.bool()?;
     let mat = mv.column(c::MATERIAL_BALANCE)?.i16()?;
     let pawns = mv.column(PAWNS)?.u8()?;
@@ -269,9 +269,9 @@ pub fn load(
 /// Whether every game's rows are contiguous and in ply order 1, 2, 3, ….
 fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
     let ids = mv.column(c::GAME_ID)?.i64()?;
-    let ply = mv.column(c::PLY)?.u16()?;
+    let ply = mv.column(c::PLY)?.u32()?;
     let mut seen = std::collections::HashSet::new();
-    let mut prev: Option<(i64, u16)> = None;
+    let mut prev: Option<(i64, u32)> = None;
     for (g, p) in ids.iter().zip(ply.iter()) {
         let (Some(g), Some(p)) = (g, p) else {
             return Ok(false);

@@ -25,13 +25,13 @@ pub struct Ply {
     /// placeholder).
     pub eval: Option<i32>,
     /// The halfmove clock after the move (0: a capture or pawn move).
-    pub halfmove: u16,
+    pub halfmove: u32,
     /// cutechess's `reversibleMoveCount() == 0`: a capture, a pawn move, or a
     /// rook move that gives up a castling right (see [`super::castling`]).
     /// What resets the draw counts, in cutechess and TCEC alike.
     pub irreversible: bool,
     /// How often the position after the move has occurred (1: first time).
-    pub repetition: u8,
+    pub repetition: u32,
     /// The move gives check.
     pub check: bool,
     /// The move mates: the game is over.
@@ -518,7 +518,7 @@ mod tests {
             .map(|(i, e)| Ply {
                 white: i % 2 == 0,
                 eval: *e,
-                halfmove: i as u16 + 1,
+                halfmove: i as u32 + 1,
                 repetition: 1,
                 ..Ply::default()
             })
@@ -912,7 +912,7 @@ mod tests {
         let e: Vec<Option<i32>> = (0..200).map(|i| Some(((i * 37) % 23) - 11)).collect();
         let mut g = game(&e);
         for (i, p) in g.iter_mut().enumerate() {
-            p.halfmove = (i % 13) as u16;
+            p.halfmove = (i % 13) as u32;
             p.irreversible = p.halfmove == 0;
         }
         let full = replay(&r, &g, true);

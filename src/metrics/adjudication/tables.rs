@@ -184,7 +184,7 @@ mod tests {
             c::WHITE => ["A", "B", "A"],
             c::BLACK => ["B", "A", "C"],
             c::RESULT => ["1-0", "1/2-1/2", "0-1"],
-            c::PLIES => [80u16, 120, 60],
+            c::PLIES => [80u32, 120, 60],
             cols::FIRE_PLY => [Some(70u32), Some(100), None],
             cols::CLAUSE => [Some("resign"), Some("draw"), None],
             cols::RULE_RESULT => [Some("1-0"), Some("0-1"), None],

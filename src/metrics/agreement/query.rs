@@ -99,7 +99,7 @@ pub fn per_move(
     ]);
     let next_best = best.clone().select([
         col(col::GAME_ID),
-        (col(col::PLY) - lit(1u16)).alias(col::PLY),
+        (col(col::PLY) - lit(1u32)).alias(col::PLY),
         (-col(metric::BEST_CP)).alias("next_cp"),
     ]);
     let keys = || [col(col::GAME_ID), col(col::PLY)];
@@ -253,7 +253,7 @@ mod tests {
         .unwrap();
         let moves = df!(
             col::GAME_ID => [1i64, 1, 1],
-            col::PLY => [1u16, 2, 3],
+            col::PLY => [1u32, 2, 3],
             col::SIDE => ["w", "b", "w"],
             col::UCI => ["e2e4", "e7e5", "g1f3"],
             col::EVAL_KIND => [Some("cp"), Some("cp"), Some("mate")],
@@ -262,7 +262,7 @@ mod tests {
         .unwrap();
         let analysis = df!(
             col::GAME_ID => [1i64, 1, 1, 1, 1, 1, 1],
-            col::PLY => [1u16, 1, 2, 2, 3, 3, 3],
+            col::PLY => [1u32, 1, 2, 2, 3, 3, 3],
             col::LABEL => ["L", "L", "L", "L", "L", "L", "other"],
             col::MULTIPV => [1u8, 2, 1, 2, 1, 2, 1],
             col::MOVE => ["e2e4", "d2d4", "c7c5", "d7d5", "g1f3", "b1c3", "a2a3"],

@@ -13,7 +13,7 @@ use crate::ingest::puzzles::{EVENT, tag};
 use crate::schema::col;
 
 /// The solver's first position: the one before this ply.
-pub const SOLVER_FIRST_PLY: u16 = 2;
+pub const SOLVER_FIRST_PLY: u32 = 2;
 
 /// Column names of [`puzzles`].
 pub mod cols {
@@ -28,7 +28,7 @@ pub mod cols {
 
 /// Whether the position before `ply` is the solver's.
 pub fn is_solver_position(ply: Expr) -> Expr {
-    (ply % lit(2u16)).eq(lit(0u16))
+    (ply % lit(2u32)).eq(lit(0u32))
 }
 
 /// A puzzle tag's value from `games.other_tags` (a JSON object of strings;

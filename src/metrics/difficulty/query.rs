@@ -31,7 +31,7 @@ pub fn positions(
     policy: LazyFrame,
     keys: LazyFrame,
     opts: &DifficultyOptions,
-) -> PolarsResult<HashMap<(i64, u16), Position>> {
+) -> PolarsResult<HashMap<(i64, u32), Position>> {
     let on = || [col(col::GAME_ID), col(col::PLY)];
     let only = |lf: LazyFrame| lf.join(keys.clone(), on(), on(), JoinArgs::new(JoinType::Semi));
     let ease = EaseOptions {
@@ -45,10 +45,10 @@ pub fn positions(
             .clone()
             .filter(col(col::LABEL).eq(lit(opts.analysis_label.as_str()))),
     );
-    let mut out: HashMap<(i64, u16), Position> = HashMap::new();
-    let key = |df: &DataFrame| -> PolarsResult<Vec<(i64, u16)>> {
+    let mut out: HashMap<(i64, u32), Position> = HashMap::new();
+    let key = |df: &DataFrame| -> PolarsResult<Vec<(i64, u32)>> {
         let g = df.column(col::GAME_ID)?.i64()?.clone();
-        let p = df.column(col::PLY)?.u16()?.clone();
+        let p = df.column(col::PLY)?.u32()?.clone();
         Ok(g.into_no_null_iter().zip(p.into_no_null_iter()).collect())
     };
     let strs = |df: &DataFrame, c: &str| -> PolarsResult<Vec<String>> {
@@ -356,7 +356,7 @@ pub fn with_expected_rating(
         })
         .collect::<PolarsResult<_>>()?;
     let g = keys.column(col::GAME_ID)?.i64()?.clone();
-    let p = keys.column(col::PLY)?.u16()?.clone();
+    let p = keys.column(col::PLY)?.u32()?.clone();
     let expected: Vec<Option<f64>> = g
         .into_no_null_iter()
         .zip(p.into_no_null_iter())

@@ -368,7 +368,7 @@ mod tests {
         // (1, 7): no priors at all. Lines out of MultiPV order at ply 5.
         let analysis = df!(
             col::GAME_ID => [1i64, 1, 1, 1, 1, 1, 1],
-            col::PLY => [5u16, 5, 5, 6, 6, 6, 7],
+            col::PLY => [5u32, 5, 5, 6, 6, 6, 7],
             col::LABEL => ["a"; 7],
             col::IS_FINAL => [true; 7],
             col::DEPTH => [12u16; 7],
@@ -382,7 +382,7 @@ mod tests {
         .lazy();
         let policy = df!(
             col::GAME_ID => [1i64, 1, 1, 1, 1, 1],
-            col::PLY => [5u16, 5, 5, 6, 6, 6],
+            col::PLY => [5u32, 5, 5, 6, 6, 6],
             col::LABEL => ["p"; 6],
             col::MOVE => ["e2e4", "d2d4", "g1f3", "h5f7", "d1d2", "a2a3"],
             policy_col::PRIOR => [0.5, 0.3, 0.2, 0.1, 0.85, 0.05],
@@ -439,7 +439,7 @@ mod tests {
         let (a, p) = frames();
         let repeat = df!(
             col::GAME_ID => [1i64],
-            col::PLY => [5u16],
+            col::PLY => [5u32],
             col::LABEL => ["a"],
             col::IS_FINAL => [true],
             col::DEPTH => [12u16],
@@ -503,7 +503,7 @@ mod tests {
             let n = rows.len();
             df!(
                 col::GAME_ID => vec![1i64; n],
-                col::PLY => vec![5u16; n],
+                col::PLY => vec![5u32; n],
                 col::LABEL => vec!["a"; n],
                 col::IS_FINAL => rows.iter().map(|r| r.5).collect::<Vec<_>>(),
                 col::DEPTH => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
@@ -518,7 +518,7 @@ mod tests {
         };
         let policy = df!(
             col::GAME_ID => [1i64, 1, 1],
-            col::PLY => [5u16, 5, 5],
+            col::PLY => [5u32, 5, 5],
             col::LABEL => ["p"; 3],
             col::MOVE => ["e2e4", "d2d4", "g1f3"],
             policy_col::PRIOR => [0.2, 0.7, 0.1],
@@ -570,7 +570,7 @@ mod tests {
         let pos = || {
             df!(
                 col::GAME_ID => [1i64; 6],
-                col::PLY => [1u16, 2, 3, 4, 5, 6],
+                col::PLY => [1u32, 2, 3, 4, 5, 6],
                 cols::EASE => [Some(0.3), Some(0.6), Some(0.8), Some(0.95), None, Some(0.45)],
             )
             .unwrap()
@@ -579,7 +579,7 @@ mod tests {
         let moves = || {
             df!(
                 col::GAME_ID => [1i64; 6],
-                col::PLY => [1u16, 2, 3, 4, 5, 6],
+                col::PLY => [1u32, 2, 3, 4, 5, 6],
                 metric::ENGINE => ["A", "B", "A", "B", "A", "B"],
                 metric::LOSS_CP => [50.0, 0.0, 10.0, 20.0, 99.0, 30.0],
             )

@@ -28,7 +28,7 @@ pub struct Line {
     pub eco: String,
     pub name: String,
     /// Plies of the line from the start position.
-    pub plies: u16,
+    pub plies: u32,
 }
 
 /// The opening lines by the Polyglot key of their final position.
@@ -116,9 +116,9 @@ const LINE_PLIES: &str = "line_plies";
 
 /// The Polyglot key of the position a line of SAN moves (with move numbers,
 /// as in the table's `pgn` column) ends in, and its plies.
-pub fn line_key(pgn: &str) -> Result<(u64, u16), String> {
+pub fn line_key(pgn: &str) -> Result<(u64, u32), String> {
     let mut pos = Chess::default();
-    let mut plies = 0u16;
+    let mut plies = 0u32;
     for tok in pgn.split_whitespace() {
         // Move numbers: `1.` (and `1...`).
         if tok.ends_with('.') && tok.starts_with(|c: char| c.is_ascii_digit()) {
@@ -139,7 +139,7 @@ pub fn line_key(pgn: &str) -> Result<(u64, u16), String> {
 pub fn position_keys(games: LazyFrame, moves: LazyFrame) -> Result<LazyFrame, Error> {
     let starts = games.select([
         col(col::GAME_ID),
-        lit(0).cast(DataType::UInt16).alias(col::PLY),
+        lit(0).cast(DataType::UInt32).alias(col::PLY),
         col(col::START_KEY).alias(KEY),
     ]);
     let plies = moves.select([

@@ -21,7 +21,7 @@ use crate::schema::{col, metric, opening_col};
 /// The plies that stand for the opening of a game from the standard start
 /// without book moves: TCEC's seasons 1–5 imposed openings without marking
 /// them as book (reading R2 of docs/definitions/pairs.md).
-pub const UNMARKED_OPENING_PLIES: u16 = 8;
+pub const UNMARKED_OPENING_PLIES: u32 = 8;
 
 /// Why a game is in no pair.
 pub const UNFINISHED: &str = "unfinished (result *)";
@@ -79,9 +79,9 @@ fn game_openings(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
             when(col(BOOK_PLY).is_not_null())
                 .then(col(BOOK_PLY))
                 .when(col(col::START_FEN).is_not_null())
-                .then(lit(0u16))
+                .then(lit(0u32))
                 .otherwise(lit(UNMARKED_OPENING_PLIES))
-                .cast(DataType::UInt16)
+                .cast(DataType::UInt32)
                 .alias(opening_col::OPENING_PLY),
         );
     let keys = moves.select([col(col::GAME_ID), col(col::PLY), col(col::POSITION_KEY)]);
@@ -102,7 +102,7 @@ fn game_openings(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
         JoinArgs::new(JoinType::Left),
     )
     .with_column(
-        when(col(opening_col::OPENING_PLY).eq(lit(0u16)))
+        when(col(opening_col::OPENING_PLY).eq(lit(0u32)))
             .then(col(col::START_KEY))
             .otherwise(col(col::POSITION_KEY))
             .alias(p::OPENING_KEY),
@@ -531,7 +531,7 @@ pub fn unpaired(paired: &Paired, opts: &PairsOptions) -> PolarsResult<DataFrame>
 /// The SAN of each listed pair's first game up to its opening ply.
 fn opening_moves(df: &DataFrame, moves: LazyFrame) -> PolarsResult<Vec<String>> {
     let ids = df.column(p::FIRST_GAME_ID)?.i64()?.clone();
-    let plies = df.column(opening_col::OPENING_PLY)?.u16()?;
+    let plies = df.column(opening_col::OPENING_PLY)?.u32()?;
     let wanted = DataFrame::new_infer_height(vec![
         Column::new(col::GAME_ID.into(), ids.clone()),
         Column::new(opening_col::OPENING_PLY.into(), plies.clone()),

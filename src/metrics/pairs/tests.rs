@@ -80,7 +80,7 @@ fn frames(games: &[Game]) -> (LazyFrame, LazyFrame) {
     for g in games {
         for (i, (b, k)) in g.6.iter().enumerate() {
             id.push(g.0);
-            ply.push(i as u16 + 1);
+            ply.push(i as u32 + 1);
             is_book.push(*b);
             key.push(*k);
             san.push(format!("m{}", i + 1));
@@ -134,11 +134,11 @@ fn pairing_by_hand() {
         .into_no_null_iter()
         .collect();
     assert_eq!(pts, [1.0, 1.5, 1.5, 1.0, 2.0, 1.5]);
-    let open: Vec<Option<u16>> = p
+    let open: Vec<Option<u32>> = p
         .pairs
         .column(opening_col::OPENING_PLY)
         .unwrap()
-        .u16()
+        .u32()
         .unwrap()
         .iter()
         .collect();

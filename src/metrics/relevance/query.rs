@@ -178,7 +178,7 @@ pub fn per_move(
     for s in PositionScheme::ALL {
         with_symbols.push(position_expr(white_pov.clone(), x05e.clone(), s).alias(position_col(s)));
     }
-    let opp_prev = when(prev_in_game(col(col::PLY))?.eq(col(col::PLY) - lit(1u16)))
+    let opp_prev = when(prev_in_game(col(col::PLY))?.eq(col(col::PLY) - lit(1u32)))
         .then(-prev_in_game(col(cols::OWN_EVAL))?)
         .otherwise(lit(NULL).cast(DataType::Float64));
     let evals = evals

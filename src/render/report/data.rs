@@ -548,7 +548,7 @@ fn ease_curves(
     }
     let (gid, ply, ease) = (
         df.column(col::GAME_ID)?.i64()?.clone(),
-        df.column(col::PLY)?.u16()?.clone(),
+        df.column(col::PLY)?.u32()?.clone(),
         df.column(ease::cols::EASE)?.f64()?.clone(),
     );
     let expected = match df.column(difficulty::cols::EXPECTED_RATING) {

@@ -13,7 +13,7 @@
 //! (`/21 1.207s`, or `ERR/21 1.207s`).
 
 use super::num::{parse_f64, parse_i16, parse_i64};
-use super::{Dialect, MoveComment, Pov, parse_eval_token, push_extra, set};
+use super::{Dialect, MoveComment, Pov, parse_eval_token, push_extra, secs_ms, set};
 
 /// cutechess `+0.35/21 1.2s[, text]` or ChessBase `0.44/22 249 (exd6)`.
 ///
@@ -92,8 +92,16 @@ pub(super) fn parse_slash_eval<'a>(
         // A wrapped token is rare; keep its original text span.
         std::borrow::Cow::Owned(_) => Some(head.trim()),
     };
-    c.depth = depth.parse().ok();
-    c.time_ms = secs.map(|s| (s * 1000.0).round() as i64);
+    // A depth or time its column cannot hold stays in the text.
+    c.depth = parse_i16(depth.as_bytes());
+    if c.depth.is_none() {
+        // `after` runs to the end of `t`: the depth ends depth_len into it.
+        push_extra(extra, &t[slash..t.len() - after.len() + depth_len]);
+    }
+    c.time_ms = secs.and_then(secs_ms);
+    if let (Some(w), None) = (time, c.time_ms) {
+        push_extra(extra, w);
+    }
     for w in words {
         match w.strip_prefix('(').and_then(|w| w.strip_suffix(')')) {
             Some(reply) if !cutechess && c.expected_reply.is_none() => {
@@ -162,7 +170,7 @@ fn seconds_ms(v: &str) -> Option<i64> {
         Some(ms) => parse_i64(ms.as_bytes()),
         None => {
             let s = parse_f64(v.strip_suffix('s')?)?;
-            (s.is_finite() && s >= 0.0).then(|| (s * 1000.0).round() as i64)
+            if s >= 0.0 { secs_ms(s) } else { None }
         }
     }
 }

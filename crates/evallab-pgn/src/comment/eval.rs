@@ -25,7 +25,8 @@ pub enum EvalKind {
     Mate,
     /// `d=1` with 0.00: the GUI wrote a placeholder, there was no search.
     Placeholder,
-    /// |eval| above [`ABSURD_PAWNS`]: overflow garbage such as 21474836.48.
+    /// |eval| above [`ABSURD_PAWNS`]: overflow garbage such as 21474836.48;
+    /// or a mate beyond the `mate` column's ±32767 moves.
     Absurd,
 }
 
@@ -99,10 +100,18 @@ impl RawEval {
     }
 
     fn mate(n: i64) -> Eval {
-        Eval {
-            kind: EvalKind::Mate,
-            cp: None,
-            mate: Some(n.clamp(i16::MIN.into(), i16::MAX.into()) as i16),
+        match i16::try_from(n) {
+            Ok(n) => Eval {
+                kind: EvalKind::Mate,
+                cp: None,
+                mate: Some(n),
+            },
+            // Not clamped to the column: garbage, as an eval beyond 1000 pawns.
+            Err(_) => Eval {
+                kind: EvalKind::Absurd,
+                cp: None,
+                mate: None,
+            },
         }
     }
 }

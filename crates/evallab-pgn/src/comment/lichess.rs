@@ -18,10 +18,9 @@ pub(super) fn parse_lichess<'a>(t: &'a str, c: &mut MoveComment<'a>, extra: &mut
         let ok = match cmd {
             "eval" => {
                 let (ev, depth) = arg.split_once(',').unwrap_or((arg, ""));
-                if !depth.is_empty() {
-                    c.depth = depth.trim().parse().ok();
-                }
-                set_eval(c, ev.trim(), Pov::White)
+                // A depth its column cannot hold keeps the command in the text.
+                let depth_read = depth.is_empty() || set(&mut c.depth, depth.trim().parse().ok());
+                set_eval(c, ev.trim(), Pov::White) && depth_read
             }
             "clk" => set(&mut c.time_left_ms, parse_duration_ms(arg)),
             "emt" => set(&mut c.time_ms, parse_duration_ms(arg)),

@@ -186,15 +186,24 @@ pub fn parse_duration_ms(v: &str) -> Option<i64> {
     }
     // Not a clock: no `:` at all.
     memchr::memchr(b':', v.as_bytes())?;
-    let mut ms = 0f64;
+    let mut secs = 0f64;
     for part in v.split(':') {
         let x = num::parse_f64(part)?;
         if x.is_nan() || x < 0.0 {
             return None;
         }
-        ms = ms * 60.0 + x;
+        secs = secs * 60.0 + x;
     }
-    Some((ms * 1000.0).round() as i64)
+    secs_ms(secs)
+}
+
+/// Seconds as whole milliseconds; `None` when not a number or beyond i64
+/// (where `as` would saturate: 1e20 s is not i64::MAX ms), for the caller
+/// to keep the text.
+pub(super) fn secs_ms(secs: f64) -> Option<i64> {
+    let ms = (secs * 1000.0).round();
+    // i64::MAX as f64 is 2^63, the first value beyond i64.
+    (ms.abs() < i64::MAX as f64).then_some(ms as i64)
 }
 
 /// The seconds of `h:m:s` with one or more `:`, every part ASCII digits, in
@@ -254,19 +263,76 @@ mod tests {
         assert_eq!(parse_eval_token("+", Pov::White), None);
     }
 
-    /// Found by fuzzing (debug builds panicked on the overflow; release wrapped).
+    /// Found by fuzzing (debug builds panicked on the overflow; release
+    /// wrapped). A mate the i16 column cannot hold is absurd, its text in
+    /// `eval_raw`; the largest that fits is a mate.
     #[test]
-    fn mate_extremes_saturate() {
-        let (c, _) = p("wv=-M-2147483648, d=5");
-        assert_eq!(norm(&c, true).mate, Some(i16::MAX));
-        let (c, _) = p("wv=M2147483647, d=5");
-        assert_eq!(norm(&c, true).mate, Some(i16::MAX));
-        let (c, _) = p("+M2147483647/5 1.0s");
-        assert_eq!(norm(&c, false).mate, Some(i16::MIN));
-        let (c, _) = p("[%eval #-2147483648]");
+    fn mate_extremes_are_absurd() {
+        for (t, white) in [
+            ("wv=-M-2147483648, d=5", true),
+            ("wv=M2147483647, d=5", true),
+            ("+M2147483647/5 1.0s", false),
+            ("[%eval #-2147483648]", true),
+            ("-#-2147483648/9 10", false),
+            ("wv=#32768, d=5", true),
+            ("wv=M65535, d=5", true),
+        ] {
+            let (c, _) = p(t);
+            let e = norm(&c, white);
+            assert_eq!((e.kind, e.mate), (EvalKind::Absurd, None), "{t}");
+            assert!(t.contains(c.eval_raw.unwrap()), "{t}");
+        }
+        let (c, _) = p("wv=-#32768, d=5");
         assert_eq!(norm(&c, true).mate, Some(i16::MIN));
-        let (c, _) = p("-#-2147483648/9 10");
-        assert_eq!(norm(&c, false).mate, Some(i16::MAX));
+        let (c, _) = p("wv=M65534, d=5");
+        assert_eq!(norm(&c, true).mate, Some(i16::MAX));
+    }
+
+    /// A time i64 cannot hold in ms (or not a number) keeps its text.
+    #[test]
+    fn huge_times_keep_their_text() {
+        let (c, extra) = p("+0.20/20 99999999999999999999s");
+        assert_eq!((c.dialect, c.time_ms), (Some(Dialect::Cutechess), None));
+        assert_eq!(extra, "99999999999999999999s");
+        let (c, extra) = p("+0.10/4 NaNs");
+        assert_eq!((c.time_ms, extra.as_str()), (None, "NaNs"));
+        let (c, extra) = p("0.44/22 99999999999999999999 (exd6)");
+        assert_eq!((c.dialect, c.time_ms), (Some(Dialect::Chessbase), None));
+        assert_eq!(
+            (c.expected_reply, extra.as_str()),
+            (Some("exd6"), "99999999999999999999")
+        );
+        let (c, extra) = p("+0.35/21 1.207s, tl=9999999999999999.5s, latency=0.002s");
+        assert_eq!((c.time_left_ms, c.latency_ms), (None, Some(2)));
+        assert_eq!(extra, "tl=9999999999999999.5s");
+        assert_eq!(parse_duration_ms("inf:00"), None);
+        assert_eq!(parse_duration_ms("9999999999999999:00.5"), None);
+        assert_eq!(secs_ms(9.2e15), Some(9_200_000_000_000_000_000));
+        assert_eq!(secs_ms(9.3e15), None);
+        assert_eq!(secs_ms(-1.5), Some(-1500));
+    }
+
+    /// An eval's depth the i16 column cannot hold keeps its text; the eval
+    /// and the rest are read.
+    #[test]
+    fn huge_depths_keep_their_text() {
+        let (c, extra) = p("+0.20/99999 1.2s");
+        assert_eq!(
+            (c.depth, c.time_ms, extra.as_str()),
+            (None, Some(1200), "/99999")
+        );
+        assert_eq!(norm(&c, true).cp, Some(20));
+        let (c, extra) = p("0.\n60/\n99999 826");
+        assert_eq!((c.depth, c.time_ms), (None, Some(826_000)));
+        assert_eq!(extra, "/\n99999");
+        let (c, extra) = p("[%eval 0.35,99999] [%clk 0:00:30]");
+        assert_eq!((c.depth, c.time_left_ms), (None, Some(30_000)));
+        assert_eq!(
+            (norm(&c, true).cp, extra.as_str()),
+            (Some(35), "[%eval 0.35,99999]")
+        );
+        let (c, extra) = p("[%eval 0.35,32767]");
+        assert_eq!((c.depth, extra.as_str()), (Some(32767), ""));
     }
 
     #[test]

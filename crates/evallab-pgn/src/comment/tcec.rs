@@ -63,8 +63,8 @@ pub(super) fn parse_tcec<'a>(t: &'a str, c: &mut MoveComment<'a>, extra: &mut St
             b"mt" | b"MoveTime" => set(&mut c.time_ms, parse_duration_ms(v)),
             b"tl" | b"TimeLeft" => set(&mut c.time_left_ms, parse_duration_ms(v)),
             b"tb" => v == "null" || set(&mut c.tb_hits, parse_i64(n)),
-            b"h" => set(&mut c.hash_full, parse_f32(v)),
-            b"ph" => set(&mut c.ponder_hit, parse_f32(v)),
+            b"h" => set(&mut c.hash_full, percent(v)),
+            b"ph" => set(&mut c.ponder_hit, percent(v)),
             b"R50" => set(&mut c.r50, parse_i16(n)),
             b"Rd" => set(&mut c.rd, parse_i16(n)),
             b"Rr" => set(&mut c.rr, parse_i16(n)),
@@ -203,7 +203,7 @@ fn common_field<'a>(
         }
         H | PH => {
             let (v, e) = number()?;
-            let x = parse_f32(v)?;
+            let x = percent(v)?;
             *if k == H {
                 &mut c.hash_full
             } else {
@@ -252,17 +252,23 @@ fn find2(b: &[u8], mut i: usize, x: u8, y: u8) -> usize {
     i
 }
 
-/// `13629 kN/s` (eras B–D) or plain nodes per second.
+/// `13629 kN/s` (eras B–D) or plain nodes per second; `None` beyond i64
+/// (a fuzzed `s=99…9 MN/s`), for the text to stay.
 fn parse_nps(v: &str) -> Option<i64> {
     let (num, unit) = v.split_once(' ').unwrap_or((v, ""));
     let n = parse_i64(num.as_bytes())?;
     match unit.trim() {
         "" | "N/s" => Some(n),
-        // Saturating: a fuzzed `s=99…9 MN/s` must not overflow.
-        "kN/s" => Some(n.saturating_mul(1000)),
-        "MN/s" => Some(n.saturating_mul(1_000_000)),
+        "kN/s" => n.checked_mul(1000),
+        "MN/s" => n.checked_mul(1_000_000),
         _ => None,
     }
+}
+
+/// `h` and `ph`, percent; `None` beyond f32, which parsing makes infinite
+/// (and for NaN), for the text to stay.
+fn percent(v: &str) -> Option<f32> {
+    parse_f32(v).filter(|x| x.is_finite())
 }
 
 #[cfg(test)]
@@ -362,12 +368,18 @@ mod tests {
     }
 
     /// Found by fuzzing: `n * 1000` overflowed (a panic in debug builds).
+    /// A rate i64 cannot hold keeps its text, as a percentage beyond f32.
     #[test]
-    fn huge_nps_saturates() {
+    fn huge_values_keep_their_text() {
         let (c, extra) = p(" ev=0.00, s=1559999999999999972 MN/s, s2=1, d=3");
-        assert_eq!(c.nps, Some(i64::MAX));
-        assert_eq!(extra, "s2=1");
-        assert_eq!(p("s=9223372036854775807 kN/s").0.nps, Some(i64::MAX));
+        assert_eq!((c.nps, c.depth), (None, Some(3)));
+        assert_eq!(extra, "s=1559999999999999972 MN/s s2=1");
+        let (c, extra) = p("s=9223372036854775807 kN/s, s=9223372036854775 kN/s");
+        assert_eq!(c.nps, Some(9_223_372_036_854_775_000));
+        assert_eq!(extra, "s=9223372036854775807 kN/s");
+        let (c, extra) = p("h=1e39, ph=NaN, h=1e38");
+        assert_eq!((c.hash_full, c.ponder_hit), (Some(1e38), None));
+        assert_eq!(extra, "h=1e39 ph=NaN");
     }
 
     #[test]

@@ -115,8 +115,33 @@ pub fn parse() -> Cli {
 }
 
 /// The parser as a pipeline sees it (`run`): checks a step, tells which
-/// options are files, runs it.
-pub(crate) struct Steps;
+/// options are files, runs it. The command tree is built once, not per
+/// option looked up.
+pub(crate) struct Steps {
+    cli: clap::Command,
+}
+
+impl Steps {
+    pub(crate) fn new() -> Steps {
+        Steps {
+            cli: Cli::command(),
+        }
+    }
+
+    /// `what` of option `flag` (`--long` or `-s`) of `command`, if it has one.
+    fn option<T>(&self, command: &str, flag: &str, what: impl Fn(&clap::Arg) -> T) -> Option<T> {
+        let arg = self
+            .cli
+            .find_subcommand(command)?
+            .get_arguments()
+            .find(|a| {
+                flag.strip_prefix("--")
+                    .is_some_and(|l| a.get_long() == Some(l))
+                    || flag.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short()
+            })?;
+        Some(what(arg))
+    }
+}
 
 impl pipeline::Commands for Steps {
     fn check(&self, argv: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
@@ -130,23 +155,12 @@ impl pipeline::Commands for Steps {
     }
 
     fn file_use(&self, command: &str, flag: &str) -> Option<FileUse> {
-        option(command, flag, args::file_use).flatten()
+        self.option(command, flag, args::file_use).flatten()
     }
 
     fn names_run(&self, command: &str, flag: &str) -> bool {
-        option(command, flag, args::names_run).unwrap_or(false)
+        self.option(command, flag, args::names_run).unwrap_or(false)
     }
-}
-
-/// `what` of option `flag` (`--long` or `-s`) of `command`, if it has one.
-fn option<T>(command: &str, flag: &str, what: impl Fn(&clap::Arg) -> T) -> Option<T> {
-    let cli = Cli::command();
-    let arg = cli.find_subcommand(command)?.get_arguments().find(|a| {
-        flag.strip_prefix("--")
-            .is_some_and(|l| a.get_long() == Some(l))
-            || flag.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short()
-    })?;
-    Some(what(arg))
 }
 
 impl run::Execute for Steps {
@@ -165,7 +179,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(a) => r#match::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Policy(a) => policy::run(a),
-        Command::Run(a) => run::run(a, &Steps),
+        Command::Run(a) => run::run(a, &Steps::new()),
         Command::Standings(a) => standings::run(a),
         Command::Crosstable(a) => crosstable::run(a),
         Command::OpeningStats(a) => opening_stats::run(a),

@@ -194,7 +194,7 @@ mod tests {
         }
         // Some of the files the former hand-written key lists missed.
         use evallab::pipeline::{Commands, FileUse};
-        let steps = crate::cli::Steps;
+        let steps = crate::cli::Steps::new();
         for (command, flag, want) in [
             ("balance", "--facts", FileUse::Reads),
             ("adjudicate", "--rules", FileUse::Reads),

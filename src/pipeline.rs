@@ -25,6 +25,11 @@
 //! output = "{dataset}/relevance.csv"
 //! format = "csv"
 //! ```
+//!
+//! A step marked `optional = true` (with a `hint` on what to install) is left
+//! out, with the reason, when a file it reads is missing (an engine that is
+//! not installed); so is any later step that needs what a left-out step
+//! would have made. Every other step still fails loudly.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,6 +92,10 @@ pub struct Step {
     pub writes: Vec<PathBuf>,
     /// The engine runs it names (`--label`, `--analysis`, `--policy`).
     pub runs: Vec<String>,
+    /// `optional = true`: left out when a file it reads is missing.
+    pub optional: bool,
+    /// What to do about a missing file of an optional step (`hint = "…"`).
+    pub hint: Option<String>,
 }
 
 impl Step {
@@ -109,6 +118,85 @@ pub struct Spec {
     pub steps: Vec<Step>,
     /// The parser's notes on the steps (deprecated spellings), to show once.
     pub notes: Vec<String>,
+    /// The variables, `--set` applied: a missing file names the one it came from.
+    pub vars: BTreeMap<String, String>,
+}
+
+impl Spec {
+    /// Why `step` cannot run on this machine, or `None` when it can, given
+    /// the steps left out before it. An optional step is left out when a
+    /// file it reads is missing; any step is left out when it reads an
+    /// engine run or a file that a left-out step would have made and that
+    /// is not there (a run made earlier, with the engine, still serves).
+    pub fn left_out(&self, step: &Step, before: &[&Step]) -> Option<String> {
+        let made = if before.is_empty() {
+            Vec::new()
+        } else {
+            self.made_runs()
+        };
+        for earlier in before {
+            if let Some(run) = step
+                .runs
+                .iter()
+                .find(|r| earlier.runs.contains(r) && !made.contains(*r))
+            {
+                return Some(format!(
+                    "needs engine run `{run}` of step {}, skipped",
+                    earlier.name
+                ));
+            }
+            if let Some(file) = step
+                .reads
+                .iter()
+                .find(|f| earlier.writes.contains(f) && !f.exists())
+            {
+                return Some(format!(
+                    "needs {} of step {}, skipped",
+                    file.display(),
+                    earlier.name
+                ));
+            }
+        }
+        if !step.optional {
+            return None;
+        }
+        let missing = step.reads.iter().find(|f| !found(f))?;
+        let text = missing.display().to_string();
+        let mut fixes: Vec<String> = step.hint.iter().cloned().collect();
+        fixes.extend(
+            self.vars
+                .iter()
+                .filter(|(_, v)| **v == text)
+                .map(|(k, _)| format!("--set {k}=PATH")),
+        );
+        let fixes = if fixes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", fixes.join(", or "))
+        };
+        Some(format!("optional, needs {text}, not found{fixes}"))
+    }
+
+    /// The labels of the engine runs the dataset holds.
+    fn made_runs(&self) -> Vec<String> {
+        std::fs::read(self.dataset.join(MANIFEST_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_slice::<Manifest>(&t).ok())
+            .map(|m| m.analyses.into_iter().map(|a| a.label).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// Whether a file a step reads is there: a path that exists, or a bare
+/// name the system finds on PATH (as an engine's `--uci stockfish` is
+/// started).
+fn found(p: &Path) -> bool {
+    if p.exists() {
+        return true;
+    }
+    let bare = p.components().count() == 1 && !p.as_os_str().is_empty();
+    bare && std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(p).is_file()))
 }
 
 /// The state file: step key → what its last run depended on.
@@ -226,6 +314,21 @@ pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spe
         if cmd == "run" {
             return Err(bad(format!("{at}: a pipeline cannot run a pipeline")));
         }
+        let optional = match t.get("optional") {
+            None => false,
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(_) => return Err(bad(format!("{at}.optional: expected true or false"))),
+        };
+        let hint = match t.get("hint") {
+            None => None,
+            Some(toml::Value::String(s)) if optional => Some(s.clone()),
+            Some(toml::Value::String(_)) => {
+                return Err(bad(format!(
+                    "{at}.hint: only an optional step has a hint (optional = true)"
+                )));
+            }
+            Some(_) => return Err(bad(format!("{at}.hint: expected a string"))),
+        };
         let mut argv = vec!["evallab".to_string(), cmd.to_string()];
         let (mut reads, mut writes) = (Vec::new(), Vec::new());
         if cmd == "ingest" {
@@ -234,7 +337,9 @@ pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spe
         } else {
             argv.push(dataset.display().to_string());
         }
-        for (k, v) in t.iter().filter(|(k, _)| *k != "run") {
+        // The keys that are the pipeline's, not the command's options.
+        let own = ["run", "optional", "hint"];
+        for (k, v) in t.iter().filter(|(k, _)| !own.contains(&k.as_str())) {
             let values: Vec<String> = match v {
                 toml::Value::String(s) => vec![substitute(s, &vars, &format!("{at}.{k}"))?],
                 toml::Value::Integer(n) => vec![n.to_string()],
@@ -292,12 +397,15 @@ pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spe
             reads,
             writes,
             runs,
+            optional,
+            hint,
         });
     }
     Ok(Spec {
         dataset,
         steps: out,
         notes,
+        vars,
     })
 }
 
@@ -381,6 +489,8 @@ mod tests {
             reads: Vec::new(),
             writes: Vec::new(),
             runs: runs.iter().map(|r| r.to_string()).collect(),
+            optional: false,
+            hint: None,
         }
     }
 

@@ -43,23 +43,26 @@ pub fn run(a: Args, commands: &dyn Execute) -> anyhow::Result<ExitCode> {
     let (dataset, steps) = (&spec.dataset, &spec.steps);
     let mut state = pipeline::read_state(dataset);
     let started = Instant::now();
+    // Steps left out on this machine (an optional step's engine missing),
+    // and those that need what they would have made.
+    let mut left_out = Vec::new();
     for step in steps {
         let key = step.key();
         let before = StepState::current(step, dataset);
         let last = state.get(&key);
         let skip = !a.force && step.outputs_exist() && last == Some(&before);
+        let why = (!skip).then(|| spec.left_out(step, &left_out)).flatten();
         if a.dry_run {
             let words: Vec<String> = step.argv.iter().map(|w| shell_quote(w)).collect();
             println!("{}", words.join(" "));
-            eprintln!(
-                "step {}: {}",
-                step.name,
-                if skip {
-                    "would be skipped"
-                } else {
-                    "would run"
-                }
-            );
+            match &why {
+                Some(why) => eprintln!("step {}: would be skipped: {why}", step.name),
+                None if skip => eprintln!("step {}: would be skipped", step.name),
+                None => eprintln!("step {}: would run", step.name),
+            }
+            if why.is_some() {
+                left_out.push(step);
+            }
             continue;
         }
         if skip {
@@ -67,6 +70,11 @@ pub fn run(a: Args, commands: &dyn Execute) -> anyhow::Result<ExitCode> {
                 "step {}: skipped (inputs and parameters unchanged)",
                 step.name
             );
+            continue;
+        }
+        if let Some(why) = why {
+            eprintln!("step {}: skipped: {why}", step.name);
+            left_out.push(step);
             continue;
         }
         eprintln!("step {}: {}", step.name, step.argv[1..].join(" "));
@@ -103,6 +111,15 @@ pub fn run(a: Args, commands: &dyn Execute) -> anyhow::Result<ExitCode> {
         steps.len(),
         started.elapsed().as_secs_f64()
     );
+    if !left_out.is_empty() {
+        let names: Vec<&str> = left_out.iter().map(|s| s.name.as_str()).collect();
+        eprintln!(
+            "pipeline {}: {} steps skipped, as said above: {}",
+            a.spec.display(),
+            names.len(),
+            names.join(", ")
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -133,6 +133,85 @@ output = "{dataset}/out/report"
     assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("x").exists());
 }
 
+/// An optional step whose engine is missing is skipped with the reason, the
+/// hint and the variable to set; a step reading its run is skipped too; the
+/// rest runs and the pipeline exits 0. Not optional, the same step fails.
+#[test]
+fn optional_steps_without_their_engine_are_skipped_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let spec = dir.path().join("p.toml");
+    let write = |optional: &str| {
+        std::fs::write(
+            &spec,
+            format!(
+                r#"
+[vars]
+dataset = "{ds}"
+engine = "/nonexistent/stockfish"
+
+[[steps]]
+run = "ingest"
+inputs = ["data/fixtures/tcec.pgn"]
+
+[[steps]]
+run = "analyze"
+{optional}
+uci = "{{engine}}"
+nodes = 100
+label = "sf"
+
+[[steps]]
+run = "agreement"
+analysis = "sf"
+format = "csv"
+output = "{ds}/agreement.csv"
+
+[[steps]]
+run = "balance"
+format = "csv"
+output = "{ds}/balance.csv"
+"#
+            ),
+        )
+        .unwrap();
+    };
+    write("optional = true\nhint = \"apt-get install stockfish\"");
+    let spec_arg = spec.display().to_string();
+    let out = evallab(&["run", &spec_arg], None);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "step 2. analyze: skipped: optional, needs /nonexistent/stockfish, not found \
+             (apt-get install stockfish, or --set engine=PATH)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "step 3. agreement: skipped: needs engine run `sf` of step 2. analyze, skipped"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("2 steps skipped, as said above: 2. analyze, 3. agreement"));
+    assert!(Path::new(&ds).join("balance.csv").exists());
+    // A hint without `optional` is a mistake in the spec.
+    write("hint = \"apt-get install stockfish\"");
+    let out = evallab(&["run", &spec_arg], None);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("only an optional step has a hint"));
+    // Required: the missing engine fails the run.
+    write("");
+    let out = evallab(&["run", &spec_arg], None);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("step 2. analyze"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// Renamed options still run, as the new spelling with a note, on the
 /// command line and in a pipeline step; a file a step reads by a typed
 /// option (here `adjudicate --rules FILE`, which no hand list held) makes

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::dataset::derived::Stamp;
 use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
-use evallab::schema::{GAMES, OPENINGS};
+use evallab::schema::{GAMES, MOVES, OPENINGS};
 use polars::prelude::IntoLazy;
 
 use super::args::choice;
@@ -16,18 +16,22 @@ use super::args::{StatArgs, usage};
 enum Source {
     /// The games' ECO and Opening tags, as written.
     Tags,
-    /// The derived `openings` table of `evallab openings DATASET --table DIR`
-    /// (the deepest opening-table line the game reaches, by position).
+    /// The derived `openings` table of `evallab openings DATASET`
+    /// (the last opening-table position the game reaches).
     Classified,
 }
 
-/// Results per opening: games, White's score, draws, decisive games; per engine.
+/// Results per opening or Chess960 start position: games, White's score, draws, decisive pairs.
 ///
 /// One row per opening (ECO and name): finished games, White wins, draws,
 /// Black wins, White's score % and the draw % with 95 % Wilson intervals,
-/// and the decisive %; most played first. `--by engine`: one row per
-/// opening and engine with its games, W/D/L, points and score % (with its
-/// interval). Games without an opening form one row with an empty ECO.
+/// the decisive %, and the colour-swapped pairs by their first game's
+/// opening: pairs, decisive pairs (won 1½–½ or 2–0, TCEC's decisive
+/// openings) and reverse kills (2–0); most played first. `--by start`: the
+/// same per Chess960 start position (each side's Scharnagl number, as
+/// `evallab openings` names it), in SP order. `--by opening,engine`: one row
+/// per opening and engine with its games, W/D/L, points and score % (with
+/// its interval). Games without an opening form one row with an empty ECO.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// One row per opening, or per opening and engine.
@@ -56,6 +60,12 @@ fn opening_stats_of(
     opts: &OpeningStatsOptions,
 ) -> anyhow::Result<polars::prelude::DataFrame> {
     let classified = match args.source {
+        Source::Classified if args.by == By::Start => {
+            return Err(usage(
+                "--by start names each Chess960 game by its start position: \
+                 --source does not apply",
+            ));
+        }
         Source::Tags => None,
         Source::Classified => {
             let table = ds.read_derived(&OPENINGS, &Stamp::new("openings", ds))?;
@@ -64,7 +74,7 @@ fn opening_stats_of(
                     .ok_or_else(|| {
                         usage(format!(
                             "--source classified: {} is missing or older than the dataset; \
-                             run `evallab openings {} --table DIR` first",
+                             run `evallab openings {}` first",
                             ds.derived_path(&OPENINGS).display(),
                             args.stat.dataset.display()
                         ))
@@ -73,5 +83,10 @@ fn opening_stats_of(
             )
         }
     };
-    Ok(opening_stats(ds.scan(&GAMES)?, classified, opts)?)
+    Ok(opening_stats(
+        ds.scan(&GAMES)?,
+        ds.scan(&MOVES)?,
+        classified,
+        opts,
+    )?)
 }

@@ -159,7 +159,7 @@ pub const EAS_LABELS: Table = Table {
 /// Derived: the opening of each game by position (`evallab openings`).
 pub const OPENINGS: Table = Table {
     name: "openings",
-    doc: "derived (DATASET/derived/openings.parquet, by `evallab openings --table DIR`): each game's opening, the deepest line of the given table (Lichess chess-openings TSV) whose final position the game reaches, in any move order (by position key)",
+    doc: "derived (DATASET/derived/openings.parquet, by `evallab openings --table DIR`): each game's opening: the line of the given table (Lichess chess-openings TSV) whose final position the game reaches last, in any move order (by position key), as the table's README says (play the game backwards until a named position is found)",
     columns: &[
         c(col::GAME_ID, Int64, false, "games.game_id"),
         c(
@@ -178,7 +178,7 @@ pub const OPENINGS: Table = Table {
             opening_col::OPENING_PLY,
             UInt32,
             true,
-            "the ply after which the game first stands in the line's final position (0: its start position)",
+            "the last ply after which the game stands in the line's final position (0: its start position)",
         ),
         c(
             opening_col::ECO_TAG,

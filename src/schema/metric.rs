@@ -62,6 +62,9 @@ pub mod pairs {
     pub const KIND: &str = "kind";
     pub const WINNER: &str = "winner";
     pub const PAIRS: &str = "pairs";
+    /// Pairs won 1½–½ or 2–0 (TCEC's decisive openings), and of them 2–0.
+    pub const DECISIVE_PAIRS: &str = "decisive_pairs";
+    pub const REVERSE_KILLS: &str = "reverse_kills";
     pub const UNPAIRED: &str = "unpaired";
     /// The pentanomial bins, pair points 0, ½, 1, 1½, 2.
     pub const BINS: [&str; 5] = ["ll", "ld", "dd_wl", "wd", "ww"];

@@ -3,11 +3,14 @@
 //! must have, whatever its results.
 
 use evallab::metrics::balance::{BalanceOptions, Group};
+use evallab::metrics::Selection;
 use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
+use evallab::metrics::pairs::pairs;
 use evallab::metrics::standings::termination::{CLASS, Class, with_class};
 use evallab::metrics::standings::{crosstable, crosstable_wide, standings};
+use evallab::schema::metric::pairs as p;
 use evallab::schema::metric::standings as st;
-use evallab::schema::{GAMES, col, metric};
+use evallab::schema::{GAMES, MOVES, col, metric, opening_col};
 use polars::prelude::*;
 
 fn by_event() -> BalanceOptions {
@@ -254,9 +257,12 @@ fn termination_details_are_all_classified() {
 /// once per side, per engine), whatever the opening source.
 #[test]
 fn opening_stats_count_every_finished_game() {
-    let Some(g) = games() else { return };
+    let Some(c) = crate::tcec::corpus() else {
+        return;
+    };
+    let (g, m) = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
     let n = g.clone().filter(finished()).collect().unwrap().height() as f64;
-    let df = opening_stats(g.clone(), None, &OpeningStatsOptions::default()).unwrap();
+    let df = opening_stats(g.clone(), m.clone(), None, &OpeningStatsOptions::default()).unwrap();
     assert_eq!(f64s(&df, metric::GAMES).iter().sum::<f64>(), n);
     let decisive: f64 = f64s(&df, st::WHITE_WINS).iter().sum::<f64>()
         + f64s(&df, st::BLACK_WINS).iter().sum::<f64>();
@@ -268,11 +274,49 @@ fn opening_stats_count_every_finished_game() {
     {
         assert!(*lo <= p && p <= hi, "{lo} {p} {hi}");
     }
+    // Every colour-swapped pair counts once, by its first game's opening;
+    // reverse kills are decisive pairs.
+    let paired = pairs(g.clone(), m.clone(), &Selection::default()).unwrap();
+    let pairs_of = |df: &DataFrame| f64s(df, p::PAIRS).iter().sum::<f64>();
+    assert_eq!(pairs_of(&df), paired.pairs.height() as f64);
+    let (d, r) = (f64s(&df, p::DECISIVE_PAIRS), f64s(&df, p::REVERSE_KILLS));
+    assert!(r.iter().zip(&d).all(|(r, d)| r <= d));
     let opts = OpeningStatsOptions {
         by: By::OpeningEngine,
         ..Default::default()
     };
-    let df = opening_stats(g, None, &opts).unwrap();
+    let df = opening_stats(g.clone(), m.clone(), None, &opts).unwrap();
     assert_eq!(f64s(&df, metric::GAMES).iter().sum::<f64>(), 2.0 * n);
     assert_eq!(f64s(&df, st::POINTS).iter().sum::<f64>(), n);
+
+    // By start position: every finished Chess960 game once (the corpus's
+    // starts are all arrangements), its pairs once, in SP order.
+    let opts = OpeningStatsOptions {
+        by: By::Start,
+        ..Default::default()
+    };
+    let df = opening_stats(g.clone(), m, None, &opts).unwrap();
+    let frc = g
+        .filter(finished().and(col(col::VARIANT).eq(lit("chess960"))))
+        .collect()
+        .unwrap()
+        .height() as f64;
+    assert!(frc > 600.0, "{frc} Chess960 games");
+    assert_eq!(f64s(&df, metric::GAMES).iter().sum::<f64>(), frc);
+    let frc_pairs = paired
+        .pairs
+        .clone()
+        .lazy()
+        .join(
+            c.ds.scan(&GAMES).unwrap().filter(col(col::VARIANT).eq(lit("chess960"))),
+            [col(p::FIRST_GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        )
+        .collect()
+        .unwrap()
+        .height();
+    assert_eq!(pairs_of(&df), frc_pairs as f64);
+    let sp = f64s(&df, opening_col::CHESS960_SP[0]);
+    assert!(sp.windows(2).all(|w| w[0] <= w[1]) && sp.iter().all(|&n| (0.0..960.0).contains(&n)));
 }

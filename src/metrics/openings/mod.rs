@@ -164,6 +164,10 @@ pub fn classify(
         KEY.into(),
         table.lines.keys().map(|&k| k as i64).collect::<Vec<_>>(),
     );
+    // The table's README: play the game backwards until a named position is
+    // found, so the last named position of the game names it (not the
+    // deepest line reached: a deeper line reached earlier loses to a later,
+    // shallower one, as in the Najdorf's English Attack → Opocensky).
     let best = position_keys(games.clone(), moves)?
         .filter(col(KEY).is_in(lit(keys).implode(false), false))
         .join(
@@ -172,17 +176,9 @@ pub fn classify(
             [col(KEY)],
             JoinArgs::new(JoinType::Inner),
         )
-        // First occurrence of each position, then the deepest line.
-        .group_by([col(col::GAME_ID), col(KEY)])
-        .agg([
-            col(col::PLY).min(),
-            col(LINE_PLIES).first(),
-            col(col::ECO).first(),
-            col(col::OPENING).first(),
-        ])
         .sort(
-            [col::GAME_ID, LINE_PLIES, col::PLY],
-            SortMultipleOptions::default().with_order_descending_multi([false, true, true]),
+            [col::GAME_ID, col::PLY],
+            SortMultipleOptions::default().with_order_descending_multi([false, true]),
         )
         .group_by_stable([col(col::GAME_ID)])
         .agg([

@@ -1,13 +1,18 @@
-//! Results per opening: games, White's score, draw and decisive shares, and
-//! per engine its games and score with the opening; the opening by the
-//! games' ECO and Opening tags or by [`super::classify`]'s lines.
+//! Results per opening: games, White's score, draw and decisive shares, the
+//! colour-swapped pairs and how many were decisive, and per engine its games
+//! and score with the opening; the opening by the games' ECO and Opening
+//! tags or by [`super::classify`]'s lines, or a Chess960 game's start
+//! position.
 
 use polars::prelude::*;
 
+use super::chess960;
+use crate::metrics::pairs::{Paired, pairs};
 use crate::metrics::standings::{count, pct};
-use crate::metrics::{Families, Selection, engine_games};
+use crate::metrics::{Families, Selection, engine_games, matches};
+use crate::schema::metric::pairs as p;
 use crate::schema::metric::standings as st;
-use crate::schema::{col, metric};
+use crate::schema::{col, metric, opening_col};
 
 /// The rows of [`opening_stats`]: per opening, or per opening and engine.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -15,20 +20,29 @@ pub enum By {
     #[default]
     Opening,
     OpeningEngine,
+    /// Chess960 games by their start position (each side's SP).
+    Start,
 }
 
 impl crate::choice::Choice for By {
-    const ALL: &'static [Self] = &[By::Opening, By::OpeningEngine];
+    const ALL: &'static [Self] = &[By::Opening, By::OpeningEngine, By::Start];
     fn name(self) -> &'static str {
         match self {
             By::Opening => "opening",
             By::OpeningEngine => "opening,engine",
+            By::Start => "start",
         }
     }
     fn help(self) -> &'static str {
         match self {
-            By::Opening => "One row per opening: White's score, draws, decisive games",
+            By::Opening => {
+                "One row per opening: White's score, draws, decisive games and pairs"
+            }
             By::OpeningEngine => "One row per opening and engine: the engine's games and score",
+            By::Start => {
+                "One row per Chess960 start position (each side's Scharnagl number): \
+                 White's score, draws, decisive games and pairs"
+            }
         }
     }
 }
@@ -75,13 +89,68 @@ fn with_opening(games: LazyFrame, classified: Option<LazyFrame>) -> LazyFrame {
     }
 }
 
+/// The Chess960 games with their start position: each side's SP and its
+/// name in `opening` (games that are no arrangement are left out).
+fn with_start(games: LazyFrame) -> PolarsResult<LazyFrame> {
+    let starts = chess960::start_positions(games.clone())
+        .map_err(|e| PolarsError::ComputeError(e.to_string().into()))?
+        .lazy()
+        .filter(col(chess960::NAME).is_not_null())
+        .rename([chess960::NAME], [col::OPENING], true);
+    Ok(games.drop(by_name([col::OPENING], true, false)).join(
+        starts,
+        [col(col::GAME_ID)],
+        [col(col::GAME_ID)],
+        JoinArgs::new(JoinType::Inner),
+    ))
+}
+
+/// Per row key (the columns `keys` of `keyed`, by each pair's first game):
+/// the colour-swapped pairs, those won 1½–½ or 2–0 (TCEC's decisive
+/// openings) and of them the 2–0 ones (reverse kills). With `--engine`, the
+/// pairs it played.
+fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection) -> LazyFrame {
+    let either = match &sel.engine {
+        Some(re) => {
+            let side = |c: &str| matches(sel.families.apply(col(c)), re);
+            side(metric::ENGINE).or(side(metric::OPPONENT))
+        }
+        None => lit(true),
+    };
+    let pts = || col(p::PAIR_POINTS);
+    let mut by: Vec<Expr> = vec![col(col::GAME_ID)];
+    by.extend(keys.iter().map(|k| col(*k)));
+    paired
+        .pairs
+        .clone()
+        .lazy()
+        .filter(either)
+        .join(
+            keyed.select(by),
+            [col(p::FIRST_GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .group_by(keys.iter().map(|k| col(*k)).collect::<Vec<_>>())
+        .agg([
+            len().cast(DataType::UInt32).alias(p::PAIRS),
+            count(pts().neq(lit(1.0))).alias(p::DECISIVE_PAIRS),
+            count(pts().eq(lit(0.0)).or(pts().eq(lit(2.0)))).alias(p::REVERSE_KILLS),
+        ])
+}
+
 /// Results per opening (finished games only; `*` games are left out).
 ///
 /// By opening: eco, opening, games, white_wins, draws, black_wins,
 /// white_score_pct with its 95 % Wilson interval (white_score_low,
 /// white_score_high), draw_pct with its interval (draw_low, draw_high),
-/// decisive_pct; most played first. `--engine` keeps the games the engine
-/// played.
+/// decisive_pct, then the colour-swapped pairs (by their first game's
+/// opening): pairs, decisive_pairs, reverse_kills; most played first.
+/// `--engine` keeps the games and pairs the engine played.
+///
+/// By start: the same per Chess960 start position, keyed by
+/// chess960_sp_white, chess960_sp_black and the name (`opening`), in SP
+/// order; games of other variants are left out.
 ///
 /// By engine: eco, opening, engine, games, wins, draws, losses, points,
 /// score_pct, score_low, score_high; by opening, then engine.
@@ -90,22 +159,36 @@ fn with_opening(games: LazyFrame, classified: Option<LazyFrame>) -> LazyFrame {
 /// with a null eco and opening.
 pub fn opening_stats(
     games: LazyFrame,
+    moves: LazyFrame,
     classified: Option<LazyFrame>,
     opts: &OpeningStatsOptions,
 ) -> PolarsResult<DataFrame> {
     let sel = &opts.selection;
-    let games = with_opening(sel.games(games), classified).filter(col(col::RESULT).is_in(
-        lit(Series::new("r".into(), ["1-0", "0-1", "1/2-1/2"])).implode(false),
-        false,
-    ));
+    let finished = |g: LazyFrame| {
+        g.filter(col(col::RESULT).is_in(
+            lit(Series::new("r".into(), ["1-0", "0-1", "1/2-1/2"])).implode(false),
+            false,
+        ))
+    };
+    let keyed = match opts.by {
+        By::Start => with_start(games.clone())?,
+        _ => with_opening(games.clone(), classified),
+    };
+    let games = finished(sel.games(keyed.clone()));
     let pct = |a: Expr| pct(a, col(metric::GAMES));
-    let opening = [col(col::ECO), col(col::OPENING)];
+    let [sp_white, sp_black] = opening_col::CHESS960_SP;
     let mut df = match opts.by {
-        By::Opening => {
+        By::Opening | By::Start => {
+            let keys: &[&str] = if opts.by == By::Start {
+                &[sp_white, sp_black, col::OPENING]
+            } else {
+                &[col::ECO, col::OPENING]
+            };
             let r = || col(col::RESULT);
-            games
+            let paired = pairs(keyed.clone(), moves, sel)?;
+            let per_game = games
                 .filter(sel.either_side())
-                .group_by(opening)
+                .group_by(keys.iter().map(|k| col(*k)).collect::<Vec<_>>())
                 .agg([
                     len().cast(DataType::UInt32).alias(metric::GAMES),
                     count(r().eq(lit("1-0"))).alias(st::WHITE_WINS),
@@ -118,11 +201,32 @@ pub fn opening_stats(
                     .alias(st::WHITE_SCORE_PCT),
                     pct(col(metric::DRAWS)).alias(st::DRAW_PCT),
                     pct(col(st::WHITE_WINS) + col(st::BLACK_WINS)).alias(st::DECISIVE_PCT),
-                ])
+                ]);
+            let counts = [p::PAIRS, p::DECISIVE_PAIRS, p::REVERSE_KILLS];
+            let key_cols = keys.iter().map(|k| col(*k)).collect::<Vec<_>>();
+            let (sort, descending): (Vec<&str>, Vec<bool>) = if opts.by == By::Start {
+                (keys.to_vec(), vec![false; 3])
+            } else {
+                (
+                    vec![metric::GAMES, col::ECO, col::OPENING],
+                    vec![true, false, false],
+                )
+            };
+            per_game
+                .join(
+                    pair_counts(&paired, keyed, keys, sel),
+                    key_cols.clone(),
+                    key_cols,
+                    JoinArgs {
+                        nulls_equal: true,
+                        ..JoinArgs::new(JoinType::Left)
+                    },
+                )
+                .with_columns(counts.map(|c| col(c).fill_null(lit(0u32))))
                 .sort(
-                    [metric::GAMES, col::ECO, col::OPENING],
+                    sort,
                     SortMultipleOptions::default()
-                        .with_order_descending_multi([true, false, false])
+                        .with_order_descending_multi(descending)
                         .with_nulls_last(true),
                 )
                 .collect()?
@@ -157,7 +261,7 @@ pub fn opening_stats(
         }
     };
     let intervals: &[(&str, &str, &str)] = match opts.by {
-        By::Opening => &[
+        By::Opening | By::Start => &[
             (
                 st::WHITE_SCORE_PCT,
                 st::WHITE_SCORE_LOW,
@@ -227,19 +331,43 @@ mod tests {
         assert_eq!(wilson(0.0, 0.0, Z95), None);
     }
 
-    fn games() -> LazyFrame {
-        df!(
+    /// Six games of A and B; g1 and g2 (one book move to the position 10)
+    /// are a colour-swapped pair, A scoring 1½ of 2: a decisive pair. g3
+    /// waits in vain for its partner, g4 and g5 have other openings.
+    fn games() -> (LazyFrame, LazyFrame) {
+        let g = df!(
             col::GAME_ID => [1i64, 2, 3, 4, 5, 6],
             col::EVENT => ["E"; 6],
-            col::ROUND => ["1"; 6],
+            col::ROUND => ["1", "2", "3", "4", "5", "6"],
             col::WHITE => ["A", "B", "A", "B", "A", "A"],
             col::BLACK => ["B", "A", "B", "A", "B", "B"],
             col::RESULT => ["1-0", "1/2-1/2", "0-1", "1/2-1/2", "1-0", "*"],
             col::ECO => [Some("B90"), Some("B90"), Some("B90"), Some("C42"), None, Some("C42")],
             col::OPENING => [Some("Sicilian"), Some("Sicilian"), Some("Sicilian"), Some("Petrov"), None, Some("Petrov")],
+            col::SOURCE_FILE => ["a.pgn"; 6],
+            col::GAME_NUMBER => [1u32, 2, 3, 4, 5, 6],
+            col::START_FEN => [None::<&str>; 6],
+            col::START_KEY => [7i64; 6],
+            col::VARIANT => ["standard"; 6],
         )
-        .unwrap()
-        .lazy()
+        .unwrap();
+        let m = df!(
+            col::GAME_ID => [1i64, 2, 3, 4, 5, 6],
+            col::PLY => [1u32; 6],
+            col::IS_BOOK => [true; 6],
+            col::POSITION_KEY => [10i64, 10, 10, 20, 30, 20],
+        )
+        .unwrap();
+        (g.lazy(), m.lazy())
+    }
+
+    fn stats(by: By, engine: Option<&str>, classified: Option<LazyFrame>) -> DataFrame {
+        let (g, m) = games();
+        let opts = OpeningStatsOptions {
+            by,
+            selection: Selection::new(None, engine.map(str::to_string), &[]).unwrap(),
+        };
+        opening_stats(g, m, classified, &opts).unwrap()
     }
 
     fn f(df: &DataFrame, c: &str, row: usize) -> Option<f64> {
@@ -252,11 +380,12 @@ mod tests {
             .get(row)
     }
 
-    /// B90: 1-0, ½, 0-1 → White 1.5/3 = 50 %, 1 draw of 3, 2 decisive.
-    /// C42: one draw (the `*` game is left out). One game without tags.
+    /// B90: 1-0, ½, 0-1 → White 1.5/3 = 50 %, 1 draw of 3, 2 decisive, one
+    /// pair won 1½–½. C42: one draw (the `*` game is left out). One game
+    /// without tags.
     #[test]
     fn per_opening_by_hand() {
-        let df = opening_stats(games(), None, &OpeningStatsOptions::default()).unwrap();
+        let df = stats(By::Opening, None, None);
         let eco: Vec<_> = df.column(col::ECO).unwrap().str().unwrap().iter().collect();
         assert_eq!(eco, [Some("B90"), Some("C42"), None]);
         assert_eq!(f(&df, metric::GAMES, 0), Some(3.0));
@@ -288,20 +417,29 @@ mod tests {
                 "draw_pct",
                 "draw_low",
                 "draw_high",
-                "decisive_pct"
+                "decisive_pct",
+                "pairs",
+                "decisive_pairs",
+                "reverse_kills"
             ]
         );
+        for (c, want) in [
+            (p::PAIRS, [1.0, 0.0, 0.0]),
+            (p::DECISIVE_PAIRS, [1.0, 0.0, 0.0]),
+            (p::REVERSE_KILLS, [0.0; 3]),
+        ] {
+            assert_eq!((0..3).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>(), want, "{c}");
+        }
+        // B's pairs are A's: the same pair; C plays none.
+        assert_eq!(f(&stats(By::Opening, Some("^B$"), None), p::PAIRS, 0), Some(1.0));
+        assert_eq!(stats(By::Opening, Some("^C$"), None).height(), 0);
     }
 
     /// A in B90: won as White (g1), drew as Black (g2), lost as White (g3):
     /// 1.5 of 3. With the classified table, g1 and g2 become C42 instead.
     #[test]
     fn per_engine_and_classified() {
-        let opts = OpeningStatsOptions {
-            by: By::OpeningEngine,
-            selection: Selection::new(None, Some("^A$".into()), &[]).unwrap(),
-        };
-        let df = opening_stats(games(), None, &opts).unwrap();
+        let df = stats(By::OpeningEngine, Some("^A$"), None);
         assert_eq!(df.height(), 3);
         assert_eq!(f(&df, st::POINTS, 0), Some(1.5));
         assert_eq!(f(&df, metric::WINS, 0), Some(1.0));
@@ -314,11 +452,43 @@ mod tests {
         )
         .unwrap()
         .lazy();
-        let df = opening_stats(games(), Some(classified), &OpeningStatsOptions::default()).unwrap();
+        let df = stats(By::Opening, None, Some(classified));
         let eco: Vec<_> = df.column(col::ECO).unwrap().str().unwrap().iter().collect();
         // C42: g1, g2; unclassified: g3, g4, g5.
         assert_eq!(eco, [None, Some("C42")]);
         assert_eq!(f(&df, metric::GAMES, 0), Some(3.0));
         assert_eq!(f(&df, st::WHITE_SCORE_PCT, 1), Some(75.0));
+        // The pair's first game, g1, is C42 now.
+        assert_eq!(f(&df, p::PAIRS, 1), Some(1.0));
+    }
+
+    /// By start: only Chess960 games, keyed by each side's SP. g1 and g2
+    /// from SP 0, g3 from the standard arrangement (SP 518), g4 from a
+    /// Double-FRC start (White SP 959, Black SP 0), g5 and g6 standard chess.
+    #[test]
+    fn per_start_position_by_hand() {
+        let fen = |w: &str, b: &str| format!("{b}/pppppppp/8/8/8/8/PPPPPPPP/{w} w KQkq - 0 1");
+        let (sp0, dfrc) = (fen("BBQNNRKR", "bbqnnrkr"), fen("RKRNNQBB", "bbqnnrkr"));
+        let start_fen = [Some(sp0.as_str()), Some(&sp0), None, Some(&dfrc), None, None];
+        let (g, m) = games();
+        let g = g.with_columns([
+            Series::new(col::START_FEN.into(), start_fen).lit(),
+            Series::new(col::VARIANT.into(), ["chess960", "chess960", "chess960", "chess960", "standard", "standard"]).lit(),
+        ]);
+        let opts = OpeningStatsOptions {
+            by: By::Start,
+            selection: Selection::default(),
+        };
+        let df = opening_stats(g, m, None, &opts).unwrap();
+        let [w, b] = opening_col::CHESS960_SP;
+        let col_f = |c: &str| (0..df.height()).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>();
+        assert_eq!(col_f(w), [0.0, 518.0, 959.0]);
+        assert_eq!(col_f(b), [0.0, 518.0, 0.0]);
+        assert_eq!(col_f(metric::GAMES), [2.0, 1.0, 1.0]);
+        assert_eq!(col_f(st::WHITE_SCORE_PCT), [75.0, 0.0, 50.0]);
+        assert_eq!(col_f(p::PAIRS), [1.0, 0.0, 0.0]);
+        assert_eq!(col_f(p::DECISIVE_PAIRS), [1.0, 0.0, 0.0]);
+        let names: Vec<_> = df.column(col::OPENING).unwrap().str().unwrap().iter().collect();
+        assert_eq!(names[2], Some("Chess960 SP 959 RKRNNQBB / SP 0 BBQNNRKR"));
     }
 }

@@ -133,22 +133,36 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
         (c.x_range.0..=c.x_range.1).contains(&x) && (c.y_range.0..=c.y_range.1).contains(&y)
     };
     for s in &c.series {
+        // Whole pixels, the colour once per series, a line's points that
+        // fall on the pixel before left out, the rest as moves: a report of
+        // 13 events draws thousands of points, and a tenth of a pixel shows
+        // nowhere.
         if s.points.iter().any(|p| p.2 > 0.0) {
+            let _ = write!(svg, r#"<g fill="{}" fill-opacity="0.55">"#, s.color);
             for &(x, y, rad) in s.points.iter().filter(|p| inside(p.0, p.1)) {
-                let _ = writeln!(
+                let _ = write!(
                     svg,
-                    r#"<circle cx="{:.1}" cy="{:.1}" r="{rad:.1}" fill="{}" fill-opacity="0.55"/>"#,
+                    r#"<circle cx="{:.0}" cy="{:.0}" r="{rad:.1}"/>"#,
                     sx(x),
-                    sy(y),
-                    s.color
+                    sy(y)
                 );
             }
+            svg.push_str("</g>\n");
         } else {
-            let path: Vec<String> = s
+            let mut path: Vec<(i64, i64)> = s
                 .points
                 .iter()
                 .filter(|p| inside(p.0, p.1))
-                .map(|&(x, y, _)| format!("{:.1},{:.1}", sx(x), sy(y)))
+                .map(|&(x, y, _)| (sx(x).round() as i64, sy(y).round() as i64))
+                .collect();
+            path.dedup();
+            let Some(&(x0, y0)) = path.first() else {
+                continue;
+            };
+            // Moves from point to point: shorter than absolute coordinates.
+            let steps: Vec<String> = path
+                .windows(2)
+                .map(|w| format!("{},{}", w[1].0 - w[0].0, w[1].1 - w[0].1))
                 .collect();
             let dash = if s.dashed {
                 r#" stroke-dasharray="6 4""#
@@ -157,8 +171,8 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
             };
             let _ = writeln!(
                 svg,
-                r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="2"{dash}/>"#,
-                path.join(" "),
+                r#"<path d="M{x0},{y0}l{}" fill="none" stroke="{}" stroke-width="2"{dash}/>"#,
+                steps.join(" "),
                 s.color
             );
         }
@@ -557,9 +571,101 @@ fn render_png(svg: &str) -> Result<Vec<u8>, Error> {
         .map_err(|e| Error::Render(format!("png: {e}")))
 }
 
+/// Ratings as a figure: per engine, top to bottom, its rating as a dot and
+/// its 95 % interval as a bar (Ordo's summaries in a picture). Rows are
+/// (engine, rating, error, connectivity group), by group; an engine without
+/// a rating is left out. Groups the games do not connect are each on their
+/// own scale: a rule and the group's number part them.
+pub fn ratings_chart(rows: &[(String, f64, f64, u32)]) -> String {
+    let (name_w, w, row_h, top, bottom) = (200.0, 760.0, 20.0, 10.0, 40.0);
+    let lo = rows.iter().map(|r| r.1 - r.2).fold(f64::INFINITY, f64::min);
+    let hi = rows
+        .iter()
+        .map(|r| r.1 + r.2)
+        .fold(f64::NEG_INFINITY, f64::max);
+    // Round hundreds around every interval.
+    let (lo, hi) = ((lo / 100.0).floor() * 100.0, (hi / 100.0).ceil() * 100.0);
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo, hi)
+    } else {
+        (0.0, 100.0)
+    };
+    let plot_w = w - name_w - 20.0;
+    let x = |v: f64| name_w + (v - lo) / (hi - lo) * plot_w;
+    let h = top + row_h * rows.len() as f64 + bottom;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">"#
+    );
+    let axis_y = top + row_h * rows.len() as f64;
+    let st = step(hi - lo);
+    let mut v = (lo / st).ceil() * st;
+    while v <= hi + 1e-9 {
+        let _ = write!(
+            svg,
+            r##"<line x1="{0:.1}" y1="{top:.1}" x2="{0:.1}" y2="{axis_y:.1}" stroke="#ddd"/><text x="{0:.1}" y="{1:.1}" text-anchor="middle">{v:.0}</text>"##,
+            x(v),
+            axis_y + 14.0
+        );
+        v += st;
+    }
+    let groups = rows.windows(2).filter(|w| w[0].3 != w[1].3).count() + 1;
+    let _ = write!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="12">Elo, with its 95 % interval{}</text>"#,
+        name_w + plot_w / 2.0,
+        axis_y + 32.0,
+        if groups > 1 {
+            "; each group on its own scale"
+        } else {
+            ""
+        }
+    );
+    for (i, (name, rating, err, group)) in rows.iter().enumerate() {
+        let y = top + row_h * (i as f64 + 0.5);
+        if groups > 1 && (i == 0 || rows[i - 1].3 != *group) {
+            let _ = write!(
+                svg,
+                r##"<line x1="0" y1="{0:.0}" x2="{w:.0}" y2="{0:.0}" stroke="#999" stroke-dasharray="3 3"/><text x="{w:.0}" y="{1:.0}" text-anchor="end" fill="#555">group {group}</text>"##,
+                y - row_h / 2.0,
+                y + 4.0
+            );
+        }
+        let _ = write!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{}" stroke-width="2"/><circle cx="{:.1}" cy="{y:.1}" r="4" fill="{}"/>"##,
+            name_w - 8.0,
+            y + 4.0,
+            escape(name),
+            x(rating - err),
+            x(rating + err),
+            PALETTE[0],
+            x(*rating),
+            PALETTE[0]
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A dot and a bar per engine on round hundreds; groups parted by a rule
+    /// and named, with the caption saying their scales differ.
+    #[test]
+    fn ratings_chart_draws_intervals_and_parts_groups() {
+        let one = ratings_chart(&[
+            ("A".into(), 2350.0, 40.0, 1),
+            ("B<".into(), 2250.0, 40.0, 1),
+        ]);
+        assert_eq!(one.matches("<circle").count(), 2);
+        assert!(one.contains(">B&lt;</text>") && one.contains(">2200</text>"));
+        assert!(!one.contains("group 1") && !one.contains("own scale"));
+        let two = ratings_chart(&[("A".into(), 2350.0, 40.0, 1), ("C".into(), 2300.0, 10.0, 2)]);
+        assert!(two.contains(">group 1</text>") && two.contains(">group 2</text>"));
+        assert!(two.contains("each group on its own scale"));
+    }
 
     #[test]
     fn curves_cross_half_where_they_should() {

@@ -13,6 +13,7 @@
 //! - `analysis`: the tables the engine stages write (`analyze`, `match`, `policy`);
 //! - `derived`: the tables computed from the parts and stored beside them;
 //! - [`metric`]: the column names of the metrics' outputs;
+//! - [`outputs`]: those columns as people read them (labels, units, meaning);
 //! - `algorithms`: what each command computes, versioned.
 //!
 //! This file is the schema's face: every name is used as `schema::X`, and it
@@ -23,6 +24,7 @@ mod analysis;
 mod base;
 mod derived;
 pub mod metric;
+pub mod outputs;
 mod types;
 mod version;
 

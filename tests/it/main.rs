@@ -11,6 +11,7 @@
 //! - [`layout`]: the source tree: no import cycle, one dataset writer;
 //! - [`pairs`]: colour-swapped pairs and engine statistics on the TCEC archive;
 //! - [`ratings`]: `evallab ratings` against Ordo 1.2.6 on a hand-set fixture;
+//! - [`report_browser`]: the demo report rendered in headless Chromium;
 //! - [`robustness`]: property tests of the splitter, the parsers and the ingest;
 //! - [`shards`]: sharded ingest and commit, and statistics from per-part facts;
 //! - [`snapshots`]: every subcommand's stdout on the fixture dataset;
@@ -30,6 +31,7 @@ mod matching;
 mod openings;
 mod pairs;
 mod ratings;
+mod report_browser;
 mod robustness;
 mod shards;
 mod snapshots;

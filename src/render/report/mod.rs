@@ -1,5 +1,9 @@
 //! `evallab report`: one self-contained HTML page (inline CSS and SVG, no
-//! scripts, no network) with, per event, the win-draw balance, the calibration
+//! scripts, no network) for people: it opens with each event's answer
+//! ([`summary`]: winner, score, Elo difference, draws, balances, EAS order),
+//! every header a label with its unit explained on hover (the catalogue of
+//! [`crate::schema::outputs`]), long tables folded; then, per event, its
+//! summary, the win-draw balance, the calibration
 //! curves, the EAS components, the relevance summary, the agreement with each
 //! engine analysis (`evallab analyze`), the adjudication rules replayed
 //! (`evallab adjudicate`) and the eval trajectories
@@ -11,6 +15,7 @@
 
 pub mod data;
 pub mod sections;
+pub mod summary;
 
 use std::fmt::Write as _;
 
@@ -48,7 +53,9 @@ const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em au
 h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}h3{margin-bottom:.3em}\
 table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1em}th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}\
 th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.bar{display:flex;width:420px;height:12px;background:#f6f6f6}\
-.bar span{display:block;height:12px}.note{color:#555;font-size:.85em}nav a{margin-right:.8em}svg{max-width:100%;height:auto}";
+.bar span{display:block;height:12px}.note{color:#555;font-size:.85em}nav a{margin-right:.8em}svg{max-width:100%;height:auto}\
+th[title]{cursor:help;text-decoration:underline dotted #999}.answer{font-size:1.1em}table.summary td{text-align:left}\
+details.fold>summary{cursor:pointer;color:#0072B2;margin:.4em 0}";
 
 /// Builds the report page of `ds`, given its EAS labels
 /// ([`crate::metrics::eas::stored_labels`]).
@@ -56,34 +63,44 @@ pub fn report(ds: &Dataset, labels: &DataFrame, opts: &ReportOptions) -> Result<
     page(&collect(ds, labels, opts)?)
 }
 
-/// The page: a header, a link per event, and each event's sections.
+/// The page: a header, the events' summaries (each linking to its section),
+/// the ratings and WDL model of all events, then each event's summary and
+/// sections.
 pub fn page(data: &ReportData) -> Result<String, Error> {
     let mut html = format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
 <h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
-x05 {} for relevance (per engine where given) and {} for the move and position symbols; definitions in the book: docs/definitions/, docs/spec/metrics.md, docs/spec/eas.md.</p><nav><a href=\"#ratings\">Ratings</a><a href=\"#wdl\">WDL model</a>",
+x05 {} for relevance (per engine where given) and {} for the move and position symbols. Every column header \
+explains itself on hover; definitions in the book: docs/reference/outputs.md, docs/definitions/, docs/spec/metrics.md, docs/spec/eas.md.</p>\
+<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a><a href=\"#wdl\">WDL model</a></nav>",
         escape(&data.dataset),
         data.games,
         data.events.len(),
         data.x05_default,
         crate::metrics::x05::DEFAULT,
     );
-    for (i, e) in data.events.iter().enumerate() {
-        let _ = write!(html, "<a href=\"#e{i}\">{}</a>", escape(&e.name));
-    }
-    html.push_str("</nav>");
+    let summaries: Vec<(&str, summary::Summary)> = data
+        .events
+        .iter()
+        .map(|e| (e.name.as_str(), summary::Summary::of(e)))
+        .collect();
+    html.push_str("<section id=events><h2>Events</h2>");
+    html.push_str(&summary::table(&summaries, true)?);
+    html.push_str("</section>");
     html.push_str(&sections::overall_ratings(data)?);
     html.push_str(&sections::wdl_overall(data)?);
-    for (i, event) in data.events.iter().enumerate() {
+    for (i, (event, (_, s))) in data.events.iter().zip(&summaries).enumerate() {
         let _ = write!(
             html,
             "<section id=\"e{i}\"><h2>{}</h2>",
             escape(&event.name)
         );
+        html.push_str(&s.sentence());
+        html.push_str(&summary::table(&[(event.name.as_str(), s.clone())], false)?);
         for section in sections::SECTIONS {
             html.push_str(&section(event)?);
         }
-        html.push_str("</section>");
+        html.push_str("<p class=note><a href=\"#events\">↑ Events</a></p></section>");
     }
     html.push_str("</body></html>\n");
     Ok(html)

@@ -18,6 +18,7 @@ use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
 use crate::schema::metric::pairs as pm;
 use crate::schema::metric::ratings as rm;
 use crate::schema::metric::standings as st;
+use crate::schema::outputs::{self as out, Output, Quantity};
 use crate::schema::{col, match_col, metric};
 
 /// A section writer.
@@ -67,6 +68,7 @@ pub fn standings(e: &EventData) -> Result<String, Error> {
     }
     html.push_str(&table(
         &shown,
+        &out::STANDINGS,
         &[
             metric::RANK,
             metric::ENGINE,
@@ -112,9 +114,15 @@ pub fn crosstable(e: &EventData) -> Result<String, Error> {
         .map(|c| c.to_string())
         .filter(|c| c != col::EVENT && c != metric::SEASON)
         .collect();
-    let cols: Vec<&str> = names.iter().map(String::as_str).collect();
-    debug_assert!(df.height() == 0 || cols.starts_with(&fixed));
-    html.push_str(&table(df, &cols)?);
+    debug_assert!(df.height() == 0 || names.starts_with(&fixed.map(String::from)));
+    let mut headers = Header::all(&out::CROSSTABLE, &fixed)?;
+    headers.extend(names.iter().skip(fixed.len()).map(|o| Header {
+        name: o.clone(),
+        label: o.clone(),
+        title: format!("Points/games against {o}."),
+        quantity: None,
+    }));
+    html.push_str(&table_of(df, out::CROSSTABLE.title, &headers)?);
     Ok(html)
 }
 
@@ -150,8 +158,31 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
         Ok(r) => r,
         Err(why) => return Ok(format!("<p class=note>No ratings: {}</p>", escape(why))),
     };
-    let mut html = table(
+    // The figure first: who is stronger, and how sure, at a glance.
+    let engines = r.ratings.column(metric::ENGINE)?.str()?;
+    let rating = r.ratings.column(rm::RATING)?.f64()?;
+    let error = r.ratings.column(rm::ERROR)?.f64()?;
+    let group = r.ratings.column(rm::GROUP)?.cast(&DataType::UInt32)?;
+    let group = group.u32()?;
+    let rows: Vec<(String, f64, f64, u32)> = (0..r.ratings.height())
+        .filter_map(|i| {
+            let (n, v) = (engines.get(i)?, rating.get(i)?);
+            Some((
+                n.to_string(),
+                v,
+                error.get(i).unwrap_or(0.0),
+                group.get(i).unwrap_or(0),
+            ))
+        })
+        .collect();
+    let mut html = if rows.is_empty() {
+        String::new()
+    } else {
+        plot::ratings_chart(&rows)
+    };
+    html.push_str(&table(
         &r.summary,
+        &out::RATINGS_SUMMARY,
         &[
             rm::GROUP,
             rm::ENGINES,
@@ -164,7 +195,7 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
             rm::SIMULATIONS,
             rm::SOLVER,
         ],
-    )?;
+    )?);
     let notes = r.summary.column(rm::NOTE)?.str()?;
     for (group, note) in notes.iter().enumerate() {
         if let Some(note) = note {
@@ -177,6 +208,7 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
     }
     html.push_str(&table(
         &r.ratings,
+        &out::RATINGS,
         &[
             metric::RANK,
             metric::ENGINE,
@@ -208,6 +240,7 @@ pub fn pairs(e: &EventData) -> Result<String, Error> {
     );
     html.push_str(&table(
         &e.pairs,
+        &out::PAIRS,
         &[
             metric::ENGINE,
             metric::OPPONENT,
@@ -233,6 +266,7 @@ pub fn balance(e: &EventData) -> Result<String, Error> {
     let mut html = String::from("<h3>Win-draw balance</h3>");
     html.push_str(&table(
         &e.balance,
+        &out::BALANCE,
         &[
             metric::ENGINE,
             metric::GAMES,
@@ -278,11 +312,9 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
         return Ok(String::new());
     }
     let mut html = String::from(
-        "<h3>x05 three ways</h3><p class=note>Pawns. Balance: the W-th largest non-won maximum; ml: \
+        "<h3>x05 three ways</h3><p class=note>Balance: the W-th largest non-won maximum; ml: \
          calibrate's maximum-likelihood P(x); WDL: a(material)/100 of the engine's own WDL model \
-         (docs/definitions/wdl.md), at material 58 and 20.</p><table><thead><tr><th>engine</th>\
-         <th>balance</th><th>ml</th><th>WDL x05 (58)</th><th>WDL x05 (20)</th><th>WDL positions</th>\
-         <th>note</th></tr></thead><tbody>",
+         (docs/definitions/wdl.md), at material 58 and 20.</p>",
     );
     let balance: std::collections::HashMap<String, Option<f64>> = match (
         e.balance.column(metric::ENGINE),
@@ -296,33 +328,33 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
             .collect(),
         _ => Default::default(),
     };
-    let cell = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.2}"));
-    for (engine, model, positions) in &e.wdl {
-        let ml = e
-            .calibrations
-            .iter()
-            .find(|(n, _, _)| n == engine)
-            .and_then(|(_, _, c)| c.ml.value);
-        let (w58, w20, note) = match model {
-            Ok(m) => (
-                Some(m.a(58.0) / 100.0),
-                Some(m.a(20.0) / 100.0),
-                String::new(),
-            ),
-            Err(reason) => (None, None, reason.clone()),
-        };
-        let _ = write!(
-            html,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{positions}</td><td>{}</td></tr>",
-            escape(engine),
-            cell(balance.get(engine).copied().flatten()),
-            cell(ml),
-            cell(w58),
-            cell(w20),
-            escape(&note)
+    let (mut engines, mut bal, mut ml, mut w58, mut w20, mut positions, mut notes) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    for (engine, model, n) in &e.wdl {
+        engines.push(engine.as_str());
+        bal.push(balance.get(engine).copied().flatten());
+        ml.push(
+            e.calibrations
+                .iter()
+                .find(|(n, _, _)| n == engine)
+                .and_then(|(_, _, c)| c.ml.value),
         );
+        w58.push(model.as_ref().ok().map(|m| m.a(58.0) / 100.0));
+        w20.push(model.as_ref().ok().map(|m| m.a(20.0) / 100.0));
+        positions.push(*n);
+        notes.push(model.as_ref().err().map(String::as_str));
     }
-    html.push_str("</tbody></table>");
+    let df = df!(
+        "engine" => engines,
+        "balance" => bal,
+        "ml" => ml,
+        "wdl_58" => w58,
+        "wdl_20" => w20,
+        "wdl_positions" => positions,
+        "note" => notes,
+    )?;
+    let cols: Vec<&str> = out::X05.columns.iter().map(|c| c.name).collect();
+    html.push_str(&table(&df, &out::X05, &cols)?);
     Ok(html)
 }
 
@@ -375,15 +407,15 @@ pub fn wdl_overall(data: &ReportData) -> Result<String, Error> {
              with P(x) at the best single x05 (negative: better).</p>",
             v.train_positions, v.train_games, v.test_positions, v.test_games
         );
-        use crate::metrics::wdl::validate::out;
-        let cols: Vec<&str> = [out::MODEL, out::PARAMETER, out::SUBSET, out::POSITIONS]
+        use crate::metrics::wdl::validate::out as vout;
+        let cols: Vec<&str> = [vout::MODEL, vout::PARAMETER, vout::SUBSET, vout::POSITIONS]
             .into_iter()
-            .chain(out::LOG_LOSS)
-            .chain(out::BRIER)
-            .chain(out::VS_BEST)
-            .chain(out::BRIER_VS_BEST)
+            .chain(vout::LOG_LOSS)
+            .chain(vout::BRIER)
+            .chain(vout::VS_BEST)
+            .chain(vout::BRIER_VS_BEST)
             .collect();
-        html.push_str(&table(&v.table()?, &cols)?);
+        html.push_str(&table(&v.table()?, &out::WDL_VALIDATION, &cols)?);
     }
     html.push_str("</section>");
     Ok(html)
@@ -401,6 +433,7 @@ pub fn eas(e: &EventData) -> Result<String, Error> {
     html.push_str(&eas_bars(&e.eas)?);
     html.push_str(&table(
         &e.eas,
+        &out::EAS,
         &[
             "rank",
             "engine",
@@ -426,6 +459,7 @@ pub fn relevance(e: &EventData) -> Result<String, Error> {
     let mut html = String::from("<h3>Relevance</h3>");
     html.push_str(&table(
         &e.relevance,
+        &out::RELEVANCE,
         &[
             metric::ENGINE,
             "moves",
@@ -459,6 +493,7 @@ pub fn engine_runs(e: &EventData) -> Result<String, Error> {
         );
         html.push_str(&table(
             rows,
+            &out::AGREEMENT,
             &[
                 metric::ENGINE,
                 metric::POSITIONS,
@@ -485,6 +520,7 @@ pub fn engine_runs(e: &EventData) -> Result<String, Error> {
         );
         html.push_str(&table(
             rows,
+            &out::MATCHING,
             &[
                 match_col::PLAYER,
                 mout::MOVES,
@@ -516,6 +552,7 @@ pub fn adjudication(e: &EventData) -> Result<String, Error> {
     );
     html.push_str(&table(
         &e.adjudication,
+        &out::ADJUDICATION,
         &[
             adj::cols::RULES,
             metric::GAMES,
@@ -530,6 +567,7 @@ pub fn adjudication(e: &EventData) -> Result<String, Error> {
     )?);
     html.push_str(&table(
         &e.adjudication_sweep,
+        &out::ADJUDICATION,
         &[
             "draw.score",
             adj::cols::FIRED,
@@ -564,48 +602,122 @@ pub fn selected_games(e: &EventData) -> Result<String, Error> {
     Ok(html)
 }
 
-fn cell(v: AnyValue) -> String {
+/// A column header: its label, and the explanation it shows on hover.
+/// Every header of the page is one ([`Header::of`] reads the catalogue of
+/// [`crate::schema::outputs`]), so a section added later is labelled and
+/// explained as the others, or the page is not written.
+#[derive(Debug, Clone)]
+pub struct Header {
+    /// The frame's column it shows.
+    name: String,
+    label: String,
+    title: String,
+    /// How its numbers are rounded (none: a column the catalogue cannot know,
+    /// as an opponent of the crosstable).
+    quantity: Option<&'static Quantity>,
+}
+
+impl Header {
+    /// The header of column `name` of `output`, from the catalogue.
+    pub fn of(output: &Output, name: &str) -> Result<Header, Error> {
+        let q = output.get(name).ok_or_else(|| {
+            Error::Render(format!(
+                "report: column `{name}` of {} is not in the catalogue of output columns \
+                 (src/schema/outputs.rs): give it a label and a meaning there",
+                output.name
+            ))
+        })?;
+        Ok(Header {
+            name: name.to_string(),
+            label: q.header(),
+            title: q.explanation(),
+            quantity: Some(q),
+        })
+    }
+
+    /// The headers of `names` of `output`.
+    pub fn all(output: &Output, names: &[&str]) -> Result<Vec<Header>, Error> {
+        names.iter().map(|n| Header::of(output, n)).collect()
+    }
+
+    /// The `<th>` element.
+    pub(super) fn th(&self) -> String {
+        format!(
+            "<th title=\"{}\">{}</th>",
+            escape(&self.title),
+            escape(&self.label)
+        )
+    }
+}
+
+/// A cell: a number rounded as its quantity deserves (three decimals when the
+/// catalogue cannot know it), null or not-a-number as a dash, text escaped.
+fn cell(v: AnyValue, q: Option<&Quantity>) -> String {
+    let number = |x: f64| match q {
+        Some(q) => q.format(x),
+        None if x.is_finite() => format!("{}", (x * 1000.0).round() / 1000.0),
+        None => "—".into(),
+    };
     match v {
         AnyValue::Null => "—".into(),
-        AnyValue::Float64(x) => format!("{}", (x * 1000.0).round() / 1000.0),
-        AnyValue::Float32(x) => format!("{}", (f64::from(x) * 1000.0).round() / 1000.0),
+        AnyValue::Float64(x) => number(x),
+        AnyValue::Float32(x) => number(f64::from(x)),
         AnyValue::String(s) => escape(s),
         AnyValue::StringOwned(s) => escape(&s),
         other => escape(&other.to_string()),
     }
 }
 
-/// An HTML table of some columns of a frame.
-fn table(df: &DataFrame, cols: &[&str]) -> Result<String, Error> {
+/// Rows beyond which a table is folded (`<details>`): the page stays a page
+/// of summaries and figures, every row one click away.
+const FOLD_ROWS: usize = 12;
+
+/// An HTML table of some columns of a frame, labelled from the catalogue.
+fn table(df: &DataFrame, output: &Output, cols: &[&str]) -> Result<String, Error> {
+    table_of(df, output.title, &Header::all(output, cols)?)
+}
+
+/// An HTML table of the columns `headers` show; folded beyond [`FOLD_ROWS`].
+fn table_of(df: &DataFrame, title: &str, headers: &[Header]) -> Result<String, Error> {
     let mut s = String::from("<table><thead><tr>");
-    for c in cols {
-        let _ = write!(s, "<th>{}</th>", escape(c));
+    for h in headers {
+        s.push_str(&h.th());
     }
     s.push_str("</tr></thead><tbody>");
     // A frame with no rows may lack the columns too (nothing to draw).
     let columns: Vec<&Column> = if df.height() == 0 {
         Vec::new()
     } else {
-        cols.iter()
-            .map(|c| df.column(c))
+        headers
+            .iter()
+            .map(|h| df.column(&h.name))
             .collect::<PolarsResult<_>>()?
     };
     for i in 0..df.height() {
         s.push_str("<tr>");
-        for c in &columns {
-            let _ = write!(s, "<td>{}</td>", cell(c.get(i)?));
+        for (c, h) in columns.iter().zip(headers) {
+            let _ = write!(s, "<td>{}</td>", cell(c.get(i)?, h.quantity));
         }
         s.push_str("</tr>");
     }
     s.push_str("</tbody></table>");
+    if df.height() > FOLD_ROWS {
+        s = format!(
+            "<details class=fold><summary>{}: {} rows</summary>{s}</details>",
+            escape(title),
+            df.height()
+        );
+    }
     Ok(s)
 }
 
 /// EAS parts as stacked bars in a table (one row per engine).
 fn eas_bars(df: &DataFrame) -> Result<String, Error> {
-    let mut s = String::from(
-        "<table class=bars><thead><tr><th>engine</th><th>EAS</th><th>sacrifices · early · short wins · bad draws</th></tr></thead><tbody>",
-    );
+    let mut s = String::from("<table class=bars><thead><tr>");
+    for h in Header::all(&out::EAS, &["engine", "eas", "parts"])? {
+        s.push_str(&h.th());
+    }
+    s.push_str("</tr></thead><tbody>");
     if df.height() == 0 {
         s.push_str("</tbody></table>");
         return Ok(s);
@@ -755,7 +867,8 @@ mod tests {
         }
     }
 
-    /// Cells: floats to three decimals, null as a dash, text escaped.
+    /// Headers from the catalogue, explained on hover; cells rounded as the
+    /// quantity deserves, null as a dash, text escaped.
     #[test]
     fn balance_rows_with_rounded_floats_nulls_and_escaped_names() {
         let mut e = event("E");
@@ -776,11 +889,16 @@ mod tests {
         )
         .unwrap();
         let html = balance(&e).unwrap();
-        assert!(html.starts_with("<h3>Win-draw balance</h3><table><thead><tr><th>engine</th>"));
+        assert!(html.starts_with(
+            "<h3>Win-draw balance</h3><table><thead><tr>\
+             <th title=\"The engine (player name). Column `engine`.\">Engine</th>"
+        ));
+        assert!(html.contains("<th title=\"The W-th largest maximum own eval"));
+        assert!(html.contains(">Balance x05 (pawns)</th>"));
         assert!(
             html.contains(
                 "<tr><td>A&lt;b&gt;</td><td>10</td><td>3</td><td>0</td><td>3</td><td>5</td>\
-                 <td>2</td><td>1.235</td><td>0.667</td><td>2</td><td>1</td><td>—</td></tr>"
+                 <td>2</td><td>1.23</td><td>0.67</td><td>2</td><td>1</td><td>—</td></tr>"
             ),
             "{html}"
         );
@@ -845,13 +963,13 @@ mod tests {
             "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>"
         );
         assert_eq!(pairs(&e).unwrap(), "", "no pairs, no section");
-        assert_eq!(
-            standings(&e).unwrap(),
-            "<h3>Standings</h3><table><thead><tr><th>rank</th><th>engine</th><th>games</th>\
-             <th>wins</th><th>draws</th><th>losses</th><th>points</th><th>score_pct</th>\
-             <th>white_points</th><th>white_games</th><th>black_points</th><th>black_games</th>\
-             <th>sonneborn_berger</th><th>endings</th></tr></thead><tbody></tbody></table>"
+        let html = standings(&e).unwrap();
+        assert!(
+            html.ends_with("</tr></thead><tbody></tbody></table>"),
+            "{html}"
         );
+        assert_eq!(html.matches("<th title=").count(), 14);
+        assert!(html.contains(">Score (%)</th>") && html.contains(">Sonneborn–Berger</th>"));
     }
 
     /// The endings cell lists the classes that occur, in column order.
@@ -882,7 +1000,7 @@ mod tests {
         assert!(
             html.contains(
                 "<tr><td>1</td><td>A</td><td>3</td><td>2</td><td>1</td><td>0</td><td>2.5</td>\
-                 <td>83.333</td><td>1.5</td><td>2</td><td>1</td><td>1</td><td>0.75</td>\
+                 <td>83.3</td><td>1.5</td><td>2</td><td>1.0</td><td>1</td><td>0.75</td>\
                  <td>mate 1, fifty moves 1, time 1</td></tr>"
             ),
             "{html}"
@@ -924,7 +1042,7 @@ mod tests {
                 rm::WHITE_ADVANTAGE => [35.12345f64],
                 rm::WHITE_SD => [12.0f64],
                 rm::DRAW_RATE => [55.5f64],
-                rm::DRAW_RATE_SD => [6.25f64],
+                rm::DRAW_RATE_SD => [6.24f64],
                 rm::SIMULATIONS => [400u32],
                 rm::SOLVER => ["newton"],
                 rm::NOTE => [Some("a note")],
@@ -937,9 +1055,9 @@ mod tests {
             html.contains("<p class=note>Group 1: a note.</p>"),
             "{html}"
         );
-        assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35.123</td><td>12</td><td>55.5</td><td>6.25</td><td>400</td><td>newton</td></tr>"), "{html}");
-        assert!(html.contains("<tr><td>1</td><td>A</td><td>2350.457</td><td>40.25</td><td>6</td><td>10</td><td>60</td><td>99</td><td>1</td><td>normal</td><td>—</td></tr>"), "{html}");
-        assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0</td><td>0</td><td>0</td><td>—</td><td>—</td><td>no games</td><td>unconnected</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35</td><td>12</td><td>55.5</td><td>6.2</td><td>400</td><td>newton</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>1</td><td>A</td><td>2350</td><td>40</td><td>6.0</td><td>10</td><td>60.0</td><td>99</td><td>1</td><td>normal</td><td>—</td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0.0</td><td>0</td><td>0.0</td><td>—</td><td>—</td><td>no games</td><td>unconnected</td></tr>"), "{html}");
     }
 
     /// Up to the limit the matrix is drawn (the event column left out);
@@ -960,7 +1078,8 @@ mod tests {
         let html = crosstable(&e).unwrap();
         assert!(
             html.contains(
-                "<th>rank</th><th>engine</th><th>points</th><th>games</th><th>A</th><th>B</th></tr>"
+                ">Games</th><th title=\"Points/games against A.\">A</th>\
+                 <th title=\"Points/games against B.\">B</th></tr>"
             ),
             "{html}"
         );
@@ -1039,10 +1158,11 @@ mod tests {
         ];
         let html = x05_compared(&e).unwrap();
         // a(58) = 58 + 100 = 158 cp; a(20) = 58·20/58 + 100 = 120 cp.
-        assert!(html.contains("<tr><td>A</td><td>0.62</td><td></td><td>1.58</td><td>1.20</td><td>5000</td><td></td></tr>"), "{html}");
+        assert!(html.contains("<tr><td>A</td><td>0.62</td><td>—</td><td>1.58</td><td>1.20</td><td>5000</td><td>—</td></tr>"), "{html}");
         assert!(html.contains(
-            "<tr><td>B</td><td></td><td></td><td></td><td></td><td>12</td><td>too few</td></tr>"
+            "<tr><td>B</td><td>—</td><td>—</td><td>—</td><td>—</td><td>12</td><td>too few</td></tr>"
         ));
+        assert!(html.contains(">WDL at material 58 (pawns)</th>"));
         assert_eq!(x05_compared(&event("F")).unwrap(), "");
     }
 
@@ -1061,15 +1181,27 @@ mod tests {
         let html = page(&data).unwrap();
         assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
         assert!(html.contains(
-            "<nav><a href=\"#ratings\">Ratings</a><a href=\"#wdl\">WDL model</a><a href=\"#e0\">S&lt;1&gt;</a>\
-             <a href=\"#e1\">S2</a></nav><section id=ratings><h2>Ratings of all events together</h2>"
+            "<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a>\
+             <a href=\"#wdl\">WDL model</a></nav><section id=events><h2>Events</h2>"
         ));
+        assert!(html.contains("<td><a href=\"#e0\">S&lt;1&gt;</a></td>"));
+        assert!(html.contains("<td><a href=\"#e1\">S2</a></td>"));
+        // Every header explains itself.
+        assert_eq!(html.matches("<th>").count(), 0);
+        assert_eq!(
+            html.matches("<th ").count(),
+            html.matches("<th title=\"").count()
+        );
         assert!(
             html.contains(
                 "<p class=note>No ratings: no &lt;games&gt;</p></section><section id=wdl>"
             )
         );
-        assert!(html.contains("<section id=\"e1\"><h2>S2</h2><h3>Standings</h3>"));
+        assert!(
+            html.contains(
+                "<section id=\"e1\"><h2>S2</h2><p class=answer>No games with a result.</p>"
+            )
+        );
         assert_eq!(
             html.matches("<h3>Adjudication rules replayed</h3>").count(),
             2

@@ -1077,7 +1077,8 @@ pub const SUMMARY: Output = Output {
             0,
             None,
             "The winner over the runner-up: from the colour-swapped pairs when they met \
-             in pairs, else the difference of their ratings with the errors added.",
+             in pairs and the pairs bound the error, else the difference of their ratings \
+             with the errors added.",
         ),
         q(
             "draw_pct",

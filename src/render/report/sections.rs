@@ -12,6 +12,7 @@ use crate::metrics::matching::query::out as mout;
 use crate::metrics::ratings::Ratings;
 use crate::metrics::relevance::math::prob_exp;
 use crate::metrics::relevance::symbols::MoveSymbol;
+use crate::metrics::wdl::Model;
 use crate::render::annotate::{AnnotateOptions, move_symbol};
 use crate::render::escape;
 use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
@@ -355,7 +356,45 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
     )?;
     let cols: Vec<&str> = out::X05.columns.iter().map(|c| c.name).collect();
     html.push_str(&table(&df, &out::X05, &cols)?);
+    if let Some(chart) = x05_by_material(&e.wdl) {
+        html.push_str(&plot::grid(&[chart], 1, 760.0, 320.0));
+    }
     Ok(html)
+}
+
+/// Each engine's x05 = a(material)/100 over the material its model was
+/// fitted on: how the balance moves from the middlegame to the endgame.
+fn x05_by_material(models: &[(String, Result<Model, String>, u64)]) -> Option<Chart> {
+    let fitted: Vec<(&String, &Model)> = models
+        .iter()
+        .filter_map(|(n, m, _)| Some((n, m.as_ref().ok()?)))
+        .collect();
+    let lo = fitted.iter().map(|(_, m)| m.material_min).min()?;
+    let hi = fitted.iter().map(|(_, m)| m.material_max).max()?;
+    let series: Vec<Series> = fitted
+        .iter()
+        .enumerate()
+        .map(|(i, (name, m))| Series {
+            label: (*name).clone(),
+            color: PALETTE[i % PALETTE.len()],
+            dashed: false,
+            points: (m.material_min..=m.material_max)
+                .map(|k| (f64::from(k), m.a(f64::from(k)) / 100.0, 0.0))
+                .collect(),
+        })
+        .collect();
+    let top = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold(0.0f64, f64::max);
+    Some(Chart {
+        title: "x05 by material (the engines' WDL models)".into(),
+        x_label: "material (1,3,3,5,9)".into(),
+        y_label: "x05 = a/100 (pawns)".into(),
+        x_range: (f64::from(lo), f64::from(hi.max(lo + 1))),
+        y_range: (0.0, (top * 2.0).ceil().max(1.0) / 2.0),
+        series,
+    })
 }
 
 /// The WDL model over every selected event: WDL_model's summary curves, the

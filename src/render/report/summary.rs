@@ -62,8 +62,14 @@ impl Summary {
         let place = |i: usize| Some((engines.get(i)?.clone(), points.get(i).copied()??));
         let (winner, runner_up) = (place(0), place(1));
         let elo = match (&winner, &runner_up) {
+            // The pairs' Elo without an error (a score of 0 or 100 % in
+            // reach) yields to the ratings' difference with one.
             (Some((w, _)), Some((r, _))) => {
-                pairs_elo(&e.pairs, w, r).or_else(|| ratings_elo(e.ratings.as_ref(), w, r))
+                let pairs = pairs_elo(&e.pairs, w, r);
+                pairs
+                    .filter(|(_, err)| err.is_some())
+                    .or_else(|| ratings_elo(e.ratings.as_ref(), w, r))
+                    .or(pairs)
             }
             _ => None,
         };

@@ -1,6 +1,6 @@
 //! `evallab report`: one self-contained HTML page (inline CSS and SVG, no
 //! scripts, no network) with, per event, the win-draw balance, the calibration
-//! curves, the EAS components, the relevance summary, the agreement with each
+//! curves, the results per opening (per start position in Chess960 events), the EAS components, the relevance summary, the agreement with each
 //! engine analysis (`evallab analyze`), the adjudication rules replayed
 //! (`evallab adjudicate`) and the eval trajectories
 //! of selected games with their probabilistic result and NAGs.

@@ -65,9 +65,7 @@ impl crate::choice::Choice for By {
     }
     fn help(self) -> &'static str {
         match self {
-            By::Opening => {
-                "One row per opening: White's score, draws, decisive games and pairs"
-            }
+            By::Opening => "One row per opening: White's score, draws, decisive games and pairs",
             By::EventOpening => "As `opening`, per event",
             By::OpeningEngine => "One row per opening and engine: the engine's games and score",
             By::Start => {
@@ -169,8 +167,12 @@ fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection
             len().cast(DataType::UInt32).alias(p::PAIRS),
             count(pts().neq(lit(1.0))).alias(p::DECISIVE_PAIRS),
             count(pts().eq(lit(0.0)).or(pts().eq(lit(2.0)))).alias(p::REVERSE_KILLS),
-            count(pts().eq(lit(1.0)).and(col(p::FIRST_RESULT).neq(lit("1/2-1/2"))))
-                .alias(p::BUSTED_PAIRS),
+            count(
+                pts()
+                    .eq(lit(1.0))
+                    .and(col(p::FIRST_RESULT).neq(lit("1/2-1/2"))),
+            )
+            .alias(p::BUSTED_PAIRS),
         ])
 }
 
@@ -235,7 +237,12 @@ pub fn opening_stats(
                     pct(col(metric::DRAWS)).alias(st::DRAW_PCT),
                     pct(col(st::WHITE_WINS) + col(st::BLACK_WINS)).alias(st::DECISIVE_PCT),
                 ]);
-            let counts = [p::PAIRS, p::DECISIVE_PAIRS, p::REVERSE_KILLS, p::BUSTED_PAIRS];
+            let counts = [
+                p::PAIRS,
+                p::DECISIVE_PAIRS,
+                p::REVERSE_KILLS,
+                p::BUSTED_PAIRS,
+            ];
             let key_cols = keys.iter().map(|k| col(*k)).collect::<Vec<_>>();
             // Start positions in SP order; openings most played first.
             let mut sort: Vec<&str> = keys.to_vec();
@@ -464,13 +471,20 @@ mod tests {
             (p::REVERSE_KILLS, [0.0; 3]),
             (p::BUSTED_PAIRS, [0.0; 3]),
         ] {
-            assert_eq!((0..3).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>(), want, "{c}");
+            assert_eq!(
+                (0..3).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>(),
+                want,
+                "{c}"
+            );
         }
         // Per event: the same rows, keyed by the event too.
         let per_event = stats(By::EventOpening, None, None);
         assert_eq!(per_event.drop(col::EVENT).unwrap(), df);
         // B's pairs are A's: the same pair; C plays none.
-        assert_eq!(f(&stats(By::Opening, Some("^B$"), None), p::PAIRS, 0), Some(1.0));
+        assert_eq!(
+            f(&stats(By::Opening, Some("^B$"), None), p::PAIRS, 0),
+            Some(1.0)
+        );
         assert_eq!(stats(By::Opening, Some("^C$"), None).height(), 0);
     }
 
@@ -508,11 +522,24 @@ mod tests {
     fn per_start_position_by_hand() {
         let fen = |w: &str, b: &str| format!("{b}/pppppppp/8/8/8/8/PPPPPPPP/{w} w KQkq - 0 1");
         let (sp0, dfrc) = (fen("BBQNNRKR", "bbqnnrkr"), fen("RKRNNQBB", "bbqnnrkr"));
-        let start_fen = [Some(sp0.as_str()), Some(&sp0), None, Some(&dfrc), None, None];
+        let start_fen = [
+            Some(sp0.as_str()),
+            Some(&sp0),
+            None,
+            Some(&dfrc),
+            None,
+            None,
+        ];
         let (g, m) = games();
         let g = g.with_columns([
             Series::new(col::START_FEN.into(), start_fen).lit(),
-            Series::new(col::VARIANT.into(), ["chess960", "chess960", "chess960", "chess960", "standard", "standard"]).lit(),
+            Series::new(
+                col::VARIANT.into(),
+                [
+                    "chess960", "chess960", "chess960", "chess960", "standard", "standard",
+                ],
+            )
+            .lit(),
         ]);
         let opts = OpeningStatsOptions {
             by: By::Start,
@@ -520,14 +547,24 @@ mod tests {
         };
         let df = opening_stats(g, m, None, &opts).unwrap();
         let [w, b] = opening_col::CHESS960_SP;
-        let col_f = |c: &str| (0..df.height()).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>();
+        let col_f = |c: &str| {
+            (0..df.height())
+                .map(|r| f(&df, c, r).unwrap())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(col_f(w), [0.0, 518.0, 959.0]);
         assert_eq!(col_f(b), [0.0, 518.0, 0.0]);
         assert_eq!(col_f(metric::GAMES), [2.0, 1.0, 1.0]);
         assert_eq!(col_f(st::WHITE_SCORE_PCT), [75.0, 0.0, 50.0]);
         assert_eq!(col_f(p::PAIRS), [1.0, 0.0, 0.0]);
         assert_eq!(col_f(p::DECISIVE_PAIRS), [1.0, 0.0, 0.0]);
-        let names: Vec<_> = df.column(col::OPENING).unwrap().str().unwrap().iter().collect();
+        let names: Vec<_> = df
+            .column(col::OPENING)
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .collect();
         assert_eq!(names[2], Some("Chess960 SP 959 RKRNNQBB / SP 0 BBQNNRKR"));
     }
 }

@@ -8,6 +8,7 @@ use polars::prelude::*;
 
 use super::ReportOptions;
 use crate::Error;
+use crate::dataset::derived::Stamp;
 use crate::dataset::{Dataset, EngineRun};
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
@@ -30,7 +31,6 @@ use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Families, Selection, event_matches};
 use crate::render::annotate::white_pov;
-use crate::dataset::derived::Stamp;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, col, match_col, metric};
 
 /// The whole report's data.
@@ -166,7 +166,12 @@ pub fn collect(
             selection: bopts.selection.clone(),
         };
         let table = classified.clone().map(IntoLazy::lazy);
-        Ok(opening_stats(ds.scan(&GAMES)?, ds.scan(&MOVES)?, table, &o)?)
+        Ok(opening_stats(
+            ds.scan(&GAMES)?,
+            ds.scan(&MOVES)?,
+            table,
+            &o,
+        )?)
     };
     let (per_opening, per_start) = (
         opening_rows(OpeningsBy::EventOpening)?,

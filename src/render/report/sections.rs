@@ -239,9 +239,18 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
         return Ok(String::new());
     }
     let sum = |c: &str| -> Result<f64, Error> {
-        Ok(df.column(c)?.cast(&DataType::Float64)?.f64()?.sum().unwrap_or(0.0))
+        Ok(df
+            .column(c)?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .sum()
+            .unwrap_or(0.0))
     };
-    let (games, white, draws) = (sum(metric::GAMES)?, sum(st::WHITE_WINS)?, sum(metric::DRAWS)?);
+    let (games, white, draws) = (
+        sum(metric::GAMES)?,
+        sum(st::WHITE_WINS)?,
+        sum(metric::DRAWS)?,
+    );
     let (pairs, decisive) = (sum(pm::PAIRS)?, sum(pm::DECISIVE_PAIRS)?);
     let (what, source) = if o.by_start {
         (
@@ -256,7 +265,10 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
              (`evallab openings`)",
         )
     } else {
-        ("Openings", "each game's opening by its ECO and Opening tags")
+        (
+            "Openings",
+            "each game's opening by its ECO and Opening tags",
+        )
     };
     let mut html = format!(
         "<h3>{what}</h3><p class=note>{} {}, {games} finished games: White scored {:.1} %, \
@@ -264,7 +276,11 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
          reverse kills 2–0; busted: 1–1, each engine winning with the same colour). Rows: {source}{}; \
          White's score (%) with its 95 % Wilson interval, the draw share (%).</p>",
         df.height(),
-        if o.by_start { "start positions" } else { "openings" },
+        if o.by_start {
+            "start positions"
+        } else {
+            "openings"
+        },
         100.0 * (white + draws / 2.0) / games.max(1.0),
         100.0 * draws / games.max(1.0),
         if o.by_start {
@@ -287,7 +303,12 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
     // the score with its interval in one cell, in whole percent (a row of
     // two games has an interval of ±40 points: decimals would be noise).
     let pct = |c: &str| -> Result<Vec<Option<f64>>, Error> {
-        Ok(df.column(c)?.cast(&DataType::Float64)?.f64()?.iter().collect())
+        Ok(df
+            .column(c)?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .iter()
+            .collect())
     };
     let (score, low, high) = (
         pct(st::WHITE_SCORE_PCT)?,
@@ -302,7 +323,10 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
         .lazy()
         .with_columns([
             col(col::OPENING).str().strip_prefix(lit("Chess960 ")),
-            lit(polars::prelude::Series::new(st::WHITE_SCORE_PCT.into(), score)),
+            lit(polars::prelude::Series::new(
+                st::WHITE_SCORE_PCT.into(),
+                score,
+            )),
             col(st::DRAW_PCT).round(0, RoundMode::HalfToEven),
         ])
         .collect()?;

@@ -39,6 +39,7 @@ DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
 # %%
 import math
 from collections import Counter, defaultdict
+from pathlib import Path
 
 from IPython.display import display
 import matplotlib.pyplot as plt
@@ -269,6 +270,43 @@ mine = (
 got = ost.select("eco", "opening", "games", "white_wins", "draws", "black_wins").sort("eco", "opening")
 assert got.cast(mine.schema).equals(mine), (got, mine)
 print(f"opening-stats: {ost.height} openings equal to the re-derivation")
+
+# %% [markdown]
+# With `--source classified` the opening is the position the game reaches last
+# among the Lichess table's named positions (`evallab openings`, stored as the
+# derived table `openings`; the table README's rule). Per opening, the
+# colour-swapped pairs are counted by their first game's opening, and a pair is
+# decisive when one engine scored 1½ or 2 of its 2 games: both re-derived here
+# from the games and the `openings` table, with the pairs as above.
+
+# %%
+classified = pl.read_parquet(Path(DATASET) / "derived" / "openings.parquet")
+assert (classified["opening"].is_null() == classified["unclassified"].is_not_null()).all()
+named = finished.drop("eco", "opening").join(classified.select("game_id", "eco", "opening"), on="game_id", how="left")
+pair_rows = []
+for _, grp in named.sort("source_file", "game_number").group_by("source_file", maintain_order=True):
+    g = grp.to_dicts()
+    for a, b in zip(g[0::2], g[1::2]):
+        pts = WHITE_SCORE[a["result"]] + 1 - WHITE_SCORE[b["result"]]  # a's White engine
+        pair_rows.append({"eco": a["eco"], "opening": a["opening"], "decisive": pts != 1.0})
+pair_counts = (
+    pl.DataFrame(pair_rows)
+    .group_by("eco", "opening")
+    .agg(pairs=pl.len(), decisive_pairs=pl.col("decisive").sum())
+)
+mine = (
+    named.group_by("eco", "opening")
+    .agg(games=pl.len())
+    .join(pair_counts, on=["eco", "opening"], how="left", nulls_equal=True)
+    .fill_null(0)
+    .sort("eco", "opening", nulls_last=True)
+)
+by_position = ds.opening_stats(source="classified")
+got = by_position.select(mine.columns).sort("eco", "opening", nulls_last=True)
+assert got.cast(mine.schema).equals(mine), (got, mine)
+display(by_position.sort("decisive_pairs", descending=True).head(8))
+print(f"opening-stats --source classified: {by_position.height} openings, "
+      f"{by_position['decisive_pairs'].sum()} decisive pairs of {by_position['pairs'].sum()}, equal to the re-derivation")
 
 moves = ds.scan("moves").collect().join(games.select("game_id", "white", "black"), on="game_id")
 own = moves.filter(~pl.col("is_book")).with_columns(

@@ -29,7 +29,9 @@
 //! A step marked `optional = true` (with a `hint` on what to install) is left
 //! out, with the reason, when a file it reads is missing (an engine that is
 //! not installed); so is any later step that needs what a left-out step
-//! would have made. Every other step still fails loudly.
+//! would have made (an engine run it names, a file it reads, or a file named
+//! in its `needs = [...]`: what it depends on that its options do not name).
+//! Every other step still fails loudly.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -337,8 +339,24 @@ pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spe
         } else {
             argv.push(dataset.display().to_string());
         }
+        // Files the step depends on that its options do not name (a table
+        // another step leaves in the dataset): read, for the skip decision.
+        let needs: Vec<PathBuf> = match t.get("needs") {
+            None => Vec::new(),
+            Some(toml::Value::Array(a)) => a
+                .iter()
+                .map(|x| {
+                    x.as_str()
+                        .ok_or_else(|| bad(format!("{at}.needs: list items must be strings")))
+                        .and_then(|s| substitute(s, &vars, &format!("{at}.needs")))
+                        .map(PathBuf::from)
+                })
+                .collect::<Result<_, Error>>()?,
+            Some(_) => return Err(bad(format!("{at}.needs: expected a list of files"))),
+        };
+        reads.extend(needs);
         // The keys that are the pipeline's, not the command's options.
-        let own = ["run", "optional", "hint"];
+        let own = ["run", "optional", "hint", "needs"];
         for (k, v) in t.iter().filter(|(k, _)| !own.contains(&k.as_str())) {
             let values: Vec<String> = match v {
                 toml::Value::String(s) => vec![substitute(s, &vars, &format!("{at}.{k}"))?],

@@ -669,6 +669,19 @@ class Dataset:
             "opening-stats", by=by, source=source, engine=engine, event=event, family=family
         )
 
+    def openings(self, *, table: PathLike | None = None) -> pl.DataFrame:
+        """Each game's opening by position (the table README's rule: the last
+        named position the game reaches; a Chess960 game by its start
+        position), stored as the derived table ``openings`` and returned:
+        ``evallab openings``. ``table``: a folder of the Lichess
+        chess-openings TSVs (default ``../shared/openings``)."""
+        import polars as pl
+
+        with _scratch() as tmp:
+            run(["openings", str(self.path), *argv(dict(table=table)), "-o", str(tmp / "counts.csv")],
+                progress="openings")  # fmt: skip
+        return pl.read_parquet(self.path / "derived" / "openings.parquet")
+
     def engine_stats(
         self,
         *,

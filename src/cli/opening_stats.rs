@@ -34,7 +34,8 @@ enum Source {
 /// its interval). Games without an opening form one row with an empty ECO.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// One row per opening, or per opening and engine.
+    /// The rows: per opening, per opening and engine, or per Chess960 start
+    /// position (`start`); `event,…` splits them per event.
     #[arg(long, value_parser = choice::<By>(), default_value_t = By::Opening)]
     by: By,
     /// The opening of a game: its tags, or the `openings` table.

@@ -27,7 +27,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     // 2: the summary's note (a draw rate at its 100 % bound).
     // 3: the summary's solver (`--solver ordo`, Ordo's own search).
     ("ratings", 3),
-    ("opening-stats", 1),
+    // 2: pairs, decisive pairs, reverse kills and busted pairs per row;
+    //    `--by start` (Chess960 start positions), per event (issue 42).
+    ("opening-stats", 2),
     ("pairs", 1),
     ("engine-stats", 1),
     // 2: the bootstrap draws games in game-id order (whatever the parts).
@@ -43,7 +45,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     // 4: the relevance section's sums as relevance 4.
     // 5: the ratings' note; expected puzzle ratings under the ease curve.
     // 6: the ratings summaries show the solver (`report --solver`).
-    ("report", 6),
+    // 7: openings per event, Chess960 events by start position (issue 42).
+    ("report", 7),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).

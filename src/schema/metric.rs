@@ -65,6 +65,8 @@ pub mod pairs {
     /// Pairs won 1½–½ or 2–0 (TCEC's decisive openings), and of them 2–0.
     pub const DECISIVE_PAIRS: &str = "decisive_pairs";
     pub const REVERSE_KILLS: &str = "reverse_kills";
+    /// Pairs won 1–1 with each engine winning the same colour.
+    pub const BUSTED_PAIRS: &str = "busted_pairs";
     pub const UNPAIRED: &str = "unpaired";
     /// The pentanomial bins, pair points 0, ½, 1, 1½, 2.
     pub const BINS: [&str; 5] = ["ll", "ld", "dd_wl", "wd", "ww"];

@@ -414,6 +414,76 @@ pub const PAIRS: Output = Output {
     ],
 };
 
+pub const OPENINGS: Output = Output {
+    name: "opening-stats",
+    title: "Openings",
+    doc: "`evallab opening-stats`: results per opening, or per Chess960 start position, with \
+          the colour-swapped pairs (docs/definitions/pairs.md).",
+    columns: &[
+        q("eco", "ECO", "", 0, None, "The opening's ECO code."),
+        q(
+            "opening",
+            "Opening",
+            "",
+            0,
+            None,
+            "The opening, or the Chess960 start position (Scharnagl number and arrangement).",
+        ),
+        GAMES,
+        q("white_wins", "White wins", "", 0, None, "Games White won."),
+        q("draws", "Draws", "", 0, None, "Games drawn."),
+        q("black_wins", "Black wins", "", 0, None, "Games Black won."),
+        q(
+            "white_score_pct",
+            "White's score",
+            "%, 95 % interval",
+            0,
+            None,
+            "White's points per game, with its 95 % Wilson interval.",
+        ),
+        q(
+            "draw_pct",
+            "Draws",
+            "%",
+            0,
+            None,
+            "Drawn games of all games.",
+        ),
+        q(
+            "pairs",
+            "Pairs",
+            "",
+            0,
+            None,
+            "Colour-swapped game pairs of the opening.",
+        ),
+        q(
+            "decisive_pairs",
+            "Decisive pairs",
+            "",
+            0,
+            None,
+            "Pairs won by one engine, 2–0 or 1½–½ (TCEC's decisive openings).",
+        ),
+        q(
+            "reverse_kills",
+            "Reverse kills",
+            "",
+            0,
+            None,
+            "Pairs one engine won 2–0.",
+        ),
+        q(
+            "busted_pairs",
+            "Busted",
+            "",
+            0,
+            None,
+            "Pairs scored 1–1 with each engine winning with the same colour.",
+        ),
+    ],
+};
+
 pub const BALANCE: Output = Output {
     name: "balance",
     title: "Win-draw balance",
@@ -1108,13 +1178,14 @@ pub const SUMMARY: Output = Output {
 };
 
 /// Every output, in the order the book lists them.
-pub const OUTPUTS: [&Output; 14] = [
+pub const OUTPUTS: [&Output; 15] = [
     &SUMMARY,
     &STANDINGS,
     &CROSSTABLE,
     &RATINGS,
     &RATINGS_SUMMARY,
     &PAIRS,
+    &OPENINGS,
     &BALANCE,
     &X05,
     &EAS,

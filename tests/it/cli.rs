@@ -134,8 +134,9 @@ output = "{dataset}/out/report"
 }
 
 /// An optional step whose engine is missing is skipped with the reason, the
-/// hint and the variable to set; a step reading its run is skipped too; the
-/// rest runs and the pipeline exits 0. Not optional, the same step fails.
+/// hint and the variable to set; a step reading its run is skipped too, and
+/// one that `needs` that step's output; the rest runs and the pipeline exits
+/// 0. Not optional, the same step fails.
 #[test]
 fn optional_steps_without_their_engine_are_skipped_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
@@ -171,6 +172,12 @@ output = "{ds}/agreement.csv"
 run = "balance"
 format = "csv"
 output = "{ds}/balance.csv"
+
+[[steps]]
+run = "standings"
+needs = ["{ds}/agreement.csv"]
+format = "csv"
+output = "{ds}/standings.csv"
 "#
             ),
         )
@@ -194,7 +201,13 @@ output = "{ds}/balance.csv"
         ),
         "{err}"
     );
-    assert!(err.contains("2 steps skipped, as said above: 2. analyze, 3. agreement"));
+    assert!(
+        err.contains(&format!(
+            "step 5. standings: skipped: needs {ds}/agreement.csv of step 3. agreement, skipped"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("3 steps skipped, as said above: 2. analyze, 3. agreement, 5. standings"));
     assert!(Path::new(&ds).join("balance.csv").exists());
     // A hint without `optional` is a mistake in the spec.
     write("hint = \"apt-get install stockfish\"");

@@ -80,7 +80,16 @@ fn games_get_the_last_named_position_they_reach_in_any_move_order() {
     );
     assert_eq!(
         strs(&out, opening_col::ECO_TAG),
-        [None, s("A10"), s("C40"), None, s("A04"), None, None, s("C60")]
+        [
+            None,
+            s("A10"),
+            s("C40"),
+            None,
+            s("A04"),
+            None,
+            None,
+            s("C60")
+        ]
     );
     let agrees: Vec<Option<bool>> = out
         .column(opening_col::ECO_AGREES)
@@ -161,4 +170,34 @@ fn chess960_games_are_named_by_their_start_positions() {
         ]
     );
     assert_eq!(out.column(white).unwrap().dtype(), &DataType::Int16);
+}
+
+/// Without `--table` the command reads `../shared/openings` (beside a
+/// checkout); where that is missing it stops, says where to get the table,
+/// and writes nothing.
+#[test]
+fn a_missing_table_says_where_to_get_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/openings/games.pgn");
+    ingest(
+        &ds,
+        &[pgn.display().to_string()],
+        IngestOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(["openings", ds.to_str().unwrap()])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no opening table at ../shared/openings: pass --table DIR")
+            && err.contains("git clone https://github.com/lichess-org/chess-openings"),
+        "{err}"
+    );
+    assert!(!ds.join("derived/openings.parquet").exists());
 }

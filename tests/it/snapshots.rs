@@ -214,6 +214,7 @@ fn report_sections() {
             "Crosstable",
             "Ratings",
             "Game pairs (pentanomial)",
+            "Openings",
             "Win-draw balance",
             "Calibration: win rate by own eval",
             "x05 three ways",

@@ -2,8 +2,8 @@
 //! `../shared/tcec` (the corpus of [`crate::tcec`]): properties every event
 //! must have, whatever its results.
 
-use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::Selection;
+use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
 use evallab::metrics::pairs::pairs;
 use evallab::metrics::standings::termination::{CLASS, Class, with_class};
@@ -308,7 +308,9 @@ fn opening_stats_count_every_finished_game() {
         .clone()
         .lazy()
         .join(
-            c.ds.scan(&GAMES).unwrap().filter(col(col::VARIANT).eq(lit("chess960"))),
+            c.ds.scan(&GAMES)
+                .unwrap()
+                .filter(col(col::VARIANT).eq(lit("chess960"))),
             [col(p::FIRST_GAME_ID)],
             [col(col::GAME_ID)],
             JoinArgs::new(JoinType::Semi),

@@ -209,6 +209,23 @@ def test_errors_carry_the_exit_kind_and_message(ds: evallab.Dataset, tmp_path: P
         ds.statistic("balance", format="csv")
 
 
+def test_openings_classifies_every_game_and_feeds_opening_stats(ds: evallab.Dataset, tmp_path: Path) -> None:
+    table = ROOT.parent / "shared" / "openings"
+    if not table.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs the opening table at {table}")
+        pytest.skip(f"SKIPPED: no opening table at {table}")
+    got = ds.openings(table=table)
+    games = ds.scan("games").select("game_id").collect()
+    assert sorted(got["game_id"]) == sorted(games["game_id"])
+    # Every game has a name or the reason it has none, never both.
+    assert (got["opening"].is_null() == got["unclassified"].is_not_null()).all()
+    assert got["opening"].is_not_null().sum() > 0
+    by_position = ds.opening_stats(source="classified")
+    assert_frame_equal(by_position, cli_frame(tmp_path, "opening-stats", ds.path, "--source", "classified"))
+    assert by_position["games"].sum() <= games.height
+
+
 def cli_options(command: str) -> set[str]:
     """The long options of `evallab COMMAND --help`, as keyword names."""
     text = cli(command, "--help").stdout
@@ -218,7 +235,8 @@ def cli_options(command: str) -> set[str]:
 # Options the API sets itself (output) or does not offer (ingest --plan prints a list).
 SET_BY_API = {"format", "output", "explain", "stats", "plan"}
 METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
-           "ratings", "standings", "crosstable", "pairs", "opening_stats", "engine_stats", "analyze", "policy", "match"]  # fmt: skip
+           "ratings", "standings", "crosstable", "pairs", "opening_stats", "openings", "engine_stats", "analyze", "policy",
+           "match"]  # fmt: skip
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -19,30 +19,60 @@ use crate::schema::{col, metric, opening_col};
 pub enum By {
     #[default]
     Opening,
+    EventOpening,
     OpeningEngine,
     /// Chess960 games by their start position (each side's SP).
     Start,
+    EventStart,
+}
+
+impl By {
+    /// Chess960 games by their start position.
+    fn by_start(self) -> bool {
+        matches!(self, By::Start | By::EventStart)
+    }
+
+    /// The keys of a row (per opening or start position, not per engine).
+    fn keys(self) -> &'static [&'static str] {
+        const W: &str = opening_col::CHESS960_SP[0];
+        const B: &str = opening_col::CHESS960_SP[1];
+        match self {
+            By::Opening => &[col::ECO, col::OPENING],
+            By::EventOpening => &[col::EVENT, col::ECO, col::OPENING],
+            By::Start => &[W, B, col::OPENING],
+            By::EventStart => &[col::EVENT, W, B, col::OPENING],
+            By::OpeningEngine => &[],
+        }
+    }
 }
 
 impl crate::choice::Choice for By {
-    const ALL: &'static [Self] = &[By::Opening, By::OpeningEngine, By::Start];
+    const ALL: &'static [Self] = &[
+        By::Opening,
+        By::EventOpening,
+        By::OpeningEngine,
+        By::Start,
+        By::EventStart,
+    ];
     fn name(self) -> &'static str {
         match self {
             By::Opening => "opening",
+            By::EventOpening => "event,opening",
             By::OpeningEngine => "opening,engine",
             By::Start => "start",
+            By::EventStart => "event,start",
         }
     }
     fn help(self) -> &'static str {
         match self {
-            By::Opening => {
-                "One row per opening: White's score, draws, decisive games and pairs"
-            }
+            By::Opening => "One row per opening: White's score, draws, decisive games and pairs",
+            By::EventOpening => "As `opening`, per event",
             By::OpeningEngine => "One row per opening and engine: the engine's games and score",
             By::Start => {
                 "One row per Chess960 start position (each side's Scharnagl number): \
                  White's score, draws, decisive games and pairs"
             }
+            By::EventStart => "As `start`, per event",
         }
     }
 }
@@ -107,7 +137,8 @@ fn with_start(games: LazyFrame) -> PolarsResult<LazyFrame> {
 
 /// Per row key (the columns `keys` of `keyed`, by each pair's first game):
 /// the colour-swapped pairs, those won 1½–½ or 2–0 (TCEC's decisive
-/// openings) and of them the 2–0 ones (reverse kills). With `--engine`, the
+/// openings) and of them the 2–0 ones (reverse kills), and the busted ones
+/// (1–1, each engine winning with the same colour). With `--engine`, the
 /// pairs it played.
 fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection) -> LazyFrame {
     let either = match &sel.engine {
@@ -136,6 +167,12 @@ fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection
             len().cast(DataType::UInt32).alias(p::PAIRS),
             count(pts().neq(lit(1.0))).alias(p::DECISIVE_PAIRS),
             count(pts().eq(lit(0.0)).or(pts().eq(lit(2.0)))).alias(p::REVERSE_KILLS),
+            count(
+                pts()
+                    .eq(lit(1.0))
+                    .and(col(p::FIRST_RESULT).neq(lit("1/2-1/2"))),
+            )
+            .alias(p::BUSTED_PAIRS),
         ])
 }
 
@@ -145,12 +182,13 @@ fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection
 /// white_score_pct with its 95 % Wilson interval (white_score_low,
 /// white_score_high), draw_pct with its interval (draw_low, draw_high),
 /// decisive_pct, then the colour-swapped pairs (by their first game's
-/// opening): pairs, decisive_pairs, reverse_kills; most played first.
+/// opening): pairs, decisive_pairs, reverse_kills, busted_pairs; most
+/// played first. `event,opening`: the same per event.
 /// `--engine` keeps the games and pairs the engine played.
 ///
 /// By start: the same per Chess960 start position, keyed by
 /// chess960_sp_white, chess960_sp_black and the name (`opening`), in SP
-/// order; games of other variants are left out.
+/// order; games of other variants are left out. `event,start`: per event.
 ///
 /// By engine: eco, opening, engine, games, wins, draws, losses, points,
 /// score_pct, score_low, score_high; by opening, then engine.
@@ -170,20 +208,17 @@ pub fn opening_stats(
             false,
         ))
     };
-    let keyed = match opts.by {
-        By::Start => with_start(games.clone())?,
-        _ => with_opening(games.clone(), classified),
+    let keyed = if opts.by.by_start() {
+        with_start(games.clone())?
+    } else {
+        with_opening(games.clone(), classified)
     };
     let games = finished(sel.games(keyed.clone()));
     let pct = |a: Expr| pct(a, col(metric::GAMES));
-    let [sp_white, sp_black] = opening_col::CHESS960_SP;
     let mut df = match opts.by {
-        By::Opening | By::Start => {
-            let keys: &[&str] = if opts.by == By::Start {
-                &[sp_white, sp_black, col::OPENING]
-            } else {
-                &[col::ECO, col::OPENING]
-            };
+        By::OpeningEngine => per_engine(games, sel)?,
+        by => {
+            let keys = by.keys();
             let r = || col(col::RESULT);
             let paired = pairs(keyed.clone(), moves, sel)?;
             let per_game = games
@@ -202,16 +237,21 @@ pub fn opening_stats(
                     pct(col(metric::DRAWS)).alias(st::DRAW_PCT),
                     pct(col(st::WHITE_WINS) + col(st::BLACK_WINS)).alias(st::DECISIVE_PCT),
                 ]);
-            let counts = [p::PAIRS, p::DECISIVE_PAIRS, p::REVERSE_KILLS];
+            let counts = [
+                p::PAIRS,
+                p::DECISIVE_PAIRS,
+                p::REVERSE_KILLS,
+                p::BUSTED_PAIRS,
+            ];
             let key_cols = keys.iter().map(|k| col(*k)).collect::<Vec<_>>();
-            let (sort, descending): (Vec<&str>, Vec<bool>) = if opts.by == By::Start {
-                (keys.to_vec(), vec![false; 3])
-            } else {
-                (
-                    vec![metric::GAMES, col::ECO, col::OPENING],
-                    vec![true, false, false],
-                )
-            };
+            // Start positions in SP order; openings most played first.
+            let mut sort: Vec<&str> = keys.to_vec();
+            let mut descending = vec![false; keys.len()];
+            if !by.by_start() {
+                let at = keys.len() - 2;
+                sort.insert(at, metric::GAMES);
+                descending.insert(at, true);
+            }
             per_game
                 .join(
                     pair_counts(&paired, keyed, keys, sel),
@@ -231,37 +271,10 @@ pub fn opening_stats(
                 )
                 .collect()?
         }
-        By::OpeningEngine => {
-            let openings =
-                games
-                    .clone()
-                    .select([col(col::GAME_ID), col(col::ECO), col(col::OPENING)]);
-            let s = || col(metric::SCORE);
-            let sides = engine_games(games, &Families::default())?.join(
-                openings,
-                [col(col::GAME_ID)],
-                [col(col::GAME_ID)],
-                JoinArgs::new(JoinType::Inner),
-            );
-            sel.engines(sides, metric::ENGINE)
-                .group_by([col(col::ECO), col(col::OPENING), col(metric::ENGINE)])
-                .agg([
-                    len().cast(DataType::UInt32).alias(metric::GAMES),
-                    count(s().eq(lit(1.0))).alias(metric::WINS),
-                    count(s().eq(lit(0.5))).alias(metric::DRAWS),
-                    count(s().eq(lit(0.0))).alias(metric::LOSSES),
-                    s().sum().alias(st::POINTS),
-                ])
-                .with_column(pct(col(st::POINTS)).alias(st::SCORE_PCT))
-                .sort(
-                    [col::ECO, col::OPENING, metric::ENGINE],
-                    SortMultipleOptions::default().with_nulls_last(true),
-                )
-                .collect()?
-        }
     };
     let intervals: &[(&str, &str, &str)] = match opts.by {
-        By::Opening | By::Start => &[
+        By::OpeningEngine => &[(st::SCORE_PCT, st::SCORE_LOW, st::SCORE_HIGH)],
+        _ => &[
             (
                 st::WHITE_SCORE_PCT,
                 st::WHITE_SCORE_LOW,
@@ -269,7 +282,6 @@ pub fn opening_stats(
             ),
             (st::DRAW_PCT, st::DRAW_LOW, st::DRAW_HIGH),
         ],
-        By::OpeningEngine => &[(st::SCORE_PCT, st::SCORE_LOW, st::SCORE_HIGH)],
     };
     let n = df.column(metric::GAMES)?.cast(&DataType::Float64)?;
     for &(share, low, high) in intervals {
@@ -301,6 +313,35 @@ pub fn opening_stats(
         )?;
     }
     Ok(df)
+}
+
+/// Per opening and engine: the engine's games, W/D/L, points and score.
+fn per_engine(games: LazyFrame, sel: &Selection) -> PolarsResult<DataFrame> {
+    let openings = games
+        .clone()
+        .select([col(col::GAME_ID), col(col::ECO), col(col::OPENING)]);
+    let s = || col(metric::SCORE);
+    let sides = engine_games(games, &Families::default())?.join(
+        openings,
+        [col(col::GAME_ID)],
+        [col(col::GAME_ID)],
+        JoinArgs::new(JoinType::Inner),
+    );
+    sel.engines(sides, metric::ENGINE)
+        .group_by([col(col::ECO), col(col::OPENING), col(metric::ENGINE)])
+        .agg([
+            len().cast(DataType::UInt32).alias(metric::GAMES),
+            count(s().eq(lit(1.0))).alias(metric::WINS),
+            count(s().eq(lit(0.5))).alias(metric::DRAWS),
+            count(s().eq(lit(0.0))).alias(metric::LOSSES),
+            s().sum().alias(st::POINTS),
+        ])
+        .with_column(pct(col(st::POINTS), col(metric::GAMES)).alias(st::SCORE_PCT))
+        .sort(
+            [col::ECO, col::OPENING, metric::ENGINE],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .collect()
 }
 
 #[cfg(test)]
@@ -420,18 +461,30 @@ mod tests {
                 "decisive_pct",
                 "pairs",
                 "decisive_pairs",
-                "reverse_kills"
+                "reverse_kills",
+                "busted_pairs"
             ]
         );
         for (c, want) in [
             (p::PAIRS, [1.0, 0.0, 0.0]),
             (p::DECISIVE_PAIRS, [1.0, 0.0, 0.0]),
             (p::REVERSE_KILLS, [0.0; 3]),
+            (p::BUSTED_PAIRS, [0.0; 3]),
         ] {
-            assert_eq!((0..3).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>(), want, "{c}");
+            assert_eq!(
+                (0..3).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>(),
+                want,
+                "{c}"
+            );
         }
+        // Per event: the same rows, keyed by the event too.
+        let per_event = stats(By::EventOpening, None, None);
+        assert_eq!(per_event.drop(col::EVENT).unwrap(), df);
         // B's pairs are A's: the same pair; C plays none.
-        assert_eq!(f(&stats(By::Opening, Some("^B$"), None), p::PAIRS, 0), Some(1.0));
+        assert_eq!(
+            f(&stats(By::Opening, Some("^B$"), None), p::PAIRS, 0),
+            Some(1.0)
+        );
         assert_eq!(stats(By::Opening, Some("^C$"), None).height(), 0);
     }
 
@@ -469,11 +522,24 @@ mod tests {
     fn per_start_position_by_hand() {
         let fen = |w: &str, b: &str| format!("{b}/pppppppp/8/8/8/8/PPPPPPPP/{w} w KQkq - 0 1");
         let (sp0, dfrc) = (fen("BBQNNRKR", "bbqnnrkr"), fen("RKRNNQBB", "bbqnnrkr"));
-        let start_fen = [Some(sp0.as_str()), Some(&sp0), None, Some(&dfrc), None, None];
+        let start_fen = [
+            Some(sp0.as_str()),
+            Some(&sp0),
+            None,
+            Some(&dfrc),
+            None,
+            None,
+        ];
         let (g, m) = games();
         let g = g.with_columns([
             Series::new(col::START_FEN.into(), start_fen).lit(),
-            Series::new(col::VARIANT.into(), ["chess960", "chess960", "chess960", "chess960", "standard", "standard"]).lit(),
+            Series::new(
+                col::VARIANT.into(),
+                [
+                    "chess960", "chess960", "chess960", "chess960", "standard", "standard",
+                ],
+            )
+            .lit(),
         ]);
         let opts = OpeningStatsOptions {
             by: By::Start,
@@ -481,14 +547,24 @@ mod tests {
         };
         let df = opening_stats(g, m, None, &opts).unwrap();
         let [w, b] = opening_col::CHESS960_SP;
-        let col_f = |c: &str| (0..df.height()).map(|r| f(&df, c, r).unwrap()).collect::<Vec<_>>();
+        let col_f = |c: &str| {
+            (0..df.height())
+                .map(|r| f(&df, c, r).unwrap())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(col_f(w), [0.0, 518.0, 959.0]);
         assert_eq!(col_f(b), [0.0, 518.0, 0.0]);
         assert_eq!(col_f(metric::GAMES), [2.0, 1.0, 1.0]);
         assert_eq!(col_f(st::WHITE_SCORE_PCT), [75.0, 0.0, 50.0]);
         assert_eq!(col_f(p::PAIRS), [1.0, 0.0, 0.0]);
         assert_eq!(col_f(p::DECISIVE_PAIRS), [1.0, 0.0, 0.0]);
-        let names: Vec<_> = df.column(col::OPENING).unwrap().str().unwrap().iter().collect();
+        let names: Vec<_> = df
+            .column(col::OPENING)
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .collect();
         assert_eq!(names[2], Some("Chess960 SP 959 RKRNNQBB / SP 0 BBQNNRKR"));
     }
 }

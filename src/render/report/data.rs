@@ -8,6 +8,7 @@ use polars::prelude::*;
 
 use super::ReportOptions;
 use crate::Error;
+use crate::dataset::derived::Stamp;
 use crate::dataset::{Dataset, EngineRun};
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
@@ -21,6 +22,7 @@ use crate::metrics::eas::{EasOptions, Globals, score};
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query as matching;
+use crate::metrics::openings::stats::{By as OpeningsBy, OpeningStatsOptions, opening_stats};
 use crate::metrics::pairs::{PairsOptions, pairs, pentanomial};
 use crate::metrics::ratings::fit::Solver;
 use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
@@ -29,7 +31,7 @@ use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Families, Selection, event_matches};
 use crate::render::annotate::white_pov;
-use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, POLICY, col, match_col, metric};
+use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, col, match_col, metric};
 
 /// The whole report's data.
 #[derive(Debug, Clone)]
@@ -75,6 +77,9 @@ pub struct EventData {
     pub crosstable: DataFrame,
     /// Pentanomial rows per engine pair of the event (`pairs`).
     pub pairs: DataFrame,
+    /// Results and decisive pairs per opening of the event, or per start
+    /// position when it has Chess960 games (`opening-stats --by start`).
+    pub openings: Openings,
     /// The event's ratings (as `ratings --event`), or why there are none.
     pub ratings: Option<Result<Ratings, String>>,
     /// `balance` rows of the event's engines.
@@ -98,6 +103,16 @@ pub struct EventData {
     pub adjudication_sweep: DataFrame,
     /// The longest decisive games.
     pub games: Vec<SelectedGame>,
+}
+
+/// An event's `opening-stats` rows, by opening or by Chess960 start.
+#[derive(Debug, Clone, Default)]
+pub struct Openings {
+    pub rows: DataFrame,
+    /// By start position (Chess960), else by opening.
+    pub by_start: bool,
+    /// By the `openings` table (position), else by the ECO and Opening tags.
+    pub classified: bool,
 }
 
 /// A selected game: its title, and its evals (and ease) ply by ply.
@@ -142,6 +157,26 @@ pub fn collect(
         &pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?,
         &popts,
     )?;
+    // Openings per event: by the `openings` table when it is current, else
+    // by the tags; Chess960 events by their start positions.
+    let classified = ds.read_derived(&OPENINGS, &Stamp::new("openings", ds))?;
+    let opening_rows = |by| -> Result<DataFrame, Error> {
+        let o = OpeningStatsOptions {
+            by,
+            selection: bopts.selection.clone(),
+        };
+        let table = classified.clone().map(IntoLazy::lazy);
+        Ok(opening_stats(
+            ds.scan(&GAMES)?,
+            ds.scan(&MOVES)?,
+            table,
+            &o,
+        )?)
+    };
+    let (per_opening, per_start) = (
+        opening_rows(OpeningsBy::EventOpening)?,
+        opening_rows(OpeningsBy::EventStart)?,
+    );
     let obs = observations(facts.lazy(), &bopts)?;
     // WDL models: pooled, and per event and engine (the x05 section).
     let wdl_fit = |group| -> Result<Fitted, Error> {
@@ -366,6 +401,19 @@ pub fn collect(
             )?,
             standings: event_standings,
             pairs: rows_of(&penta, col::EVENT, &name)?,
+            openings: {
+                let starts = rows_of(&per_start, col::EVENT, &name)?;
+                let by_start = starts.height() > 0;
+                Openings {
+                    rows: if by_start {
+                        starts
+                    } else {
+                        rows_of(&per_opening, col::EVENT, &name)?
+                    },
+                    by_start,
+                    classified: classified.is_some() && !by_start,
+                }
+            },
             balance: rows_of(&bal, col::EVENT, &name)?,
             calibrations,
             wdl: wdl_rows,

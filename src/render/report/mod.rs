@@ -3,8 +3,9 @@
 //! ([`summary`]: winner, score, Elo difference, draws, balances, EAS order),
 //! every header a label with its unit explained on hover (the catalogue of
 //! [`crate::schema::outputs`]), long tables folded; then, per event, its
-//! summary, the win-draw balance, the calibration
-//! curves, the EAS components, the relevance summary, the agreement with each
+//! summary, the win-draw balance, the calibration curves, the results per
+//! opening (per start position in Chess960 events), the EAS components, the
+//! relevance summary, the agreement with each
 //! engine analysis (`evallab analyze`), the adjudication rules replayed
 //! (`evallab adjudicate`) and the eval trajectories
 //! of selected games with their probabilistic result and NAGs.

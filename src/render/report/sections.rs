@@ -26,11 +26,12 @@ use crate::schema::{col, match_col, metric};
 pub type Section = fn(&EventData) -> Result<String, Error>;
 
 /// The sections of an event, in page order.
-pub const SECTIONS: [Section; 12] = [
+pub const SECTIONS: [Section; 13] = [
     standings,
     crosstable,
     ratings,
     pairs,
+    openings,
     balance,
     calibration,
     x05_compared,
@@ -123,7 +124,12 @@ pub fn crosstable(e: &EventData) -> Result<String, Error> {
         title: format!("Points/games against {o}."),
         quantity: None,
     }));
-    html.push_str(&table_of(df, out::CROSSTABLE.title, &headers)?);
+    html.push_str(&table_of(
+        df,
+        out::CROSSTABLE.title,
+        &headers,
+        Fold::Closed,
+    )?);
     Ok(html)
 }
 
@@ -258,6 +264,137 @@ pub fn pairs(e: &EventData) -> Result<String, Error> {
             pm::UNPAIRED,
             metric::REASON,
         ],
+    )?);
+    Ok(html)
+}
+
+/// Results per opening, or per Chess960 start position: White's score and
+/// draws, and how many colour-swapped pairs were decisive (TCEC's count).
+/// A long table is folded under its summary line.
+pub fn openings(e: &EventData) -> Result<String, Error> {
+    let o = &e.openings;
+    let df = &o.rows;
+    if df.height() == 0 {
+        return Ok(String::new());
+    }
+    let sum = |c: &str| -> Result<f64, Error> {
+        Ok(df
+            .column(c)?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .sum()
+            .unwrap_or(0.0))
+    };
+    let (games, white, draws) = (
+        sum(metric::GAMES)?,
+        sum(st::WHITE_WINS)?,
+        sum(metric::DRAWS)?,
+    );
+    let (pairs, decisive) = (sum(pm::PAIRS)?, sum(pm::DECISIVE_PAIRS)?);
+    let (what, source) = if o.by_start {
+        (
+            "Start positions (Chess960)",
+            "each start position by its Scharnagl number and arrangement, White's then \
+             Black's when the sides differ (docs/guide/ingest.md)",
+        )
+    } else if o.classified {
+        (
+            "Openings",
+            "each game's opening by position, the Lichess table's last named position \
+             (`evallab openings`)",
+        )
+    } else {
+        (
+            "Openings",
+            "each game's opening by its ECO and Opening tags",
+        )
+    };
+    let mut html = format!(
+        "<h3>{what}</h3><p class=note>{} {}, {games} finished games: White scored {:.1} %, \
+         {:.1} % drawn; {decisive} of {pairs} colour-swapped pairs decisive (won 1½–½ or 2–0; \
+         reverse kills 2–0; busted: 1–1, each engine winning with the same colour). Rows: {source}{}; \
+         White's score (%) with its 95 % Wilson interval, the draw share (%).</p>",
+        df.height(),
+        if o.by_start {
+            "start positions"
+        } else {
+            "openings"
+        },
+        100.0 * (white + draws / 2.0) / games.max(1.0),
+        100.0 * draws / games.max(1.0),
+        if o.by_start {
+            ""
+        } else {
+            ", only those with a decisive pair (every opening: `evallab opening-stats`)"
+        },
+    );
+    // Of a standard event the openings that decided a pair; of a Chess960
+    // event every start position (its openings are the event's design).
+    let df = &if o.by_start {
+        df.clone()
+    } else {
+        df.clone()
+            .lazy()
+            .filter(col(pm::DECISIVE_PAIRS).gt(lit(0)))
+            .collect()?
+    };
+    // Shown: the start without the "Chess960" every row would repeat, and
+    // the score with its interval in one cell, in whole percent (a row of
+    // two games has an interval of ±40 points: decimals would be noise).
+    let pct = |c: &str| -> Result<Vec<Option<f64>>, Error> {
+        Ok(df
+            .column(c)?
+            .cast(&DataType::Float64)?
+            .f64()?
+            .iter()
+            .collect())
+    };
+    let (score, low, high) = (
+        pct(st::WHITE_SCORE_PCT)?,
+        pct(st::WHITE_SCORE_LOW)?,
+        pct(st::WHITE_SCORE_HIGH)?,
+    );
+    let score: Vec<Option<String>> = (0..df.height())
+        .map(|i| Some(format!("{:.0} ({:.0}–{:.0})", score[i]?, low[i]?, high[i]?)))
+        .collect();
+    let shown = df
+        .clone()
+        .lazy()
+        .with_columns([
+            col(col::OPENING).str().strip_prefix(lit("Chess960 ")),
+            lit(polars::prelude::Series::new(
+                st::WHITE_SCORE_PCT.into(),
+                score,
+            )),
+            col(st::DRAW_PCT).round(0, RoundMode::HalfToEven),
+        ])
+        .collect()?;
+    let mut cols = vec![col::OPENING];
+    if !o.by_start {
+        cols.insert(0, col::ECO);
+    }
+    cols.extend([
+        metric::GAMES,
+        st::WHITE_WINS,
+        metric::DRAWS,
+        st::BLACK_WINS,
+        st::WHITE_SCORE_PCT,
+        st::DRAW_PCT,
+        pm::PAIRS,
+        pm::DECISIVE_PAIRS,
+        pm::REVERSE_KILLS,
+        pm::BUSTED_PAIRS,
+    ]);
+    if shown.height() == 0 {
+        return Ok(html);
+    }
+    // A Chess960 event's start positions are its openings: shown open.
+    let fold = if o.by_start { Fold::Open } else { Fold::Closed };
+    html.push_str(&table_of(
+        &shown,
+        out::OPENINGS.title,
+        &Header::all(&out::OPENINGS, &cols)?,
+        fold,
     )?);
     Ok(html)
 }
@@ -707,17 +844,26 @@ fn cell(v: AnyValue, q: Option<&Quantity>) -> String {
     }
 }
 
-/// Rows beyond which a table is folded (`<details>`): the page stays a page
-/// of summaries and figures, every row one click away.
-const FOLD_ROWS: usize = 12;
+/// Rows beyond which a table is folded (`<details>`) under its summary
+/// line: the page stays a page of summaries and figures, every row one
+/// click away.
+const FOLD_ROWS: usize = 16;
+
+/// How a table longer than [`FOLD_ROWS`] shows under its summary line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fold {
+    Closed,
+    /// Open, where the rows are the point (a Chess960 event's start positions).
+    Open,
+}
 
 /// An HTML table of some columns of a frame, labelled from the catalogue.
 fn table(df: &DataFrame, output: &Output, cols: &[&str]) -> Result<String, Error> {
-    table_of(df, output.title, &Header::all(output, cols)?)
+    table_of(df, output.title, &Header::all(output, cols)?, Fold::Closed)
 }
 
 /// An HTML table of the columns `headers` show; folded beyond [`FOLD_ROWS`].
-fn table_of(df: &DataFrame, title: &str, headers: &[Header]) -> Result<String, Error> {
+fn table_of(df: &DataFrame, title: &str, headers: &[Header], fold: Fold) -> Result<String, Error> {
     let mut s = String::from("<table><thead><tr>");
     for h in headers {
         s.push_str(&h.th());
@@ -742,7 +888,8 @@ fn table_of(df: &DataFrame, title: &str, headers: &[Header]) -> Result<String, E
     s.push_str("</tbody></table>");
     if df.height() > FOLD_ROWS {
         s = format!(
-            "<details class=fold><summary>{}: {} rows</summary>{s}</details>",
+            "<details class=fold{}><summary>{}: {} rows</summary>{s}</details>",
+            if fold == Fold::Open { " open" } else { "" },
             escape(title),
             df.height()
         );

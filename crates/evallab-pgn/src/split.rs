@@ -119,7 +119,8 @@ impl<R: Read> Splitter<R> {
         Splitter {
             reader,
             eof: false,
-            buf: Vec::with_capacity(CHUNK * 2),
+            // Sized by the first `next_batch`, for its target.
+            buf: Vec::new(),
             base: 0,
             pos: 0,
             line_pos: 0,

@@ -574,7 +574,7 @@ fn parse_all(
                                     name: &inputs[i].name,
                                     sha256: hashes[i].get().map(String::as_str),
                                 };
-                                let mut t = Tables::for_batch(b.buf.len());
+                                let mut t = Tables::default();
                                 let c = match &extra {
                                     Some(x) => x.parse(&b, src, opts.parse, &mut t),
                                     None => parse_batch(&b, src, opts.parse, &mut t),

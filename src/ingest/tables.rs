@@ -15,40 +15,6 @@ pub struct Tables {
     pub rejects: RejectsBuilder,
 }
 
-impl Tables {
-    /// Builders with room for the moves of `bytes` of PGN, so that filling
-    /// them does not copy them as they grow (1–2 % of the ingest's CPU time).
-    /// A TCEC ply takes about 220 bytes of PGN with its comment: room for a
-    /// row per 128 bytes, and text as long as the values usually are; a PV is
-    /// part of the PGN (44 % of its bytes on TCEC), given half of it. Less
-    /// commented games grow the row columns as needed.
-    pub fn for_batch(bytes: usize) -> Tables {
-        use arrow::array::{Int32Builder, Int64Builder, StringBuilder, UInt32Builder};
-        let rows = bytes / 128;
-        let text = |per_row| StringBuilder::with_capacity(rows, rows * per_row);
-        let mut t = Tables::default();
-        let m = &mut t.moves;
-        m.game_id = Int64Builder::with_capacity(rows);
-        m.ply = UInt32Builder::with_capacity(rows);
-        m.move_number = UInt32Builder::with_capacity(rows);
-        m.position_key = Int64Builder::with_capacity(rows);
-        m.eval_cp = Int32Builder::with_capacity(rows);
-        m.nodes = Int64Builder::with_capacity(rows);
-        m.nps = Int64Builder::with_capacity(rows);
-        m.time_ms = Int64Builder::with_capacity(rows);
-        m.time_left_ms = Int64Builder::with_capacity(rows);
-        m.tb_hits = Int64Builder::with_capacity(rows);
-        m.side = text(1);
-        m.san = text(8);
-        m.uci = text(5);
-        m.eval_raw = text(6);
-        m.expected_reply = text(6);
-        m.mb = text(12);
-        m.pv = StringBuilder::with_capacity(rows, bytes / 2);
-        t
-    }
-}
-
 impl Sink for Tables {
     fn mv(&mut self, r: &MoveRecord<'_>) {
         self.moves(std::slice::from_ref(r));

@@ -21,8 +21,9 @@ impl Sink for Tables {
     }
 
     /// A game's plies a column at a time: each builder's loop keeps its state
-    /// in registers (row by row, the 50 builders took turns, 12 % of the
-    /// ingest's CPU time).
+    /// in registers. (Row by row, the 50 builders took turns: 11.8 % of an
+    /// ingest's CPU samples, against 9.9 % this way, most of it the text
+    /// copied.)
     fn moves(&mut self, rows: &[MoveRecord<'_>]) {
         let b = &mut self.moves;
         // `$col`: a builder; `|$r| $value`: its value in row `$r` (an Option).

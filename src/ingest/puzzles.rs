@@ -159,6 +159,9 @@ impl<S: Sink + ?Sized> Sink for AtCsvLine<'_, S> {
     fn mv(&mut self, r: &MoveRecord<'_>) {
         self.out.mv(r);
     }
+    fn moves(&mut self, plies: &[MoveRecord<'_>]) {
+        self.out.moves(plies);
+    }
     fn game(&mut self, r: &GameRecord<'_>) {
         self.out.game(r);
     }

@@ -575,6 +575,7 @@ impl GameState {
 
     fn write_moves<S: Sink + ?Sized>(&self, id: i64, out: &mut S) {
         let s = |sp: Option<Span>| sp.map(|sp| self.get(sp));
+        let mut rows = Vec::with_capacity(self.moves.len());
         for (ply, r) in (1..).zip(&self.moves) {
             let mut balance = 0i16;
             for (side, sign) in [(0, 1i16), (1, -1)] {
@@ -582,7 +583,7 @@ impl GameState {
                     balance += sign * i16::from(n) * PIECE_VALUES[k];
                 }
             }
-            out.mv(&MoveRecord {
+            rows.push(MoveRecord {
                 game_id: id,
                 ply,
                 move_number: r.move_number,
@@ -624,6 +625,7 @@ impl GameState {
                 dead_material: r.dead,
             });
         }
+        out.moves(&rows);
     }
 
     fn write_game<S: Sink + ?Sized>(

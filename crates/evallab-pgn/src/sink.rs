@@ -1,8 +1,8 @@
 //! Where parsed games go: the [`Sink`] trait and the borrowed records handed to it.
 //!
 //! The game parser keeps a game's moves in its own reused buffers until the
-//! game is known to be good, then calls [`Sink::mv`] once per ply (in order)
-//! and [`Sink::game`] once; a bad game gets one [`Sink::reject`] call and no
+//! game is known to be good, then calls [`Sink::moves`] with its plies (in
+//! order) and [`Sink::game`] once; a bad game gets one [`Sink::reject`] call and no
 //! other. Every text field borrows the parser's buffers or the batch, so
 //! building a record allocates nothing; a sink copies what it keeps.
 //!
@@ -15,6 +15,14 @@ use crate::comment::{Dialect, EvalKind};
 pub trait Sink {
     /// One validated ply of a good game (called before that game's [`Sink::game`]).
     fn mv(&mut self, m: &MoveRecord<'_>);
+    /// A good game's plies, in order, before its [`Sink::game`]: the parser
+    /// calls this, which is [`Sink::mv`] for each unless a sink takes them
+    /// at once (a column at a time).
+    fn moves(&mut self, plies: &[MoveRecord<'_>]) {
+        for m in plies {
+            self.mv(m);
+        }
+    }
     /// A good game, after all its plies.
     fn game(&mut self, g: &GameRecord<'_>);
     /// A game that could not be read or validated.

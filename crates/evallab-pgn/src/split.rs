@@ -90,6 +90,8 @@ struct Open {
 }
 
 const CHUNK: usize = 1 << 20;
+/// The most a batch's buffer is sized for up front (larger targets grow it).
+const MAX_ROOM: usize = 64 << 20;
 const NEW_GAME: &[u8] = b"[Event ";
 
 /// Streaming splitter over a decompressed reader.
@@ -117,7 +119,8 @@ impl<R: Read> Splitter<R> {
         Splitter {
             reader,
             eof: false,
-            buf: Vec::with_capacity(CHUNK * 2),
+            // Sized by the first `next_batch`, for its target.
+            buf: Vec::new(),
             base: 0,
             pos: 0,
             line_pos: 0,
@@ -133,6 +136,12 @@ impl<R: Read> Splitter<R> {
     /// Returns the next batch of at least `target` bytes of whole games (less at
     /// the end of the input), or `None` when the input is exhausted.
     pub fn next_batch(&mut self, target: usize) -> io::Result<Option<Batch>> {
+        // Room for the whole batch and the read past its end: grown while it
+        // filled, the buffer was copied (realloc) two or three times a batch.
+        let room = target.min(MAX_ROOM) + 2 * CHUNK;
+        if self.buf.capacity() < room {
+            self.buf.reserve_exact(room - self.buf.len());
+        }
         loop {
             let done_bytes = self.done.last().map_or(0, |g| g.end);
             if done_bytes >= target || (self.eof && self.pos >= self.buf.len()) {

@@ -206,43 +206,39 @@ fn manifest_json() -> String {
 mod tests {
     use super::*;
 
-    /// The committed tables page is this command's output; EVALLAB_BLESS=1
-    /// rewrites it.
-    #[test]
-    fn tables_page_is_current() {
-        let file = "docs/reference/tables.md";
+    /// A committed page of the book equals `want`, this command's output;
+    /// EVALLAB_BLESS=1 rewrites it. `how`: the command that regenerates it.
+    fn page_is_current(file: &str, want: &str, how: &str, test: &str) {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-        let want = markdown(&selected(None).unwrap());
         let have = std::fs::read_to_string(&path).unwrap_or_default();
         if have != want && std::env::var_os("EVALLAB_BLESS").is_some() {
-            std::fs::write(&path, &want).unwrap();
+            std::fs::write(&path, want).unwrap();
             return;
         }
         assert!(
             have == want,
-            "{file} is stale (a table changed): regenerate it with \
-             `target/release/evallab schema --format markdown > {file}` or \
-             `EVALLAB_BLESS=1 cargo test --release --bin evallab tables_page`"
+            "{file} is stale: regenerate it with `target/release/evallab {how} > {file}` or \
+             `EVALLAB_BLESS=1 cargo test --release --bin evallab {test}`"
         );
     }
 
-    /// The committed output-columns page is `--outputs --format markdown`;
-    /// EVALLAB_BLESS=1 rewrites it.
+    #[test]
+    fn tables_page_is_current() {
+        page_is_current(
+            "docs/reference/tables.md",
+            &markdown(&selected(None).unwrap()),
+            "schema --format markdown",
+            "tables_page",
+        );
+    }
+
     #[test]
     fn outputs_page_is_current() {
-        let file = "docs/reference/outputs.md";
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-        let want = outputs(Format::Markdown);
-        let have = std::fs::read_to_string(&path).unwrap_or_default();
-        if have != want && std::env::var_os("EVALLAB_BLESS").is_some() {
-            std::fs::write(&path, &want).unwrap();
-            return;
-        }
-        assert!(
-            have == want,
-            "{file} is stale (an output column changed): regenerate it with \
-             `target/release/evallab schema --outputs --format markdown > {file}` or \
-             `EVALLAB_BLESS=1 cargo test --release --bin evallab outputs_page`"
+        page_is_current(
+            "docs/reference/outputs.md",
+            &outputs(Format::Markdown),
+            "schema --outputs --format markdown",
+            "outputs_page",
         );
     }
 

@@ -100,6 +100,17 @@ impl Output {
 const ENGINE: Quantity = q("engine", "Engine", "", 0, None, "The engine (player name).");
 const RANK: Quantity = q("rank", "Rank", "", 0, None, "Place in the table.");
 const GAMES: Quantity = q("games", "Games", "", 0, None, "Games played.");
+const DRAWS: Quantity = q("draws", "Draws", "", 0, None, "Games drawn.");
+const POINTS: Quantity = q("points", "Points", "", 1, HI, "A win 1, a draw ½.");
+const SCORE_PCT: Quantity = q("score_pct", "Score", "%", 1, HI, "Points per game.");
+const GROUP: Quantity = q(
+    "group",
+    "Group",
+    "",
+    0,
+    None,
+    "Connectivity group: engines the games connect.",
+);
 const REASON: Quantity = q(
     "reason",
     "Why none",
@@ -125,10 +136,10 @@ pub const STANDINGS: Output = Output {
             HI,
             "Games won (the recorded result).",
         ),
-        q("draws", "Draws", "", 0, None, "Games drawn."),
+        DRAWS,
         q("losses", "Losses", "", 0, LO, "Games lost."),
-        q("points", "Points", "", 1, HI, "A win 1, a draw ½."),
-        q("score_pct", "Score", "%", 1, HI, "Points per game."),
+        POINTS,
+        SCORE_PCT,
         q(
             "white_points",
             "Points with White",
@@ -185,12 +196,7 @@ pub const CROSSTABLE: Output = Output {
     title: "Crosstable",
     doc: "`evallab crosstable --wide`: the head-to-head matrix; every further column is an \
           opponent, its cells the points/games against it.",
-    columns: &[
-        RANK,
-        ENGINE,
-        q("points", "Points", "", 1, HI, "A win 1, a draw ½."),
-        GAMES,
-    ],
+    columns: &[RANK, ENGINE, POINTS, GAMES],
 };
 
 pub const RATINGS: Output = Output {
@@ -216,9 +222,9 @@ pub const RATINGS: Output = Output {
             LO,
             "Half the 95 % interval of the rating, from simulated replays of the games.",
         ),
-        q("points", "Points", "", 1, HI, "A win 1, a draw ½."),
+        POINTS,
         q("played", "Games", "", 0, None, "Games the rating rests on."),
-        q("score_pct", "Score", "%", 1, HI, "Points per game."),
+        SCORE_PCT,
         q(
             "cfs_next",
             "CFS next",
@@ -227,14 +233,7 @@ pub const RATINGS: Output = Output {
             None,
             "Confidence that the engine is stronger than the next one down.",
         ),
-        q(
-            "group",
-            "Group",
-            "",
-            0,
-            None,
-            "Connectivity group: engines the games connect.",
-        ),
+        GROUP,
         q(
             "kind",
             "Kind",
@@ -252,14 +251,7 @@ pub const RATINGS_SUMMARY: Output = Output {
     title: "Rating parameters",
     doc: "`evallab ratings`: the fitted parameters per connectivity group.",
     columns: &[
-        q(
-            "group",
-            "Group",
-            "",
-            0,
-            None,
-            "Connectivity group: engines the games connect.",
-        ),
+        GROUP,
         q("engines", "Engines", "", 0, None, "Engines in the group."),
         GAMES,
         q(
@@ -431,7 +423,7 @@ pub const OPENINGS: Output = Output {
         ),
         GAMES,
         q("white_wins", "White wins", "", 0, None, "Games White won."),
-        q("draws", "Draws", "", 0, None, "Games drawn."),
+        DRAWS,
         q("black_wins", "Black wins", "", 0, None, "Games Black won."),
         q(
             "white_score_pct",
@@ -515,7 +507,7 @@ pub const BALANCE: Output = Output {
             None,
             "Recorded wins less hollow wins: W.",
         ),
-        q("draws", "Draws", "", 0, None, "Games drawn."),
+        DRAWS,
         q("losses", "Losses", "", 0, None, "Games lost."),
         q(
             "highest_eval_without_win",
@@ -612,7 +604,7 @@ pub const EAS: Output = Output {
         RANK,
         ENGINE,
         q("wins", "Wins", "", 0, None, "Games won."),
-        q("draws", "Draws", "", 0, None, "Games drawn."),
+        DRAWS,
         q(
             "early_sac_pct",
             "Early sacrifices",

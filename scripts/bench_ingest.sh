@@ -3,7 +3,7 @@
 # 1 and 2 jobs, with and without PV) beside `pgn-extract -r` (Debian), which
 # parses and validates the same plain PGN, all in one run.
 #
-#   scripts/bench_ingest.sh [ARCHIVE_DIR]     (default ../shared/tcec)
+#   scripts/bench_ingest.sh [ARCHIVE_DIR]     (default ../shared/tcec; .pgn.zst or plain .pgn)
 #   EVALLAB_BEFORE=/path/to/old/evallab scripts/bench_ingest.sh
 #
 # Prints a table: wall and CPU seconds, peak RSS, plies/s, plies/s per CPU
@@ -37,7 +37,10 @@ scripts/plain_archive.sh "$archive" "$work/plain"
 mb=$(du -cb "$work"/plain/*.pgn | tail -1 | awk '{printf "%.1f", $1/1e6}')
 
 # One warm-up read so that every run sees the files in the page cache.
-cat "$archive"/*.zst "$work"/plain/*.pgn > /dev/null
+cat "$archive"/* "$work"/plain/*.pgn > /dev/null
+# The archive as given: zstd (../shared/tcec) or plain (master-archive/).
+kind=plain
+compgen -G "$archive/*.zst" > /dev/null && kind=zst
 
 plies=""
 names=()
@@ -72,9 +75,9 @@ row() { # name, evallab arguments...
 for _ in $(seq "$repeat"); do
   # One core for the whole process (reader, parser and writer threads share
   # it): the baseline for the 1 -> 2 core speed-up.
-  row "evallab zst   --jobs 1, 1 core"   taskset "$archive" --jobs 1
-  row "evallab zst   --jobs 1"           "$archive" --jobs 1
-  row "evallab zst   --jobs 2"           "$archive" --jobs 2
+  row "evallab $kind (as given) --jobs 1, 1 core" taskset "$archive" --jobs 1
+  row "evallab $kind (as given) --jobs 1"         "$archive" --jobs 1
+  row "evallab $kind (as given) --jobs 2"         "$archive" --jobs 2
   row "evallab plain --jobs 1, 1 core"   taskset "$work/plain" --jobs 1
   row "evallab plain --jobs 2"           "$work/plain" --jobs 2
   row "evallab plain --jobs 2 --no-pv"   "$work/plain" --jobs 2 --no-pv
@@ -119,7 +122,7 @@ if [ -n "${BENCH_X4:-}" ]; then
   done
 fi
 
-# Read speed of the output (zst input, --jobs 2): the old binary's and the new one's.
+# Read speed of the output (the archive as given, --jobs 2): the old binary's and the new one's.
 echo
 outputs=()
 for b in ${before:+"$before"} "$bin"; do

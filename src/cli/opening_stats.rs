@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::dataset::derived::Stamp;
 use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
+use evallab::metrics::pairs::pairs;
 use evallab::schema::{GAMES, MOVES, OPENINGS};
 use polars::prelude::IntoLazy;
 
@@ -84,10 +85,6 @@ fn opening_stats_of(
             )
         }
     };
-    Ok(opening_stats(
-        ds.scan(&GAMES)?,
-        ds.scan(&MOVES)?,
-        classified,
-        opts,
-    )?)
+    let paired = pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts.selection)?;
+    Ok(opening_stats(ds.scan(&GAMES)?, &paired, classified, opts)?)
 }

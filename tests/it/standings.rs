@@ -262,7 +262,8 @@ fn opening_stats_count_every_finished_game() {
     };
     let (g, m) = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
     let n = g.clone().filter(finished()).collect().unwrap().height() as f64;
-    let df = opening_stats(g.clone(), m.clone(), None, &OpeningStatsOptions::default()).unwrap();
+    let paired = pairs(g.clone(), m, &Selection::default()).unwrap();
+    let df = opening_stats(g.clone(), &paired, None, &OpeningStatsOptions::default()).unwrap();
     assert_eq!(f64s(&df, metric::GAMES).iter().sum::<f64>(), n);
     let decisive: f64 = f64s(&df, st::WHITE_WINS).iter().sum::<f64>()
         + f64s(&df, st::BLACK_WINS).iter().sum::<f64>();
@@ -276,7 +277,6 @@ fn opening_stats_count_every_finished_game() {
     }
     // Every colour-swapped pair counts once, by its first game's opening;
     // reverse kills are decisive pairs.
-    let paired = pairs(g.clone(), m.clone(), &Selection::default()).unwrap();
     let pairs_of = |df: &DataFrame| f64s(df, p::PAIRS).iter().sum::<f64>();
     assert_eq!(pairs_of(&df), paired.pairs.height() as f64);
     let (d, r) = (f64s(&df, p::DECISIVE_PAIRS), f64s(&df, p::REVERSE_KILLS));
@@ -285,7 +285,7 @@ fn opening_stats_count_every_finished_game() {
         by: By::OpeningEngine,
         ..Default::default()
     };
-    let df = opening_stats(g.clone(), m.clone(), None, &opts).unwrap();
+    let df = opening_stats(g.clone(), &paired, None, &opts).unwrap();
     assert_eq!(f64s(&df, metric::GAMES).iter().sum::<f64>(), 2.0 * n);
     assert_eq!(f64s(&df, st::POINTS).iter().sum::<f64>(), n);
 
@@ -295,7 +295,7 @@ fn opening_stats_count_every_finished_game() {
         by: By::Start,
         ..Default::default()
     };
-    let df = opening_stats(g.clone(), m, None, &opts).unwrap();
+    let df = opening_stats(g.clone(), &paired, None, &opts).unwrap();
     let frc = g
         .filter(finished().and(col(col::VARIANT).eq(lit("chess960"))))
         .collect()

@@ -7,9 +7,9 @@
 use polars::prelude::*;
 
 use super::chess960;
-use crate::metrics::pairs::{Paired, pairs};
+use crate::metrics::pairs::{BUSTED, DECISIVE, Paired, REVERSE_KILL, either_engine, kind};
 use crate::metrics::standings::{count, pct};
-use crate::metrics::{Families, Selection, engine_games, matches};
+use crate::metrics::{Families, Selection, engine_games};
 use crate::schema::metric::pairs as p;
 use crate::schema::metric::standings as st;
 use crate::schema::{col, metric, opening_col};
@@ -141,21 +141,16 @@ fn with_start(games: LazyFrame) -> PolarsResult<LazyFrame> {
 /// (1–1, each engine winning with the same colour). With `--engine`, the
 /// pairs it played.
 fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection) -> LazyFrame {
-    let either = match &sel.engine {
-        Some(re) => {
-            let side = |c: &str| matches(sel.families.apply(col(c)), re);
-            side(metric::ENGINE).or(side(metric::OPPONENT))
-        }
-        None => lit(true),
-    };
-    let pts = || col(p::PAIR_POINTS);
+    let k = || col(p::KIND);
     let mut by: Vec<Expr> = vec![col(col::GAME_ID)];
     by.extend(keys.iter().map(|k| col(*k)));
     paired
         .pairs
         .clone()
         .lazy()
-        .filter(either)
+        .filter(either_engine(sel))
+        // The pair's own opening columns (its tags) give way to the keys.
+        .select([col(p::FIRST_GAME_ID), kind().alias(p::KIND)])
         .join(
             keyed.select(by),
             [col(p::FIRST_GAME_ID)],
@@ -165,14 +160,9 @@ fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection
         .group_by(keys.iter().map(|k| col(*k)).collect::<Vec<_>>())
         .agg([
             len().cast(DataType::UInt32).alias(p::PAIRS),
-            count(pts().neq(lit(1.0))).alias(p::DECISIVE_PAIRS),
-            count(pts().eq(lit(0.0)).or(pts().eq(lit(2.0)))).alias(p::REVERSE_KILLS),
-            count(
-                pts()
-                    .eq(lit(1.0))
-                    .and(col(p::FIRST_RESULT).neq(lit("1/2-1/2"))),
-            )
-            .alias(p::BUSTED_PAIRS),
+            count(k().eq(lit(DECISIVE)).or(k().eq(lit(REVERSE_KILL)))).alias(p::DECISIVE_PAIRS),
+            count(k().eq(lit(REVERSE_KILL))).alias(p::REVERSE_KILLS),
+            count(k().eq(lit(BUSTED))).alias(p::BUSTED_PAIRS),
         ])
 }
 
@@ -194,10 +184,12 @@ fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection
 /// score_pct, score_low, score_high; by opening, then engine.
 ///
 /// Games without an opening (no tags, or no classified line) are one row
-/// with a null eco and opening.
+/// with a null eco and opening. `paired`: the colour-swapped pairs of the
+/// same games ([`pairs`](crate::metrics::pairs::pairs) with the same
+/// selection), computed once by the caller, which may show them too.
 pub fn opening_stats(
     games: LazyFrame,
-    moves: LazyFrame,
+    paired: &Paired,
     classified: Option<LazyFrame>,
     opts: &OpeningStatsOptions,
 ) -> PolarsResult<DataFrame> {
@@ -220,7 +212,6 @@ pub fn opening_stats(
         by => {
             let keys = by.keys();
             let r = || col(col::RESULT);
-            let paired = pairs(keyed.clone(), moves, sel)?;
             let per_game = games
                 .filter(sel.either_side())
                 .group_by(keys.iter().map(|k| col(*k)).collect::<Vec<_>>())
@@ -254,7 +245,7 @@ pub fn opening_stats(
             }
             per_game
                 .join(
-                    pair_counts(&paired, keyed, keys, sel),
+                    pair_counts(paired, keyed, keys, sel),
                     key_cols.clone(),
                     key_cols,
                     JoinArgs {
@@ -347,6 +338,7 @@ fn per_engine(games: LazyFrame, sel: &Selection) -> PolarsResult<DataFrame> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::pairs::pairs;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 5e-5
@@ -408,7 +400,8 @@ mod tests {
             by,
             selection: Selection::new(None, engine.map(str::to_string), &[]).unwrap(),
         };
-        opening_stats(g, m, classified, &opts).unwrap()
+        let paired = pairs(g.clone(), m, &opts.selection).unwrap();
+        opening_stats(g, &paired, classified, &opts).unwrap()
     }
 
     fn f(df: &DataFrame, c: &str, row: usize) -> Option<f64> {
@@ -545,7 +538,8 @@ mod tests {
             by: By::Start,
             selection: Selection::default(),
         };
-        let df = opening_stats(g, m, None, &opts).unwrap();
+        let paired = pairs(g.clone(), m, &opts.selection).unwrap();
+        let df = opening_stats(g, &paired, None, &opts).unwrap();
         let [w, b] = opening_col::CHESS960_SP;
         let col_f = |c: &str| {
             (0..df.height())

@@ -444,19 +444,36 @@ fn add_estimates(df: &mut DataFrame, sprt: Option<&Sprt>) -> PolarsResult<()> {
     Ok(())
 }
 
+/// The kinds of [`kind`].
+pub const REVERSE_KILL: &str = "reverse kill";
+pub const DECISIVE: &str = "decisive";
+pub const BUSTED: &str = "busted";
+
 /// The kind of a pair (TCEC's GUI terms, docs/definitions/pairs.md R3–R5):
 /// `reverse kill` (one engine won both games), `decisive` (1½–½) or
 /// `busted` (1–1, each engine won with the same colour); null for the
 /// others (two draws).
-fn kind() -> Expr {
+pub fn kind() -> Expr {
     let pts = col(p::PAIR_POINTS);
     when(pts.clone().eq(lit(2.0)).or(pts.clone().eq(lit(0.0))))
-        .then(lit("reverse kill"))
+        .then(lit(REVERSE_KILL))
         .when(pts.clone().neq(lit(1.0)))
-        .then(lit("decisive"))
+        .then(lit(DECISIVE))
         .when(col(p::FIRST_RESULT).neq(lit("1/2-1/2")))
-        .then(lit("busted"))
+        .then(lit(BUSTED))
         .otherwise(lit(NULL).cast(DataType::String))
+}
+
+/// Whether `--engine` matches either engine of a pair (true without one),
+/// on the pairs' `engine` and `opponent` with the families merged.
+pub fn either_engine(sel: &Selection) -> Expr {
+    match &sel.engine {
+        Some(re) => {
+            let side = |c: &str| super::matches(sel.families.apply(col(c)), re);
+            side(metric::ENGINE).or(side(metric::OPPONENT))
+        }
+        None => lit(true),
+    }
 }
 
 /// The pairs that are decisive openings (reverse kills among them) or busted
@@ -467,10 +484,6 @@ fn kind() -> Expr {
 pub fn openings(paired: &Paired, moves: LazyFrame, opts: &PairsOptions) -> PolarsResult<DataFrame> {
     let sel = &opts.selection;
     let (e, o) = (col(metric::ENGINE), col(metric::OPPONENT));
-    let either = match &sel.engine {
-        Some(re) => super::matches(e.clone(), re).or(super::matches(o.clone(), re)),
-        None => lit(true),
-    };
     let pts = col(p::PAIR_POINTS);
     let score = when(pts.clone().eq(lit(0.0)))
         .then(lit("0-2"))
@@ -485,12 +498,13 @@ pub fn openings(paired: &Paired, moves: LazyFrame, opts: &PairsOptions) -> Polar
         .pairs
         .clone()
         .lazy()
+        .filter(either_engine(sel))
         .with_columns([
             sel.families.apply(e.clone()).alias(metric::ENGINE),
             sel.families.apply(o.clone()).alias(metric::OPPONENT),
             kind().alias(p::KIND),
         ])
-        .filter(either.and(col(p::KIND).is_not_null()))
+        .filter(col(p::KIND).is_not_null())
         .select([
             col(col::EVENT),
             col(p::FIRST_ROUND),

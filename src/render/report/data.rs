@@ -153,10 +153,8 @@ pub fn collect(
         selection: bopts.selection.clone(),
         sprt: None,
     };
-    let penta = pentanomial(
-        &pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?,
-        &popts,
-    )?;
+    let paired = pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?;
+    let penta = pentanomial(&paired, &popts)?;
     // Openings per event: by the `openings` table when it is current, else
     // by the tags; Chess960 events by their start positions.
     let classified = ds.read_derived(&OPENINGS, &Stamp::new("openings", ds))?;
@@ -166,12 +164,7 @@ pub fn collect(
             selection: bopts.selection.clone(),
         };
         let table = classified.clone().map(IntoLazy::lazy);
-        Ok(opening_stats(
-            ds.scan(&GAMES)?,
-            ds.scan(&MOVES)?,
-            table,
-            &o,
-        )?)
+        Ok(opening_stats(ds.scan(&GAMES)?, &paired, table, &o)?)
     };
     let (per_opening, per_start) = (
         opening_rows(OpeningsBy::EventOpening)?,

@@ -76,31 +76,29 @@ path_type!(WritePath);
 #[derive(Debug, Clone, PartialEq)]
 pub struct NameOrPath(pub String);
 
-impl std::ops::Deref for NameOrPath {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
+macro_rules! text_type {
+    ($t:ident) => {
+        impl std::ops::Deref for $t {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+        impl ValueParserFactory for $t {
+            type Parser = MapValueParser<clap::builder::StringValueParser, fn(String) -> $t>;
+            fn value_parser() -> Self::Parser {
+                clap::builder::StringValueParser::new().map($t)
+            }
+        }
+    };
 }
 
-impl ValueParserFactory for NameOrPath {
-    type Parser = MapValueParser<clap::builder::StringValueParser, fn(String) -> NameOrPath>;
-    fn value_parser() -> Self::Parser {
-        clap::builder::StringValueParser::new().map(NameOrPath)
-    }
-}
+text_type!(NameOrPath);
 
 /// The label of an engine run in the dataset (`--analysis`, `--policy`,
 /// `--label`): a pipeline step depends on the runs it names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunLabel(pub String);
-
-impl std::ops::Deref for RunLabel {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
 
 impl std::fmt::Display for RunLabel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -108,12 +106,7 @@ impl std::fmt::Display for RunLabel {
     }
 }
 
-impl ValueParserFactory for RunLabel {
-    type Parser = MapValueParser<clap::builder::StringValueParser, fn(String) -> RunLabel>;
-    fn value_parser() -> Self::Parser {
-        clap::builder::StringValueParser::new().map(RunLabel)
-    }
-}
+text_type!(RunLabel);
 
 /// Whether an option names an engine run (its type says so).
 pub fn names_run(arg: &clap::Arg) -> bool {

@@ -339,8 +339,9 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
             .collect()?
     };
     // Shown: the start without the "Chess960" every row would repeat, and
-    // the score with its interval in one cell, in whole percent (a row of
-    // two games has an interval of ±40 points: decimals would be noise).
+    // the score with its interval in one cell, in whole percent as the
+    // catalogue's other percentages here (a row of two games has an interval
+    // of ±40 points: decimals would be noise).
     let pct = |c: &str| -> Result<Vec<Option<f64>>, Error> {
         Ok(df
             .column(c)?
@@ -366,7 +367,6 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
                 st::WHITE_SCORE_PCT.into(),
                 score,
             )),
-            col(st::DRAW_PCT).round(0, RoundMode::HalfToEven),
         ])
         .collect()?;
     let mut cols = vec![col::OPENING];

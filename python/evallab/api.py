@@ -523,22 +523,31 @@ class Dataset:
         top: int | None = None,
         puzzles: bool = False,
         models: bool = False,
+        themes: bool = False,
         save_model: PathLike | None = None,
+        predict: PathLike | None = None,
+        breakdown: str | None = None,
         bootstrap: int | None = None,
         seed: int | None = None,
         min_theme: int | None = None,
         folds: int | None = None,
+        inner_folds: int | None = None,
     ) -> pl.DataFrame:
-        """Difficulty measures against Lichess puzzle ratings: ``evallab
+        """Puzzle difficulty from the whole solution line: ``evallab
         difficulty`` (a dataset of ingested puzzles with an analysis and a
-        policy run). By default each measure's Spearman and Kendall
-        correlation with the rating, with bootstrap intervals, overall and
-        per theme; ``puzzles=True`` the measures per puzzle; ``models=True``
-        the cross-validated expected-rating models (``save_model=`` writes
-        the kept one for ``ease(rating_model=...)``)."""
+        policy run of their positions). By default each line feature's
+        Spearman and Kendall correlation with the rating, with bootstrap
+        intervals, overall and per theme; ``puzzles=True`` the features per
+        puzzle; ``models=True`` the model families' nested cross-validation
+        (``save_model=`` writes the chosen one for ``predict=`` and
+        ``ease(rating_model=...)``); ``predict=MODEL`` a saved model's
+        expected ratings; ``breakdown="band"`` or ``"theme"`` those
+        predictions against the ratings per group."""
         return self.statistic(
             "difficulty", analysis=analysis, policy=policy, top=top, puzzles=puzzles, models=models,
-            save_model=save_model, bootstrap=bootstrap, seed=seed, min_theme=min_theme, folds=folds,
+            themes=themes, save_model=save_model, predict=predict, breakdown=breakdown,
+            bootstrap=bootstrap, seed=seed, min_theme=min_theme, folds=folds,
+            inner_folds=inner_folds,
         )  # fmt: skip
 
     def agreement(

@@ -1,80 +1,101 @@
-//! `evallab difficulty <DATASET> --analysis L --policy P`: the candidate
-//! difficulty measures of the puzzles against their Lichess ratings.
+//! `evallab difficulty <DATASET> --analysis L --policy P`: the features of
+//! the puzzles' solution lines against their Lichess ratings, the
+//! expected-rating models and their predictions.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::difficulty::MEASURES;
-use evallab::metrics::difficulty::model::{Provenance, candidates, choose, constant_cv, fit_best};
+use evallab::metrics::difficulty::model::{Family, Nesting, Provenance, RatingModel, fit_final, nested};
 use evallab::metrics::difficulty::query::{
-    CorrelationOptions, DifficultyOptions, correlation_table, models_table, puzzle_measures,
-    samples,
+    Breakdown, CorrelationOptions, DifficultyOptions, breakdown, common_themes, correlation_table,
+    feature_names, models_table, puzzle_features, samples, THEME_PREFIX,
 };
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY};
+use polars::prelude::*;
 
-use super::args::OutputArgs;
-use super::args::RunLabel;
-use super::args::WritePath;
+use super::args::{OutputArgs, ReadPath, RunLabel, WritePath, choice, usage};
 
-/// How well each difficulty measure ranks puzzles like their Lichess rating.
+/// Puzzle difficulty: line features, expected-rating models, predictions.
 ///
-/// Difficulty measures against Lichess puzzle ratings. For each puzzle
-/// (ingested from the Lichess puzzle CSV) at the solver's first position:
-/// ease (both forms), the best move's prior, its policy rank, the policy
-/// entropy, the moves within 0.1 Q of the best, the Q gap to the second
-/// move, the prior on losing moves and the depth at which the reference
-/// settles on the best move (docs/definitions/difficulty.md). By default,
-/// each measure's Spearman rho and Kendall tau-b with the rating, with
-/// bootstrap intervals, over all puzzles and per theme; `--puzzles` lists
-/// the measures per puzzle; `--models` the expected-rating models' k-fold
-/// cross-validated scores; `--save-model` writes the one it keeps.
+/// For each puzzle (ingested from the Lichess puzzle CSV), the features of
+/// its whole solution line (docs/definitions/difficulty.md): what the board
+/// says (solver moves, quiet ones, checks, captures, legal moves, the
+/// opponent's replies, material) and, at every solver position, the
+/// policy's prior and rank of the solution, the depth at which the analysis
+/// settles on it, the Q gap to the second move and the moves that keep the
+/// result. By default, each feature's Spearman rho and Kendall tau-b with
+/// the rating, with bootstrap intervals, over all puzzles and per theme;
+/// `--puzzles` lists the features per puzzle; `--models` scores the model
+/// families by nested cross-validation; `--save-model` fits the chosen one;
+/// `--predict` applies a saved model.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder with the puzzles, an analysis and a policy run.
     dataset: PathBuf,
-    /// The reference analysis (`analyze --multipv 5 --all-depths`, at least
-    /// of the solver's first position: `--plies 1..2` searches it after the
-    /// opponent's, as in a game).
+    /// The reference analysis (`analyze --multipv 5 --all-depths`, of every
+    /// position of the puzzles: `--plies 1..40` searches each after the
+    /// move before it, as in a game).
     #[arg(long, value_name = "LABEL")]
     analysis: RunLabel,
-    /// The policy run (its priors).
+    /// The policy run (its priors), of the solver's positions at least.
     #[arg(long, value_name = "LABEL")]
     policy: RunLabel,
-    /// Candidates: the reference's top N lines.
+    /// The reference's top N lines (ease's and the Q gap's).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
     top: u8,
-    /// One row per puzzle with its measures instead of the correlations.
-    #[arg(long, conflicts_with = "models")]
+    /// One row per puzzle with its line features instead of the correlations.
+    #[arg(long, conflicts_with_all = ["models", "predict"])]
     puzzles: bool,
-    /// The candidate expected-rating models' cross-validated scores (best
-    /// first; the constant model, each fold's mean rating, last), and the one
-    /// `--save-model` keeps: the fewest measures within one standard error
-    /// of the lowest error.
-    #[arg(long)]
+    /// The model families' nested cross-validation (constant, isotonic,
+    /// linear on ranks, ridge, boosted trees, and the whole choice,
+    /// `selected`): Spearman, MAE and RMSE over all puzzles and over those
+    /// with RatingDeviation ≤ 90.
+    #[arg(long, conflicts_with = "predict")]
     models: bool,
-    /// Fit the kept model (see --models) on every puzzle and save it as
-    /// JSON, for `ease --rating-model`.
-    #[arg(long, value_name = "FILE")]
+    /// Add the puzzles' Lichess themes (those of at least 1 % of them) to
+    /// the models' features. A model with themes prices puzzles only.
+    #[arg(long)]
+    themes: bool,
+    /// Fit the chosen model on every puzzle and save it as JSON, with its
+    /// nested cross-validated scores (for `--predict`, `ease
+    /// --rating-model`, `report --rating-model`).
+    #[arg(long, value_name = "FILE", conflicts_with = "predict")]
     save_model: Option<WritePath>,
+    /// Apply a saved model: one row per puzzle with `puzzle_id`, `rating`,
+    /// `rating_deviation` and `expected_rating` (the model is not refitted).
+    #[arg(long, value_name = "FILE")]
+    predict: Option<ReadPath>,
+    /// Instead of one row per model or puzzle, the predictions against the
+    /// ratings per group (with --models: the whole choice's out-of-fold
+    /// predictions; with --predict: the model's).
+    #[arg(long, value_parser = choice::<Breakdown>())]
+    breakdown: Option<Breakdown>,
     /// Bootstrap resamples of the puzzles per interval. Formerly `--resamples`.
     #[arg(long, default_value_t = 1000)]
     bootstrap: usize,
-    /// Seed of the bootstrap and of the cross-validation folds.
+    /// Seed of the bootstrap, the folds and the trees' subsamples.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Themes with fewer puzzles are listed with their count, no correlation.
+    /// Themes (and --breakdown groups) with fewer puzzles are left out or
+    /// listed without correlations.
     #[arg(long, value_name = "N", default_value_t = 30)]
     min_theme: usize,
-    /// Folds of the cross-validation.
+    /// Outer folds of the nested cross-validation.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..))]
     folds: u64,
+    /// Inner folds, which pick each family's settings and the family.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(2..))]
+    inner_folds: u64,
     #[command(flatten)]
     out: OutputArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     args.out.check()?;
+    if args.breakdown.is_some() && !args.models && args.predict.is_none() {
+        return Err(usage("--breakdown needs --models or --predict"));
+    }
     let ds = Dataset::open(&args.dataset)?;
     for label in [&args.analysis, &args.policy] {
         ds.manifest().require_analysis(label, &args.dataset)?;
@@ -84,63 +105,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         policy_label: args.policy.0.clone(),
         top: args.top,
     };
-    let tables = (
-        ds.scan(&GAMES)?,
-        ds.scan(&MOVES)?,
-        ds.scan(&ANALYSIS)?,
-        ds.scan(&POLICY)?,
-    );
-    let puzzles = puzzle_measures(tables, &opts)?;
+    let tables = (ds.scan(&GAMES)?, ds.scan(&MOVES)?, ds.scan(&ANALYSIS)?, ds.scan(&POLICY)?);
+    let puzzles = puzzle_features(tables, &opts)?;
     if puzzles.height() == 0 {
-        return Err(super::args::usage(format!(
+        return Err(usage(format!(
             "{}: no Lichess puzzles (ingest the puzzle CSV first)",
             args.dataset.display()
         )));
     }
-    let same = puzzles
-        .column("best_is_solution")?
-        .bool()?
-        .sum()
-        .unwrap_or(0);
+    let unpriced = puzzles.column("reason")?.is_not_null().sum().unwrap_or(0);
     eprintln!(
-        "{} puzzles; the analysis' best move is the puzzle's solution in {same} ({:.1} %)",
-        puzzles.height(),
-        100.0 * f64::from(same) / puzzles.height() as f64
+        "{} puzzles; {unpriced} lack the analysis or the policy of a solver position (see --puzzles' reason)",
+        puzzles.height()
     );
-    let fit = args.models || args.save_model.is_some();
-    let (rows, keys) = samples(&puzzles)?;
-    let folds = args.folds as usize;
-    let names: Vec<&str> = MEASURES.iter().map(|m| m.0).collect();
-    let scored = if fit {
-        candidates(&rows, names.len(), folds, args.seed)
-    } else {
-        Vec::new()
-    };
-    if let Some(path) = &args.save_model {
-        let from = Provenance {
-            puzzles: &keys,
-            analysis: &args.analysis,
-            policy: &args.policy,
-        };
-        let best = choose(&scored)
-            .and_then(|b| fit_best(&rows, &names, b, &from))
-            .ok_or_else(|| {
-                super::args::usage("no model could be fitted: too few puzzles with measures")
-            })?;
-        best.save(path)?;
-        eprintln!(
-            "saved {} (cross-validated rho {:.3}, MAE {:.0} rating points, {} puzzles) to {}",
-            best.features.join(" + "),
-            best.cv.spearman,
-            best.cv.mae,
-            best.cv.n,
-            path.display()
-        );
-    }
-    let mut df = if args.puzzles {
+    let mut df = if let Some(path) = &args.predict {
+        let model = RatingModel::load(path)?;
+        predict(&puzzles, &model, args.breakdown, args.min_theme)?
+    } else if args.models || args.save_model.is_some() {
+        fit(&args, &puzzles)?
+    } else if args.puzzles {
         puzzles
-    } else if args.models {
-        models_table(&scored, constant_cv(&rows, folds, args.seed))?
     } else {
         let copts = CorrelationOptions {
             resamples: args.bootstrap,
@@ -151,4 +135,113 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     args.out.write(&mut df)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The nested cross-validation's table (or its breakdown), and the saved model.
+fn fit(args: &Args, puzzles: &DataFrame) -> anyhow::Result<DataFrame> {
+    let themes = if args.themes { common_themes(puzzles)? } else { Vec::new() };
+    let names = feature_names(&themes);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (rows, keys) = samples(puzzles, &themes)?;
+    let nest = Nesting {
+        outer: args.folds as usize,
+        inner: args.inner_folds as usize,
+        seed: args.seed,
+    };
+    eprintln!(
+        "nested {}-fold cross-validation ({} inner) of {} model families on {} puzzles, {} features",
+        nest.outer,
+        nest.inner,
+        Family::ALL.len(),
+        rows.len(),
+        names.len()
+    );
+    let assessed = nested(&rows, names.len(), &names, nest);
+    let whole = assessed.last().expect("the whole choice");
+    let mut shipped = None;
+    if let Some(path) = &args.save_model {
+        let from = Provenance {
+            puzzles: &keys,
+            analysis: &args.analysis,
+            policy: &args.policy,
+        };
+        let mut model = fit_final(&rows, &names, nest, whole.score, &from)
+            .ok_or_else(|| usage("no model could be fitted: too few puzzles with every solver position analysed"))?;
+        model.coverage = rows.len() as f64 / puzzles.height() as f64;
+        model.save(path)?;
+        shipped = Some(model.family_name());
+        eprintln!(
+            "saved a {} model on {} features (nested cross-validated rho {:.3}, RMSE {:.0}; settled: RMSE {:.0} = {:.2} sd) to {}",
+            model.family_name(),
+            model.features.len(),
+            model.cv.spearman,
+            model.cv.rmse,
+            model.cv.rmse_settled,
+            model.cv.rmse_settled / model.cv.sd_settled,
+            path.display()
+        );
+        if model.features.iter().any(|f| f.starts_with(THEME_PREFIX)) {
+            eprintln!("the model reads themes: it prices puzzles, not game positions");
+        }
+    }
+    if let Some(by) = args.breakdown {
+        // Out-of-fold predictions, aligned to the puzzles' rows.
+        let expected = aligned(puzzles, &keys, &whole.predictions)?;
+        return Ok(breakdown(puzzles, &expected, by, args.min_theme)?);
+    }
+    Ok(models_table(&assessed, shipped)?)
+}
+
+/// `values` (one per training row, keyed by puzzle id) on `puzzles`' rows;
+/// NaN where a puzzle was not a training row.
+fn aligned(puzzles: &DataFrame, keys: &[(String, f64)], values: &[f64]) -> PolarsResult<Vec<f64>> {
+    let by_id: std::collections::HashMap<&str, f64> =
+        keys.iter().map(|k| k.0.as_str()).zip(values.iter().copied()).collect();
+    let ids = puzzles.column("puzzle_id")?.str()?;
+    Ok(ids
+        .iter()
+        .map(|id| id.and_then(|id| by_id.get(id).copied()).unwrap_or(f64::NAN))
+        .collect())
+}
+
+/// A saved model's predictions, one row per puzzle or per group.
+fn predict(
+    puzzles: &DataFrame,
+    model: &RatingModel,
+    by: Option<Breakdown>,
+    min_n: usize,
+) -> anyhow::Result<DataFrame> {
+    let themes: Vec<String> = model
+        .features
+        .iter()
+        .filter_map(|f| f.strip_prefix(THEME_PREFIX).map(str::to_string))
+        .collect();
+    let names = feature_names(&themes);
+    let index: Vec<usize> = model
+        .features
+        .iter()
+        .map(|f| {
+            names.iter().position(|n| n == f).ok_or_else(|| {
+                usage(format!("the model's feature `{f}` is not one evallab computes: refit it with this version"))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let (rows, keys) = samples(puzzles, &themes)?;
+    let values: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let x: Vec<Option<f64>> = index.iter().map(|&i| r.features[i]).collect();
+            model.predict(&x).unwrap_or(f64::NAN)
+        })
+        .collect();
+    let expected = aligned(puzzles, &keys, &values)?;
+    if let Some(by) = by {
+        return Ok(breakdown(puzzles, &expected, by, min_n)?);
+    }
+    let mut out = puzzles.select(["puzzle_id", "rating", "rating_deviation"])?;
+    out.with_column(Column::new(
+        "expected_rating".into(),
+        expected.iter().map(|v| (!v.is_nan()).then_some(*v)).collect::<Vec<_>>(),
+    ))?;
+    Ok(out)
 }

@@ -104,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         with_expected_rating(
             positions.collect()?,
-            (ds.scan(&ANALYSIS)?, priors),
+            (ds.scan(&GAMES)?, ds.scan(&MOVES)?, ds.scan(&ANALYSIS)?, priors),
             &opts,
             model,
         )?

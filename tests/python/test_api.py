@@ -323,14 +323,19 @@ def puzzles(lc0_maia: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactor
     """The fixture's 40 Lichess puzzles with a short analysis and Maia's priors."""
     lc0, weights = lc0_maia
     d = evallab.ingest(ROOT / "data/fixtures/lichess_puzzles.csv", tmp_path_factory.mktemp("puzzles") / "ds", quiet=True)
-    d.analyze(uci=STOCKFISH, nodes=2000, multipv=5, all_depths=True, plies="1..2", jobs=2, label="sf", quiet=True)
-    d.policy(uci=lc0, weights=weights, plies="2..2", label="maia", quiet=True)
+    d.analyze(uci=STOCKFISH, nodes=2000, multipv=5, all_depths=True, plies="1..40", jobs=2, label="sf", quiet=True)
+    d.policy(uci=lc0, weights=weights, plies="1..40", label="maia", quiet=True)
     return d
 
 
 @pytest.mark.parametrize(
     ("kwargs", "args"),
-    [({"bootstrap": 50}, ["--bootstrap", "50"]), ({"puzzles": True}, ["--puzzles"]), ({"models": True}, ["--models"])],
+    [
+        ({"bootstrap": 50}, ["--bootstrap", "50"]),
+        ({"puzzles": True}, ["--puzzles"]),
+        ({"models": True, "folds": 3, "inner_folds": 2}, ["--models", "--folds", "3", "--inner-folds", "2"]),
+        ({"models": True, "breakdown": "band", "folds": 3}, ["--models", "--breakdown", "band", "--folds", "3"]),
+    ],
 )
 def test_difficulty_returns_the_cli_frame(puzzles: evallab.Dataset, tmp_path: Path, kwargs: dict, args: list) -> None:
     got = puzzles.difficulty(analysis="sf", policy="maia", **kwargs)

@@ -1,17 +1,20 @@
-//! The measures per position from the `analysis` and `policy` tables, the
-//! puzzles' table of measures, and its rank correlations with the rating
-//! (overall and per theme).
+//! The engine inputs per position from the `analysis` and `policy` tables,
+//! the puzzles' table of line features and its rank correlations with the
+//! rating (overall and per theme), the expected rating of game positions,
+//! and the tables of the models' cross-validation and of predictions.
 
 use std::collections::HashMap;
 
 use polars::prelude::*;
 use rayon::prelude::*;
 
-use super::math::{Estimate, correlations};
-use super::measures::{Line, Measures, Position, measures};
-use super::model::{CvScore, RatingModel, Sample, Scored, Spec, choose};
+use super::cols;
+use super::line::{Board, EngineStep, FEATURES, board, features, forced, step};
+use super::math::{Estimate, correlations, spearman};
+use super::measures::{Line, Position, measures};
+use super::model::{Assessed, CvScore, RatingModel, Sample};
 use super::puzzles::{SOLVER_FIRST_PLY, cols as pcols, puzzles};
-use super::{MEASURES, cols};
+use crate::engine::positions::GameTask;
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{EaseOptions, used_lines};
 use crate::schema::{col, policy_col};
@@ -129,97 +132,191 @@ pub fn positions(
     Ok(out)
 }
 
-/// The measures as columns (in [`MEASURES`] order), and the reasons.
-fn measure_columns(all: &[Measures]) -> Vec<Column> {
-    let mut out: Vec<Column> = MEASURES
-        .iter()
-        .map(|(name, f)| {
-            let v: Vec<Option<f64>> = all.iter().map(f).collect();
-            Column::new((*name).into(), v)
-        })
-        .collect();
-    out.push(Column::new(
-        cols::BEST_MOVE.into(),
-        all.iter().map(|m| m.best_move.clone()).collect::<Vec<_>>(),
-    ));
-    out.push(Column::new(
-        col::REASON.into(),
-        all.iter()
-            .map(|m| (!m.reasons.is_empty()).then(|| m.reasons.join("; ")))
-            .collect::<Vec<_>>(),
-    ));
-    out
+/// A game's start and moves, for replaying its lines.
+struct Replay {
+    task: GameTask,
+    captures: Vec<bool>,
 }
 
-/// One row per puzzle (its solver's first position): the puzzle's fields,
-/// the measures, the best move and whether it is the puzzle's solution, and
-/// why measures are missing. In puzzle id order.
-pub fn puzzle_measures(
+/// The start and moves of each game of `ids`.
+fn replays(games: LazyFrame, moves: LazyFrame, ids: &[i64]) -> PolarsResult<HashMap<i64, Replay>> {
+    let keep = Series::new("ids".into(), ids);
+    let only = |lf: LazyFrame| lf.filter(col(col::GAME_ID).is_in(lit(keep.clone()).implode(false), false));
+    let g = only(games.select([col(col::GAME_ID), col(col::START_FEN), col(col::VARIANT)])).collect()?;
+    let mut out: HashMap<i64, Replay> = HashMap::with_capacity(g.height());
+    let (gid, fen, var) = (g.column(col::GAME_ID)?.i64()?, g.column(col::START_FEN)?.str()?, g.column(col::VARIANT)?.str()?);
+    for i in 0..g.height() {
+        let Some(id) = gid.get(i) else { continue };
+        out.insert(id, Replay {
+            task: GameTask {
+                game_id: id,
+                start_fen: fen.get(i).map(str::to_string),
+                chess960: var.get(i) == Some("chess960"),
+                moves: Vec::new(),
+                plies: Vec::new(),
+            },
+            captures: Vec::new(),
+        });
+    }
+    let m = only(moves.select([col(col::GAME_ID), col(col::PLY), col(col::UCI), col(col::IS_CAPTURE)]))
+        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+        .collect()?;
+    let (gid, uci, cap) = (m.column(col::GAME_ID)?.i64()?, m.column(col::UCI)?.str()?, m.column(col::IS_CAPTURE)?.bool()?);
+    for i in 0..m.height() {
+        if let (Some(r), Some(u)) = (gid.get(i).and_then(|g| out.get_mut(&g)), uci.get(i)) {
+            r.task.moves.push(u.to_string());
+            r.captures.push(cap.get(i).unwrap_or(false));
+        }
+    }
+    Ok(out)
+}
+
+impl Replay {
+    /// The board of the line from the position before `ply` through
+    /// `solver_steps` solver moves (the opponent's replies between them),
+    /// `first` the solver's first move, the game's after it.
+    fn board(&self, ply: u32, solver_steps: usize, first: &str) -> Result<Board, String> {
+        let mut pos = self.task.start()?;
+        for m in self.task.moves_before(ply) {
+            let uci: shakmaty::uci::UciMove = m.parse().map_err(|e| format!("`{m}`: {e}"))?;
+            let mv = uci.to_move(&pos).map_err(|e| format!("`{m}`: {e}"))?;
+            shakmaty::Position::play_unchecked(&mut pos, mv);
+        }
+        let from = ply as usize - 1;
+        let to = (from + 2 * solver_steps - 1).min(self.task.moves.len());
+        let after_capture = from > 0 && self.captures[from - 1];
+        let mut line = self.task.moves[from..to].to_vec();
+        if let Some(m) = line.first_mut() {
+            first.clone_into(m);
+        }
+        board(&pos, &line, after_capture)
+    }
+}
+
+/// A puzzle's solver plies: 2, 4, … up to its last move.
+fn solver_plies(moves: usize) -> Vec<u32> {
+    (1..=moves as u32 / 2).map(|k| 2 * k).collect()
+}
+
+/// The feature names: the line's, then `theme:NAME` for each of `themes`.
+#[must_use]
+pub fn feature_names(themes: &[String]) -> Vec<String> {
+    FEATURES
+        .iter()
+        .map(|f| f.0.to_string())
+        .chain(themes.iter().map(|t| format!("{THEME_PREFIX}{t}")))
+        .collect()
+}
+
+/// A theme feature's name starts with this.
+pub const THEME_PREFIX: &str = "theme:";
+
+/// Themes held by at least this share of the puzzles become features
+/// (`--themes`).
+pub const THEME_MIN_SHARE: f64 = 0.01;
+
+/// The themes of at least [`THEME_MIN_SHARE`] of `puzzles`, most common first.
+pub fn common_themes(puzzles: &DataFrame) -> PolarsResult<Vec<String>> {
+    let themes = puzzles.column(pcols::THEMES)?.str()?;
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for t in themes.iter() {
+        for t in t.unwrap_or_default().split_ascii_whitespace() {
+            *count.entry(t).or_default() += 1;
+        }
+    }
+    let min = (THEME_MIN_SHARE * puzzles.height() as f64).ceil() as usize;
+    let mut v: Vec<(&str, usize)> = count.into_iter().filter(|c| c.1 >= min.max(1)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    Ok(v.into_iter().map(|t| t.0.to_string()).collect())
+}
+
+/// One row per puzzle (its whole solution line): the puzzle's fields, every
+/// line feature ([`FEATURES`]), and why the engine features are missing.
+/// In puzzle id order.
+pub fn puzzle_features(
     (games, moves, analysis, policy): (LazyFrame, LazyFrame, LazyFrame, LazyFrame),
     opts: &DifficultyOptions,
 ) -> PolarsResult<DataFrame> {
-    let mut table = puzzles(games, moves)
-        .with_column(lit(SOLVER_FIRST_PLY).alias(col::PLY))
+    let mut table = puzzles(games.clone(), moves.clone())
         .sort([pcols::PUZZLE_ID], SortMultipleOptions::default())
         .collect()?;
-    let keys = table.select([col::GAME_ID, col::PLY])?.lazy();
+    let ids: Vec<i64> = table.column(col::GAME_ID)?.i64()?.into_no_null_iter().collect();
+    let games = replays(games, moves, &ids)?;
+    let (mut kg, mut kp) = (Vec::new(), Vec::new());
+    for id in &ids {
+        for q in solver_plies(games.get(id).map_or(0, |r| r.task.moves.len())) {
+            kg.push(*id);
+            kp.push(q);
+        }
+    }
+    let keys = df![col::GAME_ID => kg, col::PLY => kp]?.lazy();
     let inputs = positions(analysis, policy, keys, opts)?;
-    let ids = table.column(col::GAME_ID)?.i64()?.clone();
-    let all: Vec<Measures> = ids
-        .into_no_null_iter()
-        .map(|g| {
-            inputs
-                .get(&(g, SOLVER_FIRST_PLY))
-                .map_or_else(|| measures(&Position::default()), measures)
+    let none = Position::default();
+    let rows: Vec<(Vec<Option<f64>>, Option<String>)> = ids
+        .par_iter()
+        .map(|id| {
+            let Some(r) = games.get(id) else {
+                return (vec![None; FEATURES.len()], Some("the puzzle's moves are missing".into()));
+            };
+            let plies = solver_plies(r.task.moves.len());
+            let Some(solution) = r.task.moves.get(SOLVER_FIRST_PLY as usize - 1) else {
+                return (vec![None; FEATURES.len()], Some("the puzzle has no solver move".into()));
+            };
+            let b = match r.board(SOLVER_FIRST_PLY, plies.len(), solution) {
+                Ok(b) => b,
+                Err(e) => return (vec![None; FEATURES.len()], Some(e)),
+            };
+            let missing: Vec<String> = plies
+                .iter()
+                .filter(|q| inputs.get(&(*id, **q)).is_none_or(|p| p.lines.is_empty() || p.priors.is_empty()))
+                .map(|q| q.to_string())
+                .collect();
+            let steps: Vec<EngineStep> = plies
+                .iter()
+                .map(|&q| step(inputs.get(&(*id, q)).unwrap_or(&none), &r.task.moves[q as usize - 1]))
+                .collect();
+            let why = (!missing.is_empty()).then(|| {
+                format!("no analysis or no policy before ply {}", missing.join(", "))
+            });
+            (features(&b, &steps), why)
         })
         .collect();
-    for c in measure_columns(&all) {
-        table.with_column(c)?;
+    for (j, (name, _)) in FEATURES.iter().enumerate() {
+        let v: Vec<Option<f64>> = rows.iter().map(|r| r.0[j]).collect();
+        table.with_column(Column::new((*name).into(), v))?;
     }
-    let table = table
-        .lazy()
-        .with_column(
-            col(cols::BEST_MOVE)
-                .eq(col(pcols::SOLUTION))
-                .alias(cols::BEST_IS_SOLUTION),
-        )
-        .collect()?;
-    let mut order = vec![
-        col::GAME_ID,
-        pcols::PUZZLE_ID,
-        pcols::RATING,
-        pcols::RATING_DEVIATION,
-        pcols::PLAYS,
-        pcols::THEMES,
-        pcols::SOLUTION,
-        cols::BEST_MOVE,
-        cols::BEST_IS_SOLUTION,
-    ];
-    order.extend(MEASURES.iter().map(|m| m.0));
-    order.push(col::REASON);
-    table.select(order)
+    table.with_column(Column::new(
+        col::REASON.into(),
+        rows.iter().map(|r| r.1.clone()).collect::<Vec<_>>(),
+    ))?;
+    Ok(table)
 }
 
 /// Puzzle id and rating of each training row (the model's training hash).
 pub type Keys = Vec<(String, f64)>;
 
-/// The training rows of a model: each puzzle's measures and rating.
-pub fn samples(puzzles: &DataFrame) -> PolarsResult<(Vec<Sample>, Keys)> {
+/// The training rows: each puzzle with every engine feature's steps known
+/// (the line features, then one 0/1 per theme of `themes`), its rating
+/// and deviation.
+pub fn samples(puzzles: &DataFrame, themes: &[String]) -> PolarsResult<(Vec<Sample>, Keys)> {
     let rating = puzzles.column(pcols::RATING)?.f64()?.clone();
+    let dev = puzzles.column(pcols::RATING_DEVIATION)?.f64()?.clone();
     let ids = puzzles.column(pcols::PUZZLE_ID)?.str()?.clone();
-    let feats: Vec<Float64Chunked> = MEASURES
+    let tags = puzzles.column(pcols::THEMES)?.str()?.clone();
+    let reason = puzzles.column(col::REASON)?.str()?.clone();
+    let feats: Vec<Float64Chunked> = FEATURES
         .iter()
         .map(|m| Ok(puzzles.column(m.0)?.f64()?.clone()))
         .collect::<PolarsResult<_>>()?;
     let (mut rows, mut keys) = (Vec::new(), Vec::new());
     for i in 0..puzzles.height() {
-        let (Some(r), Some(id)) = (rating.get(i), ids.get(i)) else {
+        let (Some(r), Some(id), None) = (rating.get(i), ids.get(i), reason.get(i)) else {
             continue;
         };
-        rows.push(Sample {
-            features: feats.iter().map(|f| f.get(i)).collect(),
-            rating: r,
-        });
+        let has: Vec<&str> = tags.get(i).unwrap_or_default().split_ascii_whitespace().collect();
+        let mut features: Vec<Option<f64>> = feats.iter().map(|f| f.get(i)).collect();
+        features.extend(themes.iter().map(|t| Some(f64::from(u8::from(has.contains(&t.as_str()))))));
+        rows.push(Sample { features, rating: r, deviation: dev.get(i) });
         keys.push((id.to_string(), r));
     }
     Ok((rows, keys))
@@ -255,12 +352,12 @@ pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> Polar
         .collect();
     named.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
     groups.extend(named);
-    let feats: Vec<Float64Chunked> = MEASURES
+    let feats: Vec<Float64Chunked> = FEATURES
         .iter()
         .map(|m| Ok(puzzles.column(m.0)?.f64()?.clone()))
         .collect::<PolarsResult<_>>()?;
     let tasks: Vec<(usize, usize)> = (0..groups.len())
-        .flat_map(|g| (0..MEASURES.len()).map(move |m| (g, m)))
+        .flat_map(|g| (0..FEATURES.len()).map(move |m| (g, m)))
         .collect();
     let rows: Vec<(usize, Option<[Estimate; 2]>)> = tasks
         .par_iter()
@@ -300,7 +397,7 @@ pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> Polar
             ),
             Column::new(
                 cols::MEASURE.into(),
-                tasks.iter().map(|t| MEASURES[t.1].0).collect::<Vec<_>>(),
+                tasks.iter().map(|t| FEATURES[t.1].0).collect::<Vec<_>>(),
             ),
             Column::new(
                 cols::N.into(),
@@ -334,35 +431,69 @@ pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> Polar
 }
 
 /// `expected_rating` of every position of `per_position` (game_id, ply
-/// columns, e.g. ease's positions), from `model`'s measures; null when one
-/// of them is missing.
+/// columns, e.g. ease's positions): `model` on the line the analysis found
+/// from it (docs/definitions/difficulty.md, reading 8): the game's
+/// continuation while it is forced ([`forced`]). Null where the position
+/// lacks the analysis or the policy.
 pub fn with_expected_rating(
     per_position: DataFrame,
-    (analysis, policy): (LazyFrame, LazyFrame),
+    (games, moves, analysis, policy): (LazyFrame, LazyFrame, LazyFrame, LazyFrame),
     opts: &DifficultyOptions,
     model: &RatingModel,
 ) -> PolarsResult<DataFrame> {
-    let keys = per_position.select([col::GAME_ID, col::PLY])?;
-    let inputs = positions(analysis, policy, keys.clone().lazy(), opts)?;
-    let features: Vec<_> = model
+    let names = feature_names(&[]);
+    let index: Vec<usize> = model
         .features
         .iter()
         .map(|f| {
-            MEASURES
-                .iter()
-                .find(|m| m.0 == f)
-                .map(|m| m.1)
-                .ok_or_else(|| polars_err!(ColumnNotFound: "the model's measure `{f}` is not one evallab computes"))
+            names.iter().position(|n| n == f).ok_or_else(|| {
+                if f.starts_with(THEME_PREFIX) {
+                    polars_err!(ComputeError: "the model reads the puzzles' themes (`{f}`), which game positions do not have: fit one without --themes")
+                } else {
+                    polars_err!(ColumnNotFound: "the model's feature `{f}` is not one evallab computes: refit it with this version")
+                }
+            })
         })
         .collect::<PolarsResult<_>>()?;
+    let keys = per_position.select([col::GAME_ID, col::PLY])?;
     let g = keys.column(col::GAME_ID)?.i64()?.clone();
     let p = keys.column(col::PLY)?.u32()?.clone();
+    let mut ids: Vec<i64> = g.into_no_null_iter().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let games = replays(games, moves, &ids)?;
+    // Every position of those games: the lines run past the priced ones.
+    let all = df![col::GAME_ID => ids.clone()]?.lazy();
+    let every = analysis
+        .clone()
+        .filter(col(col::LABEL).eq(lit(opts.analysis_label.as_str())))
+        .select([col(col::GAME_ID), col(col::PLY)])
+        .unique(None, UniqueKeepStrategy::First)
+        .join(all, [col(col::GAME_ID)], [col(col::GAME_ID)], JoinArgs::new(JoinType::Semi));
+    let inputs = positions(analysis, policy, every, opts)?;
+    let priced = |p: &Position| !p.lines.is_empty() && !p.priors.is_empty();
     let expected: Vec<Option<f64>> = g
         .into_no_null_iter()
         .zip(p.into_no_null_iter())
-        .map(|k| {
-            let m = measures(inputs.get(&k)?);
-            model.predict(&features.iter().map(|f| f(&m)).collect::<Vec<_>>())
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map(|&(id, ply)| {
+            let r = games.get(&id)?;
+            let played = |q: u32| r.task.moves.get(q as usize - 1);
+            let first = inputs.get(&(id, ply)).filter(|p| priced(p))?;
+            // The solution is the analysis' best move; the game's moves
+            // continue the line only where the game played it.
+            let best = measures(first).best_move?;
+            let steps = forced(step(first, &best), |k| {
+                if k == 1 && played(ply) != Some(&best) {
+                    return None;
+                }
+                let q = ply + 2 * k as u32;
+                Some(step(inputs.get(&(id, q)).filter(|p| priced(p))?, played(q)?))
+            });
+            let b = r.board(ply, steps.len(), &best).ok()?;
+            let f = features(&b, &steps);
+            model.predict(&index.iter().map(|&i| f[i]).collect::<Vec<_>>())
         })
         .collect();
     let mut out = per_position;
@@ -370,52 +501,140 @@ pub fn with_expected_rating(
     Ok(out)
 }
 
-/// The candidate models' cross-validated scores (best first), and the
-/// constant model's last: kind, measures, n, cv_rho, cv_mae, cv_mae_se, and
-/// which one [`choose`] keeps.
-pub fn models_table(scored: &[Scored], constant: Option<CvScore>) -> PolarsResult<DataFrame> {
-    let mut kind: Vec<&str> = Vec::new();
-    let mut feats: Vec<String> = Vec::new();
-    let (mut n, mut rho, mut mae, mut se) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let kept = choose(scored).map(|s| &s.spec);
-    let mut chosen = Vec::new();
-    for s in scored {
-        chosen.push(Some(&s.spec) == kept);
-        se.push(s.cv.mae_se);
-        let (k, f) = match &s.spec {
-            Spec::Isotonic(f) => ("isotonic", vec![*f]),
-            Spec::LinearRanks(f) => ("linear-ranks", f.clone()),
-        };
-        kind.push(k);
-        feats.push(
-            f.iter()
-                .map(|&i| MEASURES[i].0)
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-        n.push(s.cv.n as u32);
-        rho.push(Some(s.cv.spearman));
-        mae.push(s.cv.mae);
-    }
-    if let Some(c) = constant {
-        kind.push("constant");
-        feats.push(String::new());
-        n.push(c.n as u32);
-        rho.push(None);
-        mae.push(c.mae);
-        se.push(c.mae_se);
-        chosen.push(false);
-    }
+/// The nested cross-validation as a table: per family (then the whole
+/// choice, `selected`): the settings each outer fold chose, n, Spearman,
+/// MAE and RMSE over all puzzles and over the settled ones, RMSE over the
+/// settled ratings' sd, and which family the shipped model is.
+pub fn models_table(assessed: &[Assessed], shipped: Option<&str>) -> PolarsResult<DataFrame> {
+    let name = |a: &Assessed| a.family.map_or("selected", |f| f.name());
+    let f = |g: fn(&CvScore) -> f64| -> Vec<f64> { assessed.iter().map(|a| g(&a.score)).collect() };
+    let u = |g: fn(&CvScore) -> usize| -> Vec<u32> { assessed.iter().map(|a| g(&a.score) as u32).collect() };
     DataFrame::new(
-        kind.len(),
+        assessed.len(),
         vec![
-            Column::new(cols::KIND.into(), kind),
-            Column::new(cols::MEASURES.into(), feats),
-            Column::new(cols::N.into(), n),
-            Column::new(cols::CV_RHO.into(), rho),
-            Column::new(cols::CV_MAE.into(), mae),
-            Column::new(cols::CV_MAE_SE.into(), se),
-            Column::new(cols::CHOSEN.into(), chosen),
+            Column::new(cols::KIND.into(), assessed.iter().map(name).collect::<Vec<_>>()),
+            Column::new(cols::SETTINGS.into(), assessed.iter().map(|a| a.chosen.join("; ")).collect::<Vec<_>>()),
+            Column::new(cols::N.into(), u(|s| s.n)),
+            Column::new(cols::CV_RHO.into(), f(|s| s.spearman)),
+            Column::new(cols::CV_MAE.into(), f(|s| s.mae)),
+            Column::new(cols::CV_MAE_SE.into(), f(|s| s.mae_se)),
+            Column::new(cols::CV_RMSE.into(), f(|s| s.rmse)),
+            Column::new(cols::N_SETTLED.into(), u(|s| s.n_settled)),
+            Column::new(cols::CV_RHO_SETTLED.into(), f(|s| s.spearman_settled)),
+            Column::new(cols::CV_MAE_SETTLED.into(), f(|s| s.mae_settled)),
+            Column::new(cols::CV_RMSE_SETTLED.into(), f(|s| s.rmse_settled)),
+            Column::new(cols::RMSE_OVER_SD.into(), f(|s| s.rmse_settled / s.sd_settled)),
+            Column::new(
+                cols::CHOSEN.into(),
+                assessed.iter().map(|a| a.family.is_some_and(|f| Some(f.name()) == shipped)).collect::<Vec<_>>(),
+            ),
         ],
     )
+}
+
+/// How [`breakdown`] groups the puzzles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Breakdown {
+    /// By rating band, [`BAND`] points wide.
+    Band,
+    /// By theme (a puzzle counts in each of its themes).
+    Theme,
+}
+
+impl crate::choice::Choice for Breakdown {
+    const ALL: &'static [Self] = &[Breakdown::Band, Breakdown::Theme];
+    fn name(self) -> &'static str {
+        match self {
+            Breakdown::Band => "band",
+            Breakdown::Theme => "theme",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Breakdown::Band => "per rating band of 200 points",
+            Breakdown::Theme => "per Lichess theme (a puzzle in each of its themes)",
+        }
+    }
+}
+crate::display_choice!(Breakdown);
+
+/// Width of a rating band.
+pub const BAND: f64 = 200.0;
+
+/// Predictions against ratings per group: n, the mean rating, the mean,
+/// sd, 10th and 90th percentile of the expected rating, Spearman, MAE and
+/// RMSE, and the MAE of the mean rating of all the puzzles (the constant
+/// to beat). `expected` NaN: not priced, left out.
+pub fn breakdown(puzzles: &DataFrame, expected: &[f64], by: Breakdown, min_n: usize) -> PolarsResult<DataFrame> {
+    let rating = puzzles.column(pcols::RATING)?.f64()?.clone();
+    let themes = puzzles.column(pcols::THEMES)?.str()?.clone();
+    let priced: Vec<usize> = (0..puzzles.height())
+        .filter(|&i| !expected[i].is_nan() && rating.get(i).is_some())
+        .collect();
+    let r = |i: usize| rating.get(i).unwrap_or(f64::NAN);
+    let overall = priced.iter().map(|&i| r(i)).sum::<f64>() / priced.len().max(1) as f64;
+    let mut groups: Vec<(String, Vec<usize>)> = vec![(cols::ALL.into(), priced.clone())];
+    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+    for &i in &priced {
+        match by {
+            Breakdown::Band => {
+                let lo = (r(i) / BAND).floor() * BAND;
+                by_key.entry(format!("{lo:04}-{:04}", lo + BAND - 1.0)).or_default().push(i);
+            }
+            Breakdown::Theme => {
+                for t in themes.get(i).unwrap_or_default().split_ascii_whitespace() {
+                    by_key.entry(t.to_string()).or_default().push(i);
+                }
+            }
+        }
+    }
+    let mut named: Vec<(String, Vec<usize>)> = by_key.into_iter().filter(|g| g.1.len() >= min_n).collect();
+    match by {
+        Breakdown::Band => named.sort_by(|a, b| a.0.cmp(&b.0)),
+        Breakdown::Theme => named.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0))),
+    }
+    groups.extend(named);
+    let mut c: Vec<Vec<f64>> = vec![Vec::new(); 9];
+    for (_, idx) in &groups {
+        let x: Vec<f64> = idx.iter().map(|&i| expected[i]).collect();
+        let y: Vec<f64> = idx.iter().map(|&i| r(i)).collect();
+        let n = x.len() as f64;
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / n;
+        let mx = mean(&x);
+        let mut sorted = x.clone();
+        sorted.sort_by(f64::total_cmp);
+        let q = |p: f64| sorted[((p * (n - 1.0)).round() as usize).min(sorted.len() - 1)];
+        let err: Vec<f64> = x.iter().zip(&y).map(|(a, b)| a - b).collect();
+        let vals = [
+            mean(&y),
+            mx,
+            (x.iter().map(|v| (v - mx).powi(2)).sum::<f64>() / n).sqrt(),
+            q(0.1),
+            q(0.9),
+            spearman(&x, &y).unwrap_or(f64::NAN),
+            err.iter().map(|e| e.abs()).sum::<f64>() / n,
+            (err.iter().map(|e| e * e).sum::<f64>() / n).sqrt(),
+            y.iter().map(|v| (v - overall).abs()).sum::<f64>() / n,
+        ];
+        for (col, v) in c.iter_mut().zip(vals) {
+            col.push(v);
+        }
+    }
+    let names = [
+        cols::RATING_MEAN,
+        cols::EXPECTED_MEAN,
+        cols::EXPECTED_SD,
+        cols::EXPECTED_P10,
+        cols::EXPECTED_P90,
+        cols::RHO,
+        cols::MAE,
+        cols::RMSE,
+        cols::MAE_CONSTANT,
+    ];
+    let mut columns = vec![
+        Column::new(cols::GROUP.into(), groups.iter().map(|g| g.0.clone()).collect::<Vec<_>>()),
+        Column::new(cols::N.into(), groups.iter().map(|g| g.1.len() as u32).collect::<Vec<_>>()),
+    ];
+    columns.extend(names.iter().zip(c).map(|(n, v)| Column::new((*n).into(), v)));
+    DataFrame::new(groups.len(), columns)
 }

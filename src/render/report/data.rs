@@ -584,7 +584,12 @@ fn ease_curves(
             policy_label: p.label.clone(),
             top: opts.top,
         };
-        let tables = (only(ds.scan(&ANALYSIS)?), only(ds.scan(&POLICY)?));
+        let tables = (
+            only(ds.scan(&GAMES)?),
+            only(ds.scan(&MOVES)?),
+            only(ds.scan(&ANALYSIS)?),
+            only(ds.scan(&POLICY)?),
+        );
         df = with_expected_rating(df, tables, &dopts, model)?;
     }
     let (gid, ply, ease) = (

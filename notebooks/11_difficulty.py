@@ -215,7 +215,7 @@ if HAVE:
 # ## The model's predictions, from its file
 #
 # `gbt`: the base plus, per tree, the leaf the row reaches (left when the value is
-# below the threshold, a missing value where `missing_left` says); `ridge`: the
+# below the threshold, a missing value where the split's `m` says); `ridge`: the
 # intercept plus Σ coefficient · (value − mean)/sd, a missing value at the mean;
 # `linear-ranks` and `isotonic` as in docs/definitions/difficulty.md. Checked against
 # `difficulty --predict` on the training puzzles, and its nested cross-validated
@@ -228,13 +228,14 @@ if HAVE:
     print(model["cv"])
 
     def leaf(tree, x):
+        # A split is {f: feature, t: threshold, m: missing goes left, l, r: children}, a leaf {v}.
         i = 0
-        while tree[i]["feature"] is not None:
+        while "v" not in tree[i]:
             n = tree[i]
-            v = x[n["feature"]]
-            left = n["missing_left"] if v is None or math.isnan(v) else v < n["threshold"]
-            i = n["left"] if left else n["right"]
-        return tree[i]["value"]
+            v = x[n["f"]]
+            left = n["m"] if v is None or math.isnan(v) else v < n["t"]
+            i = n["l"] if left else n["r"]
+        return tree[i]["v"]
 
     def predict(x):
         k = model["kind"]

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::metrics::difficulty::model::{Family, Nesting, Provenance, RatingModel, fit_final, nested};
 use evallab::metrics::difficulty::query::{
-    Breakdown, CorrelationOptions, DifficultyOptions, breakdown, common_themes, correlation_table,
-    feature_names, models_table, puzzle_features, samples, THEME_PREFIX,
+    Breakdown, CorrelationOptions, DifficultyOptions, THEME_PREFIX, aligned, breakdown,
+    common_themes, correlation_table, feature_names, models_table, predict_puzzles,
+    predictions_table, puzzle_features, samples,
 };
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY};
 use polars::prelude::*;
@@ -120,6 +121,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let mut df = if let Some(path) = &args.predict {
         let model = RatingModel::load(path)?;
+        if (model.analysis.as_str(), model.policy.as_str()) != (args.analysis.0.as_str(), args.policy.0.as_str()) {
+            eprintln!(
+                "note: {} was trained on analysis `{}` and policy `{}`, this run reads `{}` and `{}`: \
+                 the features mean the same only at the same settings (pipelines/difficulty-predict.toml)",
+                path.display(),
+                model.analysis,
+                model.policy,
+                args.analysis.0,
+                args.policy.0
+            );
+        }
         predict(&puzzles, &model, args.breakdown, args.min_theme)?
     } else if args.models || args.save_model.is_some() {
         fit(&args, &puzzles)?
@@ -162,12 +174,12 @@ fn fit(args: &Args, puzzles: &DataFrame) -> anyhow::Result<DataFrame> {
     if let Some(path) = &args.save_model {
         let from = Provenance {
             puzzles: &keys,
+            offered: puzzles.height(),
             analysis: &args.analysis,
             policy: &args.policy,
         };
-        let mut model = fit_final(&rows, &names, nest, whole.score, &from)
+        let model = fit_final(&rows, &names, nest, whole.score, &from)
             .ok_or_else(|| usage("no model could be fitted: too few puzzles with every solver position analysed"))?;
-        model.coverage = rows.len() as f64 / puzzles.height() as f64;
         model.save(path)?;
         shipped = Some(model.family_name());
         eprintln!(
@@ -192,18 +204,6 @@ fn fit(args: &Args, puzzles: &DataFrame) -> anyhow::Result<DataFrame> {
     Ok(models_table(&assessed, shipped)?)
 }
 
-/// `values` (one per training row, keyed by puzzle id) on `puzzles`' rows;
-/// NaN where a puzzle was not a training row.
-fn aligned(puzzles: &DataFrame, keys: &[(String, f64)], values: &[f64]) -> PolarsResult<Vec<f64>> {
-    let by_id: std::collections::HashMap<&str, f64> =
-        keys.iter().map(|k| k.0.as_str()).zip(values.iter().copied()).collect();
-    let ids = puzzles.column("puzzle_id")?.str()?;
-    Ok(ids
-        .iter()
-        .map(|id| id.and_then(|id| by_id.get(id).copied()).unwrap_or(f64::NAN))
-        .collect())
-}
-
 /// A saved model's predictions, one row per puzzle or per group.
 fn predict(
     puzzles: &DataFrame,
@@ -211,37 +211,9 @@ fn predict(
     by: Option<Breakdown>,
     min_n: usize,
 ) -> anyhow::Result<DataFrame> {
-    let themes: Vec<String> = model
-        .features
-        .iter()
-        .filter_map(|f| f.strip_prefix(THEME_PREFIX).map(str::to_string))
-        .collect();
-    let names = feature_names(&themes);
-    let index: Vec<usize> = model
-        .features
-        .iter()
-        .map(|f| {
-            names.iter().position(|n| n == f).ok_or_else(|| {
-                usage(format!("the model's feature `{f}` is not one evallab computes: refit it with this version"))
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    let (rows, keys) = samples(puzzles, &themes)?;
-    let values: Vec<f64> = rows
-        .iter()
-        .map(|r| {
-            let x: Vec<Option<f64>> = index.iter().map(|&i| r.features[i]).collect();
-            model.predict(&x).unwrap_or(f64::NAN)
-        })
-        .collect();
-    let expected = aligned(puzzles, &keys, &values)?;
-    if let Some(by) = by {
-        return Ok(breakdown(puzzles, &expected, by, min_n)?);
-    }
-    let mut out = puzzles.select(["puzzle_id", "rating", "rating_deviation"])?;
-    out.with_column(Column::new(
-        "expected_rating".into(),
-        expected.iter().map(|v| (!v.is_nan()).then_some(*v)).collect::<Vec<_>>(),
-    ))?;
-    Ok(out)
+    let expected = predict_puzzles(puzzles, model)?;
+    Ok(match by {
+        Some(by) => breakdown(puzzles, &expected, by, min_n)?,
+        None => predictions_table(puzzles, &expected)?,
+    })
 }

@@ -16,10 +16,16 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     ("adjudicate", 3),
     ("analyze", 1),
     ("match", 1),
-    ("policy", 1),
+    // 2: castling spelled as the game's moves (e1g1 in a standard game; lc0
+    //    prints e1h1). A run already stored keeps its spelling: re-run it
+    //    under a new label.
+    ("policy", 2),
     // 2: a move repeated in a later MultiPV slot counts once.
-    ("ease", 2),
-    ("difficulty", 1),
+    // 3: `--rating-model` prices a position's forced line (issue 43).
+    ("ease", 3),
+    // 2: the whole solution line's features, nested cross-validation of
+    //    five model families, boosted trees (issue 43).
+    ("difficulty", 2),
     ("agreement", 1),
     ("balance", 1),
     ("standings", 1),
@@ -46,7 +52,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     // 5: the ratings' note; expected puzzle ratings under the ease curve.
     // 6: the ratings summaries show the solver (`report --solver`).
     // 7: openings per event, Chess960 events by start position (issue 42).
-    ("report", 7),
+    // 8: expected puzzle ratings from a position's forced line (issue 43).
+    ("report", 8),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use arrow::record_batch::RecordBatch;
 use evallab_uci::{Engine, Limit, MoveStats, parse_move_stats};
 use sha2::{Digest, Sha256};
-use shakmaty::{Chess, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::Error;
 use crate::dataset::Dataset;
@@ -185,15 +186,21 @@ impl Job for Policy {
         if search.stopped {
             return Err(stopped(self.opts.run.timeout));
         }
-        priors(&search.strings, pos)
+        priors(&search.strings, pos, task.castling_mode())
     }
 }
 
-/// The move lines of one search: every legal move once, each with a prior.
-fn priors(strings: &[String], pos: &Chess) -> Result<Vec<MoveStats>, String> {
+/// The move lines of one search: every legal move once, each with a prior,
+/// spelled as the game's moves are (lc0 prints castling king-takes-rook,
+/// `e1h1`, also in a standard game, whose moves say `e1g1`).
+fn priors(strings: &[String], pos: &Chess, mode: CastlingMode) -> Result<Vec<MoveStats>, String> {
     let mut out: Vec<MoveStats> = strings.iter().filter_map(|s| parse_move_stats(s)).collect();
-    for m in &out {
+    for m in &mut out {
         check_move(pos, &m.mv)?;
+        let mv = m.mv.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok());
+        if let Some(mv) = mv {
+            m.mv = UciMove::from_move(mv, mode).to_string();
+        }
     }
     // lc0 prints a node's children in the order of its search; the table
     // keeps them by move for stable output.
@@ -232,21 +239,47 @@ mod tests {
                     .unwrap(),
             )
             .unwrap();
-        let p = priors(&strings, &pos).unwrap();
+        let p = priors(&strings, &pos, CastlingMode::Standard).unwrap();
         assert_eq!(p.len(), 20);
         let c5 = p.iter().find(|m| m.mv == "c7c5").unwrap();
         assert_eq!(c5.p, Some(24.37));
         // From the starting position (White to move) the same lines are illegal.
         assert!(
-            priors(&strings, &Chess::default())
+            priors(&strings, &Chess::default(), CastlingMode::Standard)
                 .unwrap_err()
                 .contains("not a legal move")
         );
         // A missing line is garbage too.
         assert!(
-            priors(&strings[..5], &pos)
+            priors(&strings[..5], &pos, CastlingMode::Standard)
                 .unwrap_err()
                 .contains("20 legal moves")
         );
+    }
+
+    /// lc0 spells castling king-takes-rook; a standard game's moves say
+    /// e1g1, a Chess960 game's e1h1: the priors follow the game.
+    #[test]
+    fn castling_as_the_game_spells_it() {
+        let fen: shakmaty::fen::Fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let line = |mv: &str, p: f64| {
+            format!("{mv}  (1   ) N:       0 (+ 0) (P: {p:5.2}%) (WL:  -.-----) (D: -.---) (M:  -.-) (Q: 0.1) (U: 0.0) (S: 0.1) (V:  -.----) ")
+        };
+        let legal: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| UciMove::from_move(m.clone(), CastlingMode::Chess960).to_string())
+            .collect();
+        assert!(legal.contains(&"e1h1".to_string()));
+        let strings: Vec<String> = legal.iter().map(|m| line(m, 100.0 / legal.len() as f64)).collect();
+        let moves = |mode| -> Vec<String> {
+            priors(&strings, &pos, mode).unwrap().into_iter().map(|m| m.mv).collect()
+        };
+        let standard = moves(CastlingMode::Standard);
+        assert!(standard.contains(&"e1g1".to_string()) && !standard.contains(&"e1h1".to_string()));
+        let c960 = moves(CastlingMode::Chess960);
+        assert!(c960.contains(&"e1h1".to_string()) && !c960.contains(&"e1g1".to_string()));
+        assert_eq!(standard.len(), legal.len());
     }
 }

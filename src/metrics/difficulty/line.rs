@@ -1,5 +1,5 @@
 //! The features of a whole solution line (docs/definitions/difficulty.md,
-//! readings 6–8), on plain values: [`board`] replays the line's moves
+//! readings 6 and 7), on plain values: [`board`] replays the line's moves
 //! (what the board alone says), [`step`] reads one solver position's
 //! analysis and policy, [`features`] folds them into one row.
 //!
@@ -151,8 +151,8 @@ pub fn step(p: &Inputs, solution: &str) -> EngineStep {
     }
 }
 
-/// Game lines end after this many solver moves (Lichess puzzles: 95 % have
-/// at most 4).
+/// Game lines end after this many solver moves (98.5 % of the 30,000
+/// training puzzles have at most 6).
 pub const MAX_LINE: usize = 6;
 
 /// The forced part of a game's line from its first solver position:

@@ -275,6 +275,8 @@ fn fit_cdf(values: &[f64]) -> Vec<(f64, f64)> {
 }
 
 /// Isotonic (pool adjacent violators) fit of `y` on `x`, increasing or not.
+/// A step's lower edge is midway between the previous step's last value
+/// and its first, so that no training value sits on an edge.
 fn fit_isotonic(x: &[f64], y: &[f64], increasing: bool) -> Kind {
     let mut order: Vec<usize> = (0..x.len()).collect();
     order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
@@ -290,22 +292,25 @@ fn fit_isotonic(x: &[f64], y: &[f64], increasing: bool) -> Kind {
             _ => groups.push((x[i], sign * y[i], 1.0)),
         }
     }
-    // Blocks of groups (first x, sum, count), pooled while they decrease.
-    let mut blocks: Vec<(f64, f64, f64)> = Vec::new();
+    // Blocks of groups (first x, last x, sum, count), pooled while they decrease.
+    let mut blocks: Vec<(f64, f64, f64, f64)> = Vec::new();
     for g in groups {
-        blocks.push(g);
+        blocks.push((g.0, g.0, g.1, g.2));
         while blocks.len() > 1 {
             let (a, b) = (blocks[blocks.len() - 2], blocks[blocks.len() - 1]);
-            if a.1 / a.2 <= b.1 / b.2 {
+            if a.2 / a.3 <= b.2 / b.3 {
                 break;
             }
             blocks.pop();
-            *blocks.last_mut().expect("two blocks") = (a.0, a.1 + b.1, a.2 + b.2);
+            *blocks.last_mut().expect("two blocks") = (a.0, b.1, a.2 + b.2, a.3 + b.3);
         }
     }
+    let edges = (0..blocks.len())
+        .map(|i| if i == 0 { blocks[0].0 } else { (blocks[i - 1].1 + blocks[i].0) / 2.0 })
+        .collect();
     Kind::Isotonic {
-        x: blocks.iter().map(|b| b.0).collect(),
-        y: blocks.iter().map(|b| sign * b.1 / b.2).collect(),
+        x: edges,
+        y: blocks.iter().map(|b| sign * b.2 / b.3).collect(),
     }
 }
 
@@ -771,6 +776,9 @@ fn fold_assignment(n: usize, folds: usize, seed: u64) -> Vec<usize> {
 pub struct Provenance<'a> {
     /// Puzzle id and rating of every training row.
     pub puzzles: &'a [(String, f64)],
+    /// The puzzles offered, priced or not (the model's coverage is the
+    /// training rows' share of them).
+    pub offered: usize,
     pub analysis: &'a str,
     pub policy: &'a str,
 }
@@ -797,7 +805,7 @@ pub fn fit_final(
     Some(RatingModel {
         evallab_version: env!("CARGO_PKG_VERSION").to_string(),
         features: feats.iter().map(|&f| names[f].to_string()).collect(),
-        coverage: 1.0,
+        coverage: rows.len() as f64 / from.offered.max(1) as f64,
         kind,
         training_puzzles: from.puzzles.len(),
         training_sha256: training_hash(from.puzzles),
@@ -819,7 +827,8 @@ mod tests {
         let Kind::Isotonic { x: e, y: v } = fit_isotonic(&x, &y, true) else {
             unreachable!()
         };
-        assert_eq!(e, [1.0, 2.0, 4.0]);
+        // Edges midway: 1 (the first), (1 + 2)/2, (3 + 4)/2.
+        assert_eq!(e, [1.0, 1.5, 3.5]);
         assert_eq!(v, [1.0, 4.0, 7.0]);
         // Decreasing: the mirror image.
         let neg: Vec<f64> = y.iter().map(|v| -v).collect();

@@ -432,7 +432,7 @@ pub fn correlation_table(puzzles: &DataFrame, opts: CorrelationOptions) -> Polar
 
 /// `expected_rating` of every position of `per_position` (game_id, ply
 /// columns, e.g. ease's positions): `model` on the line the analysis found
-/// from it (docs/definitions/difficulty.md, reading 8): the game's
+/// from it (docs/definitions/difficulty.md, reading 7): the game's
 /// continuation while it is forced ([`forced`]). Null where the position
 /// lacks the analysis or the policy.
 pub fn with_expected_rating(
@@ -441,20 +441,7 @@ pub fn with_expected_rating(
     opts: &DifficultyOptions,
     model: &RatingModel,
 ) -> PolarsResult<DataFrame> {
-    let names = feature_names(&[]);
-    let index: Vec<usize> = model
-        .features
-        .iter()
-        .map(|f| {
-            names.iter().position(|n| n == f).ok_or_else(|| {
-                if f.starts_with(THEME_PREFIX) {
-                    polars_err!(ComputeError: "the model reads the puzzles' themes (`{f}`), which game positions do not have: fit one without --themes")
-                } else {
-                    polars_err!(ColumnNotFound: "the model's feature `{f}` is not one evallab computes: refit it with this version")
-                }
-            })
-        })
-        .collect::<PolarsResult<_>>()?;
+    let index = feature_index(model, &feature_names(&[]))?;
     let keys = per_position.select([col::GAME_ID, col::PLY])?;
     let g = keys.column(col::GAME_ID)?.i64()?.clone();
     let p = keys.column(col::PLY)?.u32()?.clone();
@@ -498,6 +485,71 @@ pub fn with_expected_rating(
         .collect();
     let mut out = per_position;
     out.with_column(Column::new(cols::EXPECTED_RATING.into(), expected))?;
+    Ok(out)
+}
+
+/// The positions of `model`'s features among `names`; an error naming the
+/// first it lacks (a theme feature: the model prices puzzles only).
+fn feature_index(model: &RatingModel, names: &[String]) -> PolarsResult<Vec<usize>> {
+    model
+        .features
+        .iter()
+        .map(|f| {
+            names.iter().position(|n| n == f).ok_or_else(|| {
+                if f.starts_with(THEME_PREFIX) {
+                    polars_err!(ComputeError: "the model reads the puzzles' themes (`{f}`), which game positions do not have: fit one without --themes")
+                } else {
+                    polars_err!(ColumnNotFound: "the model's feature `{f}` is not one evallab computes: refit it with this version")
+                }
+            })
+        })
+        .collect()
+}
+
+/// `model`'s expected rating of each row of `puzzles` ([`puzzle_features`]),
+/// in row order; NaN where the puzzle is not priced (a solver position
+/// lacks the analysis or the policy).
+pub fn predict_puzzles(puzzles: &DataFrame, model: &RatingModel) -> PolarsResult<Vec<f64>> {
+    let themes: Vec<String> = model
+        .features
+        .iter()
+        .filter_map(|f| f.strip_prefix(THEME_PREFIX).map(str::to_string))
+        .collect();
+    let index = feature_index(model, &feature_names(&themes))?;
+    let (rows, keys) = samples(puzzles, &themes)?;
+    let values: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let x: Vec<Option<f64>> = index.iter().map(|&i| r.features[i]).collect();
+            model.predict(&x).unwrap_or(f64::NAN)
+        })
+        .collect();
+    aligned(puzzles, &keys, &values)
+}
+
+/// `values`, one per training row of [`samples`] (keyed by puzzle id), on
+/// `puzzles`' rows; NaN where a puzzle was not a training row.
+pub fn aligned(puzzles: &DataFrame, keys: &[(String, f64)], values: &[f64]) -> PolarsResult<Vec<f64>> {
+    let by_id: HashMap<&str, f64> = keys
+        .iter()
+        .map(|k| k.0.as_str())
+        .zip(values.iter().copied())
+        .collect();
+    let ids = puzzles.column(pcols::PUZZLE_ID)?.str()?;
+    Ok(ids
+        .iter()
+        .map(|id| id.and_then(|id| by_id.get(id).copied()).unwrap_or(f64::NAN))
+        .collect())
+}
+
+/// One row per puzzle: `puzzle_id`, `rating`, `rating_deviation` and
+/// `expected` as `expected_rating` (null where NaN).
+pub fn predictions_table(puzzles: &DataFrame, expected: &[f64]) -> PolarsResult<DataFrame> {
+    let mut out = puzzles.select([pcols::PUZZLE_ID, pcols::RATING, pcols::RATING_DEVIATION])?;
+    out.with_column(Column::new(
+        cols::EXPECTED_RATING.into(),
+        expected.iter().map(|v| (!v.is_nan()).then_some(*v)).collect::<Vec<_>>(),
+    ))?;
     Ok(out)
 }
 

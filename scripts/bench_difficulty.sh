@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Puzzles from CSV to the difficulty table, wall time per stage: ingest,
-# analyze (Stockfish, 20,000 nodes, MultiPV 5, --all-depths, 2 jobs), policy
-# (lc0 + Maia-1900), difficulty. Only the solver's first position (the one
-# before ply 2) is priced, and analysed after the one before ply 1 (as in a
-# game, see pipelines/difficulty.toml): all `difficulty` reads.
+# Puzzles from CSV to the chosen model, wall time per stage: ingest, analyze
+# (Stockfish, 20,000 nodes, MultiPV 5, --all-depths, 2 jobs), policy (lc0 +
+# Maia-1900), the line features, the nested cross-validation with the model
+# saved, and its predictions: pipelines/difficulty.toml's settings. Every
+# position of every line is analysed and priced, in game order.
 #
 #   STOCKFISH=/usr/games/stockfish LC0=…/lc0 WEIGHTS=…/maia-1900.pb.gz \
 #     scripts/bench_difficulty.sh [PUZZLES_CSV]   (default ../shared/puzzles/lichess_puzzles_sample.csv)
@@ -36,8 +36,11 @@ echo "| stage | wall s |"
 echo "|---|---:|"
 stage ingest "$bin" ingest "$csv" -o "$ds" --quiet
 stage analyze "$bin" analyze "$ds" --uci "$STOCKFISH" --nodes 20000 --multipv 5 --all-depths \
-  --plies 1..2 --jobs 2 --label sf20k5 --quiet
-stage policy "$bin" policy "$ds" --uci "$LC0" --weights "$WEIGHTS" --plies 2..2 --jobs 2 \
+  --plies 1..40 --jobs 2 --label sf20k5 --quiet
+stage policy "$bin" policy "$ds" --uci "$LC0" --weights "$WEIGHTS" --plies 1..40 --jobs 2 \
   --label maia-1900 --quiet
-stage difficulty "$bin" difficulty "$ds" --analysis sf20k5 --policy maia-1900 --format csv
+d=("$bin" difficulty "$ds" --analysis sf20k5 --policy maia-1900 --format csv)
+stage features "${d[@]}" --puzzles
+stage models "${d[@]}" --models --save-model "$work/model.json"
+stage predict "${d[@]}" --predict "$work/model.json"
 echo "| total | $total |"

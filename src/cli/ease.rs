@@ -49,8 +49,10 @@ pub struct Args {
     #[arg(long)]
     positions: bool,
     /// Add each position's `expected_rating`: the Lichess puzzle rating a
-    /// model (`evallab difficulty --save-model`) expects from its measures
-    /// (null where one is missing). With --positions.
+    /// model (`evallab difficulty --save-model`, data/models/puzzle-rating.json)
+    /// expects of the position read as a puzzle, its solution the analysis'
+    /// line as far as it is forced and the game followed it (null where the
+    /// position lacks the analysis or the policy). With --positions.
     #[arg(long, value_name = "FILE", requires = "positions")]
     rating_model: Option<ReadPath>,
     /// Summarise per game and engine (the ease series of each game's player).

@@ -96,15 +96,7 @@ pub struct GameTask {
 impl GameTask {
     /// The start position, in the game's castling mode.
     pub fn start(&self) -> Result<Chess, String> {
-        let mode = self.castling_mode();
-        match &self.start_fen {
-            None => Ok(Chess::default()),
-            Some(f) => {
-                let fen: Fen = f.parse().map_err(|e| format!("FEN `{f}`: {e}"))?;
-                fen.into_position(mode)
-                    .map_err(|e| format!("FEN `{f}`: {e}"))
-            }
-        }
+        crate::metrics::start_position(self.start_fen.as_deref(), self.chess960)
     }
 
     /// The moves played before `ply` (1-based).

@@ -23,8 +23,27 @@ pub mod wdl;
 pub mod x05;
 
 use polars::prelude::*;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
 
 use crate::schema::{col, metric};
+
+/// A game's start position: its set-up FEN (`games.start_fen`) in the game's
+/// castling mode, or the standard start.
+pub fn start_position(fen: Option<&str>, chess960: bool) -> Result<Chess, String> {
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    match fen {
+        None => Ok(Chess::default()),
+        Some(f) => {
+            let parsed: Fen = f.parse().map_err(|e| format!("FEN `{f}`: {e}"))?;
+            parsed.into_position(mode).map_err(|e| format!("FEN `{f}`: {e}"))
+        }
+    }
+}
 
 /// Mate scores on the own-eval scale: mate in n for the engine is
 /// `MATE_CP - n`, so any mate ranks above any centipawn value, and shorter

@@ -729,14 +729,11 @@ pub fn score(pred: &[f64], rating: &[f64], deviation: &[Option<f64>], nest: Nest
             .unzip()
     };
     let stats = |(p, r): (Vec<f64>, Vec<f64>)| {
-        let n = p.len();
-        let err: Vec<f64> = p.iter().zip(&r).map(|(a, b)| (a - b).abs()).collect();
-        let mae = err.iter().sum::<f64>() / n.max(1) as f64;
-        let var = err.iter().map(|e| (e - mae).powi(2)).sum::<f64>() / (n as f64 - 1.0).max(1.0);
-        let rmse = (err.iter().map(|e| e * e).sum::<f64>() / n.max(1) as f64).sqrt();
-        let mr = r.iter().sum::<f64>() / n.max(1) as f64;
-        let sd = (r.iter().map(|v| (v - mr).powi(2)).sum::<f64>() / n.max(1) as f64).sqrt();
-        (n, spearman(&p, &r).unwrap_or(f64::NAN), mae, (var / n.max(1) as f64).sqrt(), rmse, sd)
+        let e = errors(&p, &r);
+        let n = r.len().max(1) as f64;
+        let mr = r.iter().sum::<f64>() / n;
+        let sd = (r.iter().map(|v| (v - mr).powi(2)).sum::<f64>() / n).sqrt();
+        (p.len(), e.spearman, e.mae, e.mae_se, e.rmse, sd)
     };
     let (n, rho, mae, mae_se, rmse, _) = stats(pick(false));
     let (ns, rhos, maes, _, rmses, sds) = stats(pick(true));
@@ -753,6 +750,31 @@ pub fn score(pred: &[f64], rating: &[f64], deviation: &[Option<f64>], nest: Nest
         mae_settled: maes,
         rmse_settled: rmses,
         sd_settled: sds,
+    }
+}
+
+/// How far predictions are from the truth.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Errors {
+    pub spearman: f64,
+    pub mae: f64,
+    pub mae_se: f64,
+    pub rmse: f64,
+}
+
+/// Spearman (NaN when undefined), MAE with its standard error, and RMSE of
+/// `pred` against `truth`.
+#[must_use]
+pub fn errors(pred: &[f64], truth: &[f64]) -> Errors {
+    let n = pred.len();
+    let err: Vec<f64> = pred.iter().zip(truth).map(|(a, b)| (a - b).abs()).collect();
+    let mae = err.iter().sum::<f64>() / n.max(1) as f64;
+    let var = err.iter().map(|e| (e - mae).powi(2)).sum::<f64>() / (n as f64 - 1.0).max(1.0);
+    Errors {
+        spearman: spearman(pred, truth).unwrap_or(f64::NAN),
+        mae,
+        mae_se: (var / n.max(1) as f64).sqrt(),
+        rmse: (err.iter().map(|e| e * e).sum::<f64>() / n.max(1) as f64).sqrt(),
     }
 }
 

@@ -10,11 +10,11 @@ use rayon::prelude::*;
 
 use super::cols;
 use super::line::{Board, EngineStep, FEATURES, board, features, forced, step};
-use super::math::{Estimate, correlations, spearman};
+use super::math::{Estimate, correlations};
 use super::measures::{Line, Position, measures};
-use super::model::{Assessed, CvScore, RatingModel, Sample};
+use super::model::{Assessed, CvScore, RatingModel, Sample, errors};
 use super::puzzles::{SOLVER_FIRST_PLY, cols as pcols, puzzles};
-use crate::engine::positions::GameTask;
+use crate::metrics::start_position;
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{EaseOptions, used_lines};
 use crate::schema::{col, policy_col};
@@ -134,7 +134,10 @@ pub fn positions(
 
 /// A game's start and moves, for replaying its lines.
 struct Replay {
-    task: GameTask,
+    start_fen: Option<String>,
+    chess960: bool,
+    /// The moves in UCI, and whether each captured.
+    moves: Vec<String>,
     captures: Vec<bool>,
 }
 
@@ -148,13 +151,9 @@ fn replays(games: LazyFrame, moves: LazyFrame, ids: &[i64]) -> PolarsResult<Hash
     for i in 0..g.height() {
         let Some(id) = gid.get(i) else { continue };
         out.insert(id, Replay {
-            task: GameTask {
-                game_id: id,
-                start_fen: fen.get(i).map(str::to_string),
-                chess960: var.get(i) == Some("chess960"),
-                moves: Vec::new(),
-                plies: Vec::new(),
-            },
+            start_fen: fen.get(i).map(str::to_string),
+            chess960: var.get(i) == Some("chess960"),
+            moves: Vec::new(),
             captures: Vec::new(),
         });
     }
@@ -164,7 +163,7 @@ fn replays(games: LazyFrame, moves: LazyFrame, ids: &[i64]) -> PolarsResult<Hash
     let (gid, uci, cap) = (m.column(col::GAME_ID)?.i64()?, m.column(col::UCI)?.str()?, m.column(col::IS_CAPTURE)?.bool()?);
     for i in 0..m.height() {
         if let (Some(r), Some(u)) = (gid.get(i).and_then(|g| out.get_mut(&g)), uci.get(i)) {
-            r.task.moves.push(u.to_string());
+            r.moves.push(u.to_string());
             r.captures.push(cap.get(i).unwrap_or(false));
         }
     }
@@ -176,16 +175,16 @@ impl Replay {
     /// `solver_steps` solver moves (the opponent's replies between them),
     /// `first` the solver's first move, the game's after it.
     fn board(&self, ply: u32, solver_steps: usize, first: &str) -> Result<Board, String> {
-        let mut pos = self.task.start()?;
-        for m in self.task.moves_before(ply) {
+        let mut pos = start_position(self.start_fen.as_deref(), self.chess960)?;
+        let from = ply as usize - 1;
+        for m in &self.moves[..from] {
             let uci: shakmaty::uci::UciMove = m.parse().map_err(|e| format!("`{m}`: {e}"))?;
             let mv = uci.to_move(&pos).map_err(|e| format!("`{m}`: {e}"))?;
             shakmaty::Position::play_unchecked(&mut pos, mv);
         }
-        let from = ply as usize - 1;
-        let to = (from + 2 * solver_steps - 1).min(self.task.moves.len());
+        let to = (from + 2 * solver_steps - 1).min(self.moves.len());
         let after_capture = from > 0 && self.captures[from - 1];
-        let mut line = self.task.moves[from..to].to_vec();
+        let mut line = self.moves[from..to].to_vec();
         if let Some(m) = line.first_mut() {
             first.clone_into(m);
         }
@@ -244,7 +243,7 @@ pub fn puzzle_features(
     let games = replays(games, moves, &ids)?;
     let (mut kg, mut kp) = (Vec::new(), Vec::new());
     for id in &ids {
-        for q in solver_plies(games.get(id).map_or(0, |r| r.task.moves.len())) {
+        for q in solver_plies(games.get(id).map_or(0, |r| r.moves.len())) {
             kg.push(*id);
             kp.push(q);
         }
@@ -258,8 +257,8 @@ pub fn puzzle_features(
             let Some(r) = games.get(id) else {
                 return (vec![None; FEATURES.len()], Some("the puzzle's moves are missing".into()));
             };
-            let plies = solver_plies(r.task.moves.len());
-            let Some(solution) = r.task.moves.get(SOLVER_FIRST_PLY as usize - 1) else {
+            let plies = solver_plies(r.moves.len());
+            let Some(solution) = r.moves.get(SOLVER_FIRST_PLY as usize - 1) else {
                 return (vec![None; FEATURES.len()], Some("the puzzle has no solver move".into()));
             };
             let b = match r.board(SOLVER_FIRST_PLY, plies.len(), solution) {
@@ -273,7 +272,7 @@ pub fn puzzle_features(
                 .collect();
             let steps: Vec<EngineStep> = plies
                 .iter()
-                .map(|&q| step(inputs.get(&(*id, q)).unwrap_or(&none), &r.task.moves[q as usize - 1]))
+                .map(|&q| step(inputs.get(&(*id, q)).unwrap_or(&none), &r.moves[q as usize - 1]))
                 .collect();
             let why = (!missing.is_empty()).then(|| {
                 format!("no analysis or no policy before ply {}", missing.join(", "))
@@ -466,7 +465,7 @@ pub fn with_expected_rating(
         .par_iter()
         .map(|&(id, ply)| {
             let r = games.get(&id)?;
-            let played = |q: u32| r.task.moves.get(q as usize - 1);
+            let played = |q: u32| r.moves.get(q as usize - 1);
             let first = inputs.get(&(id, ply)).filter(|p| priced(p))?;
             // The solution is the analysis' best move; the game's moves
             // continue the line only where the game played it.
@@ -656,16 +655,16 @@ pub fn breakdown(puzzles: &DataFrame, expected: &[f64], by: Breakdown, min_n: us
         let mut sorted = x.clone();
         sorted.sort_by(f64::total_cmp);
         let q = |p: f64| sorted[((p * (n - 1.0)).round() as usize).min(sorted.len() - 1)];
-        let err: Vec<f64> = x.iter().zip(&y).map(|(a, b)| a - b).collect();
+        let e = errors(&x, &y);
         let vals = [
             mean(&y),
             mx,
             (x.iter().map(|v| (v - mx).powi(2)).sum::<f64>() / n).sqrt(),
             q(0.1),
             q(0.9),
-            spearman(&x, &y).unwrap_or(f64::NAN),
-            err.iter().map(|e| e.abs()).sum::<f64>() / n,
-            (err.iter().map(|e| e * e).sum::<f64>() / n).sqrt(),
+            e.spearman,
+            e.mae,
+            e.rmse,
             y.iter().map(|v| (v - overall).abs()).sum::<f64>() / n,
         ];
         for (col, v) in c.iter_mut().zip(vals) {

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
-use evallab::metrics::difficulty::model::{Family, Nesting, Provenance, RatingModel, fit_final, nested};
+use evallab::metrics::difficulty::model::{
+    Family, Nesting, Provenance, RatingModel, fit_final, nested,
+};
 use evallab::metrics::difficulty::query::{
     Breakdown, CorrelationOptions, DifficultyOptions, THEME_PREFIX, aligned, breakdown,
     common_themes, correlation_table, feature_names, models_table, predict_puzzles,
@@ -106,7 +108,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         policy_label: args.policy.0.clone(),
         top: args.top,
     };
-    let tables = (ds.scan(&GAMES)?, ds.scan(&MOVES)?, ds.scan(&ANALYSIS)?, ds.scan(&POLICY)?);
+    let tables = (
+        ds.scan(&GAMES)?,
+        ds.scan(&MOVES)?,
+        ds.scan(&ANALYSIS)?,
+        ds.scan(&POLICY)?,
+    );
     let puzzles = puzzle_features(tables, &opts)?;
     if puzzles.height() == 0 {
         return Err(usage(format!(
@@ -121,7 +128,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let mut df = if let Some(path) = &args.predict {
         let model = RatingModel::load(path)?;
-        if (model.analysis.as_str(), model.policy.as_str()) != (args.analysis.0.as_str(), args.policy.0.as_str()) {
+        if (model.analysis.as_str(), model.policy.as_str())
+            != (args.analysis.0.as_str(), args.policy.0.as_str())
+        {
             eprintln!(
                 "note: {} was trained on analysis `{}` and policy `{}`, this run reads `{}` and `{}`: \
                  the features mean the same only at the same settings (pipelines/difficulty-predict.toml)",
@@ -151,7 +160,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// The nested cross-validation's table (or its breakdown), and the saved model.
 fn fit(args: &Args, puzzles: &DataFrame) -> anyhow::Result<DataFrame> {
-    let themes = if args.themes { common_themes(puzzles)? } else { Vec::new() };
+    let themes = if args.themes {
+        common_themes(puzzles)?
+    } else {
+        Vec::new()
+    };
     let names = feature_names(&themes);
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let (rows, keys) = samples(puzzles, &themes)?;
@@ -178,8 +191,9 @@ fn fit(args: &Args, puzzles: &DataFrame) -> anyhow::Result<DataFrame> {
             analysis: &args.analysis,
             policy: &args.policy,
         };
-        let model = fit_final(&rows, &names, nest, whole.score, &from)
-            .ok_or_else(|| usage("no model could be fitted: too few puzzles with every solver position analysed"))?;
+        let model = fit_final(&rows, &names, nest, whole.score, &from).ok_or_else(|| {
+            usage("no model could be fitted: too few puzzles with every solver position analysed")
+        })?;
         model.save(path)?;
         shipped = Some(model.family_name());
         eprintln!(

@@ -106,7 +106,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         with_expected_rating(
             positions.collect()?,
-            (ds.scan(&GAMES)?, ds.scan(&MOVES)?, ds.scan(&ANALYSIS)?, priors),
+            (
+                ds.scan(&GAMES)?,
+                ds.scan(&MOVES)?,
+                ds.scan(&ANALYSIS)?,
+                priors,
+            ),
             &opts,
             model,
         )?

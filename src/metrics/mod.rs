@@ -40,7 +40,9 @@ pub fn start_position(fen: Option<&str>, chess960: bool) -> Result<Chess, String
         None => Ok(Chess::default()),
         Some(f) => {
             let parsed: Fen = f.parse().map_err(|e| format!("FEN `{f}`: {e}"))?;
-            parsed.into_position(mode).map_err(|e| format!("FEN `{f}`: {e}"))
+            parsed
+                .into_position(mode)
+                .map_err(|e| format!("FEN `{f}`: {e}"))
         }
     }
 }

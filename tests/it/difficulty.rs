@@ -125,12 +125,37 @@ fn puzzles_in_and_the_solver_marked() {
 fn analyse(ds: &str, sf: &str, lc0: &str, weights: &str, nodes: &str) {
     for args in [
         vec![
-            "analyze", ds, "--uci", sf, "--nodes", nodes, "--multipv", "5", "--all-depths",
-            "--plies", "1..40", "--jobs", "2", "--label", "sf", "--quiet",
+            "analyze",
+            ds,
+            "--uci",
+            sf,
+            "--nodes",
+            nodes,
+            "--multipv",
+            "5",
+            "--all-depths",
+            "--plies",
+            "1..40",
+            "--jobs",
+            "2",
+            "--label",
+            "sf",
+            "--quiet",
         ],
         vec![
-            "policy", ds, "--uci", lc0, "--weights", weights, "--plies", "1..40", "--jobs", "2",
-            "--label", "maia", "--quiet",
+            "policy",
+            ds,
+            "--uci",
+            lc0,
+            "--weights",
+            weights,
+            "--plies",
+            "1..40",
+            "--jobs",
+            "2",
+            "--label",
+            "maia",
+            "--quiet",
         ],
     ] {
         let out = evallab(&args);
@@ -154,7 +179,13 @@ fn difficulty_end_to_end() {
     let Some(sf) = stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let ds = ingest(dir.path());
-    analyse(&ds, sf, &lc0.display().to_string(), &weights.display().to_string(), "2000");
+    analyse(
+        &ds,
+        sf,
+        &lc0.display().to_string(),
+        &weights.display().to_string(),
+        "2000",
+    );
     let model = dir.path().join("model.json").display().to_string();
     let base = ["difficulty", &ds, "--analysis", "sf", "--policy", "maia"];
     let run = |extra: &[&str]| {
@@ -166,8 +197,10 @@ fn difficulty_end_to_end() {
     assert_eq!(per.height(), 40);
     // The whole line: as many solver moves as the fixture's Moves say, and
     // every solver position priced.
-    let want: std::collections::HashMap<String, f64> =
-        rows().into_iter().map(|(id, m, _)| (id, (m.len() / 2) as f64)).collect();
+    let want: std::collections::HashMap<String, f64> = rows()
+        .into_iter()
+        .map(|(id, m, _)| (id, (m.len() / 2) as f64))
+        .collect();
     let ids = per.column("puzzle_id").unwrap().str().unwrap().clone();
     let solver = per.column("solver_moves").unwrap().f64().unwrap().clone();
     for (id, n) in ids.iter().zip(solver.iter()) {
@@ -189,29 +222,72 @@ fn difficulty_end_to_end() {
     let reason = all.column("reason").unwrap().str().unwrap().clone();
     for c in ["rho", "tau"] {
         let v = all.column(c).unwrap().f64().unwrap().clone();
-        let lo = all.column(&format!("{c}_lo")).unwrap().f64().unwrap().clone();
-        let hi = all.column(&format!("{c}_hi")).unwrap().f64().unwrap().clone();
+        let lo = all
+            .column(&format!("{c}_lo"))
+            .unwrap()
+            .f64()
+            .unwrap()
+            .clone();
+        let hi = all
+            .column(&format!("{c}_hi"))
+            .unwrap()
+            .f64()
+            .unwrap()
+            .clone();
         for i in 0..all.height() {
             match (v.get(i), lo.get(i), hi.get(i)) {
                 (Some(v), Some(lo), Some(hi)) => {
-                    assert!((-1.0..=1.0).contains(&v) && lo <= hi, "{c} {v} [{lo}, {hi}]");
+                    assert!(
+                        (-1.0..=1.0).contains(&v) && lo <= hi,
+                        "{c} {v} [{lo}, {hi}]"
+                    );
                     assert_eq!(reason.get(i), None);
                 }
                 _ => assert!(reason.get(i).is_some(), "{all}"),
             }
         }
     }
-    let models = run(&["--models", "--save-model", &model, "--folds", "4", "--inner-folds", "2"]);
+    let models = run(&[
+        "--models",
+        "--save-model",
+        &model,
+        "--folds",
+        "4",
+        "--inner-folds",
+        "2",
+    ]);
     // Every family, then the whole choice; the shipped family marked once.
-    let kinds: Vec<String> = models.column("kind").unwrap().str().unwrap().iter().map(|v| v.unwrap().to_string()).collect();
-    assert_eq!(kinds, ["constant", "isotonic", "linear-ranks", "ridge", "gbt", "selected"]);
+    let kinds: Vec<String> = models
+        .column("kind")
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|v| v.unwrap().to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "constant",
+            "isotonic",
+            "linear-ranks",
+            "ridge",
+            "gbt",
+            "selected"
+        ]
+    );
     let chosen = models.column("chosen").unwrap().bool().unwrap().clone();
     assert_eq!(chosen.iter().filter(|c| *c == Some(true)).count(), 1);
     let m = RatingModel::load(Path::new(&model)).unwrap();
     assert_eq!((m.training_puzzles, m.analysis.as_str()), (40, "sf"));
     // --predict is the model on the --puzzles table's features.
     let pred = run(&["--predict", &model]);
-    let expected = pred.column("expected_rating").unwrap().f64().unwrap().clone();
+    let expected = pred
+        .column("expected_rating")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .clone();
     for i in 0..40 {
         let x: Vec<Option<f64>> = m
             .features
@@ -221,23 +297,54 @@ fn difficulty_end_to_end() {
         let (a, b) = (expected.get(i).unwrap(), m.predict(&x).unwrap());
         assert!((a - b).abs() <= 1e-9 * a.abs(), "{i}: {a} {b}");
     }
-    let bands = run(&["--predict", &model, "--breakdown", "band", "--min-theme", "1"]);
+    let bands = run(&[
+        "--predict",
+        &model,
+        "--breakdown",
+        "band",
+        "--min-theme",
+        "1",
+    ]);
     let n = bands.column("n").unwrap().cast(&DataType::Int64).unwrap();
     // `all`, then the bands: each puzzle in one band.
     assert_eq!(n.i64().unwrap().get(0), Some(40));
-    assert_eq!(n.i64().unwrap().into_no_null_iter().skip(1).sum::<i64>(), 40);
+    assert_eq!(
+        n.i64().unwrap().into_no_null_iter().skip(1).sum::<i64>(),
+        40
+    );
     // Game positions: every analysed and priced position gets a rating.
     let out = evallab(&[
-        "ease", &ds, "--analysis", "sf", "--policy", "maia", "--positions", "--rating-model",
-        &model, "--format", "csv",
+        "ease",
+        &ds,
+        "--analysis",
+        "sf",
+        "--policy",
+        "maia",
+        "--positions",
+        "--rating-model",
+        &model,
+        "--format",
+        "csv",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let ease = csv(out.stdout);
-    assert!(ease.column("expected_rating").unwrap().is_not_null().all(), "{ease}");
+    assert!(
+        ease.column("expected_rating").unwrap().is_not_null().all(),
+        "{ease}"
+    );
     assert!(ease.height() > 40);
     // A model that reads themes prices puzzles, not game positions.
     let themed = dir.path().join("themed.json").display().to_string();
-    run(&["--models", "--themes", "--save-model", &themed, "--folds", "2", "--inner-folds", "2"]);
+    run(&[
+        "--models",
+        "--themes",
+        "--save-model",
+        &themed,
+        "--folds",
+        "2",
+        "--inner-folds",
+        "2",
+    ]);
     let reads_themes = RatingModel::load(Path::new(&themed))
         .unwrap()
         .features
@@ -245,7 +352,14 @@ fn difficulty_end_to_end() {
         .any(|f| f.starts_with("theme:"));
     if reads_themes {
         let out = evallab(&[
-            "ease", &ds, "--analysis", "sf", "--policy", "maia", "--positions", "--rating-model",
+            "ease",
+            &ds,
+            "--analysis",
+            "sf",
+            "--policy",
+            "maia",
+            "--positions",
+            "--rating-model",
             &themed,
         ]);
         let err = text(&out.stderr);
@@ -295,8 +409,23 @@ fn on_the_shared_puzzles_the_whole_line_beats_its_first_move() {
     let ds = dir.path().join("ds").display().to_string();
     let out = evallab(&["ingest", &path.display().to_string(), "-o", &ds, "--quiet"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    analyse(&ds, sf, &lc0.display().to_string(), &weights.display().to_string(), "20000");
-    let base = ["difficulty", &ds, "--analysis", "sf", "--policy", "maia", "--format", "csv"];
+    analyse(
+        &ds,
+        sf,
+        &lc0.display().to_string(),
+        &weights.display().to_string(),
+        "20000",
+    );
+    let base = [
+        "difficulty",
+        &ds,
+        "--analysis",
+        "sf",
+        "--policy",
+        "maia",
+        "--format",
+        "csv",
+    ];
     let out = evallab(&base);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let t = csv(out.stdout);
@@ -309,13 +438,24 @@ fn on_the_shared_puzzles_the_whole_line_beats_its_first_move() {
             .unwrap();
         row.column(c).unwrap().f64().unwrap().get(0).unwrap()
     };
-    assert!(get("surprisal", "rho_lo") > -get("prior_first", "rho"), "{t}");
-    assert!(get("depth_sum", "rho_lo") > get("depth_first", "rho"), "{t}");
+    assert!(
+        get("surprisal", "rho_lo") > -get("prior_first", "rho"),
+        "{t}"
+    );
+    assert!(
+        get("depth_sum", "rho_lo") > get("depth_first", "rho"),
+        "{t}"
+    );
     let out = evallab(&[&base[..], &["--models"]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let m = csv(out.stdout);
     let row = |k: &str, c: &str| {
-        let r = m.clone().lazy().filter(col("kind").eq(lit(k))).collect().unwrap();
+        let r = m
+            .clone()
+            .lazy()
+            .filter(col("kind").eq(lit(k)))
+            .collect()
+            .unwrap();
         r.column(c).unwrap().f64().unwrap().get(0).unwrap()
     };
     assert!(

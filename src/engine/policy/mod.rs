@@ -197,7 +197,10 @@ fn priors(strings: &[String], pos: &Chess, mode: CastlingMode) -> Result<Vec<Mov
     let mut out: Vec<MoveStats> = strings.iter().filter_map(|s| parse_move_stats(s)).collect();
     for m in &mut out {
         check_move(pos, &m.mv)?;
-        let mv = m.mv.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok());
+        let mv =
+            m.mv.parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(pos).ok());
         if let Some(mv) = mv {
             m.mv = UciMove::from_move(mv, mode).to_string();
         }
@@ -264,17 +267,26 @@ mod tests {
         let fen: shakmaty::fen::Fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
         let line = |mv: &str, p: f64| {
-            format!("{mv}  (1   ) N:       0 (+ 0) (P: {p:5.2}%) (WL:  -.-----) (D: -.---) (M:  -.-) (Q: 0.1) (U: 0.0) (S: 0.1) (V:  -.----) ")
+            format!(
+                "{mv}  (1   ) N:       0 (+ 0) (P: {p:5.2}%) (WL:  -.-----) (D: -.---) (M:  -.-) (Q: 0.1) (U: 0.0) (S: 0.1) (V:  -.----) "
+            )
         };
         let legal: Vec<String> = pos
             .legal_moves()
             .iter()
-            .map(|m| UciMove::from_move(m.clone(), CastlingMode::Chess960).to_string())
+            .map(|m| UciMove::from_move(*m, CastlingMode::Chess960).to_string())
             .collect();
         assert!(legal.contains(&"e1h1".to_string()));
-        let strings: Vec<String> = legal.iter().map(|m| line(m, 100.0 / legal.len() as f64)).collect();
+        let strings: Vec<String> = legal
+            .iter()
+            .map(|m| line(m, 100.0 / legal.len() as f64))
+            .collect();
         let moves = |mode| -> Vec<String> {
-            priors(&strings, &pos, mode).unwrap().into_iter().map(|m| m.mv).collect()
+            priors(&strings, &pos, mode)
+                .unwrap()
+                .into_iter()
+                .map(|m| m.mv)
+                .collect()
         };
         let standard = moves(CastlingMode::Standard);
         assert!(standard.contains(&"e1g1".to_string()) && !standard.contains(&"e1h1".to_string()));

@@ -109,7 +109,11 @@ fn leaf(tree: &[Node], x: &[f64]) -> f64 {
                 right,
             } => {
                 let v = x[*feature];
-                let go_left = if v.is_nan() { *missing_left } else { v < *threshold };
+                let go_left = if v.is_nan() {
+                    *missing_left
+                } else {
+                    v < *threshold
+                };
                 i = if go_left { *left } else { *right };
             }
         }
@@ -163,7 +167,10 @@ pub fn fit(x: &[Vec<f64>], y: &[f64], p: &Params) -> Booster {
     for _ in 0..p.trees {
         let grad: Vec<f64> = pred.iter().zip(y).map(|(a, b)| a - b).collect();
         let rows: Vec<u32> = (0..n as u32)
-            .filter(|_| p.subsample >= 1.0 || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p.subsample)
+            .filter(|_| {
+                p.subsample >= 1.0
+                    || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p.subsample
+            })
             .collect();
         let tree = grow(&bins, &cut, &grad, rows, p);
         for (i, r) in x.iter().enumerate() {
@@ -208,7 +215,11 @@ fn best_split(
                 gl += g[b];
                 cl += c[b];
                 for missing_left in [false, true] {
-                    let (gl, cl) = if missing_left { (gl + gm, cl + cm) } else { (gl, cl) };
+                    let (gl, cl) = if missing_left {
+                        (gl + gm, cl + cm)
+                    } else {
+                        (gl, cl)
+                    };
                     let (gr, cr) = (total - gl, count - cl);
                     if cl < min || cr < min {
                         continue;
@@ -222,7 +233,13 @@ fn best_split(
             best
         })
         // Ties to the lower feature: the same fit whatever the thread order.
-        .reduce_with(|a, b| if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) { b } else { a })
+        .reduce_with(|a, b| {
+            if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+                b
+            } else {
+                a
+            }
+        })
         .filter(|s| s.0 > 1e-12)
 }
 
@@ -244,7 +261,11 @@ fn grow(bins: &[Vec<u8>], cut: &[Vec<f64>], grad: &[f64], rows: Vec<u32>, p: &Pa
         };
         let (l, r): (Vec<u32>, Vec<u32>) = rows.into_iter().partition(|&r| {
             let v = bins[f][r as usize];
-            if v == u8::MAX { missing_left } else { (v as usize) <= b }
+            if v == u8::MAX {
+                missing_left
+            } else {
+                (v as usize) <= b
+            }
         });
         let (li, ri) = (nodes.len(), nodes.len() + 1);
         for side in [&l, &r] {
@@ -291,7 +312,10 @@ mod tests {
         let y: Vec<f64> = (0..10).map(|i| if i < 4 { 0.0 } else { 10.0 }).collect();
         let b = fit(&x, &y, &params(1, 1));
         assert_eq!(b.base, 6.0);
-        let Node::Split { feature, threshold, .. } = b.trees[0][0] else {
+        let Node::Split {
+            feature, threshold, ..
+        } = b.trees[0][0]
+        else {
             panic!("a split at the root")
         };
         assert_eq!((feature, threshold), (0, 3.5));

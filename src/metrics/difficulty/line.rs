@@ -127,7 +127,11 @@ pub struct EngineStep {
 #[must_use]
 pub fn step(p: &Inputs, solution: &str) -> EngineStep {
     let m = measures::measures(p);
-    let scale = if p.priors.iter().any(|(_, v)| *v > 1.0) { 100.0 } else { 1.0 };
+    let scale = if p.priors.iter().any(|(_, v)| *v > 1.0) {
+        100.0
+    } else {
+        1.0
+    };
     let prior = p
         .priors
         .iter()
@@ -135,8 +139,13 @@ pub fn step(p: &Inputs, solution: &str) -> EngineStep {
         .map(|(_, v)| v / scale);
     let rank = prior.map(|x| 1 + p.priors.iter().filter(|(_, v)| v / scale > x).count() as u32);
     let depth_to_find = p.best_by_depth.last().map(|(last, _)| {
-        let stay = p.best_by_depth.iter().rev().take_while(|(_, mv)| mv == solution);
-        stay.last().map_or(f64::from(*last) + 1.0, |(d, _)| f64::from(*d))
+        let stay = p
+            .best_by_depth
+            .iter()
+            .rev()
+            .take_while(|(_, mv)| mv == solution);
+        stay.last()
+            .map_or(f64::from(*last) + 1.0, |(d, _)| f64::from(*d))
     });
     EngineStep {
         prior,
@@ -161,7 +170,10 @@ pub const MAX_LINE: usize = 6;
 /// ends. A further step joins while the solver's previous move was the
 /// analysis' best and it is the one good move of its position (no other
 /// line within 0.1 Q) and the analysis' best; at most [`MAX_LINE`] steps.
-pub fn forced(first: EngineStep, mut next: impl FnMut(usize) -> Option<EngineStep>) -> Vec<EngineStep> {
+pub fn forced(
+    first: EngineStep,
+    mut next: impl FnMut(usize) -> Option<EngineStep>,
+) -> Vec<EngineStep> {
     let mut steps = vec![first];
     while steps.len() < MAX_LINE {
         let Some(s) = next(steps.len()) else { break };
@@ -209,21 +221,36 @@ fn b(x: bool) -> f64 {
 /// first, which need no engine.
 pub const FEATURES: [(&str, Get); 35] = [
     ("solver_moves", |b, _| Some(b.steps.len() as f64)),
-    ("quiet_moves", |b, _| count(b, |s| !s.capture && !s.check && !s.promotion)),
+    ("quiet_moves", |b, _| {
+        count(b, |s| !s.capture && !s.check && !s.promotion)
+    }),
     ("solver_checks", |b, _| count(b, |s| s.check)),
     ("solver_captures", |b, _| count(b, |s| s.capture)),
-    ("ends_in_mate", |b, _| b.steps.last().map(|s| self::b(s.mate))),
+    ("ends_in_mate", |b, _| {
+        b.steps.last().map(|s| self::b(s.mate))
+    }),
     ("after_capture", |b, _| Some(self::b(b.after_capture))),
-    ("legal_first", |b, _| b.steps.first().map(|s| f64::from(s.legal))),
-    ("legal_mean", |b, _| mean(b.steps.iter().map(|s| f64::from(s.legal)))),
+    ("legal_first", |b, _| {
+        b.steps.first().map(|s| f64::from(s.legal))
+    }),
+    ("legal_mean", |b, _| {
+        mean(b.steps.iter().map(|s| f64::from(s.legal)))
+    }),
     // The replies after the last move end the line: not the solver's problem.
     ("replies_mean", |b, _| {
         mean(b.steps.iter().rev().skip(1).map(|s| f64::from(s.replies)))
     }),
     ("replies_min", |b, _| {
-        b.steps.iter().rev().skip(1).map(|s| f64::from(s.replies)).reduce(f64::min)
+        b.steps
+            .iter()
+            .rev()
+            .skip(1)
+            .map(|s| f64::from(s.replies))
+            .reduce(f64::min)
     }),
-    ("forcing_first", |b, _| b.steps.first().map(|s| f64::from(s.forcing))),
+    ("forcing_first", |b, _| {
+        b.steps.first().map(|s| f64::from(s.forcing))
+    }),
     ("material", |b, _| Some(b.material)),
     ("pieces", |b, _| Some(b.pieces)),
     ("material_edge", |b, _| Some(b.edge)),
@@ -234,19 +261,27 @@ pub const FEATURES: [(&str, Get); 35] = [
         all(e, |s| s.prior).map(|v| v.iter().map(|p| -p.max(PRIOR_FLOOR).ln()).sum())
     }),
     ("rank_first", |_, e| first(e, |s| s.rank.map(f64::from))),
-    ("rank_max", |_, e| all(e, |s| s.rank.map(f64::from)).map(max)),
+    ("rank_max", |_, e| {
+        all(e, |s| s.rank.map(f64::from)).map(max)
+    }),
     ("policy_misses", |_, e| {
         all(e, |s| s.rank.map(|r| b(r > 1))).map(|v| v.iter().sum())
     }),
     ("entropy_first", |_, e| first(e, |s| s.entropy)),
-    ("entropy_mean", |_, e| all(e, |s| s.entropy).and_then(|v| mean(v.into_iter()))),
+    ("entropy_mean", |_, e| {
+        all(e, |s| s.entropy).and_then(|v| mean(v.into_iter()))
+    }),
     ("depth_first", |_, e| first(e, |s| s.depth_to_find)),
     ("depth_max", |_, e| all(e, |s| s.depth_to_find).map(max)),
     ("depth_last", |_, e| e.last().and_then(|s| s.depth_to_find)),
-    ("depth_sum", |_, e| all(e, |s| s.depth_to_find).map(|v| v.iter().sum())),
+    ("depth_sum", |_, e| {
+        all(e, |s| s.depth_to_find).map(|v| v.iter().sum())
+    }),
     ("gap_first", |_, e| first(e, |s| s.q_gap)),
     ("gap_min", |_, e| all(e, |s| s.q_gap).map(min)),
-    ("gap_mean", |_, e| all(e, |s| s.q_gap).and_then(|v| mean(v.into_iter()))),
+    ("gap_mean", |_, e| {
+        all(e, |s| s.q_gap).and_then(|v| mean(v.into_iter()))
+    }),
     ("good_first", |_, e| first(e, |s| s.good_moves)),
     ("good_max", |_, e| all(e, |s| s.good_moves).map(max)),
     ("engine_misses", |_, e| {
@@ -290,7 +325,10 @@ mod tests {
         // White: 7 pawns and N B R R Q (25); Black: 6 pawns (c4 among them)
         // and N N B R R Q (28).
         let (w, bl) = (7.0 + 25.0, 6.0 + 28.0);
-        assert_eq!((b.material, b.edge, b.pieces), (w + bl, w - bl, 25.0 + 28.0));
+        assert_eq!(
+            (b.material, b.edge, b.pieces),
+            (w + bl, w - bl, 25.0 + 28.0)
+        );
         let s = &b.steps[0];
         // Nc6 leaves the e-file: Qe2 checks e8 (a discovered check).
         assert!(s.check && !s.capture && !s.mate);
@@ -321,7 +359,10 @@ mod tests {
         assert_eq!(b.steps[0].forcing, 1);
         let f = features(&b, &[]);
         let get = |n: &str| f[FEATURES.iter().position(|x| x.0 == n).unwrap()];
-        assert_eq!((get("ends_in_mate"), get("replies_mean")), (Some(1.0), None));
+        assert_eq!(
+            (get("ends_in_mate"), get("replies_mean")),
+            (Some(1.0), None)
+        );
         assert_eq!(get("material_edge"), Some(5.0 - 3.0));
     }
 
@@ -337,7 +378,10 @@ mod tests {
         let steps = [s(1.0, true), s(2.0, true), s(1.0, true)];
         assert_eq!(forced(s(3.0, true), |k| steps.get(k - 1).cloned()).len(), 2);
         // The solver's first move was not the analysis' best: a line of one.
-        assert_eq!(forced(s(1.0, false), |k| steps.get(k - 1).cloned()).len(), 1);
+        assert_eq!(
+            forced(s(1.0, false), |k| steps.get(k - 1).cloned()).len(),
+            1
+        );
         // A further move the analysis does not prefer ends it, as does the game.
         let steps = [s(1.0, true), s(1.0, false)];
         assert_eq!(forced(s(1.0, true), |k| steps.get(k - 1).cloned()).len(), 2);
@@ -348,31 +392,60 @@ mod tests {
     fn engine_steps_by_hand() {
         let p = Inputs {
             lines: vec![
-                Line { multipv: 1, mv: "a".into(), q: Some(0.9) },
-                Line { multipv: 2, mv: "b".into(), q: Some(0.1) },
+                Line {
+                    multipv: 1,
+                    mv: "a".into(),
+                    q: Some(0.9),
+                },
+                Line {
+                    multipv: 2,
+                    mv: "b".into(),
+                    q: Some(0.1),
+                },
             ],
             final_best: Some("a".into()),
             priors: vec![("a".into(), 10.0), ("b".into(), 60.0), ("c".into(), 30.0)],
             best_by_depth: vec![(1, "b".into()), (2, "a".into()), (3, "a".into())],
         };
         let s = step(&p, "a");
-        assert_eq!((s.prior, s.rank, s.depth_to_find), (Some(0.1), Some(3), Some(2.0)));
+        assert_eq!(
+            (s.prior, s.rank, s.depth_to_find),
+            (Some(0.1), Some(3), Some(2.0))
+        );
         assert_eq!((s.good_moves, s.best_is_solution), (Some(1.0), Some(true)));
         assert!((s.q_gap.unwrap() - 0.8).abs() < 1e-12);
         // A solution the analysis never settles on: one past its last depth.
         let s = step(&p, "b");
-        assert_eq!((s.depth_to_find, s.rank, s.best_is_solution), (Some(4.0), Some(1), Some(false)));
-        let b = Board { steps: vec![BoardStep::default(); 2], ..Board::default() };
+        assert_eq!(
+            (s.depth_to_find, s.rank, s.best_is_solution),
+            (Some(4.0), Some(1), Some(false))
+        );
+        let b = Board {
+            steps: vec![BoardStep::default(); 2],
+            ..Board::default()
+        };
         let e = [step(&p, "a"), step(&p, "b")];
         let f = features(&b, &e);
         let get = |n: &str| f[FEATURES.iter().position(|x| x.0 == n).unwrap()];
         assert_eq!(get("prior_min"), Some(0.1));
         assert!((get("surprisal").unwrap() - (-(0.1f64.ln()) - 0.6f64.ln())).abs() < 1e-12);
-        assert_eq!((get("rank_max"), get("policy_misses")), (Some(3.0), Some(1.0)));
+        assert_eq!(
+            (get("rank_max"), get("policy_misses")),
+            (Some(3.0), Some(1.0))
+        );
         assert_eq!((get("depth_max"), get("depth_sum")), (Some(4.0), Some(6.0)));
         assert_eq!(get("engine_misses"), Some(1.0));
         // One step without a policy: the line's policy features unknown.
-        let e = [step(&p, "a"), step(&Inputs { priors: vec![], ..p.clone() }, "a")];
+        let e = [
+            step(&p, "a"),
+            step(
+                &Inputs {
+                    priors: vec![],
+                    ..p.clone()
+                },
+                "a",
+            ),
+        ];
         let f = features(&b, &e);
         let get = |n: &str| f[FEATURES.iter().position(|x| x.0 == n).unwrap()];
         assert_eq!((get("prior_first"), get("prior_min")), (Some(0.1), None));

@@ -91,8 +91,7 @@ pub fn measures(p: &Position) -> Measures {
         best_move: best,
         ease_sum: ease(&candidates, Form::Sum),
         policy_entropy,
-        good_moves: q_max
-            .map(|qm| valued.iter().filter(|v| v.1 >= qm - GOOD_GAP).count() as u32),
+        good_moves: q_max.map(|qm| valued.iter().filter(|v| v.1 >= qm - GOOD_GAP).count() as u32),
         q_gap,
     }
 }

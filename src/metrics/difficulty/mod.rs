@@ -6,14 +6,13 @@
 //! expected-rating models, their nested cross-validation and the model
 //! file, [`query`] the tables.
 
-pub mod math;
-pub mod measures;
 pub mod gbt;
 pub mod line;
+pub mod math;
+pub mod measures;
 pub mod model;
 pub mod puzzles;
 pub mod query;
-
 
 /// Column names of the difficulty tables.
 pub mod cols {

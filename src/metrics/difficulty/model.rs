@@ -306,7 +306,13 @@ fn fit_isotonic(x: &[f64], y: &[f64], increasing: bool) -> Kind {
         }
     }
     let edges = (0..blocks.len())
-        .map(|i| if i == 0 { blocks[0].0 } else { (blocks[i - 1].1 + blocks[i].0) / 2.0 })
+        .map(|i| {
+            if i == 0 {
+                blocks[0].0
+            } else {
+                (blocks[i - 1].1 + blocks[i].0) / 2.0
+            }
+        })
         .collect();
     Kind::Isotonic {
         x: edges,
@@ -388,7 +394,11 @@ fn fit_ridge(x: &[Vec<f64>], y: &[f64], lambda: f64) -> Kind {
         sd[f] = if var > 0.0 { var.sqrt() } else { 1.0 };
     }
     let z = |r: &[f64], f: usize| {
-        if r[f].is_nan() { 0.0 } else { (r[f] - mean[f]) / sd[f] }
+        if r[f].is_nan() {
+            0.0
+        } else {
+            (r[f] - mean[f]) / sd[f]
+        }
     };
     let my = y.iter().sum::<f64>() / y.len().max(1) as f64;
     // The features are centred (a missing value at the mean), so the
@@ -409,7 +419,10 @@ fn fit_ridge(x: &[Vec<f64>], y: &[f64], lambda: f64) -> Kind {
     let beta = solve(a);
     // Centring on the known values leaves the missing ones' mean off 0:
     // the intercept absorbs it.
-    let fitted_mean = x.iter().map(|r| (0..k).map(|f| beta[f] * z(r, f)).sum::<f64>()).sum::<f64>()
+    let fitted_mean = x
+        .iter()
+        .map(|r| (0..k).map(|f| beta[f] * z(r, f)).sum::<f64>())
+        .sum::<f64>()
         / y.len().max(1) as f64;
     Kind::Ridge {
         mean,
@@ -500,8 +513,15 @@ pub enum Spec {
     Constant,
     Isotonic(usize),
     LinearRanks(Vec<usize>),
-    Ridge { features: Vec<usize>, lambda: f64 },
-    Gbt { features: Vec<usize>, depth: u8, trees: usize },
+    Ridge {
+        features: Vec<usize>,
+        lambda: f64,
+    },
+    Gbt {
+        features: Vec<usize>,
+        depth: u8,
+        trees: usize,
+    },
 }
 
 impl Spec {
@@ -511,9 +531,9 @@ impl Spec {
         match self {
             Spec::Constant => vec![],
             Spec::Isotonic(f) => vec![*f],
-            Spec::LinearRanks(fs) | Spec::Ridge { features: fs, .. } | Spec::Gbt { features: fs, .. } => {
-                fs.clone()
-            }
+            Spec::LinearRanks(fs)
+            | Spec::Ridge { features: fs, .. }
+            | Spec::Gbt { features: fs, .. } => fs.clone(),
         }
     }
 
@@ -524,8 +544,14 @@ impl Spec {
             Spec::Constant => String::new(),
             Spec::Isotonic(f) => names[*f].to_string(),
             Spec::LinearRanks(fs) => format!("{} features", fs.len()),
-            Spec::Ridge { features, lambda } => format!("{} features, lambda {lambda}", features.len()),
-            Spec::Gbt { features, depth, trees } => {
+            Spec::Ridge { features, lambda } => {
+                format!("{} features, lambda {lambda}", features.len())
+            }
+            Spec::Gbt {
+                features,
+                depth,
+                trees,
+            } => {
                 format!("{} features, depth {depth}, {trees} trees", features.len())
             }
         }
@@ -575,14 +601,24 @@ fn always_known(rows: &[&Sample], n_features: usize) -> Vec<usize> {
 
 /// Inner cross-validation: the setting of `family` with the lowest squared
 /// error on `rows`, and that error (mean over the rows).
-fn select(family: Family, rows: &[&Sample], n_features: usize, folds: usize, seed: u64) -> Option<(Spec, f64)> {
+fn select(
+    family: Family,
+    rows: &[&Sample],
+    n_features: usize,
+    folds: usize,
+    seed: u64,
+) -> Option<(Spec, f64)> {
     let every: Vec<usize> = (0..n_features).collect();
     let known = always_known(rows, n_features);
     let fold_of = fold_assignment(rows.len(), folds, seed);
     let split = |f: usize| -> (Vec<&Sample>, Vec<&Sample>) {
         let (mut tr, mut te) = (Vec::new(), Vec::new());
         for (i, r) in rows.iter().enumerate() {
-            if fold_of[i] == f { te.push(*r) } else { tr.push(*r) }
+            if fold_of[i] == f {
+                te.push(*r)
+            } else {
+                tr.push(*r)
+            }
         }
         (tr, te)
     };
@@ -592,7 +628,10 @@ fn select(family: Family, rows: &[&Sample], n_features: usize, folds: usize, see
             let (tr, te) = split(f);
             let kind = spec.fit(&tr, seed)?;
             let feats = spec.features();
-            sq += te.iter().map(|r| (predict(&kind, &r.x(&feats)) - r.rating).powi(2)).sum::<f64>();
+            sq += te
+                .iter()
+                .map(|r| (predict(&kind, &r.x(&feats)) - r.rating).powi(2))
+                .sum::<f64>();
         }
         Some(sq / rows.len() as f64)
     };
@@ -610,7 +649,10 @@ fn select(family: Family, rows: &[&Sample], n_features: usize, folds: usize, see
         Family::Ridge => best(
             RIDGE_LAMBDAS
                 .iter()
-                .map(|&lambda| Spec::Ridge { features: every.clone(), lambda })
+                .map(|&lambda| Spec::Ridge {
+                    features: every.clone(),
+                    lambda,
+                })
                 .collect(),
         ),
         Family::Gbt => {
@@ -636,7 +678,14 @@ fn select(family: Family, rows: &[&Sample], n_features: usize, folds: usize, see
                     .min_by(|a, b| a.1.total_cmp(b.1))
                     .map(|(t, e)| (t + 1, e / rows.len() as f64))?;
                 if out.as_ref().is_none_or(|o| e < o.1) {
-                    out = Some((Spec::Gbt { features: every.clone(), depth, trees: t }, e));
+                    out = Some((
+                        Spec::Gbt {
+                            features: every.clone(),
+                            depth,
+                            trees: t,
+                        },
+                        e,
+                    ));
                 }
             }
             out
@@ -676,7 +725,10 @@ pub fn nested(rows: &[Sample], n_features: usize, names: &[&str], nest: Nesting)
     let mut preds = vec![vec![f64::NAN; rows.len()]; fams.len() + 1];
     let mut chosen = vec![Vec::new(); fams.len() + 1];
     for f in 0..nest.outer {
-        let train: Vec<&Sample> = (0..rows.len()).filter(|&i| fold_of[i] != f).map(|i| &rows[i]).collect();
+        let train: Vec<&Sample> = (0..rows.len())
+            .filter(|&i| fold_of[i] != f)
+            .map(|i| &rows[i])
+            .collect();
         let test: Vec<usize> = (0..rows.len()).filter(|&i| fold_of[i] == f).collect();
         let mut best: Option<(usize, f64)> = None;
         for (k, &fam) in fams.iter().enumerate() {
@@ -684,7 +736,9 @@ pub fn nested(rows: &[Sample], n_features: usize, names: &[&str], nest: Nesting)
                 chosen[k].push("too few rows".to_string());
                 continue;
             };
-            let Some(kind) = spec.fit(&train, nest.seed) else { continue };
+            let Some(kind) = spec.fit(&train, nest.seed) else {
+                continue;
+            };
             let feats = spec.features();
             for &i in &test {
                 preds[k][i] = predict(&kind, &rows[i].x(&feats));
@@ -930,12 +984,24 @@ mod tests {
         let folds = fold_assignment(400, 5, 1);
         assert!((0..5).all(|f| folds.iter().filter(|&&x| x == f).count() == 80));
         assert_eq!(folds, fold_assignment(400, 5, 1));
-        let nest = Nesting { outer: 4, inner: 3, seed: 1 };
+        let nest = Nesting {
+            outer: 4,
+            inner: 3,
+            seed: 1,
+        };
         let all = nested(&rows, 3, &["a", "noise", "step"], nest);
         assert_eq!(all.len(), Family::ALL.len() + 1);
         let by = |f: Option<Family>| all.iter().find(|a| a.family == f).unwrap();
-        let (gbt, ridge, constant) = (by(Some(Family::Gbt)), by(Some(Family::Ridge)), by(Some(Family::Constant)));
-        assert!(all.iter().all(|a| a.score.n == 400 && a.score.n_settled == 200), "{all:?}");
+        let (gbt, ridge, constant) = (
+            by(Some(Family::Gbt)),
+            by(Some(Family::Ridge)),
+            by(Some(Family::Constant)),
+        );
+        assert!(
+            all.iter()
+                .all(|a| a.score.n == 400 && a.score.n_settled == 200),
+            "{all:?}"
+        );
         assert!(gbt.score.rmse < ridge.score.rmse && ridge.score.rmse < constant.score.rmse);
         assert!(gbt.score.spearman > 0.9, "{:?}", gbt.score);
         // Isotonic and linear ranks use the always-known features only.
@@ -953,7 +1019,11 @@ mod tests {
     /// The scores by hand on three rows, one unpriced, one unsettled.
     #[test]
     fn scores_by_hand() {
-        let nest = Nesting { outer: 2, inner: 2, seed: 0 };
+        let nest = Nesting {
+            outer: 2,
+            inner: 2,
+            seed: 0,
+        };
         let s = score(
             &[1100.0, 1300.0, f64::NAN, 1500.0],
             &[1000.0, 1400.0, 1200.0, 1600.0],
@@ -969,7 +1039,9 @@ mod tests {
     /// and a missing value predicts as the mean.
     #[test]
     fn ridge_recovers_a_line() {
-        let x: Vec<Vec<f64>> = (0..10).map(|i| vec![f64::from(i), f64::from(i % 2)]).collect();
+        let x: Vec<Vec<f64>> = (0..10)
+            .map(|i| vec![f64::from(i), f64::from(i % 2)])
+            .collect();
         let y: Vec<f64> = x.iter().map(|r| 100.0 + 3.0 * r[0] - 7.0 * r[1]).collect();
         let k = fit_ridge(&x, &y, 0.0);
         for r in &x {
@@ -989,8 +1061,15 @@ mod tests {
         for spec in [
             Spec::Isotonic(0),
             Spec::LinearRanks(vec![0, 1]),
-            Spec::Ridge { features: vec![0, 1, 2], lambda: 0.01 },
-            Spec::Gbt { features: vec![0, 1, 2], depth: 2, trees: 5 },
+            Spec::Ridge {
+                features: vec![0, 1, 2],
+                lambda: 0.01,
+            },
+            Spec::Gbt {
+                features: vec![0, 1, 2],
+                depth: 2,
+                trees: 5,
+            },
         ] {
             let m = RatingModel {
                 evallab_version: "0.1.0".into(),
@@ -1001,7 +1080,16 @@ mod tests {
                 training_sha256: training_hash(&[("a".into(), 1500.0)]),
                 analysis: "sf".into(),
                 policy: "maia".into(),
-                cv: score(&[1.0, 2.0], &[1.0, 3.0], &[None, None], Nesting { outer: 2, inner: 2, seed: 1 }),
+                cv: score(
+                    &[1.0, 2.0],
+                    &[1.0, 3.0],
+                    &[None, None],
+                    Nesting {
+                        outer: 2,
+                        inner: 2,
+                        seed: 1,
+                    },
+                ),
             };
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("m.json");

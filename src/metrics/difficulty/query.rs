@@ -14,9 +14,9 @@ use super::math::{Estimate, correlations};
 use super::measures::{Line, Position, measures};
 use super::model::{Assessed, CvScore, RatingModel, Sample, errors};
 use super::puzzles::{SOLVER_FIRST_PLY, cols as pcols, puzzles};
-use crate::metrics::start_position;
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{EaseOptions, used_lines};
+use crate::metrics::start_position;
 use crate::schema::{col, policy_col};
 
 /// Which analysis and policy runs, how many lines.
@@ -144,23 +144,41 @@ struct Replay {
 /// The start and moves of each game of `ids`.
 fn replays(games: LazyFrame, moves: LazyFrame, ids: &[i64]) -> PolarsResult<HashMap<i64, Replay>> {
     let keep = Series::new("ids".into(), ids);
-    let only = |lf: LazyFrame| lf.filter(col(col::GAME_ID).is_in(lit(keep.clone()).implode(false), false));
-    let g = only(games.select([col(col::GAME_ID), col(col::START_FEN), col(col::VARIANT)])).collect()?;
+    let only =
+        |lf: LazyFrame| lf.filter(col(col::GAME_ID).is_in(lit(keep.clone()).implode(false), false));
+    let g = only(games.select([col(col::GAME_ID), col(col::START_FEN), col(col::VARIANT)]))
+        .collect()?;
     let mut out: HashMap<i64, Replay> = HashMap::with_capacity(g.height());
-    let (gid, fen, var) = (g.column(col::GAME_ID)?.i64()?, g.column(col::START_FEN)?.str()?, g.column(col::VARIANT)?.str()?);
+    let (gid, fen, var) = (
+        g.column(col::GAME_ID)?.i64()?,
+        g.column(col::START_FEN)?.str()?,
+        g.column(col::VARIANT)?.str()?,
+    );
     for i in 0..g.height() {
         let Some(id) = gid.get(i) else { continue };
-        out.insert(id, Replay {
-            start_fen: fen.get(i).map(str::to_string),
-            chess960: var.get(i) == Some("chess960"),
-            moves: Vec::new(),
-            captures: Vec::new(),
-        });
+        out.insert(
+            id,
+            Replay {
+                start_fen: fen.get(i).map(str::to_string),
+                chess960: var.get(i) == Some("chess960"),
+                moves: Vec::new(),
+                captures: Vec::new(),
+            },
+        );
     }
-    let m = only(moves.select([col(col::GAME_ID), col(col::PLY), col(col::UCI), col(col::IS_CAPTURE)]))
-        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
-        .collect()?;
-    let (gid, uci, cap) = (m.column(col::GAME_ID)?.i64()?, m.column(col::UCI)?.str()?, m.column(col::IS_CAPTURE)?.bool()?);
+    let m = only(moves.select([
+        col(col::GAME_ID),
+        col(col::PLY),
+        col(col::UCI),
+        col(col::IS_CAPTURE),
+    ]))
+    .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+    .collect()?;
+    let (gid, uci, cap) = (
+        m.column(col::GAME_ID)?.i64()?,
+        m.column(col::UCI)?.str()?,
+        m.column(col::IS_CAPTURE)?.bool()?,
+    );
     for i in 0..m.height() {
         if let (Some(r), Some(u)) = (gid.get(i).and_then(|g| out.get_mut(&g)), uci.get(i)) {
             r.moves.push(u.to_string());
@@ -239,7 +257,11 @@ pub fn puzzle_features(
     let mut table = puzzles(games.clone(), moves.clone())
         .sort([pcols::PUZZLE_ID], SortMultipleOptions::default())
         .collect()?;
-    let ids: Vec<i64> = table.column(col::GAME_ID)?.i64()?.into_no_null_iter().collect();
+    let ids: Vec<i64> = table
+        .column(col::GAME_ID)?
+        .i64()?
+        .into_no_null_iter()
+        .collect();
     let games = replays(games, moves, &ids)?;
     let (mut kg, mut kp) = (Vec::new(), Vec::new());
     for id in &ids {
@@ -255,11 +277,17 @@ pub fn puzzle_features(
         .par_iter()
         .map(|id| {
             let Some(r) = games.get(id) else {
-                return (vec![None; FEATURES.len()], Some("the puzzle's moves are missing".into()));
+                return (
+                    vec![None; FEATURES.len()],
+                    Some("the puzzle's moves are missing".into()),
+                );
             };
             let plies = solver_plies(r.moves.len());
             let Some(solution) = r.moves.get(SOLVER_FIRST_PLY as usize - 1) else {
-                return (vec![None; FEATURES.len()], Some("the puzzle has no solver move".into()));
+                return (
+                    vec![None; FEATURES.len()],
+                    Some("the puzzle has no solver move".into()),
+                );
             };
             let b = match r.board(SOLVER_FIRST_PLY, plies.len(), solution) {
                 Ok(b) => b,
@@ -267,16 +295,24 @@ pub fn puzzle_features(
             };
             let missing: Vec<String> = plies
                 .iter()
-                .filter(|q| inputs.get(&(*id, **q)).is_none_or(|p| p.lines.is_empty() || p.priors.is_empty()))
+                .filter(|q| {
+                    inputs
+                        .get(&(*id, **q))
+                        .is_none_or(|p| p.lines.is_empty() || p.priors.is_empty())
+                })
                 .map(|q| q.to_string())
                 .collect();
             let steps: Vec<EngineStep> = plies
                 .iter()
-                .map(|&q| step(inputs.get(&(*id, q)).unwrap_or(&none), &r.moves[q as usize - 1]))
+                .map(|&q| {
+                    step(
+                        inputs.get(&(*id, q)).unwrap_or(&none),
+                        &r.moves[q as usize - 1],
+                    )
+                })
                 .collect();
-            let why = (!missing.is_empty()).then(|| {
-                format!("no analysis or no policy before ply {}", missing.join(", "))
-            });
+            let why = (!missing.is_empty())
+                .then(|| format!("no analysis or no policy before ply {}", missing.join(", ")));
             (features(&b, &steps), why)
         })
         .collect();
@@ -312,10 +348,22 @@ pub fn samples(puzzles: &DataFrame, themes: &[String]) -> PolarsResult<(Vec<Samp
         let (Some(r), Some(id), None) = (rating.get(i), ids.get(i), reason.get(i)) else {
             continue;
         };
-        let has: Vec<&str> = tags.get(i).unwrap_or_default().split_ascii_whitespace().collect();
+        let has: Vec<&str> = tags
+            .get(i)
+            .unwrap_or_default()
+            .split_ascii_whitespace()
+            .collect();
         let mut features: Vec<Option<f64>> = feats.iter().map(|f| f.get(i)).collect();
-        features.extend(themes.iter().map(|t| Some(f64::from(u8::from(has.contains(&t.as_str()))))));
-        rows.push(Sample { features, rating: r, deviation: dev.get(i) });
+        features.extend(
+            themes
+                .iter()
+                .map(|t| Some(f64::from(u8::from(has.contains(&t.as_str()))))),
+        );
+        rows.push(Sample {
+            features,
+            rating: r,
+            deviation: dev.get(i),
+        });
         keys.push((id.to_string(), r));
     }
     Ok((rows, keys))
@@ -455,7 +503,12 @@ pub fn with_expected_rating(
         .filter(col(col::LABEL).eq(lit(opts.analysis_label.as_str())))
         .select([col(col::GAME_ID), col(col::PLY)])
         .unique(None, UniqueKeepStrategy::First)
-        .join(all, [col(col::GAME_ID)], [col(col::GAME_ID)], JoinArgs::new(JoinType::Semi));
+        .join(
+            all,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        );
     let inputs = positions(analysis, policy, every, opts)?;
     let priced = |p: &Position| !p.lines.is_empty() && !p.priors.is_empty();
     let expected: Vec<Option<f64>> = g
@@ -475,7 +528,10 @@ pub fn with_expected_rating(
                     return None;
                 }
                 let q = ply + 2 * k as u32;
-                Some(step(inputs.get(&(id, q)).filter(|p| priced(p))?, played(q)?))
+                Some(step(
+                    inputs.get(&(id, q)).filter(|p| priced(p))?,
+                    played(q)?,
+                ))
             });
             let b = r.board(ply, steps.len(), &best).ok()?;
             let f = features(&b, &steps);
@@ -528,7 +584,11 @@ pub fn predict_puzzles(puzzles: &DataFrame, model: &RatingModel) -> PolarsResult
 
 /// `values`, one per training row of [`samples`] (keyed by puzzle id), on
 /// `puzzles`' rows; NaN where a puzzle was not a training row.
-pub fn aligned(puzzles: &DataFrame, keys: &[(String, f64)], values: &[f64]) -> PolarsResult<Vec<f64>> {
+pub fn aligned(
+    puzzles: &DataFrame,
+    keys: &[(String, f64)],
+    values: &[f64],
+) -> PolarsResult<Vec<f64>> {
     let by_id: HashMap<&str, f64> = keys
         .iter()
         .map(|k| k.0.as_str())
@@ -547,7 +607,10 @@ pub fn predictions_table(puzzles: &DataFrame, expected: &[f64]) -> PolarsResult<
     let mut out = puzzles.select([pcols::PUZZLE_ID, pcols::RATING, pcols::RATING_DEVIATION])?;
     out.with_column(Column::new(
         cols::EXPECTED_RATING.into(),
-        expected.iter().map(|v| (!v.is_nan()).then_some(*v)).collect::<Vec<_>>(),
+        expected
+            .iter()
+            .map(|v| (!v.is_nan()).then_some(*v))
+            .collect::<Vec<_>>(),
     ))?;
     Ok(out)
 }
@@ -559,12 +622,23 @@ pub fn predictions_table(puzzles: &DataFrame, expected: &[f64]) -> PolarsResult<
 pub fn models_table(assessed: &[Assessed], shipped: Option<&str>) -> PolarsResult<DataFrame> {
     let name = |a: &Assessed| a.family.map_or("selected", |f| f.name());
     let f = |g: fn(&CvScore) -> f64| -> Vec<f64> { assessed.iter().map(|a| g(&a.score)).collect() };
-    let u = |g: fn(&CvScore) -> usize| -> Vec<u32> { assessed.iter().map(|a| g(&a.score) as u32).collect() };
+    let u = |g: fn(&CvScore) -> usize| -> Vec<u32> {
+        assessed.iter().map(|a| g(&a.score) as u32).collect()
+    };
     DataFrame::new(
         assessed.len(),
         vec![
-            Column::new(cols::KIND.into(), assessed.iter().map(name).collect::<Vec<_>>()),
-            Column::new(cols::SETTINGS.into(), assessed.iter().map(|a| a.chosen.join("; ")).collect::<Vec<_>>()),
+            Column::new(
+                cols::KIND.into(),
+                assessed.iter().map(name).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                cols::SETTINGS.into(),
+                assessed
+                    .iter()
+                    .map(|a| a.chosen.join("; "))
+                    .collect::<Vec<_>>(),
+            ),
             Column::new(cols::N.into(), u(|s| s.n)),
             Column::new(cols::CV_RHO.into(), f(|s| s.spearman)),
             Column::new(cols::CV_MAE.into(), f(|s| s.mae)),
@@ -574,10 +648,16 @@ pub fn models_table(assessed: &[Assessed], shipped: Option<&str>) -> PolarsResul
             Column::new(cols::CV_RHO_SETTLED.into(), f(|s| s.spearman_settled)),
             Column::new(cols::CV_MAE_SETTLED.into(), f(|s| s.mae_settled)),
             Column::new(cols::CV_RMSE_SETTLED.into(), f(|s| s.rmse_settled)),
-            Column::new(cols::RMSE_OVER_SD.into(), f(|s| s.rmse_settled / s.sd_settled)),
+            Column::new(
+                cols::RMSE_OVER_SD.into(),
+                f(|s| s.rmse_settled / s.sd_settled),
+            ),
             Column::new(
                 cols::CHOSEN.into(),
-                assessed.iter().map(|a| a.family.is_some_and(|f| Some(f.name()) == shipped)).collect::<Vec<_>>(),
+                assessed
+                    .iter()
+                    .map(|a| a.family.is_some_and(|f| Some(f.name()) == shipped))
+                    .collect::<Vec<_>>(),
             ),
         ],
     )
@@ -616,7 +696,12 @@ pub const BAND: f64 = 200.0;
 /// sd, 10th and 90th percentile of the expected rating, Spearman, MAE and
 /// RMSE, and the MAE of the mean rating of all the puzzles (the constant
 /// to beat). `expected` NaN: not priced, left out.
-pub fn breakdown(puzzles: &DataFrame, expected: &[f64], by: Breakdown, min_n: usize) -> PolarsResult<DataFrame> {
+pub fn breakdown(
+    puzzles: &DataFrame,
+    expected: &[f64],
+    by: Breakdown,
+    min_n: usize,
+) -> PolarsResult<DataFrame> {
     let rating = puzzles.column(pcols::RATING)?.f64()?.clone();
     let themes = puzzles.column(pcols::THEMES)?.str()?.clone();
     let priced: Vec<usize> = (0..puzzles.height())
@@ -630,7 +715,10 @@ pub fn breakdown(puzzles: &DataFrame, expected: &[f64], by: Breakdown, min_n: us
         match by {
             Breakdown::Band => {
                 let lo = (r(i) / BAND).floor() * BAND;
-                by_key.entry(format!("{lo:04}-{:04}", lo + BAND - 1.0)).or_default().push(i);
+                by_key
+                    .entry(format!("{lo:04}-{:04}", lo + BAND - 1.0))
+                    .or_default()
+                    .push(i);
             }
             Breakdown::Theme => {
                 for t in themes.get(i).unwrap_or_default().split_ascii_whitespace() {
@@ -639,7 +727,8 @@ pub fn breakdown(puzzles: &DataFrame, expected: &[f64], by: Breakdown, min_n: us
             }
         }
     }
-    let mut named: Vec<(String, Vec<usize>)> = by_key.into_iter().filter(|g| g.1.len() >= min_n).collect();
+    let mut named: Vec<(String, Vec<usize>)> =
+        by_key.into_iter().filter(|g| g.1.len() >= min_n).collect();
     match by {
         Breakdown::Band => named.sort_by(|a, b| a.0.cmp(&b.0)),
         Breakdown::Theme => named.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0))),
@@ -683,9 +772,20 @@ pub fn breakdown(puzzles: &DataFrame, expected: &[f64], by: Breakdown, min_n: us
         cols::MAE_CONSTANT,
     ];
     let mut columns = vec![
-        Column::new(cols::GROUP.into(), groups.iter().map(|g| g.0.clone()).collect::<Vec<_>>()),
-        Column::new(cols::N.into(), groups.iter().map(|g| g.1.len() as u32).collect::<Vec<_>>()),
+        Column::new(
+            cols::GROUP.into(),
+            groups.iter().map(|g| g.0.clone()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            cols::N.into(),
+            groups.iter().map(|g| g.1.len() as u32).collect::<Vec<_>>(),
+        ),
     ];
-    columns.extend(names.iter().zip(c).map(|(n, v)| Column::new((*n).into(), v)));
+    columns.extend(
+        names
+            .iter()
+            .zip(c)
+            .map(|(n, v)| Column::new((*n).into(), v)),
+    );
     DataFrame::new(groups.len(), columns)
 }

@@ -313,19 +313,22 @@ fn difficulty_end_to_end() {
         40
     );
     // Game positions: every analysed and priced position gets a rating.
-    let out = evallab(&[
-        "ease",
-        &ds,
-        "--analysis",
-        "sf",
-        "--policy",
-        "maia",
-        "--positions",
-        "--rating-model",
-        &model,
-        "--format",
-        "csv",
-    ]);
+    let ease_with = |model: &str| {
+        evallab(&[
+            "ease",
+            &ds,
+            "--analysis",
+            "sf",
+            "--policy",
+            "maia",
+            "--positions",
+            "--rating-model",
+            model,
+            "--format",
+            "csv",
+        ])
+    };
+    let out = ease_with(&model);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let ease = csv(out.stdout);
     assert!(
@@ -351,17 +354,7 @@ fn difficulty_end_to_end() {
         .iter()
         .any(|f| f.starts_with("theme:"));
     if reads_themes {
-        let out = evallab(&[
-            "ease",
-            &ds,
-            "--analysis",
-            "sf",
-            "--policy",
-            "maia",
-            "--positions",
-            "--rating-model",
-            &themed,
-        ]);
+        let out = ease_with(&themed);
         let err = text(&out.stderr);
         assert!(!out.status.success() && err.contains("themes"), "{err}");
     }

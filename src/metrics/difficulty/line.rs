@@ -127,16 +127,8 @@ pub struct EngineStep {
 #[must_use]
 pub fn step(p: &Inputs, solution: &str) -> EngineStep {
     let m = measures::measures(p);
-    let scale = if p.priors.iter().any(|(_, v)| *v > 1.0) {
-        100.0
-    } else {
-        1.0
-    };
-    let prior = p
-        .priors
-        .iter()
-        .find(|(mv, _)| mv == solution)
-        .map(|(_, v)| v / scale);
+    let scale = p.prior_scale();
+    let prior = p.prior(solution);
     let rank = prior.map(|x| 1 + p.priors.iter().filter(|(_, v)| v / scale > x).count() as u32);
     let depth_to_find = p.best_by_depth.last().map(|(last, _)| {
         let stay = p
@@ -156,7 +148,7 @@ pub fn step(p: &Inputs, solution: &str) -> EngineStep {
         good_moves: m.good_moves.map(f64::from),
         best_is_solution: m.best_move.as_deref().map(|b| b == solution),
         ease: m.ease_sum,
-        q_best: p.lines.iter().filter_map(|l| l.q).reduce(f64::max),
+        q_best: m.q_max,
     }
 }
 

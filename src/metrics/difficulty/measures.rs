@@ -31,10 +31,35 @@ pub struct Position {
     pub best_by_depth: Vec<(u16, String)>,
 }
 
+impl Position {
+    /// What divides a stored prior into a fraction: 100 when one is above 1
+    /// (lc0 prints percentages), else 1.
+    #[must_use]
+    pub fn prior_scale(&self) -> f64 {
+        if self.priors.iter().any(|(_, v)| *v > 1.0) {
+            100.0
+        } else {
+            1.0
+        }
+    }
+
+    /// The prior of `mv`, a fraction; `None` when the policy did not price it.
+    #[must_use]
+    pub fn prior(&self, mv: &str) -> Option<f64> {
+        let scale = self.prior_scale();
+        self.priors
+            .iter()
+            .find(|(m, _)| m == mv)
+            .map(|(_, v)| v / scale)
+    }
+}
+
 /// The measures of a position the line features read ([`super::line`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Measures {
     pub best_move: Option<String>,
+    /// The largest Q of the lines.
+    pub q_max: Option<f64>,
     pub ease_sum: Option<f64>,
     pub policy_entropy: Option<f64>,
     pub good_moves: Option<u32>,
@@ -58,18 +83,11 @@ pub fn measures(p: &Position) -> Measures {
         .first()
         .map(|v| v.0.to_string())
         .or_else(|| p.final_best.clone());
-    let percent = p.priors.iter().any(|(_, v)| *v > 1.0);
-    let scale = if percent { 100.0 } else { 1.0 };
-    let prior = |mv: &str| {
-        p.priors
-            .iter()
-            .find(|(m, _)| m == mv)
-            .map(|(_, v)| v / scale)
-    };
+    let scale = p.prior_scale();
     let candidates: Vec<Candidate> = lines
         .iter()
         .map(|l| Candidate {
-            prior: prior(&l.mv),
+            prior: p.prior(&l.mv),
             q: l.q,
         })
         .collect();
@@ -89,6 +107,7 @@ pub fn measures(p: &Position) -> Measures {
     });
     Measures {
         best_move: best,
+        q_max,
         ease_sum: ease(&candidates, Form::Sum),
         policy_entropy,
         good_moves: q_max.map(|qm| valued.iter().filter(|v| v.1 >= qm - GOOD_GAP).count() as u32),

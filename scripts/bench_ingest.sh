@@ -18,6 +18,9 @@
 # prints each row's fastest run: on a shared virtual machine the same binary
 # varied by ±25 % from run to run, and the fastest run is the one least
 # disturbed by its neighbours.
+# PYTHON=/path/to/python (default python3, which needs polars) reads the
+# outputs back at the end (scripts/scan_moves.py); without polars that step is
+# skipped with a note.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 archive="${1:-../shared/tcec}"
@@ -130,5 +133,12 @@ for b in ${before:+"$before"} "$bin"; do
   "$b" ingest --quiet --overwrite -o "$out" "$archive" --jobs 2 > /dev/null
   outputs+=("$out")
 done
-python3 scripts/scan_moves.py "${outputs[@]}"
-echo "(${outputs[*]##*/}: ${before:+EVALLAB_BEFORE, }the new binary)"
+# polars from $PYTHON (default python3): a machine without it gets a note, not
+# a traceback after the whole table.
+py="${PYTHON:-python3}"
+if "$py" -c "import polars" 2>/dev/null; then
+  "$py" scripts/scan_moves.py "${outputs[@]}"
+  echo "(${outputs[*]##*/}: ${before:+EVALLAB_BEFORE, }the new binary)"
+else
+  echo "read speed skipped: $py has no polars (PYTHON=/path/to/python with polars)"
+fi

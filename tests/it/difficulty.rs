@@ -3,7 +3,7 @@
 //! `data/fixtures/lichess_puzzles.csv`; the engine part with Stockfish and
 //! lc0 + Maia-1900 (SKIPPED when absent).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use evallab::dataset::Dataset;
 use evallab::metrics::difficulty::line::FEATURES;
@@ -122,7 +122,8 @@ fn puzzles_in_and_the_solver_marked() {
 }
 
 /// Every position of the puzzles analysed and priced.
-fn analyse(ds: &str, sf: &str, lc0: &str, weights: &str, nodes: &str) {
+fn analyse(ds: &str, sf: &str, (lc0, weights): &(PathBuf, PathBuf), nodes: &str) {
+    let (lc0, weights) = (lc0.display().to_string(), weights.display().to_string());
     for args in [
         vec![
             "analyze",
@@ -146,9 +147,9 @@ fn analyse(ds: &str, sf: &str, lc0: &str, weights: &str, nodes: &str) {
             "policy",
             ds,
             "--uci",
-            lc0,
+            &lc0,
             "--weights",
-            weights,
+            &weights,
             "--plies",
             "1..40",
             "--jobs",
@@ -175,17 +176,11 @@ fn csv(bytes: Vec<u8>) -> DataFrame {
 /// 2,000 nodes so that the test is quick.
 #[test]
 fn difficulty_end_to_end() {
-    let Some((lc0, weights)) = lc0() else { return };
+    let Some(maia) = lc0() else { return };
     let Some(sf) = stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let ds = ingest(dir.path());
-    analyse(
-        &ds,
-        sf,
-        &lc0.display().to_string(),
-        &weights.display().to_string(),
-        "2000",
-    );
+    analyse(&ds, sf, &maia, "2000");
     let model = dir.path().join("model.json").display().to_string();
     let base = ["difficulty", &ds, "--analysis", "sf", "--policy", "maia"];
     let run = |extra: &[&str]| {
@@ -396,19 +391,13 @@ fn on_the_shared_puzzles_the_whole_line_beats_its_first_move() {
         eprintln!("SKIPPED: ../shared/puzzles not found");
         return;
     }
-    let Some((lc0, weights)) = lc0() else { return };
+    let Some(maia) = lc0() else { return };
     let Some(sf) = stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let ds = dir.path().join("ds").display().to_string();
     let out = evallab(&["ingest", &path.display().to_string(), "-o", &ds, "--quiet"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    analyse(
-        &ds,
-        sf,
-        &lc0.display().to_string(),
-        &weights.display().to_string(),
-        "20000",
-    );
+    analyse(&ds, sf, &maia, "20000");
     let base = [
         "difficulty",
         &ds,

@@ -557,12 +557,99 @@ fn adjudication_derives_the_draw_score_from_the_clocks() {
     );
 }
 
+/// Read in chunks of whole games, the corpus gives every adjudication
+/// table that one pass over all of it gives: the outcomes, a sweep, the
+/// clocks derived per era and event, the clock check and its report (the
+/// counts summed across chunks, the first disagreement the earliest).
+#[test]
+fn adjudication_in_chunks_equals_one_pass() {
+    use evallab::metrics::Selection;
+    use evallab::metrics::adjudication::clocks::ClockRows;
+    use evallab::metrics::adjudication::sweep::{Axis, derive, sweep};
+    use evallab::metrics::adjudication::tables::clock_report;
+    use evallab::metrics::adjudication::{RuleSet, query};
+    let Some(c) = corpus() else { return };
+    // Eras B to E of the clocks (seasons 4, 9, 15 and 21).
+    let sel = Selection {
+        event: Some("TCEC Season (4|9|15|21) ".into()),
+        ..Selection::default()
+    };
+    let load_from = |moves: LazyFrame, chunk_plies| {
+        query::load_in_chunks(
+            c.ds.scan(&GAMES).unwrap(),
+            moves,
+            &sel,
+            true,
+            None,
+            chunk_plies,
+        )
+        .unwrap()
+    };
+    let load = |chunk_plies| load_from(c.ds.scan(&MOVES).unwrap(), chunk_plies);
+    let (one, chunked) = (load(u64::MAX), load(20_000));
+    assert_eq!(one.chunks(), 1);
+    assert!(chunked.chunks() > 5, "{} chunks", chunked.chunks());
+    let set = RuleSet::load("tcec").unwrap();
+    let same = |a: DataFrame, b: DataFrame, what: &str| {
+        assert!(a.height() > 0, "{what}: no rows");
+        assert!(a.equals_missing(&b), "{what}:\n{a}\n{b}");
+    };
+    let outcomes = one.outcomes(&set).unwrap();
+    same(
+        outcomes.clone(),
+        chunked.outcomes(&set).unwrap(),
+        "outcomes",
+    );
+    // A moves table not in the games' order: its chunks are found by id.
+    let shuffled = c.ds.scan(&MOVES).unwrap().sort(
+        [col::PLY],
+        SortMultipleOptions::default().with_maintain_order(true),
+    );
+    same(
+        outcomes,
+        load_from(shuffled, 400_000).outcomes(&set).unwrap(),
+        "outcomes, moves out of order",
+    );
+    let axes = [Axis::parse("tcec.draw.score=5..20:5").unwrap()];
+    same(
+        sweep(&one, &set, &axes, &|_, _| {}).unwrap(),
+        sweep(&chunked, &set, &axes, &|_, _| {}).unwrap(),
+        "sweep",
+    );
+    let sorted = |df: DataFrame| {
+        df.sort(["era", "event"], SortMultipleOptions::default())
+            .unwrap()
+    };
+    same(
+        sorted(derive(&one, &set, &axes, &|_, _| {}).unwrap()),
+        sorted(derive(&chunked, &set, &axes, &|_, _| {}).unwrap()),
+        "derive",
+    );
+    let (a, b) = (
+        one.clock_check(&set, ClockRows::All).unwrap(),
+        chunked.clock_check(&set, ClockRows::All).unwrap(),
+    );
+    same(a.per_event, b.per_event, "clock check per event");
+    same(a.plies, b.plies, "clock check plies");
+    let (a, b) = (
+        clock_report(&one, &set, true).unwrap(),
+        clock_report(&chunked, &set, true).unwrap(),
+    );
+    assert_eq!(a.to_string(), b.to_string());
+    same(a.table, b.table, "clock report");
+    for ((name, _, x), (_, _, y)) in a.details.into_iter().zip(b.details) {
+        if x.height() > 0 {
+            same(x, y, name);
+        }
+    }
+}
+
 /// The whole corpus loaded for adjudication (all games, both engines).
-fn load_corpus(
+fn load_corpus<'a>(
     c: &Corpus,
     clocks: bool,
-    tb: Option<(&dyn evallab::metrics::adjudication::query::Probe, u32)>,
-) -> evallab::metrics::adjudication::query::Loaded {
+    tb: Option<(&'a dyn evallab::metrics::adjudication::query::Probe, u32)>,
+) -> evallab::metrics::adjudication::query::Loaded<'a> {
     evallab::metrics::adjudication::query::load(
         c.ds.scan(&GAMES).unwrap(),
         c.ds.scan(&MOVES).unwrap(),

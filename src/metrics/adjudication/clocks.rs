@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use polars::prelude::*;
 use rayon::prelude::*;
 
-use super::query::{Loaded, cols, percent};
+use super::query::{Chunk, Loaded, cols, percent};
 use super::replay::{Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
@@ -60,7 +60,73 @@ struct GameClocks {
     rows: Vec<ClockRow>,
 }
 
-impl Loaded {
+impl Loaded<'_> {
+    /// [`Chunk::clock_check`] of all games, a chunk at a time: the counts
+    /// summed per era and event, the first disagreement the earliest in game
+    /// order, the plies one chunk after the other.
+    pub fn clock_check(&self, set: &RuleSet, rows: ClockRows) -> Result<ClockCheck, Error> {
+        ClockCheck::merge(self.map_chunks(|c| c.clock_check(set, rows))?)
+    }
+}
+
+impl ClockCheck {
+    /// The checks of consecutive chunks as one (see [`Loaded::clock_check`]).
+    pub fn merge(checks: Vec<ClockCheck>) -> Result<ClockCheck, Error> {
+        if checks.len() == 1 {
+            return Ok(checks.into_iter().next().expect("one check"));
+        }
+        let (per_event, plies): (Vec<_>, Vec<_>) =
+            checks.into_iter().map(|c| (c.per_event, c.plies)).unzip();
+        let sum = |c: &str| col(c).sum();
+        let first = |c: &str| col(c).first();
+        let per_event = concat(
+            per_event
+                .into_iter()
+                .map(IntoLazy::lazy)
+                .collect::<Vec<_>>(),
+            UnionArgs::default(),
+        )?
+        // The earliest disagreement first: a group keeps its rows in frame order.
+        .sort(
+            ["first_bad_game", "first_bad_ply"],
+            SortMultipleOptions::default()
+                .with_nulls_last(true)
+                .with_maintain_order(true),
+        )
+        .group_by([col(cols::ERA), col(c::EVENT)])
+        .agg([
+            sum("rd_plies"),
+            sum("rd_agree"),
+            sum("rr_plies"),
+            sum("rr_agree"),
+            first("first_bad_game"),
+            first("first_bad_ply"),
+            first("rd_archive"),
+            first(cols::RD_REPLAY),
+            first("rr_archive"),
+            first(cols::RR_REPLAY),
+        ]);
+        Ok(ClockCheck {
+            per_event: with_percents(per_event).collect()?,
+            plies: super::query::stack(plies)?.sort(
+                [c::GAME_ID, c::PLY],
+                SortMultipleOptions::default().with_maintain_order(true),
+            )?,
+        })
+    }
+}
+
+/// [`ClockCheck::per_event`]'s agreement in percent, sorted by era and event.
+fn with_percents(counts: LazyFrame) -> LazyFrame {
+    counts
+        .with_columns([
+            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
+            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
+        ])
+        .sort([cols::ERA, c::EVENT], SortMultipleOptions::default())
+}
+
+impl Chunk {
     /// The replayed clocks of `set` against the archive's: per era and event
     /// the Rd and Rr values compared and agreeing, with the first
     /// disagreement; and the compared plies `rows` asks for. One pass over
@@ -188,14 +254,8 @@ impl Loaded {
                 cols::RR_REPLAY.into(),
                 i16s(first(|b| Some(i64::from(b.replay.1)))),
             ),
-        ])?
-        .lazy()
-        .with_columns([
-            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
-            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
-        ])
-        .sort([cols::ERA, c::EVENT], SortMultipleOptions::default())
-        .collect()?;
+        ])?;
+        let per_event = with_percents(per_event.lazy()).collect()?;
         let kept = per_game
             .iter()
             .zip(&idx)

@@ -2,7 +2,7 @@
 //! once, replayed for as many rule sets as asked, in parallel), and the
 //! per-game outcomes judged and summed as lazy queries.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use polars::prelude::*;
 use rayon::prelude::*;
@@ -14,7 +14,7 @@ use super::castling::{CastlingRooks, start_position};
 use super::replay::{Fire, MATE, Outcome, Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
-use crate::metrics::Selection;
+use crate::metrics::{CHUNK_PLIES, Selection};
 use crate::schema::{col as c, metric};
 
 // Loader-internal columns (not in any table): TCEC's piece and pawn counts.
@@ -33,19 +33,45 @@ pub mod verdict {
     pub const NONE: &str = "none";
 }
 
-/// The plies of the selected games, grouped per game, ready to replay.
-pub struct Loaded {
+/// The selected games, their plies read a chunk of whole games at a time
+/// ([`Loaded::map_chunks`]): memory holds one chunk's plies (about
+/// [`CHUNK_PLIES`]), whatever the size of the archive, and the rows of every
+/// result are those of one pass over all games.
+pub struct Loaded<'a> {
     /// game_id, event, round, white, black, result, termination,
-    /// termination_details, plies; one row per game that has moves.
+    /// termination_details, plies, start_fen; one row per game that has
+    /// moves, in game id order.
+    pub games: DataFrame,
+    /// Every game's moves (not only the selected games'), the loader's columns.
+    moves: LazyFrame,
+    tb: Option<(&'a dyn Probe, u32)>,
+    /// The chunks that hold a selected game.
+    parts: Vec<Part>,
+    /// The only chunk, kept: a selection of one chunk is read once.
+    one: Option<Chunk>,
+}
+
+/// A chunk of consecutive games of the games table: where their plies start
+/// in the moves table, each game's id and plies, and the selected ones.
+struct Part {
+    offset: u64,
+    games: Vec<(i64, u32)>,
+    selected: Vec<i64>,
+}
+
+/// The plies of a chunk of the selected games, grouped per game, ready to
+/// replay.
+pub struct Chunk {
+    /// The chunk's rows of [`Loaded::games`].
     pub games: DataFrame,
     /// Per game (in `games` order): its range in `plies`.
-    pub spans: Vec<(usize, usize)>,
-    pub plies: Vec<Ply>,
+    pub(super) spans: Vec<(usize, usize)>,
+    pub(super) plies: Vec<Ply>,
     /// Recorded move time per ply (ms).
-    pub time_ms: Vec<Option<i64>>,
+    pub(super) time_ms: Vec<Option<i64>>,
     /// The archive's clocks per ply (loaded with `clocks`).
-    pub rd: Vec<Option<i16>>,
-    pub rr: Vec<Option<i16>>,
+    pub(super) rd: Vec<Option<i16>>,
+    pub(super) rr: Vec<Option<i16>>,
 }
 
 /// Tablebases to probe (`--syzygy`): the game's result in a position (None:
@@ -55,16 +81,34 @@ pub trait Probe: Sync {
 }
 
 /// The selection's games (its events; either player one of its engines,
-/// after its families) among `games`, and their moves. With `tb`, the
-/// positions with at most that many men and no castling right are probed.
-pub fn load(
+/// after its families) among `games`, and their moves, in chunks of about
+/// [`CHUNK_PLIES`] plies. With `tb`, the positions with at most that many men
+/// and no castling right are probed.
+pub fn load<'a>(
     games: LazyFrame,
     moves: LazyFrame,
     sel: &Selection,
     clocks: bool,
-    tb: Option<(&dyn Probe, u32)>,
-) -> Result<Loaded, Error> {
-    let (games, moves) = sel.events(games, moves);
+    tb: Option<(&'a dyn Probe, u32)>,
+) -> Result<Loaded<'a>, Error> {
+    load_in_chunks(games, moves, sel, clocks, tb, CHUNK_PLIES)
+}
+
+/// [`load`] in chunks of about `chunk_plies` plies.
+pub fn load_in_chunks<'a>(
+    games: LazyFrame,
+    moves: LazyFrame,
+    sel: &Selection,
+    clocks: bool,
+    tb: Option<(&'a dyn Probe, u32)>,
+    chunk_plies: u64,
+) -> Result<Loaded<'a>, Error> {
+    let order = games
+        .clone()
+        .select([col(c::GAME_ID), col(c::PLIES)])
+        .collect()?;
+    // The moves are read by chunk, and kept to the selected games there.
+    let (games, _) = sel.events(games, moves.clone());
     let families = &sel.families;
     let games = games.select([
         col(c::GAME_ID),
@@ -119,17 +163,171 @@ pub fn load(
     if clocks {
         cols.extend([col(c::RD), col(c::RR)]);
     }
-    let moves = if sel.engine.is_some() {
-        moves.join(
-            games.clone().lazy().select([col(c::GAME_ID)]),
-            [col(c::GAME_ID)],
-            [col(c::GAME_ID)],
-            JoinArgs::new(JoinType::Semi),
-        )
-    } else {
-        moves
+    let parts = parts(&order, &games, chunk_plies)?;
+    let mut loaded = Loaded {
+        games,
+        moves: moves.select(cols),
+        tb,
+        parts,
+        one: None,
     };
-    let mut mv = moves.select(cols).collect()?;
+    if let [part] = &loaded.parts[..] {
+        loaded.one = Some(loaded.chunk(part)?);
+    }
+    Ok(loaded)
+}
+
+/// The games table (`order`: game_id, plies, as stored) in chunks of whole
+/// games of about `chunk_plies` plies, those without a selected game left
+/// out; one empty chunk when nothing is selected. The games table lists the
+/// games in the order the moves table holds their plies (ingest writes both
+/// so), so a chunk is a slice of the moves, which the Parquet reader reads
+/// alone: a filter on the hashed ids would read the whole table for every
+/// chunk. ([`Loaded::chunk`] checks the slice.)
+fn parts(order: &DataFrame, selected: &DataFrame, chunk_plies: u64) -> Result<Vec<Part>, Error> {
+    let chosen: HashSet<i64> = selected
+        .column(c::GAME_ID)?
+        .i64()?
+        .into_no_null_iter()
+        .collect();
+    let ids = order.column(c::GAME_ID)?.i64()?;
+    let plies = order.column(c::PLIES)?.u32()?;
+    let mut parts = Vec::new();
+    let mut part = Part {
+        offset: 0,
+        games: Vec::new(),
+        selected: Vec::new(),
+    };
+    let mut rows = 0u64;
+    for (id, n) in ids.into_no_null_iter().zip(plies.iter()) {
+        let n = n.unwrap_or(0);
+        part.games.push((id, n));
+        if chosen.contains(&id) && n > 0 {
+            part.selected.push(id);
+        }
+        rows += u64::from(n);
+        if rows >= chunk_plies {
+            let next = Part {
+                offset: part.offset + rows,
+                games: Vec::new(),
+                selected: Vec::new(),
+            };
+            parts.push(std::mem::replace(&mut part, next));
+            rows = 0;
+        }
+    }
+    parts.push(part);
+    parts.retain(|p| !p.selected.is_empty());
+    if parts.is_empty() {
+        parts.push(Part {
+            offset: 0,
+            games: Vec::new(),
+            selected: Vec::new(),
+        });
+    }
+    Ok(parts)
+}
+
+impl Loaded<'_> {
+    /// `f` of each chunk, in game id order, one chunk's plies in memory at a
+    /// time.
+    pub fn map_chunks<T>(
+        &self,
+        mut f: impl FnMut(&Chunk) -> Result<T, Error>,
+    ) -> Result<Vec<T>, Error> {
+        if let Some(one) = &self.one {
+            return Ok(vec![f(one)?]);
+        }
+        self.parts.iter().map(|p| f(&self.chunk(p)?)).collect()
+    }
+
+    /// How many chunks the selected games are read in.
+    pub fn chunks(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The per-game outcomes of `set` (see [`Chunk::outcomes`]) of all games.
+    pub fn outcomes(&self, set: &RuleSet) -> Result<DataFrame, Error> {
+        by_game(self.map_chunks(|c| c.outcomes(set))?)
+    }
+
+    /// The chunk of `part`'s selected games, their plies read.
+    fn chunk(&self, part: &Part) -> Result<Chunk, Error> {
+        let is_in = |ids: &[i64]| {
+            let ids = Series::new(c::GAME_ID.into(), ids);
+            col(c::GAME_ID).is_in(lit(ids).implode(false), false)
+        };
+        let rows: u64 = part.games.iter().map(|&(_, n)| u64::from(n)).sum();
+        let mv = self
+            .moves
+            .clone()
+            .slice(part.offset as i64, rows as IdxSize)
+            .collect()?;
+        // A moves table not in the games' order: the chunk's games found by id.
+        let mv = if holds(&mv, &part.games)? {
+            mv.lazy()
+        } else {
+            let ids: Vec<i64> = part.games.iter().map(|&(g, _)| g).collect();
+            self.moves.clone().filter(is_in(&ids))
+        };
+        let mv = mv.filter(is_in(&part.selected)).collect()?;
+        let games = self
+            .games
+            .clone()
+            .lazy()
+            .filter(is_in(&part.selected))
+            .collect()?;
+        read_plies(games, mv, self.tb)
+    }
+}
+
+/// Whether `mv` holds exactly the plies of `games`, each game's together and
+/// in this order.
+fn holds(mv: &DataFrame, games: &[(i64, u32)]) -> Result<bool, Error> {
+    let ids = mv.column(c::GAME_ID)?.i64()?;
+    let mut rows = ids.iter();
+    for &(g, n) in games {
+        for _ in 0..n {
+            if rows.next() != Some(Some(g)) {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(rows.next().is_none())
+}
+
+/// Per-game rows of consecutive chunks as one frame, in game id order (as
+/// one pass over all games gives them).
+pub fn by_game(frames: Vec<DataFrame>) -> Result<DataFrame, Error> {
+    let single = frames.len() == 1;
+    let df = stack(frames)?;
+    if single {
+        return Ok(df);
+    }
+    Ok(df.sort(
+        [c::GAME_ID],
+        SortMultipleOptions::default().with_maintain_order(true),
+    )?)
+}
+
+/// The frames one under the other (at least one).
+pub fn stack(frames: Vec<DataFrame>) -> Result<DataFrame, Error> {
+    let mut frames = frames.into_iter();
+    let mut df = frames.next().expect("at least one chunk");
+    for f in frames {
+        df.vstack_mut(&f)?;
+    }
+    df.rechunk_mut_par();
+    Ok(df)
+}
+
+/// A chunk's games and their moves (in any order) into replayable plies.
+fn read_plies(
+    games: DataFrame,
+    mut mv: DataFrame,
+    tb: Option<(&dyn Probe, u32)>,
+) -> Result<Chunk, Error> {
+    let clocks = mv.schema().contains(c::RD);
     // Ingest writes each game's plies together and in order; sorting 2 M rows
     // would double the run time, so only an unordered table is sorted.
     if !in_game_order(&mv)? {
@@ -256,7 +454,7 @@ pub fn load(
         .iter()
         .map(|g| at.get(&g.unwrap_or_default()).copied().unwrap_or((0, 0)))
         .collect();
-    Ok(Loaded {
+    Ok(Chunk {
         games,
         spans,
         plies,
@@ -288,7 +486,7 @@ fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
     Ok(true)
 }
 
-impl Loaded {
+impl Chunk {
     /// Each game's event and round.
     fn events(&self) -> Result<Vec<(String, String)>, Error> {
         let tag = |name: &str| -> Result<Vec<String>, Error> {
@@ -465,6 +663,37 @@ crate::display_choice!(By);
 /// draw), censored, plies, plies_saved, saved_pct, hours_saved. Per engine,
 /// `resigned` counts the games the rule gave to the engine's opponent.
 pub fn summary(outcomes: LazyFrame, by: By) -> LazyFrame {
+    with_saved(sums(outcomes, by))
+}
+
+/// The group keys of a summary.
+fn keys(by: By) -> &'static [&'static str] {
+    match by {
+        By::All => &[],
+        By::Event => &[c::EVENT],
+        By::Engine => &[metric::ENGINE],
+        By::EventEngine => &[c::EVENT, metric::ENGINE],
+    }
+}
+
+/// [`summary`] of the games of several [`sums`] (of chunks of them): their
+/// counts summed per group.
+pub fn summary_of_sums(sums: LazyFrame, by: By) -> LazyFrame {
+    let names = keys(by);
+    let keys: Vec<Expr> = names.iter().map(|k| col(*k)).collect();
+    let rest = all().exclude_cols(names.iter().copied()).as_expr().sum();
+    let summed = if keys.is_empty() {
+        sums.select([rest])
+    } else {
+        sums.group_by(keys.clone())
+            .agg([rest])
+            .sort_by_exprs(keys, SortMultipleOptions::default())
+    };
+    with_saved(summed)
+}
+
+/// [`summary`]'s sums, before the shares saved.
+pub fn sums(outcomes: LazyFrame, by: By) -> LazyFrame {
     let per_engine = matches!(by, By::Engine | By::EventEngine);
     let base = if per_engine {
         let view = |me: &str, lose: &str| {
@@ -484,12 +713,7 @@ pub fn summary(outcomes: LazyFrame, by: By) -> LazyFrame {
     } else {
         outcomes
     };
-    let keys: Vec<Expr> = match by {
-        By::All => vec![],
-        By::Event => vec![col(c::EVENT)],
-        By::Engine => vec![col(metric::ENGINE)],
-        By::EventEngine => vec![col(c::EVENT), col(metric::ENGINE)],
-    };
+    let keys: Vec<Expr> = keys(by).iter().map(|k| col(*k)).collect();
     let v = |s: &str| col(cols::VERDICT).eq(lit(s));
     let decisive = col(cols::RULE_RESULT).neq(lit("1/2-1/2")).fill_null(false);
     let drawn = col(cols::RULE_RESULT).eq(lit("1/2-1/2")).fill_null(false);
@@ -515,25 +739,76 @@ pub fn summary(outcomes: LazyFrame, by: By) -> LazyFrame {
         col(cols::PLIES_SAVED).sum().alias(cols::PLIES_SAVED),
         col(cols::TIME_SAVED_MS).sum().alias(cols::TIME_SAVED_MS),
     ]);
-    let grouped = if keys.is_empty() {
+    if keys.is_empty() {
         base.select(aggs)
     } else {
         base.group_by(keys.clone())
             .agg(aggs)
             .sort_by_exprs(keys, SortMultipleOptions::default())
-    };
-    grouped
-        .with_columns([
-            percent(cols::PLIES_SAVED, c::PLIES, 2).alias(cols::SAVED_PCT),
-            (col(cols::TIME_SAVED_MS).cast(DataType::Float64) / lit(3_600_000.0))
-                .round(2, RoundMode::default())
-                .alias(cols::HOURS_SAVED),
-        ])
-        .drop(by_name([cols::TIME_SAVED_MS], true, false))
+    }
+}
+
+/// The shares saved of [`sums`]: saved_pct and hours_saved.
+fn with_saved(sums: LazyFrame) -> LazyFrame {
+    sums.with_columns([
+        percent(cols::PLIES_SAVED, c::PLIES, 2).alias(cols::SAVED_PCT),
+        (col(cols::TIME_SAVED_MS).cast(DataType::Float64) / lit(3_600_000.0))
+            .round(2, RoundMode::default())
+            .alias(cols::HOURS_SAVED),
+    ])
+    .drop(by_name([cols::TIME_SAVED_MS], true, false))
 }
 
 /// 100 · part / whole, rounded to `digits` decimals.
 pub(super) fn percent(part: &str, whole: &str, digits: u32) -> Expr {
     (lit(100.0) * col(part).cast(DataType::Float64) / col(whole).cast(DataType::Float64))
         .round(digits, RoundMode::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids_plies(games: &[(i64, u32)]) -> DataFrame {
+        df!(
+            c::GAME_ID => games.iter().map(|g| g.0).collect::<Vec<_>>(),
+            c::PLIES => games.iter().map(|g| g.1).collect::<Vec<_>>(),
+        )
+        .unwrap()
+    }
+
+    /// Whole games of at least the chunk's plies each (the last one shorter),
+    /// where the moves table holds them; a chunk without a selected game is
+    /// not read, and nothing selected is one empty chunk.
+    #[test]
+    fn parts_cut_whole_games_and_skip_unselected_ones() {
+        let order = ids_plies(&[(9, 3), (4, 0), (7, 2), (1, 5), (8, 4), (2, 1)]);
+        let selected = ids_plies(&[(9, 3), (4, 0), (2, 1)]);
+        let got: Vec<_> = parts(&order, &selected, 5)
+            .unwrap()
+            .iter()
+            .map(|p| (p.offset, p.games.clone(), p.selected.clone()))
+            .collect();
+        // Chunks: 9 4 7 (5 plies), 1 (5), 8 2 (5): the middle one has no
+        // selected game; 4 has no plies.
+        assert_eq!(
+            got,
+            [
+                (0, vec![(9, 3), (4, 0), (7, 2)], vec![9]),
+                (10, vec![(8, 4), (2, 1)], vec![2]),
+            ]
+        );
+        let none = parts(&order, &ids_plies(&[]), 5).unwrap();
+        assert_eq!((none.len(), none[0].games.len()), (1, 0));
+    }
+
+    #[test]
+    fn holds_only_the_games_plies_in_their_order() {
+        let mv = |ids: &[i64]| df!(c::GAME_ID => ids).unwrap();
+        let games = [(9, 2), (4, 0), (7, 1)];
+        assert!(holds(&mv(&[9, 9, 7]), &games).unwrap());
+        assert!(!holds(&mv(&[9, 7, 9]), &games).unwrap(), "interleaved");
+        assert!(!holds(&mv(&[9, 9, 7, 7]), &games).unwrap(), "a ply more");
+        assert!(!holds(&mv(&[9, 9]), &games).unwrap(), "a ply fewer");
+    }
 }

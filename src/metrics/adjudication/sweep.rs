@@ -7,7 +7,7 @@
 use polars::prelude::*;
 
 use super::clocks::ClockRows;
-use super::query::{By, Loaded, cols, summary};
+use super::query::{self, By, Chunk, Loaded, cols, summary_of_sums};
 use super::rules::{RuleSet, range};
 use crate::Error;
 
@@ -100,11 +100,27 @@ pub fn sweep(
     axes: &[Axis],
     progress: Progress,
 ) -> Result<DataFrame, Error> {
-    let mut out: Option<DataFrame> = None;
     let points = sets(set, axes)?;
-    let total = points.len();
-    for (done, (point, s)) in points.into_iter().enumerate() {
-        let mut row = summary(loaded.outcomes(&s)?.lazy(), By::All).collect()?;
+    // Each chunk read once for every point; its sums only kept.
+    let total = points.len() * loaded.chunks();
+    let mut done = 0;
+    let mut per_point: Vec<Vec<LazyFrame>> = vec![Vec::new(); points.len()];
+    loaded.map_chunks(|chunk| {
+        for ((_, s), sums) in points.iter().zip(&mut per_point) {
+            sums.push(
+                query::sums(chunk.outcomes(s)?.lazy(), By::All)
+                    .collect()?
+                    .lazy(),
+            );
+            done += 1;
+            progress(done, total);
+        }
+        Ok(())
+    })?;
+    let mut out: Option<DataFrame> = None;
+    for ((point, _), sums) in points.iter().zip(per_point) {
+        let sums = concat(sums, UnionArgs::default())?;
+        let mut row = summary_of_sums(sums, By::All).collect()?;
         for (i, (k, v)) in point.iter().enumerate() {
             row.insert_column(i, Column::new(k.as_str().into(), [*v]))?;
         }
@@ -115,7 +131,6 @@ pub fn sweep(
                 df
             }
         });
-        progress(done + 1, total);
     }
     out.ok_or_else(|| Error::Usage("--sweep: no points".into()))
 }
@@ -134,9 +149,10 @@ pub fn derive(
 ) -> Result<DataFrame, Error> {
     let event = crate::schema::col::EVENT;
     // Counts per era and event for each point, never per-ply rows: memory
-    // stays that of one replay whatever the size of the grid.
-    let counts = |s: &RuleSet| -> Result<LazyFrame, Error> {
-        Ok(loaded
+    // stays that of one chunk's replay whatever the size of the grid. Each
+    // chunk is read once for the rule set and every point.
+    let counts = |chunk: &Chunk, s: &RuleSet| -> Result<LazyFrame, Error> {
+        Ok(chunk
             .clock_check(s, ClockRows::None)?
             .per_event
             .lazy()
@@ -145,19 +161,38 @@ pub fn derive(
                 col(event),
                 (col("rd_plies") + col("rr_plies")).alias("plies"),
                 (col("rd_agree") + col("rr_agree")).alias("agree"),
-            ]))
+            ])
+            .collect()?
+            .lazy())
     };
-    let own = counts(set)?;
-    let mut points = Vec::new();
     let grid = sets(set, axes)?;
-    let total = grid.len();
-    for (done, (point, s)) in grid.into_iter().enumerate() {
-        let mut lf = counts(&s)?.select([col(cols::ERA), col(event), col("agree")]);
-        for (k, v) in &point {
+    let total = grid.len() * loaded.chunks();
+    let mut done = 0;
+    let mut own = Vec::new();
+    let mut per_point: Vec<Vec<LazyFrame>> = vec![Vec::new(); grid.len()];
+    loaded.map_chunks(|chunk| {
+        own.push(counts(chunk, set)?);
+        for ((_, s), counts_of) in grid.iter().zip(&mut per_point) {
+            counts_of.push(counts(chunk, s)?);
+            done += 1;
+            progress(done, total);
+        }
+        Ok(())
+    })?;
+    // A chunk's counts summed per era and event.
+    let summed = |parts: Vec<LazyFrame>| -> Result<LazyFrame, Error> {
+        Ok(concat(parts, UnionArgs::default())?
+            .group_by([col(cols::ERA), col(event)])
+            .agg([col("plies").sum(), col("agree").sum()]))
+    };
+    let own = summed(own)?;
+    let mut points = Vec::new();
+    for ((point, _), parts) in grid.iter().zip(per_point) {
+        let mut lf = summed(parts)?.select([col(cols::ERA), col(event), col("agree")]);
+        for (k, v) in point {
             lf = lf.with_column(lit(*v).alias(k.as_str()));
         }
         points.push(lf);
-        progress(done + 1, total);
     }
     if points.is_empty() {
         return Err(Error::Usage("--sweep: no points".into()));

@@ -7,10 +7,10 @@ use std::fmt;
 use polars::prelude::*;
 
 use super::clocks::{
-    ClockRows, clock_agreement_by_era, clock_causes, clock_disagreements, rule_ends,
+    ClockCheck, ClockRows, clock_agreement_by_era, clock_causes, clock_disagreements, rule_ends,
     rule_ends_by_era,
 };
-use super::query::{By, Loaded, cols, summary, verdict};
+use super::query::{By, Loaded, by_game, cols, summary, verdict};
 use super::rules::RuleSet;
 use crate::Error;
 use crate::metrics::{Selection, game_listing};
@@ -108,9 +108,19 @@ pub struct ClockReport {
 /// The clock check of `set` over the loaded games (with their clocks);
 /// `list`: the table is the disagreeing games instead of the per-event one.
 pub fn clock_report(loaded: &Loaded, set: &RuleSet, list: bool) -> Result<ClockReport, Error> {
-    let check = loaded.clock_check(set, ClockRows::Disagreeing)?;
+    // One pass over the chunks for both.
+    let (checks, outcomes): (Vec<_>, Vec<_>) = loaded
+        .map_chunks(|c| {
+            Ok((
+                c.clock_check(set, ClockRows::Disagreeing)?,
+                c.outcomes(set)?,
+            ))
+        })?
+        .into_iter()
+        .unzip();
+    let check = ClockCheck::merge(checks)?;
     let (per_event, clocks) = (check.per_event, check.plies.lazy());
-    let ends = rule_ends(loaded.outcomes(set)?.lazy()).collect()?;
+    let ends = rule_ends(by_game(outcomes)?.lazy()).collect()?;
     let bad = ends.clone().lazy().filter(col("ok").not()).collect()?;
     let sum = |c: &str| -> Result<u64, Error> {
         Ok(per_event.column(c)?.as_materialized_series().sum::<u64>()?)

@@ -16,7 +16,8 @@ use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::balance::Group;
 use crate::metrics::x05::X05;
 use crate::metrics::{
-    Families, MATERIAL, Selection, engine_games, own_evals, with_material_before,
+    CHUNK_PLIES, Families, MATERIAL, Selection, chunks_of_games, engine_games, game_id_within,
+    own_evals, with_material_before,
 };
 use crate::schema::{col, metric};
 
@@ -237,11 +238,6 @@ pub fn per_move(
     ]))
 }
 
-/// At most about this many plies (whole games) go into one chunk of
-/// [`per_move_chunked`]: a chunk's rows take some 300 bytes a ply at their
-/// peak, so a chunk stays near 600 MB whatever the size of the archive.
-pub const CHUNK_PLIES: u64 = 2_000_000;
-
 /// Whether the summary is per event and engine (else per engine): relevance
 /// groups by nothing else.
 pub fn by_event(group: Group) -> Result<bool, crate::Error> {
@@ -304,30 +300,11 @@ pub fn per_move_chunked(
         ids.column(col::GAME_ID)?.i64()?,
         ids.column(col::PLIES)?.u64()?,
     );
-    // Inclusive game id ranges of about CHUNK_PLIES plies each.
-    let mut ranges: Vec<(i64, i64)> = Vec::new();
-    let mut in_chunk = 0;
-    for (g, n) in id.into_no_null_iter().zip(plies.iter()) {
-        match ranges.last_mut() {
-            Some(r) if in_chunk < CHUNK_PLIES => r.1 = g,
-            _ => {
-                ranges.push((g, g));
-                in_chunk = 0;
-            }
-        }
-        in_chunk += n.unwrap_or(0);
-    }
-    if ranges.is_empty() {
-        // No games: one empty chunk, so that the table still has its columns.
-        ranges.push((i64::MIN, i64::MAX));
-    }
+    // A chunk's rows take some 300 bytes a ply at their peak.
+    let ranges = chunks_of_games(id.into_no_null_iter().zip(plies.iter()), CHUNK_PLIES);
     let mut rows = 0;
-    for (lo, hi) in ranges {
-        let within = || {
-            col(col::GAME_ID)
-                .gt_eq(lit(lo))
-                .and(col(col::GAME_ID).lt_eq(lit(hi)))
-        };
+    for range in ranges {
+        let within = || game_id_within(range);
         let reference = reference.map(|r| Reference {
             analysis: r.analysis.clone().filter(within()),
             label: r.label.clone(),

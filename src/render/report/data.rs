@@ -473,40 +473,40 @@ fn adjudication_tables(
     moves: LazyFrame,
 ) -> Result<(DataFrame, DataFrame), Error> {
     let loaded = adj::load(games, moves, &Selection::default(), false, None)?;
-    let rows = |set: &RuleSet, extra: Option<(&str, f64)>| -> Result<DataFrame, Error> {
-        let mut df = adj::summary(loaded.outcomes(set)?.lazy(), adj::By::Event).collect()?;
+    let mut sets: Vec<(RuleSet, Option<f64>)> = ["tcec", "cutechess", "terra"]
+        .into_iter()
+        .map(|p| Ok((RuleSet::load(p)?, None)))
+        .collect::<Result<_, Error>>()?;
+    let cute = RuleSet::load("cutechess")?;
+    for i in 0..=5 {
+        let v = f64::from(i * 10);
+        sets.push((cute.set("draw.score", &v.to_string())?, Some(v)));
+    }
+    // Every rule set's sums per event, the plies read once, a chunk at a time.
+    let per_chunk = loaded.map_chunks(|chunk| {
+        sets.iter()
+            .map(|(set, _)| Ok(adj::sums(chunk.outcomes(set)?.lazy(), adj::By::Event).collect()?))
+            .collect::<Result<Vec<_>, Error>>()
+    })?;
+    let mut rows = Vec::with_capacity(sets.len());
+    for (i, (set, score)) in sets.iter().enumerate() {
+        let sums = per_chunk
+            .iter()
+            .map(|c| c[i].clone().lazy())
+            .collect::<Vec<_>>();
+        let mut df =
+            adj::summary_of_sums(concat(sums, UnionArgs::default())?, adj::By::Event).collect()?;
         df.insert_column(
             0,
             Column::new(adj::cols::RULES.into(), vec![set.name.clone(); df.height()]),
         )?;
-        if let Some((k, v)) = extra {
-            df.insert_column(1, Column::new(k.into(), vec![v; df.height()]))?;
+        if let Some(v) = score {
+            df.insert_column(1, Column::new("draw.score".into(), vec![*v; df.height()]))?;
         }
-        Ok(df)
-    };
-    let stack = |frames: Vec<DataFrame>| -> Result<DataFrame, Error> {
-        let mut it = frames.into_iter();
-        let mut out = it.next().unwrap_or_default();
-        for f in it {
-            out.vstack_mut(&f)?;
-        }
-        Ok(out)
-    };
-    let presets = ["tcec", "cutechess", "terra"]
-        .into_iter()
-        .map(|p| rows(&RuleSet::load(p)?, None))
-        .collect::<Result<Vec<_>, Error>>()?;
-    let cute = RuleSet::load("cutechess")?;
-    let sweep = (0..=5)
-        .map(|i| {
-            let v = f64::from(i * 10);
-            rows(
-                &cute.set("draw.score", &v.to_string())?,
-                Some(("draw.score", v)),
-            )
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
-    Ok((stack(presets)?, stack(sweep)?))
+        rows.push(df);
+    }
+    let sweep = rows.split_off(3);
+    Ok((adj::stack(rows)?, adj::stack(sweep)?))
 }
 
 /// Per game: (White moved, White-POV eval) for every ply.

@@ -101,7 +101,7 @@ pub fn sweep(
     progress: Progress,
 ) -> Result<DataFrame, Error> {
     let points = sets(set, axes)?;
-    // Each chunk read once for every point; its sums only kept.
+    // Each chunk read once for every point, only its sums kept.
     let total = points.len() * loaded.chunks();
     let mut done = 0;
     let mut per_point: Vec<Vec<LazyFrame>> = vec![Vec::new(); points.len()];
@@ -179,7 +179,7 @@ pub fn derive(
         }
         Ok(())
     })?;
-    // A chunk's counts summed per era and event.
+    // The chunks' counts summed per era and event.
     let summed = |parts: Vec<LazyFrame>| -> Result<LazyFrame, Error> {
         Ok(concat(parts, UnionArgs::default())?
             .group_by([col(cols::ERA), col(event)])

@@ -10,7 +10,9 @@ use polars::prelude::*;
 
 use crate::choice::Choice;
 
+use super::chunks::{CHUNK_PLIES, GameChunks};
 use super::{Families, MATE_CP, Selection, engine_games, event_matches, own_evals, to_pawns};
+use crate::Error;
 use crate::schema::{col, metric};
 
 /// What the per-engine statistics are grouped by besides the engine
@@ -149,16 +151,56 @@ pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
 }
 
 /// Per (game, engine) facts the balance and the calibrations need, in one
-/// process: [`side_facts`] of the selected events, then [`select_facts`].
+/// process: [`side_facts_in_chunks`] of the selected events, then
+/// [`select_facts`].
 pub fn game_facts(
     games: LazyFrame,
     moves: LazyFrame,
     opts: &BalanceOptions,
     evals: bool,
-) -> Result<LazyFrame, PolarsError> {
+) -> Result<LazyFrame, Error> {
     // Aggregate only the moves of the selected events.
-    let (games, moves) = opts.selection.events(games, moves);
-    Ok(select_facts(side_facts(games, moves, evals)?, opts))
+    let (selected, _) = opts.selection.events(games.clone(), moves.clone());
+    let side = side_facts_in_chunks(games, selected, moves, evals, CHUNK_PLIES)?;
+    Ok(select_facts(side.lazy(), opts))
+}
+
+/// [`side_facts`] of the games `selected` (rows of the games table
+/// `games`), a chunk of whole games (about `chunk_plies` plies) at a time
+/// ([`GameChunks`]): the rows of one pass over all games, in its order, with
+/// one chunk's moves in memory.
+pub fn side_facts_in_chunks(
+    games: LazyFrame,
+    selected: LazyFrame,
+    moves: LazyFrame,
+    evals: bool,
+    chunk_plies: u64,
+) -> Result<DataFrame, Error> {
+    let selected = selected
+        .select([
+            col(col::GAME_ID),
+            col(col::EVENT),
+            col(col::ROUND),
+            col(col::WHITE),
+            col(col::BLACK),
+            col(col::RESULT),
+        ])
+        .collect()?;
+    let chunks = GameChunks::new(games, &selected, chunk_plies)?;
+    let df = chunks.map(&selected.lazy(), &moves, |games, moves| {
+        Ok(side_facts(games, moves, evals)?)
+    })?;
+    if chunks.len() == 1 {
+        return Ok(df);
+    }
+    // side_facts lists White's rows, then Black's, each in the games' order;
+    // chunk after chunk they alternate: a stable sort puts White's first.
+    Ok(df.sort(
+        [col::SIDE],
+        SortMultipleOptions::default()
+            .with_order_descending(true)
+            .with_maintain_order(true),
+    )?)
 }
 
 /// The balance table, one row per group, sorted by the group keys.
@@ -285,7 +327,8 @@ pub(crate) mod tests {
     /// A move of the tiny test frames: (game_id, ply, side, book, kind, cp, mate).
     pub(crate) type Move<'a> = (i64, u32, &'a str, bool, &'a str, Option<i32>, Option<i16>);
 
-    /// Tiny games and moves frames: (game_id, white, black, result) and moves.
+    /// Tiny games and moves frames: (game_id, white, black, result, and the
+    /// plies counted) and moves.
     pub(crate) fn frames(
         games: &[(i64, &str, &str, &str)],
         moves: &[Move],
@@ -297,6 +340,10 @@ pub(crate) mod tests {
             col::WHITE => games.iter().map(|g| g.1).collect::<Vec<_>>(),
             col::BLACK => games.iter().map(|g| g.2).collect::<Vec<_>>(),
             col::RESULT => games.iter().map(|g| g.3).collect::<Vec<_>>(),
+            col::PLIES => games
+                .iter()
+                .map(|g| moves.iter().filter(|m| m.0 == g.0).count() as u32)
+                .collect::<Vec<_>>(),
         )
         .unwrap();
         let m = df!(

@@ -1,5 +1,5 @@
 //! The map step of `balance`, `calibrate` and `eas`, part by part: per-game
-//! facts ([`side_facts`]) and EAS labels ([`Labeller::part`]) of each
+//! facts ([`side_facts_in_chunks`]) and EAS labels ([`Labeller::part`]) of each
 //! ingest run, written as small Parquet files into a facts folder, so that a
 //! cluster can compute them in parallel (`evallab facts --part N`); and the
 //! reduce's input: those files read back in the manifest's run order, which
@@ -23,7 +23,8 @@ use polars::prelude::*;
 use crate::Error;
 use crate::dataset::derived::{Stamp, write_frames};
 use crate::dataset::{Dataset, Run};
-use crate::metrics::balance::side_facts;
+use crate::metrics::balance::side_facts_in_chunks;
+use crate::metrics::chunks::CHUNK_PLIES;
 use crate::metrics::eas::{Labeller, mark_duplicates};
 use crate::schema::{EAS_LABELS, GAME_FACTS, GAMES, MOVES, Table};
 
@@ -54,7 +55,13 @@ pub fn write_facts(ds: &Dataset, parts: &[u32], dir: &Path) -> Result<Vec<(u32, 
         .filter(|r| parts.is_empty() || parts.contains(&r.part))
     {
         let (games, moves) = (ds.scan_run(run, &GAMES)?, ds.scan_run(run, &MOVES)?);
-        let mut side = side_facts(games.clone(), moves.clone(), true)?.collect()?;
+        let mut side = side_facts_in_chunks(
+            games.clone(),
+            games.clone(),
+            moves.clone(),
+            true,
+            CHUNK_PLIES,
+        )?;
         let mut labels = labeller.part(games, moves)?;
         for (table, df) in [(&GAME_FACTS, &mut side), (&EAS_LABELS, &mut labels)] {
             write_frames(&facts_file(dir, run.part, table), Some(&stamp), |sink| {

@@ -8,6 +8,7 @@ pub mod adjudication;
 pub mod agreement;
 pub mod balance;
 pub mod calibrate;
+pub mod chunks;
 pub mod difficulty;
 pub mod eas;
 pub mod ease;
@@ -27,44 +28,6 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
 use crate::schema::{col, metric};
-
-/// At most about this many plies (whole games) go into one chunk of games
-/// that a command holds in memory at a time ([`chunks_of_games`]): with some
-/// 160–300 bytes a ply at their peak, a chunk stays within a few hundred MB
-/// whatever the size of the archive.
-pub const CHUNK_PLIES: u64 = 2_000_000;
-
-/// Inclusive game id ranges of whole games, about `max_plies` plies each,
-/// from `(game_id, plies)` in game id order; at least one range, so that an
-/// empty selection still yields its (empty) tables.
-pub fn chunks_of_games(
-    games: impl IntoIterator<Item = (i64, Option<u64>)>,
-    max_plies: u64,
-) -> Vec<(i64, i64)> {
-    let mut ranges: Vec<(i64, i64)> = Vec::new();
-    let mut in_chunk = 0;
-    for (g, n) in games {
-        match ranges.last_mut() {
-            Some(r) if in_chunk < max_plies => r.1 = g,
-            _ => {
-                ranges.push((g, g));
-                in_chunk = 0;
-            }
-        }
-        in_chunk += n.unwrap_or(0);
-    }
-    if ranges.is_empty() {
-        ranges.push((i64::MIN, i64::MAX));
-    }
-    ranges
-}
-
-/// The rows whose game id lies in the inclusive range (of [`chunks_of_games`]).
-pub fn game_id_within((lo, hi): (i64, i64)) -> Expr {
-    col(col::GAME_ID)
-        .gt_eq(lit(lo))
-        .and(col(col::GAME_ID).lt_eq(lit(hi)))
-}
 
 /// A game's start position: its set-up FEN (`games.start_fen`) in the game's
 /// castling mode, or the standard start.

@@ -644,6 +644,67 @@ fn adjudication_in_chunks_equals_one_pass() {
     }
 }
 
+/// Chunk by chunk, the per-game facts of `balance` and `calibrate` and the
+/// positions and counts of `wdl` are the rows of one pass, in its order: the
+/// moves read as slices of the table, or found by id when the table is in
+/// another order.
+#[test]
+fn facts_and_wdl_in_chunks_equal_one_pass() {
+    use evallab::metrics::Selection;
+    use evallab::metrics::balance::{side_facts, side_facts_in_chunks};
+    use evallab::metrics::chunks::stack;
+    use evallab::metrics::wdl::query;
+    let Some(c) = corpus() else { return };
+    let sel = Selection {
+        event: Some("TCEC Season (4|9|15|21) ".into()),
+        ..Selection::default()
+    };
+    let (games, moves) = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
+    let (selected, selected_moves) = sel.events(games.clone(), moves.clone());
+    let shuffled = moves.clone().sort(
+        [col::PLY],
+        SortMultipleOptions::default().with_maintain_order(true),
+    );
+    let same = |a: &DataFrame, b: DataFrame, what: &str| {
+        assert!(a.height() > 1000, "{what}: {} rows", a.height());
+        assert!(a.equals_missing(&b), "{what}:\n{a}\n{b}");
+    };
+    let one = side_facts(selected.clone(), selected_moves.clone(), true)
+        .unwrap()
+        .collect()
+        .unwrap();
+    for (mv, chunk, what) in [
+        (&moves, u64::MAX, "facts, one chunk"),
+        (&moves, 20_000, "facts in chunks"),
+        (&shuffled, 200_000, "facts in chunks, moves out of order"),
+    ] {
+        let got =
+            side_facts_in_chunks(games.clone(), selected.clone(), mv.clone(), true, chunk).unwrap();
+        same(&one, got, what);
+    }
+    let positions = query::positions(games.clone(), moves.clone(), &sel, 5)
+        .collect()
+        .unwrap();
+    let chunked = query::in_chunks(games.clone(), moves.clone(), &sel, 20_000, |g, m| {
+        Ok(query::positions(g, m, &sel, 5).collect()?)
+    })
+    .unwrap();
+    assert!(chunked.len() > 5, "{} chunks", chunked.len());
+    same(
+        &positions,
+        stack(chunked).unwrap(),
+        "wdl positions in chunks",
+    );
+    for keys in [vec![col::GAME_ID], vec!["engine", col::GAME_ID]] {
+        let one = query::counts(positions.clone().lazy(), &keys)
+            .collect()
+            .unwrap();
+        let got =
+            query::counts_in_chunks(games.clone(), moves.clone(), &sel, 5, &keys, 20_000).unwrap();
+        same(&one, got, &format!("wdl counts by {keys:?} in chunks"));
+    }
+}
+
 /// The whole corpus loaded for adjudication (all games, both engines).
 fn load_corpus<'a>(
     c: &Corpus,

@@ -108,7 +108,7 @@ impl ClockCheck {
         ]);
         Ok(ClockCheck {
             per_event: with_percents(per_event).collect()?,
-            plies: super::query::stack(plies)?.sort(
+            plies: crate::metrics::chunks::stack(plies)?.sort(
                 [c::GAME_ID, c::PLY],
                 SortMultipleOptions::default().with_maintain_order(true),
             )?,

@@ -2,7 +2,7 @@
 //! once, replayed for as many rule sets as asked, in parallel), and the
 //! per-game outcomes judged and summed as lazy queries.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use polars::prelude::*;
 use rayon::prelude::*;
@@ -14,7 +14,8 @@ use super::castling::{CastlingRooks, start_position};
 use super::replay::{Fire, MATE, Outcome, Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
-use crate::metrics::{CHUNK_PLIES, Selection};
+use crate::metrics::Selection;
+use crate::metrics::chunks::{CHUNK_PLIES, GameChunks, stack};
 use crate::schema::{col as c, metric};
 
 // Loader-internal columns (not in any table): TCEC's piece and pawn counts.
@@ -46,17 +47,9 @@ pub struct Loaded<'a> {
     moves: LazyFrame,
     tb: Option<(&'a dyn Probe, u32)>,
     /// The chunks that hold a selected game.
-    parts: Vec<Part>,
+    chunks: GameChunks,
     /// The only chunk, kept: a selection of one chunk is read once.
     one: Option<Chunk>,
-}
-
-/// A chunk of consecutive games of the games table: where their plies start
-/// in the moves table, each game's id and plies, and the selected ones.
-struct Part {
-    offset: u64,
-    games: Vec<(i64, u32)>,
-    selected: Vec<i64>,
 }
 
 /// The plies of a chunk of the selected games, grouped per game, ready to
@@ -103,10 +96,7 @@ pub fn load_in_chunks<'a>(
     tb: Option<(&'a dyn Probe, u32)>,
     chunk_plies: u64,
 ) -> Result<Loaded<'a>, Error> {
-    let order = games
-        .clone()
-        .select([col(c::GAME_ID), col(c::PLIES)])
-        .collect()?;
+    let all = games.clone();
     // The moves are read by chunk, and kept to the selected games there.
     let (games, _) = sel.events(games, moves.clone());
     let families = &sel.families;
@@ -163,69 +153,18 @@ pub fn load_in_chunks<'a>(
     if clocks {
         cols.extend([col(c::RD), col(c::RR)]);
     }
-    let parts = parts(&order, &games, chunk_plies)?;
+    let chunks = GameChunks::new(all, &games, chunk_plies)?;
     let mut loaded = Loaded {
         games,
         moves: moves.select(cols),
         tb,
-        parts,
+        chunks,
         one: None,
     };
-    if let [part] = &loaded.parts[..] {
-        loaded.one = Some(loaded.chunk(part)?);
+    if loaded.chunks.len() == 1 {
+        loaded.one = Some(loaded.chunk(0)?);
     }
     Ok(loaded)
-}
-
-/// The games table (`order`: game_id, plies, as stored) in chunks of whole
-/// games of about `chunk_plies` plies, those without a selected game left
-/// out; one empty chunk when nothing is selected. The games table lists the
-/// games in the order the moves table holds their plies (ingest writes both
-/// so), so a chunk is a slice of the moves, which the Parquet reader reads
-/// alone: a filter on the hashed ids would read the whole table for every
-/// chunk. ([`Loaded::chunk`] checks the slice.)
-fn parts(order: &DataFrame, selected: &DataFrame, chunk_plies: u64) -> Result<Vec<Part>, Error> {
-    let chosen: HashSet<i64> = selected
-        .column(c::GAME_ID)?
-        .i64()?
-        .into_no_null_iter()
-        .collect();
-    let ids = order.column(c::GAME_ID)?.i64()?;
-    let plies = order.column(c::PLIES)?.u32()?;
-    let mut parts = Vec::new();
-    let mut part = Part {
-        offset: 0,
-        games: Vec::new(),
-        selected: Vec::new(),
-    };
-    let mut rows = 0u64;
-    for (id, n) in ids.into_no_null_iter().zip(plies.iter()) {
-        let n = n.unwrap_or(0);
-        part.games.push((id, n));
-        if chosen.contains(&id) && n > 0 {
-            part.selected.push(id);
-        }
-        rows += u64::from(n);
-        if rows >= chunk_plies {
-            let next = Part {
-                offset: part.offset + rows,
-                games: Vec::new(),
-                selected: Vec::new(),
-            };
-            parts.push(std::mem::replace(&mut part, next));
-            rows = 0;
-        }
-    }
-    parts.push(part);
-    parts.retain(|p| !p.selected.is_empty());
-    if parts.is_empty() {
-        parts.push(Part {
-            offset: 0,
-            games: Vec::new(),
-            selected: Vec::new(),
-        });
-    }
-    Ok(parts)
 }
 
 impl Loaded<'_> {
@@ -238,12 +177,12 @@ impl Loaded<'_> {
         if let Some(one) = &self.one {
             return Ok(vec![f(one)?]);
         }
-        self.parts.iter().map(|p| f(&self.chunk(p)?)).collect()
+        (0..self.chunks.len()).map(|i| f(&self.chunk(i)?)).collect()
     }
 
     /// How many chunks the selected games are read in.
     pub fn chunks(&self) -> usize {
-        self.parts.len()
+        self.chunks.len()
     }
 
     /// The per-game outcomes of `set` (see [`Chunk::outcomes`]) of all games.
@@ -251,49 +190,12 @@ impl Loaded<'_> {
         by_game(self.map_chunks(|c| c.outcomes(set))?)
     }
 
-    /// The chunk of `part`'s selected games, their plies read.
-    fn chunk(&self, part: &Part) -> Result<Chunk, Error> {
-        let is_in = |ids: &[i64]| {
-            let ids = Series::new(c::GAME_ID.into(), ids);
-            col(c::GAME_ID).is_in(lit(ids).implode(false), false)
-        };
-        let rows: u64 = part.games.iter().map(|&(_, n)| u64::from(n)).sum();
-        let mv = self
-            .moves
-            .clone()
-            .slice(part.offset as i64, rows as IdxSize)
-            .collect()?;
-        // A moves table not in the games' order: the chunk's games found by id.
-        let mv = if holds(&mv, &part.games)? {
-            mv.lazy()
-        } else {
-            let ids: Vec<i64> = part.games.iter().map(|&(g, _)| g).collect();
-            self.moves.clone().filter(is_in(&ids))
-        };
-        let mv = mv.filter(is_in(&part.selected)).collect()?;
-        let games = self
-            .games
-            .clone()
-            .lazy()
-            .filter(is_in(&part.selected))
-            .collect()?;
+    /// Chunk `i`'s selected games, their plies read.
+    fn chunk(&self, i: usize) -> Result<Chunk, Error> {
+        let mv = self.chunks.moves(i, &self.moves)?.collect()?;
+        let games = self.chunks.games(i, self.games.clone().lazy()).collect()?;
         read_plies(games, mv, self.tb)
     }
-}
-
-/// Whether `mv` holds exactly the plies of `games`, each game's together and
-/// in this order.
-fn holds(mv: &DataFrame, games: &[(i64, u32)]) -> Result<bool, Error> {
-    let ids = mv.column(c::GAME_ID)?.i64()?;
-    let mut rows = ids.iter();
-    for &(g, n) in games {
-        for _ in 0..n {
-            if rows.next() != Some(Some(g)) {
-                return Ok(false);
-            }
-        }
-    }
-    Ok(rows.next().is_none())
 }
 
 /// Per-game rows of consecutive chunks as one frame, in game id order (as
@@ -308,17 +210,6 @@ pub fn by_game(frames: Vec<DataFrame>) -> Result<DataFrame, Error> {
         [c::GAME_ID],
         SortMultipleOptions::default().with_maintain_order(true),
     )?)
-}
-
-/// The frames one under the other (at least one).
-pub fn stack(frames: Vec<DataFrame>) -> Result<DataFrame, Error> {
-    let mut frames = frames.into_iter();
-    let mut df = frames.next().expect("at least one chunk");
-    for f in frames {
-        df.vstack_mut(&f)?;
-    }
-    df.rechunk_mut_par();
-    Ok(df)
 }
 
 /// A chunk's games and their moves (in any order) into replayable plies.
@@ -763,52 +654,4 @@ fn with_saved(sums: LazyFrame) -> LazyFrame {
 pub(super) fn percent(part: &str, whole: &str, digits: u32) -> Expr {
     (lit(100.0) * col(part).cast(DataType::Float64) / col(whole).cast(DataType::Float64))
         .round(digits, RoundMode::default())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ids_plies(games: &[(i64, u32)]) -> DataFrame {
-        df!(
-            c::GAME_ID => games.iter().map(|g| g.0).collect::<Vec<_>>(),
-            c::PLIES => games.iter().map(|g| g.1).collect::<Vec<_>>(),
-        )
-        .unwrap()
-    }
-
-    /// Whole games of at least the chunk's plies each (the last one shorter),
-    /// where the moves table holds them; a chunk without a selected game is
-    /// not read, and nothing selected is one empty chunk.
-    #[test]
-    fn parts_cut_whole_games_and_skip_unselected_ones() {
-        let order = ids_plies(&[(9, 3), (4, 0), (7, 2), (1, 5), (8, 4), (2, 1)]);
-        let selected = ids_plies(&[(9, 3), (4, 0), (2, 1)]);
-        let got: Vec<_> = parts(&order, &selected, 5)
-            .unwrap()
-            .iter()
-            .map(|p| (p.offset, p.games.clone(), p.selected.clone()))
-            .collect();
-        // Chunks: 9 4 7 (5 plies), 1 (5), 8 2 (5): the middle one has no
-        // selected game; 4 has no plies.
-        assert_eq!(
-            got,
-            [
-                (0, vec![(9, 3), (4, 0), (7, 2)], vec![9]),
-                (10, vec![(8, 4), (2, 1)], vec![2]),
-            ]
-        );
-        let none = parts(&order, &ids_plies(&[]), 5).unwrap();
-        assert_eq!((none.len(), none[0].games.len()), (1, 0));
-    }
-
-    #[test]
-    fn holds_only_the_games_plies_in_their_order() {
-        let mv = |ids: &[i64]| df!(c::GAME_ID => ids).unwrap();
-        let games = [(9, 2), (4, 0), (7, 1)];
-        assert!(holds(&mv(&[9, 9, 7]), &games).unwrap());
-        assert!(!holds(&mv(&[9, 7, 9]), &games).unwrap(), "interleaved");
-        assert!(!holds(&mv(&[9, 9, 7, 7]), &games).unwrap(), "a ply more");
-        assert!(!holds(&mv(&[9, 9]), &games).unwrap(), "a ply fewer");
-    }
 }

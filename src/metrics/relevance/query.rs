@@ -14,10 +14,10 @@ use super::symbols::{
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::balance::Group;
+use crate::metrics::chunks::{CHUNK_PLIES, chunks_of_games, game_id_within};
 use crate::metrics::x05::X05;
 use crate::metrics::{
-    CHUNK_PLIES, Families, MATERIAL, Selection, chunks_of_games, engine_games, game_id_within,
-    own_evals, with_material_before,
+    Families, MATERIAL, Selection, engine_games, own_evals, with_material_before,
 };
 use crate::schema::{col, metric};
 

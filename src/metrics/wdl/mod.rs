@@ -20,6 +20,7 @@ use rayon::prelude::*;
 
 use crate::metrics::Selection;
 use crate::metrics::calibrate::SplitMix64;
+use crate::metrics::chunks::CHUNK_PLIES;
 use crate::schema::{col, metric};
 pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Settings, Solver, poly3};
 
@@ -250,13 +251,19 @@ fn key_hash(key: &[String]) -> u64 {
 }
 
 /// Counts the positions of the selected games and fits every group.
-pub fn wdl(games: LazyFrame, moves: LazyFrame, opts: &Options) -> PolarsResult<Fitted> {
+pub fn wdl(games: LazyFrame, moves: LazyFrame, opts: &Options) -> Result<Fitted, crate::Error> {
     let keys = opts.group.keys();
-    let positions = query::positions(games, moves, &opts.selection, opts.bin_width);
     let mut by = keys.clone();
     by.push(col::GAME_ID);
-    let per_game = query::counts(positions, &by).collect()?;
-    fit_counts(&per_game, keys, opts)
+    let per_game = query::counts_in_chunks(
+        games,
+        moves,
+        &opts.selection,
+        opts.bin_width,
+        &by,
+        CHUNK_PLIES,
+    )?;
+    Ok(fit_counts(&per_game, keys, opts)?)
 }
 
 /// Fits every group of a counts frame ([`query::counts`] by the group keys

@@ -3,6 +3,8 @@
 
 use polars::prelude::*;
 
+use crate::Error;
+use crate::metrics::chunks::{GameChunks, stack};
 use crate::metrics::{MATERIAL, Selection, season, with_material_before};
 use crate::schema::{col, metric};
 
@@ -173,6 +175,45 @@ pub fn counts(positions: LazyFrame, keys: &[&str]) -> LazyFrame {
         .group_by(by.clone())
         .agg([len().cast(DataType::Float64).alias(cols::COUNT)])
         .sort_by_exprs(by, SortMultipleOptions::default())
+}
+
+/// `f` of the games of `sel`'s events and their moves, a chunk of whole
+/// games (about `chunk_plies` plies) at a time ([`GameChunks::each`]): one
+/// chunk's plies in memory, the chunks in the games table's order.
+pub fn in_chunks<T>(
+    games: LazyFrame,
+    moves: LazyFrame,
+    sel: &Selection,
+    chunk_plies: u64,
+    f: impl FnMut(LazyFrame, LazyFrame) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    let (selected, _) = sel.events(games.clone(), moves.clone());
+    let selected = selected.select([col(col::GAME_ID)]).collect()?;
+    GameChunks::new(games.clone(), &selected, chunk_plies)?.each(&games, &moves, f)
+}
+
+/// [`counts`] of [`positions`] per `keys` (game_id among them: a game's
+/// positions are all in one chunk), computed [`in_chunks`]: the rows and
+/// their order of one pass.
+pub fn counts_in_chunks(
+    games: LazyFrame,
+    moves: LazyFrame,
+    sel: &Selection,
+    bin_width: i32,
+    keys: &[&str],
+    chunk_plies: u64,
+) -> Result<DataFrame, Error> {
+    let frames = in_chunks(games, moves, sel, chunk_plies, |g, m| {
+        Ok(counts(positions(g, m, sel, bin_width), keys).collect()?)
+    })?;
+    let single = frames.len() == 1;
+    let df = stack(frames)?;
+    if single {
+        return Ok(df);
+    }
+    let mut by: Vec<&str> = keys.to_vec();
+    by.extend([cols::OUTCOME, cols::MOVE, cols::MATERIAL, cols::EVAL]);
+    Ok(df.sort(by, SortMultipleOptions::default())?)
 }
 
 #[cfg(test)]

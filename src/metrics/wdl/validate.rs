@@ -7,7 +7,8 @@
 //! interval clustered by game (the positions of one game share one result),
 //! and the paired difference to P(x) at the best single x05, likewise.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use polars::prelude::*;
 
@@ -15,6 +16,7 @@ use super::math::{self, Grid, Model, Outcome, Settings};
 use super::query::{self, cols};
 use crate::metrics::balance::{BalanceOptions, Group as BalanceGroup, game_facts};
 use crate::metrics::calibrate::{self, golden_max, pool::normal_quantile};
+use crate::metrics::chunks::CHUNK_PLIES;
 use crate::metrics::relevance::math::prob_exp;
 use crate::metrics::{Field, PLATEAU_CP, Selection, check_regex};
 use crate::schema::{col, metric};
@@ -45,7 +47,9 @@ pub struct Options {
 /// One scored position of the test set.
 struct Obs {
     game: i64,
-    engine: String,
+    /// Shared by its engine's positions (an own string each would take more
+    /// than the rest of the position).
+    engine: Arc<str>,
     x_pawns: f64,
     material: f64,
     score: f64,
@@ -148,9 +152,18 @@ fn best_x05(train: &[&Obs]) -> f64 {
 /// Reads the positions of the standard games with a cp eval (mates and
 /// plateaus out), each with its event.
 /// A position with its event, outcome, move number and eval key.
-type Observation = (String, Obs, Outcome, i32, i32);
+type Observation = (Arc<str>, Obs, Outcome, i32, i32);
 
-fn observations(df: &DataFrame) -> PolarsResult<Vec<Observation>> {
+fn observations(df: &DataFrame, names: &mut HashSet<Arc<str>>) -> PolarsResult<Vec<Observation>> {
+    let mut name = |s: Option<&str>| -> Arc<str> {
+        let s = s.unwrap_or("");
+        if let Some(a) = names.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = s.into();
+        names.insert(a.clone());
+        a
+    };
     let event = df.column(col::EVENT)?.str()?;
     let game = df.column(col::GAME_ID)?.i64()?;
     let engine = df.column(metric::ENGINE)?.str()?;
@@ -166,10 +179,10 @@ fn observations(df: &DataFrame) -> PolarsResult<Vec<Observation>> {
             continue;
         };
         out.push((
-            event.get(i).unwrap_or("").to_string(),
+            name(event.get(i)),
             Obs {
                 game: game.get(i).unwrap_or(0),
-                engine: engine.get(i).unwrap_or("").to_string(),
+                engine: name(engine.get(i)),
                 x_pawns: f64::from(cp) / 100.0,
                 material: f64::from(m),
                 score: score.get(i).unwrap_or(0.5),
@@ -199,26 +212,32 @@ pub fn validate(
         regex::Regex::new(&opts.train).map_err(|e| crate::Error::Usage(e.to_string()))?,
         regex::Regex::new(&opts.test).map_err(|e| crate::Error::Usage(e.to_string()))?,
     );
-    let df = query::positions(
+    // Chunk by chunk, each position straight into its set.
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    let mut names = HashSet::new();
+    query::in_chunks(
         games.clone(),
         moves.clone(),
         &opts.selection,
-        opts.bin_width,
-    )
-    .filter(
-        col(col::VARIANT)
-            .eq(lit("standard"))
-            .and(col(cols::OWN_CP).abs().lt(lit(PLATEAU_CP))),
-    )
-    .collect()?;
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (event, o, outcome, mv, key) in observations(&df)? {
-        if test_re.is_match(&event) {
-            test.push(o);
-        } else if train_re.is_match(&event) {
-            train.push((o, outcome, mv, key));
-        }
-    }
+        CHUNK_PLIES,
+        |g, m| {
+            let df = query::positions(g, m, &opts.selection, opts.bin_width)
+                .filter(
+                    col(col::VARIANT)
+                        .eq(lit("standard"))
+                        .and(col(cols::OWN_CP).abs().lt(lit(PLATEAU_CP))),
+                )
+                .collect()?;
+            for (event, o, outcome, mv, key) in observations(&df, &mut names)? {
+                if test_re.is_match(&event) {
+                    test.push(o);
+                } else if train_re.is_match(&event) {
+                    train.push((o, outcome, mv, key));
+                }
+            }
+            Ok(())
+        },
+    )?;
     if train.is_empty() || test.is_empty() {
         return Err(crate::Error::Usage(format!(
             "the split leaves {} training and {} test positions: --train and --test must each match events with evals",
@@ -229,7 +248,7 @@ pub fn validate(
     let s = &opts.settings;
     // The WDL models: pooled, and per engine where it has enough positions.
     let mut pooled_grid = Grid::new(s);
-    let mut engine_grids: BTreeMap<String, Grid> = BTreeMap::new();
+    let mut engine_grids: BTreeMap<Arc<str>, Grid> = BTreeMap::new();
     for (o, outcome, mv, key) in &train {
         let m = o.material as i32;
         pooled_grid.add(s, *outcome, *mv, m, *key, 1.0);
@@ -257,7 +276,7 @@ pub fn validate(
     let per_engine: BTreeMap<String, Model> = engine_grids
         .iter()
         .filter(|(_, g)| g.retained().iter().sum::<f64>() >= opts.min_engine_positions)
-        .filter_map(|(e, g)| Some((e.clone(), math::fit(g, s).ok()?.model)))
+        .filter_map(|(e, g)| Some((e.to_string(), math::fit(g, s).ok()?.model)))
         .collect();
     let train_obs: Vec<&Obs> = train.iter().map(|t| &t.0).collect();
     let train_games = train_obs
@@ -323,7 +342,7 @@ pub fn validate(
             Box::new(|o: &Obs| {
                 prob_exp(
                     o.x_pawns,
-                    cal_x05.get(&o.engine).copied().unwrap_or(cal_mean),
+                    cal_x05.get(&*o.engine).copied().unwrap_or(cal_mean),
                 )
             }),
         ),
@@ -356,7 +375,7 @@ pub fn validate(
             ),
             Box::new(|o: &Obs| {
                 per_engine
-                    .get(&o.engine)
+                    .get(&*o.engine)
                     .unwrap_or(&pooled)
                     .score(o.x_pawns * 100.0, o.material)
             }),
@@ -584,7 +603,7 @@ mod tests {
                 let x = f64::from(i) / 10.0;
                 Obs {
                     game: i64::from(i),
-                    engine: String::new(),
+                    engine: "".into(),
                     x_pawns: x,
                     material: 40.0,
                     score: prob_exp(x, 1.2),

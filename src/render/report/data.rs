@@ -15,6 +15,7 @@ use crate::metrics::adjudication::query as adj;
 use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{Calibration, GameObs, calibrate_group, observations};
+use crate::metrics::chunks::stack;
 use crate::metrics::difficulty::model::RatingModel;
 use crate::metrics::difficulty::query::{DifficultyOptions, with_expected_rating};
 use crate::metrics::difficulty::{self};
@@ -178,7 +179,7 @@ pub fn collect(
             selection: bopts.selection.clone(),
             ..wdl::Options::default()
         };
-        Ok(wdl::wdl(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &o)?)
+        wdl::wdl(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &o)
     };
     let wdl_pooled = wdl_fit(wdl::Group::All)?;
     let wdl_events = wdl_fit(wdl::Group::EventEngine)?;
@@ -506,7 +507,7 @@ fn adjudication_tables(
         rows.push(df);
     }
     let sweep = rows.split_off(3);
-    Ok((adj::stack(rows)?, adj::stack(sweep)?))
+    Ok((stack(rows)?, stack(sweep)?))
 }
 
 /// Per game: (White moved, White-POV eval) for every ply.

@@ -653,7 +653,7 @@ fn facts_and_wdl_in_chunks_equal_one_pass() {
     use evallab::metrics::Selection;
     use evallab::metrics::balance::{side_facts, side_facts_in_chunks};
     use evallab::metrics::chunks::stack;
-    use evallab::metrics::wdl::query;
+    use evallab::metrics::wdl::{self, query};
     let Some(c) = corpus() else { return };
     let sel = Selection {
         event: Some("TCEC Season (4|9|15|21) ".into()),
@@ -702,6 +702,33 @@ fn facts_and_wdl_in_chunks_equal_one_pass() {
         let got =
             query::counts_in_chunks(games.clone(), moves.clone(), &sel, 5, &keys, 20_000).unwrap();
         same(&one, got, &format!("wdl counts by {keys:?} in chunks"));
+    }
+    // The fits: the counts summed chunk by chunk (and per game, with a
+    // bootstrap) give the tables of one pass.
+    for (by, bootstrap) in [
+        (wdl::Group::All, 0),
+        (wdl::Group::Engine, 0),
+        (wdl::Group::Engine, 20),
+    ] {
+        let opts = wdl::Options {
+            group: by,
+            selection: sel.clone(),
+            bootstrap,
+            ..wdl::Options::default()
+        };
+        let fit = |chunk| {
+            wdl::wdl_in_chunks(games.clone(), moves.clone(), &opts, chunk)
+                .unwrap()
+                .table()
+                .unwrap()
+        };
+        let (one, chunked) = (fit(u64::MAX), fit(20_000));
+        let fitted = one.column("a_target").unwrap().is_not_null().sum();
+        assert!(fitted > Some(0), "wdl by {by:?}: no fit\n{one}");
+        assert!(
+            one.equals_missing(&chunked),
+            "wdl by {by:?}, bootstrap {bootstrap}:\n{one}\n{chunked}"
+        );
     }
 }
 

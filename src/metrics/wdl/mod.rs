@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::metrics::Selection;
 use crate::metrics::calibrate::SplitMix64;
-use crate::metrics::chunks::CHUNK_PLIES;
+use crate::metrics::chunks::{CHUNK_PLIES, stack};
 use crate::schema::{col, metric};
 pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Settings, Solver, poly3};
 
@@ -251,19 +251,45 @@ fn key_hash(key: &[String]) -> u64 {
 }
 
 /// Counts the positions of the selected games and fits every group.
+///
+/// The games are read a chunk at a time ([`query::in_chunks`]). With a
+/// bootstrap the counts per game are kept (the resamples draw games); without
+/// one each chunk's counts are summed over its games at once, so what is kept
+/// is one row per group and (outcome, move, material, eval).
 pub fn wdl(games: LazyFrame, moves: LazyFrame, opts: &Options) -> Result<Fitted, crate::Error> {
+    wdl_in_chunks(games, moves, opts, CHUNK_PLIES)
+}
+
+/// [`wdl`] in chunks of about `chunk_plies` plies.
+pub fn wdl_in_chunks(
+    games: LazyFrame,
+    moves: LazyFrame,
+    opts: &Options,
+    chunk_plies: u64,
+) -> Result<Fitted, crate::Error> {
     let keys = opts.group.keys();
     let mut by = keys.clone();
     by.push(col::GAME_ID);
-    let per_game = query::counts_in_chunks(
-        games,
-        moves,
-        &opts.selection,
-        opts.bin_width,
-        &by,
-        CHUNK_PLIES,
-    )?;
-    Ok(fit_counts(&per_game, keys, opts)?)
+    let sel = &opts.selection;
+    if opts.bootstrap > 0 {
+        let per_game =
+            query::counts_in_chunks(games, moves, sel, opts.bin_width, &by, chunk_plies)?;
+        return Ok(fit_counts(&per_game, keys, opts)?);
+    }
+    let mut n_games: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    let mut sums = query::in_chunks(games, moves, sel, chunk_plies, |g, m| {
+        let per_game = query::counts(query::positions(g, m, sel, opts.bin_width), &by).collect()?;
+        // A game is in one chunk only: the chunks' games add up.
+        for (key, n) in games_per_group(&per_game, &keys)? {
+            *n_games.entry(key).or_default() += n;
+        }
+        Ok(summed(&per_game, &keys)?)
+    })?;
+    let all = match sums.len() {
+        1 => sums.pop().expect("one chunk"),
+        _ => summed(&stack(sums)?, &keys)?,
+    };
+    Ok(fit_rows(&all, keys, n_games, opts)?)
 }
 
 /// Fits every group of a counts frame ([`query::counts`] by the group keys
@@ -273,8 +299,21 @@ pub fn fit_counts(
     keys: Vec<&'static str>,
     opts: &Options,
 ) -> PolarsResult<Fitted> {
-    use query::cols;
-    if per_game.column(cols::MATERIAL)?.null_count() > 0 {
+    let n_games = games_per_group(per_game, &keys)?;
+    if opts.bootstrap > 0 {
+        fit_rows(per_game, keys, n_games, opts)
+    } else {
+        fit_rows(&summed(per_game, &keys)?, keys, n_games, opts)
+    }
+}
+
+/// The games per group of a counts frame by the group keys and game id;
+/// an error when a material is unknown.
+fn games_per_group(
+    per_game: &DataFrame,
+    keys: &[&str],
+) -> PolarsResult<BTreeMap<Vec<String>, usize>> {
+    if per_game.column(query::cols::MATERIAL)?.null_count() > 0 {
         return Err(PolarsError::ComputeError(
             "the moves table is not in game and ply order: the material before a move is unknown"
                 .into(),
@@ -290,38 +329,46 @@ pub fn fit_counts(
         per_game
             .clone()
             .lazy()
-            .group_by(key_exprs.clone())
+            .group_by(key_exprs)
             .agg([col(col::GAME_ID).n_unique().alias("games")])
     }
     .collect()?;
-    let mut n_games: BTreeMap<Vec<String>, usize> = BTreeMap::new();
-    {
-        let kc = key_columns(&games_per_group, &keys)?;
-        let g = games_per_group.column("games")?.cast(&DataType::UInt64)?;
-        let g = g.u64()?;
-        for i in 0..games_per_group.height() {
-            n_games.insert(key_at(&kc, i), g.get(i).unwrap_or(0) as usize);
-        }
+    let mut n_games = BTreeMap::new();
+    let kc = key_columns(&games_per_group, keys)?;
+    let g = games_per_group.column("games")?.cast(&DataType::UInt64)?;
+    let g = g.u64()?;
+    for i in 0..games_per_group.height() {
+        n_games.insert(key_at(&kc, i), g.get(i).unwrap_or(0) as usize);
     }
-    // Without a bootstrap one row per key and count, not per game.
-    let summed;
-    let df = if opts.bootstrap > 0 {
-        per_game
-    } else {
-        let mut by = key_exprs;
-        by.extend([cols::OUTCOME, cols::MOVE, cols::MATERIAL, cols::EVAL].map(col));
-        summed = per_game
-            .clone()
-            .lazy()
-            .group_by(by.clone())
-            .agg([
-                col(cols::COUNT).sum(),
-                lit(0i64).cast(DataType::Int64).first().alias(col::GAME_ID),
-            ])
-            .sort_by_exprs(by, SortMultipleOptions::default())
-            .collect()?;
-        &summed
-    };
+    Ok(n_games)
+}
+
+/// A counts frame summed over its games: one row per key and count, game id 0.
+fn summed(counts: &DataFrame, keys: &[&str]) -> PolarsResult<DataFrame> {
+    use query::cols;
+    let mut by: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
+    by.extend([cols::OUTCOME, cols::MOVE, cols::MATERIAL, cols::EVAL].map(col));
+    counts
+        .clone()
+        .lazy()
+        .group_by(by.clone())
+        .agg([
+            col(cols::COUNT).sum(),
+            lit(0i64).cast(DataType::Int64).first().alias(col::GAME_ID),
+        ])
+        .sort_by_exprs(by, SortMultipleOptions::default())
+        .collect()
+}
+
+/// Fits every group of a counts frame sorted by the keys (per game, or
+/// [`summed`]), with each group's games.
+fn fit_rows(
+    df: &DataFrame,
+    keys: Vec<&'static str>,
+    n_games: BTreeMap<Vec<String>, usize>,
+    opts: &Options,
+) -> PolarsResult<Fitted> {
+    use query::cols;
     let kc = key_columns(df, &keys)?;
     let game = df.column(col::GAME_ID)?.i64()?;
     let outcome = df.column(cols::OUTCOME)?.str()?;

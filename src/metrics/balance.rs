@@ -176,18 +176,9 @@ pub fn side_facts_in_chunks(
     evals: bool,
     chunk_plies: u64,
 ) -> Result<DataFrame, Error> {
-    let selected = selected
-        .select([
-            col(col::GAME_ID),
-            col(col::EVENT),
-            col(col::ROUND),
-            col(col::WHITE),
-            col(col::BLACK),
-            col(col::RESULT),
-        ])
-        .collect()?;
-    let chunks = GameChunks::new(games, &selected, chunk_plies)?;
-    let df = chunks.map(&selected.lazy(), &moves, |games, moves| {
+    let ids = selected.clone().select([col(col::GAME_ID)]).collect()?;
+    let chunks = GameChunks::new(games, &ids, chunk_plies)?;
+    let df = chunks.map(&selected, &moves, |games, moves| {
         Ok(side_facts(games, moves, evals)?)
     })?;
     if chunks.len() == 1 {

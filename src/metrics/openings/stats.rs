@@ -382,6 +382,7 @@ mod tests {
             col::START_FEN => [None::<&str>; 6],
             col::START_KEY => [7i64; 6],
             col::VARIANT => ["standard"; 6],
+            col::PLIES => [1u32; 6],
         )
         .unwrap();
         let m = df!(

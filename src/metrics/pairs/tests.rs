@@ -74,6 +74,7 @@ fn frames(games: &[Game]) -> (LazyFrame, LazyFrame) {
         col::OPENING => games.iter().map(|_| None::<&str>).collect::<Vec<_>>(),
         col::START_FEN => games.iter().map(|g| g.5.map(|_| "fen")).collect::<Vec<_>>(),
         col::START_KEY => games.iter().map(|g| g.5.unwrap_or(STD)).collect::<Vec<_>>(),
+        col::PLIES => games.iter().map(|g| g.6.len() as u32).collect::<Vec<_>>(),
     )
     .unwrap();
     let (mut id, mut ply, mut is_book, mut key, mut san) = (vec![], vec![], vec![], vec![], vec![]);
@@ -276,4 +277,21 @@ fn openings_list_by_hand() {
         text,
         ["m1 m2", "m1 m2", "m1", "m1", "", "m1 m2 m3 m4 m5 m6 m7 m8"]
     );
+}
+
+/// The openings read a chunk of games at a time (here a game or two a
+/// chunk) are those of one pass.
+#[test]
+fn game_openings_in_chunks_equal_one_pass() {
+    let (g, m) = frames(&games());
+    let sel = Selection::default();
+    let at = |chunk| {
+        game_openings(g.clone(), m.clone(), &sel, chunk)
+            .unwrap()
+            .collect()
+            .unwrap()
+    };
+    let one = at(u64::MAX);
+    assert!(one.column(p::OPENING_KEY).unwrap().is_not_null().sum() > Some(3));
+    assert!(one.equals_missing(&at(1)), "{one}\n{}", at(1));
 }

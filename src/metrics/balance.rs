@@ -176,8 +176,7 @@ pub fn side_facts_in_chunks(
     evals: bool,
     chunk_plies: u64,
 ) -> Result<DataFrame, Error> {
-    let ids = selected.clone().select([col(col::GAME_ID)]).collect()?;
-    let chunks = GameChunks::new(games, &ids, chunk_plies)?;
+    let chunks = GameChunks::new(games, selected.clone(), chunk_plies)?;
     let df = chunks.map(&selected, &moves, |games, moves| {
         Ok(side_facts(games, moves, evals)?)
     })?;

@@ -73,19 +73,32 @@ struct Part {
     selected: Vec<i64>,
 }
 
+impl Part {
+    /// An empty chunk whose plies start at row `offset` of the moves table.
+    fn at(offset: u64) -> Part {
+        Part {
+            offset,
+            games: Vec::new(),
+            selected: Vec::new(),
+        }
+    }
+}
+
 impl GameChunks {
     /// The chunks of about `chunk_plies` plies of the games table `games`
-    /// (its game_id and plies are read) that hold a game of `selected`;
+    /// (its game_id and plies are read) that hold a game of `selected` (a
+    /// query over the games with their game_id, of which only that is read);
     /// one empty chunk when nothing is selected.
     pub fn new(
         games: LazyFrame,
-        selected: &DataFrame,
+        selected: LazyFrame,
         chunk_plies: u64,
     ) -> Result<GameChunks, Error> {
         let order = games
             .select([col(col::GAME_ID), col(col::PLIES)])
             .collect()?;
-        GameChunks::plan(&order, selected, chunk_plies)
+        let selected = selected.select([col(col::GAME_ID)]).collect()?;
+        GameChunks::plan(&order, &selected, chunk_plies)
     }
 
     /// [`GameChunks::new`] of the games table as read (`order`: game_id, plies).
@@ -102,11 +115,7 @@ impl GameChunks {
         let ids = order.column(col::GAME_ID)?.i64()?;
         let plies = order.column(col::PLIES)?.u32()?;
         let mut parts = Vec::new();
-        let mut part = Part {
-            offset: 0,
-            games: Vec::new(),
-            selected: Vec::new(),
-        };
+        let mut part = Part::at(0);
         let mut rows = 0u64;
         for (id, n) in ids.into_no_null_iter().zip(plies.iter()) {
             let n = n.unwrap_or(0);
@@ -116,11 +125,7 @@ impl GameChunks {
             }
             rows += u64::from(n);
             if rows >= chunk_plies {
-                let next = Part {
-                    offset: part.offset + rows,
-                    games: Vec::new(),
-                    selected: Vec::new(),
-                };
+                let next = Part::at(part.offset + rows);
                 parts.push(std::mem::replace(&mut part, next));
                 rows = 0;
             }
@@ -128,11 +133,7 @@ impl GameChunks {
         parts.push(part);
         parts.retain(|p| !p.selected.is_empty());
         if parts.is_empty() {
-            parts.push(Part {
-                offset: 0,
-                games: Vec::new(),
-                selected: Vec::new(),
-            });
+            parts.push(Part::at(0));
         }
         Ok(GameChunks { parts })
     }

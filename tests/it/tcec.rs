@@ -563,17 +563,12 @@ fn adjudication_derives_the_draw_score_from_the_clocks() {
 /// counts summed across chunks, the first disagreement the earliest).
 #[test]
 fn adjudication_in_chunks_equals_one_pass() {
-    use evallab::metrics::Selection;
     use evallab::metrics::adjudication::clocks::ClockRows;
     use evallab::metrics::adjudication::sweep::{Axis, derive, sweep};
     use evallab::metrics::adjudication::tables::clock_report;
     use evallab::metrics::adjudication::{RuleSet, query};
     let Some(c) = corpus() else { return };
-    // Eras B to E of the clocks (seasons 4, 9, 15 and 21).
-    let sel = Selection {
-        event: Some("TCEC Season (4|9|15|21) ".into()),
-        ..Selection::default()
-    };
+    let sel = four_seasons();
     let load_from = |moves: LazyFrame, chunk_plies| {
         query::load_in_chunks(
             c.ds.scan(&GAMES).unwrap(),
@@ -590,10 +585,7 @@ fn adjudication_in_chunks_equals_one_pass() {
     assert_eq!(one.chunks(), 1);
     assert!(chunked.chunks() > 5, "{} chunks", chunked.chunks());
     let set = RuleSet::load("tcec").unwrap();
-    let same = |a: DataFrame, b: DataFrame, what: &str| {
-        assert!(a.height() > 0, "{what}: no rows");
-        assert!(a.equals_missing(&b), "{what}:\n{a}\n{b}");
-    };
+    let same = |a: DataFrame, b: DataFrame, what: &str| assert_same(&a, &b, 1, what);
     let outcomes = one.outcomes(&set).unwrap();
     same(
         outcomes.clone(),
@@ -601,10 +593,7 @@ fn adjudication_in_chunks_equals_one_pass() {
         "outcomes",
     );
     // A moves table not in the games' order: its chunks are found by id.
-    let shuffled = c.ds.scan(&MOVES).unwrap().sort(
-        [col::PLY],
-        SortMultipleOptions::default().with_maintain_order(true),
-    );
+    let shuffled = by_ply(c.ds.scan(&MOVES).unwrap());
     same(
         outcomes,
         load_from(shuffled, 400_000).outcomes(&set).unwrap(),
@@ -650,25 +639,15 @@ fn adjudication_in_chunks_equals_one_pass() {
 /// another order.
 #[test]
 fn facts_and_wdl_in_chunks_equal_one_pass() {
-    use evallab::metrics::Selection;
     use evallab::metrics::balance::{side_facts, side_facts_in_chunks};
     use evallab::metrics::chunks::stack;
     use evallab::metrics::wdl::{self, query};
     let Some(c) = corpus() else { return };
-    let sel = Selection {
-        event: Some("TCEC Season (4|9|15|21) ".into()),
-        ..Selection::default()
-    };
+    let sel = four_seasons();
     let (games, moves) = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
     let (selected, selected_moves) = sel.events(games.clone(), moves.clone());
-    let shuffled = moves.clone().sort(
-        [col::PLY],
-        SortMultipleOptions::default().with_maintain_order(true),
-    );
-    let same = |a: &DataFrame, b: DataFrame, what: &str| {
-        assert!(a.height() > 1000, "{what}: {} rows", a.height());
-        assert!(a.equals_missing(&b), "{what}:\n{a}\n{b}");
-    };
+    let shuffled = by_ply(moves.clone());
+    let same = |a: &DataFrame, b: DataFrame, what: &str| assert_same(a, &b, 1001, what);
     let one = side_facts(selected.clone(), selected_moves.clone(), true)
         .unwrap()
         .collect()
@@ -730,6 +709,28 @@ fn facts_and_wdl_in_chunks_equal_one_pass() {
             "wdl by {by:?}, bootstrap {bootstrap}:\n{one}\n{chunked}"
         );
     }
+}
+
+/// Eras B to E of the clocks (seasons 4, 9, 15 and 21): the chunk tests' selection.
+fn four_seasons() -> evallab::metrics::Selection {
+    evallab::metrics::Selection {
+        event: Some("TCEC Season (4|9|15|21) ".into()),
+        ..evallab::metrics::Selection::default()
+    }
+}
+
+/// A moves table not in the games' order (by ply): chunks are then found by id.
+fn by_ply(moves: LazyFrame) -> LazyFrame {
+    moves.sort(
+        [col::PLY],
+        SortMultipleOptions::default().with_maintain_order(true),
+    )
+}
+
+/// `a` has at least `min_rows` rows and equals `b` (nulls equal).
+fn assert_same(a: &DataFrame, b: &DataFrame, min_rows: usize, what: &str) {
+    assert!(a.height() >= min_rows, "{what}: {} rows", a.height());
+    assert!(a.equals_missing(b), "{what}:\n{a}\n{b}");
 }
 
 /// The whole corpus loaded for adjudication (all games, both engines).

@@ -153,7 +153,7 @@ pub fn load_in_chunks<'a>(
     if clocks {
         cols.extend([col(c::RD), col(c::RR)]);
     }
-    let chunks = GameChunks::new(all, &games, chunk_plies)?;
+    let chunks = GameChunks::new(all, games.clone().lazy(), chunk_plies)?;
     let mut loaded = Loaded {
         games,
         moves: moves.select(cols),

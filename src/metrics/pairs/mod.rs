@@ -97,8 +97,7 @@ fn game_openings(
     // time: a join of every ply's key at once held them all (1.1 GB on the
     // archive 4x).
     let g = g.collect()?;
-    let ids = g.select([col::GAME_ID])?;
-    let at_opening = GameChunks::new(table, &ids, chunk_plies)?.map(
+    let at_opening = GameChunks::new(table, g.clone().lazy(), chunk_plies)?.map(
         &g.clone()
             .lazy()
             .select([col(col::GAME_ID), col(opening_col::OPENING_PLY)]),

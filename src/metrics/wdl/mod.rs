@@ -347,7 +347,7 @@ fn games_per_group(
 fn summed(counts: &DataFrame, keys: &[&str]) -> PolarsResult<DataFrame> {
     use query::cols;
     let mut by: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
-    by.extend([cols::OUTCOME, cols::MOVE, cols::MATERIAL, cols::EVAL].map(col));
+    by.extend(cols::COUNTED_BY.map(col));
     counts
         .clone()
         .lazy()

@@ -22,6 +22,8 @@ pub mod cols {
     /// The mover's eval in centipawns, unclamped (null for mates).
     pub const OWN_CP: &str = "own_cp";
     pub const COUNT: &str = "count";
+    /// What the counts are per, besides the group keys: `scoreWDLstat`'s map key.
+    pub const COUNTED_BY: [&str; 4] = [OUTCOME, MOVE, MATERIAL, EVAL];
 }
 
 /// `scoreWDLstat`'s terminations that leave a game out (its `Termination` tag
@@ -170,7 +172,7 @@ pub fn positions(games: LazyFrame, moves: LazyFrame, sel: &Selection, bin_width:
 /// eval): `scoreWDLstat`'s map, per group.
 pub fn counts(positions: LazyFrame, keys: &[&str]) -> LazyFrame {
     let mut by: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
-    by.extend([cols::OUTCOME, cols::MOVE, cols::MATERIAL, cols::EVAL].map(col));
+    by.extend(cols::COUNTED_BY.map(col));
     positions
         .group_by(by.clone())
         .agg([len().cast(DataType::Float64).alias(cols::COUNT)])
@@ -188,8 +190,7 @@ pub fn in_chunks<T>(
     f: impl FnMut(LazyFrame, LazyFrame) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     let (selected, _) = sel.events(games.clone(), moves.clone());
-    let selected = selected.select([col(col::GAME_ID)]).collect()?;
-    GameChunks::new(games.clone(), &selected, chunk_plies)?.each(&games, &moves, f)
+    GameChunks::new(games.clone(), selected, chunk_plies)?.each(&games, &moves, f)
 }
 
 /// [`counts`] of [`positions`] per `keys` (game_id among them: a game's
@@ -212,7 +213,7 @@ pub fn counts_in_chunks(
         return Ok(df);
     }
     let mut by: Vec<&str> = keys.to_vec();
-    by.extend([cols::OUTCOME, cols::MOVE, cols::MATERIAL, cols::EVAL]);
+    by.extend(cols::COUNTED_BY);
     Ok(df.sort(by, SortMultipleOptions::default())?)
 }
 

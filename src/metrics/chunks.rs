@@ -9,6 +9,7 @@
 //! order still works: its chunk is then found by id ([`GameChunks::moves`]).
 
 use std::collections::HashSet;
+use std::ops::Range;
 
 use polars::prelude::*;
 
@@ -20,36 +21,29 @@ use crate::schema::col;
 /// hundred MB.
 pub const CHUNK_PLIES: u64 = 2_000_000;
 
-/// Inclusive game id ranges of whole games, about `max_plies` plies each,
-/// from `(game_id, plies)` in game id order; at least one range, so that an
+/// Index ranges of whole games, about `max_plies` plies each, over `plies`
+/// (each game's, in the caller's order); at least one range, so that an
 /// empty selection still yields its (empty) tables.
 pub fn chunks_of_games(
-    games: impl IntoIterator<Item = (i64, Option<u64>)>,
+    plies: impl IntoIterator<Item = Option<u64>>,
     max_plies: u64,
-) -> Vec<(i64, i64)> {
-    let mut ranges: Vec<(i64, i64)> = Vec::new();
+) -> Vec<Range<usize>> {
+    let mut ranges: Vec<Range<usize>> = Vec::new();
     let mut in_chunk = 0;
-    for (g, n) in games {
+    for (i, n) in plies.into_iter().enumerate() {
         match ranges.last_mut() {
-            Some(r) if in_chunk < max_plies => r.1 = g,
+            Some(r) if in_chunk < max_plies => r.end = i + 1,
             _ => {
-                ranges.push((g, g));
+                ranges.push(i..i + 1);
                 in_chunk = 0;
             }
         }
         in_chunk += n.unwrap_or(0);
     }
     if ranges.is_empty() {
-        ranges.push((i64::MIN, i64::MAX));
+        ranges.push(0..0);
     }
     ranges
-}
-
-/// The rows whose game id lies in the inclusive range (of [`chunks_of_games`]).
-pub fn game_id_within((lo, hi): (i64, i64)) -> Expr {
-    col(col::GAME_ID)
-        .gt_eq(lit(lo))
-        .and(col(col::GAME_ID).lt_eq(lit(hi)))
 }
 
 /// The rows of these games.

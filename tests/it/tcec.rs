@@ -711,6 +711,36 @@ fn facts_and_wdl_in_chunks_equal_one_pass() {
     }
 }
 
+/// Relevance's per-move rows, a chunk of games at a time, are those of one
+/// pass, and so is its summary: the four seasons are scattered over the
+/// archive's game ids, so each chunk's id range also holds unselected games.
+#[test]
+fn relevance_in_chunks_equals_one_pass() {
+    use evallab::metrics::chunks::stack;
+    use evallab::metrics::relevance::{per_move, per_move_chunked, summary};
+    use evallab::metrics::x05::X05;
+    let Some(c) = corpus() else { return };
+    let sel = four_seasons();
+    let (games, moves) = sel.events(c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
+    let x05 = X05::fixed(0.62);
+    let one = per_move(games.clone(), moves.clone(), &sel.families, &x05, None)
+        .unwrap()
+        .collect()
+        .unwrap();
+    let mut chunks = Vec::new();
+    let rows = per_move_chunked(games, moves, &sel, &x05, None, 20_000, &mut |df| {
+        chunks.push(df);
+        Ok(())
+    })
+    .unwrap();
+    assert!(chunks.len() > 5, "{} chunks", chunks.len());
+    assert_eq!(rows, one.height() as u64);
+    let chunked = stack(chunks).unwrap();
+    assert_same(&one, &chunked, 50_000, "relevance per move in chunks");
+    let sum = |df: DataFrame| summary(df.lazy(), true, false).collect().unwrap();
+    assert_same(&sum(one), &sum(chunked), 8, "relevance summary");
+}
+
 /// Eras B to E of the clocks (seasons 4, 9, 15 and 21): the chunk tests' selection.
 fn four_seasons() -> evallab::metrics::Selection {
     evallab::metrics::Selection {

@@ -14,7 +14,7 @@ use super::symbols::{
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::balance::Group;
-use crate::metrics::chunks::{CHUNK_PLIES, chunks_of_games, game_id_within};
+use crate::metrics::chunks::{CHUNK_PLIES, chunks_of_games, game_id_in};
 use crate::metrics::x05::X05;
 use crate::metrics::{
     Families, MATERIAL, Selection, engine_games, own_evals, with_material_before,
@@ -265,10 +265,19 @@ pub fn per_move_summarised(
     let (games, moves) = sel.events(games, moves);
     let with_reference = reference.is_some();
     let mut partials = Vec::new();
-    let rows = per_move_chunked(games, moves, sel, x05, reference, &mut |chunk| {
-        partials.push(summary_partial(chunk.clone().lazy(), by_event, with_reference).collect()?);
-        sink(chunk)
-    })?;
+    let rows = per_move_chunked(
+        games,
+        moves,
+        sel,
+        x05,
+        reference,
+        CHUNK_PLIES,
+        &mut |chunk| {
+            partials
+                .push(summary_partial(chunk.clone().lazy(), by_event, with_reference).collect()?);
+            sink(chunk)
+        },
+    )?;
     let partials = concat(
         partials.into_iter().map(IntoLazy::lazy).collect::<Vec<_>>(),
         UnionArgs::default(),
@@ -279,16 +288,18 @@ pub fn per_move_summarised(
     ))
 }
 
-/// [`per_move`] over the games in chunks of whole games, in game id order,
-/// each chunk's rows (of the selection's engines, after its families) handed
-/// to `sink` in that order: the rows are those of one [`per_move`] over all
-/// games, but memory holds one chunk's. Returns the number of rows.
+/// [`per_move`] over the games in chunks of whole games (about
+/// `chunk_plies` plies each), in game id order, each chunk's rows (of the
+/// selection's engines, after its families) handed to `sink` in that order:
+/// the rows are those of one [`per_move`] over all games, but memory holds
+/// one chunk's. Returns the number of rows.
 pub fn per_move_chunked(
     games: LazyFrame,
     moves: LazyFrame,
     sel: &Selection,
     x05: &X05,
     reference: Option<&Reference>,
+    chunk_plies: u64,
     sink: &mut dyn FnMut(DataFrame) -> Result<(), crate::Error>,
 ) -> Result<u64, crate::Error> {
     let ids = games
@@ -296,15 +307,19 @@ pub fn per_move_chunked(
         .select([col(col::GAME_ID), col(col::PLIES).cast(DataType::UInt64)])
         .sort([col::GAME_ID], SortMultipleOptions::default())
         .collect()?;
-    let (id, plies) = (
-        ids.column(col::GAME_ID)?.i64()?,
-        ids.column(col::PLIES)?.u64()?,
-    );
+    let id: Vec<i64> = ids
+        .column(col::GAME_ID)?
+        .i64()?
+        .into_no_null_iter()
+        .collect();
     // A chunk's rows take some 300 bytes a ply at their peak.
-    let ranges = chunks_of_games(id.into_no_null_iter().zip(plies.iter()), CHUNK_PLIES);
+    let ranges = chunks_of_games(ids.column(col::PLIES)?.u64()?.iter(), chunk_plies);
     let mut rows = 0;
     for range in ranges {
-        let within = || game_id_within(range);
+        // The chunk's games by id, not by the range of their ids: a range
+        // also holds the unselected games between them, whose moves a join
+        // would read (all of the archive for a selection of a few events).
+        let within = || game_id_in(&id[range.clone()]);
         let reference = reference.map(|r| Reference {
             analysis: r.analysis.clone().filter(within()),
             label: r.label.clone(),

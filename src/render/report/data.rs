@@ -15,7 +15,7 @@ use crate::metrics::adjudication::query as adj;
 use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{Calibration, GameObs, calibrate_group, observations};
-use crate::metrics::chunks::stack;
+use crate::metrics::chunks::{game_id_in, stack};
 use crate::metrics::difficulty::model::RatingModel;
 use crate::metrics::difficulty::query::{DifficultyOptions, with_expected_rating};
 use crate::metrics::difficulty::{self};
@@ -27,7 +27,7 @@ use crate::metrics::openings::stats::{By as OpeningsBy, OpeningStatsOptions, ope
 use crate::metrics::pairs::{PairsOptions, pairs, pentanomial};
 use crate::metrics::ratings::fit::Solver;
 use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
-use crate::metrics::relevance::{per_move, summary};
+use crate::metrics::relevance::per_move_summarised;
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Families, Selection, event_matches};
@@ -215,24 +215,21 @@ pub fn collect(
         ])
         .sort([col::GAME_ID], SortMultipleOptions::default())
         .collect()?;
-    let moves = ds.scan(&MOVES)?.join(
-        games.clone().lazy().select([col(col::GAME_ID)]),
-        [col(col::GAME_ID)],
-        [col(col::GAME_ID)],
-        JoinArgs::new(JoinType::Semi),
-    );
-    let rel = summary(
-        per_move(
-            games.clone().lazy(),
-            moves.clone(),
-            &opts.families,
-            &opts.x05,
-            None,
-        )?,
+    // The relevance summary as `evallab relevance --by-event` computes it, a
+    // chunk of games at a time: one pass would hold every selected ply's
+    // columns (1.0 GB for the Superfinals of the archive concatenated 4×).
+    let (_, rel) = per_move_summarised(
+        ds.scan(&GAMES)?,
+        ds.scan(&MOVES)?,
+        &Selection {
+            families: opts.families.clone(),
+            ..bopts.selection.clone()
+        },
         true,
-        false,
-    )
-    .collect()?;
+        &opts.x05,
+        None,
+        &mut |_| Ok(()),
+    )?;
     // Every engine analysis of the dataset, summarised per event and engine.
     let mut agreements = Vec::new();
     for run in ds
@@ -241,9 +238,28 @@ pub fn collect(
         .iter()
         .filter(|a| a.has_table(&ANALYSIS))
     {
+        // Only the analysed games' moves are read: a join would first read
+        // the moves of every selected game.
+        let analysed = ds
+            .scan(&ANALYSIS)?
+            .filter(col(col::LABEL).eq(lit(run.label.as_str())))
+            .select([col(col::GAME_ID)])
+            .unique(None, UniqueKeepStrategy::Any)
+            .join(
+                games.clone().lazy().select([col(col::GAME_ID)]),
+                [col(col::GAME_ID)],
+                [col(col::GAME_ID)],
+                JoinArgs::new(JoinType::Semi),
+            )
+            .collect()?;
+        let ids: Vec<i64> = analysed
+            .column(col::GAME_ID)?
+            .i64()?
+            .into_no_null_iter()
+            .collect();
         let per = agreement::per_move(
             games.clone().lazy(),
-            moves.clone(),
+            ds.scan(&MOVES)?.filter(game_id_in(&ids)),
             ds.scan(&ANALYSIS)?,
             &run.label,
             &Families::default(),
@@ -274,15 +290,8 @@ pub fn collect(
         let df = matching::summary(rows, &[col::EVENT, match_col::PLAYER]).collect()?;
         matchings.push((run, df));
     }
-    let (presets, sweep) = adjudication_tables(
-        ds.scan(&GAMES)?.join(
-            games.clone().lazy().select([col(col::GAME_ID)]),
-            [col(col::GAME_ID)],
-            [col(col::GAME_ID)],
-            JoinArgs::new(JoinType::Semi),
-        ),
-        moves.clone(),
-    )?;
+    let (presets, sweep) =
+        adjudication_tables(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?;
     let mut names: Vec<String> = bal
         .column(col::EVENT)?
         .str()?
@@ -472,8 +481,12 @@ fn rows_of(df: &DataFrame, key: &str, value: &str) -> Result<DataFrame, Error> {
 fn adjudication_tables(
     games: LazyFrame,
     moves: LazyFrame,
+    sel: &Selection,
 ) -> Result<(DataFrame, DataFrame), Error> {
-    let loaded = adj::load(games, moves, &Selection::default(), false, None)?;
+    // The whole tables with the selection, not the selected moves: the
+    // chunks are slices of the `moves` table, and those without a selected
+    // game are never read.
+    let loaded = adj::load(games, moves, sel, false, None)?;
     let mut sets: Vec<(RuleSet, Option<f64>)> = ["tcec", "cutechess", "terra"]
         .into_iter()
         .map(|p| Ok((RuleSet::load(p)?, None)))

@@ -58,11 +58,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             split,
         };
         let (games, moves) = (ds.scan(&GAMES)?, ds.scan(&MOVES)?);
-        let lf = if args.time_usage {
-            time_usage(games, moves, &opts, args.bands.unwrap_or(TIME_USAGE_BANDS))
+        Ok(if args.time_usage {
+            time_usage(games, moves, &opts, args.bands.unwrap_or(TIME_USAGE_BANDS))?
         } else {
-            engine_stats(games, moves, &opts)
-        };
-        Ok(lf.collect()?)
+            engine_stats(games, moves, &opts)?
+        })
     })
 }

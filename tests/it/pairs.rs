@@ -9,7 +9,9 @@ use std::path::Path;
 use evallab::ingest::{IngestOptions, ingest};
 use evallab::metrics::Selection;
 use evallab::metrics::balance::Group;
-use evallab::metrics::engine_stats::{EngineStatsOptions, Split, engine_stats, time_usage};
+use evallab::metrics::engine_stats::{
+    EngineStatsOptions, Split, engine_stats, engine_stats_in_chunks, time_usage,
+};
 use evallab::metrics::pairs::math::Penta;
 use evallab::metrics::pairs::{NO_PARTNER, Paired, PairsOptions, pairs, pentanomial};
 use evallab::schema::metric::{self, engine_stats as es, pairs as p};
@@ -295,7 +297,6 @@ fn engine_stats_are_null_safe_and_partition_the_moves() {
             c.ds.scan(&MOVES).unwrap(),
             &opts,
         )
-        .collect()
         .unwrap()
     };
     let all = run(Split::None);
@@ -326,9 +327,27 @@ fn engine_stats_are_null_safe_and_partition_the_moves() {
         &EngineStatsOptions::default(),
         10,
     )
-    .collect()
     .unwrap();
     assert_eq!(sum(&clock), non_book);
+    // Chunk after chunk, pass after pass (the medians), the table of one
+    // chunk: by season and phase, 25,000-ply chunks.
+    let by_season = EngineStatsOptions {
+        group: Group::SeasonEngine,
+        selection: Selection::default(),
+        split: Split::Phase,
+    };
+    let stats = |chunk| {
+        engine_stats_in_chunks(
+            c.ds.scan(&GAMES).unwrap(),
+            c.ds.scan(&MOVES).unwrap(),
+            &by_season,
+            chunk,
+        )
+        .unwrap()
+    };
+    let (one, chunked) = (stats(u64::MAX), stats(25_000));
+    assert!(one.height() > 100, "{} rows", one.height());
+    assert!(one.equals_missing(&chunked), "{one}\n{chunked}");
     for v in f64s(&clock, es::CLOCK_SHARE_MEAN).into_iter().flatten() {
         assert!((0.0..=1.0).contains(&v), "{v}");
     }

@@ -7,10 +7,18 @@
 //! an engine's PGN writer does not record is null, never 0: each field has
 //! its own count of moves that carried it.
 
+mod median;
+
+use std::collections::HashMap;
+
+use polars::frame::row::Row;
 use polars::prelude::*;
 
+use self::median::Stat;
 use super::Selection;
 use super::balance::Group;
+use super::chunks::{CHUNK_PLIES, GameChunks};
+use crate::Error;
 use crate::schema::col;
 use crate::schema::metric::{self, engine_stats as m};
 
@@ -22,6 +30,11 @@ pub const MIDDLEGAME_PIECES: u32 = 10;
 /// … or a move number past this one, standing for Divider's board-shape
 /// tests (sparse back rank, mixedness) that the tables cannot make.
 pub const OPENING_MOVES: u32 = 15;
+
+/// The plies of a chunk: a quarter of [`CHUNK_PLIES`], because each row
+/// carries its group's names and eight values through two joins (at 2 M
+/// plies the chunk held 0.8 GB; at 0.5 M, 0.35 GB, in the same time).
+const CHUNK: u64 = CHUNK_PLIES / 4;
 
 /// How the rows of an engine are split.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -91,12 +104,16 @@ fn engine_moves(
 ) -> (LazyFrame, Vec<&'static str>) {
     let sel = &opts.selection;
     let (games, moves) = sel.events(games, moves);
-    let games = sel.games(games).select([
+    let mut games = sel.games(games).select([
         col(col::GAME_ID),
         col(col::EVENT),
         col(col::WHITE),
         col(col::BLACK),
     ]);
+    // A game's season read once, not at each of its moves.
+    if opts.group == Group::SeasonEngine {
+        games = games.with_column(super::season(col(col::EVENT)).alias(metric::SEASON));
+    }
     let mut cols: Vec<Expr> = [col::GAME_ID, col::SIDE, col::MOVE_NUMBER]
         .iter()
         .chain(extra)
@@ -107,9 +124,6 @@ fn engine_moves(
     }
     let lf = super::with_mover(moves.filter(col(col::IS_BOOK).not()).select(cols), games);
     let mut lf = sel.engines(lf, metric::ENGINE);
-    if opts.group == Group::SeasonEngine {
-        lf = lf.with_column(super::season(col(col::EVENT)).alias(metric::SEASON));
-    }
     let mut keys: Vec<&'static str> = opts.group.outer().into_iter().collect();
     keys.push(metric::ENGINE);
     match opts.split {
@@ -129,25 +143,38 @@ fn engine_moves(
 /// Per engine (and group, and phase or band): moves, then for each field of
 /// [`m::FIELDS`] `<field>_moves` (moves that recorded it), `<field>_mean`
 /// and `<field>_median` (null when none did); time in seconds.
-pub fn engine_stats(games: LazyFrame, moves: LazyFrame, opts: &EngineStatsOptions) -> LazyFrame {
+pub fn engine_stats(
+    games: LazyFrame,
+    moves: LazyFrame,
+    opts: &EngineStatsOptions,
+) -> Result<DataFrame, Error> {
+    engine_stats_in_chunks(games, moves, opts, CHUNK)
+}
+
+/// [`engine_stats`], reading chunks of about `chunk_plies` plies.
+pub fn engine_stats_in_chunks(
+    games: LazyFrame,
+    moves: LazyFrame,
+    opts: &EngineStatsOptions,
+    chunk_plies: u64,
+) -> Result<DataFrame, Error> {
     let fields: Vec<&str> = m::FIELDS.iter().map(|f| f.1).collect();
-    let (lf, keys) = engine_moves(games, moves, opts, &fields);
-    let mut aggs = vec![len().alias(m::MOVES)];
-    for (name, c) in m::FIELDS {
-        let mut v = col(c).cast(DataType::Float64);
-        if c == col::TIME_MS {
-            v = v / lit(1000.0);
-        }
-        aggs.extend([
-            v.clone().count().alias(format!("{name}_moves")),
-            v.clone().mean().alias(format!("{name}_mean")),
-            v.median().alias(format!("{name}_median")),
-        ]);
-    }
-    let keys: Vec<Expr> = keys.into_iter().map(col).collect();
-    lf.group_by(keys.clone())
-        .agg(aggs)
-        .sort_by_exprs(keys, SortMultipleOptions::default())
+    let values = m::FIELDS
+        .iter()
+        .map(|&(name, c)| {
+            let mut v = col(c).cast(DataType::Float64);
+            if c == col::TIME_MS {
+                v = v / lit(1000.0);
+            }
+            Value {
+                value: v,
+                count: Some(format!("{name}_moves")),
+                mean: Some(format!("{name}_mean")),
+                median: format!("{name}_median"),
+            }
+        })
+        .collect::<Vec<_>>();
+    grouped(games, moves, opts, &fields, &values, chunk_plies)
 }
 
 /// The clock use per engine (and group) and band of `band` move numbers
@@ -160,36 +187,225 @@ pub fn time_usage(
     moves: LazyFrame,
     opts: &EngineStatsOptions,
     band: u16,
-) -> LazyFrame {
+) -> Result<DataFrame, Error> {
     let opts = EngineStatsOptions {
         split: Split::Bands(band),
         ..opts.clone()
     };
-    let (lf, keys) = engine_moves(games, moves, &opts, &[col::TIME_MS, col::TIME_LEFT_MS]);
     let (used, left) = (
         col(col::TIME_MS).cast(DataType::Float64),
         col(col::TIME_LEFT_MS).cast(DataType::Float64),
     );
     let before = used.clone() + left.clone();
-    let known = before.clone().gt(lit(0.0));
-    let share = when(known.clone())
-        .then(used.clone() / before)
-        .otherwise(lit(NULL).cast(DataType::Float64));
-    let keys: Vec<Expr> = keys.into_iter().map(col).collect();
-    lf.group_by(keys.clone())
-        .agg([
-            len().alias(m::MOVES),
-            share.clone().count().alias(m::CLOCK_MOVES),
-            share.clone().mean().alias(m::CLOCK_SHARE_MEAN),
-            share.median().alias(m::CLOCK_SHARE_MEDIAN),
-            (used.filter(known.clone()) / lit(1000.0))
-                .median()
-                .alias(m::TIME_MEDIAN_S),
-            (left.filter(known) / lit(1000.0))
-                .median()
-                .alias(m::TIME_LEFT_MEDIAN_S),
-        ])
-        .sort_by_exprs(keys, SortMultipleOptions::default())
+    let known = |v: Expr| {
+        when(before.clone().gt(lit(0.0)))
+            .then(v)
+            .otherwise(lit(NULL).cast(DataType::Float64))
+    };
+    let values = [
+        Value {
+            value: known(used.clone() / before.clone()),
+            count: Some(m::CLOCK_MOVES.into()),
+            mean: Some(m::CLOCK_SHARE_MEAN.into()),
+            median: m::CLOCK_SHARE_MEDIAN.into(),
+        },
+        Value {
+            value: known(used / lit(1000.0)),
+            count: None,
+            mean: None,
+            median: m::TIME_MEDIAN_S.into(),
+        },
+        Value {
+            value: known(left / lit(1000.0)),
+            count: None,
+            mean: None,
+            median: m::TIME_LEFT_MEDIAN_S.into(),
+        },
+    ];
+    grouped(
+        games,
+        moves,
+        &opts,
+        &[col::TIME_MS, col::TIME_LEFT_MS],
+        &values,
+        CHUNK,
+    )
+}
+
+/// A value per move (null: not recorded) and the names of its count, mean
+/// and median per group.
+struct Value {
+    value: Expr,
+    count: Option<String>,
+    mean: Option<String>,
+    median: String,
+}
+
+/// Per group of [`engine_moves`]: moves, then each value's count, mean and
+/// median, sorted by the group. The moves are read a chunk of games at a
+/// time, again for every pass the medians need ([`median`]): memory holds
+/// one chunk and counters per group, never the values. (One polars
+/// `group_by` held every move: 3.4 GB for the archive concatenated 4×.)
+/// Chunk after chunk the rows come in the moves table's order, as they came
+/// to that `group_by`, so means and medians are its values, bit for bit.
+fn grouped(
+    games: LazyFrame,
+    moves: LazyFrame,
+    opts: &EngineStatsOptions,
+    extra: &[&str],
+    values: &[Value],
+    chunk_plies: u64,
+) -> Result<DataFrame, Error> {
+    let (selected, _) = opts.selection.events(games.clone(), moves.clone());
+    let chunks = GameChunks::new(games.clone(), selected, chunk_plies)?;
+    let mut groups = Groups::default();
+    let mut stats: Vec<Vec<Stat>> = Vec::new();
+    // The groups each chunk holds: a later pass skips the chunks whose
+    // groups all have their medians (by season, most of them).
+    let mut held: Vec<Vec<usize>> = Vec::new();
+    for pass in 0.. {
+        let first = pass == 0;
+        for c in 0..chunks.len() {
+            let searching = |g: &usize| stats[*g].iter().any(Stat::searching);
+            if !first && !held[c].iter().any(searching) {
+                continue;
+            }
+            let (g, mv) = (chunks.games(c, games.clone()), chunks.moves(c, &moves)?);
+            let (lf, keys) = engine_moves(g, mv, opts, extra);
+            let mut cols: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
+            cols.extend(
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| v.value.clone().alias(value_col(i))),
+            );
+            let df = lf.select(cols).collect()?;
+            let of_row = groups.of_rows(&df, &keys)?;
+            stats.resize_with(groups.len(), || {
+                values.iter().map(|_| Stat::default()).collect()
+            });
+            for (i, _) in values.iter().enumerate() {
+                let v = df.column(&value_col(i))?.f64()?;
+                for (&g, x) in of_row.iter().zip(v.iter()) {
+                    let s = &mut stats[g][i];
+                    match (first, x) {
+                        (true, x) => s.first(x),
+                        (false, Some(x)) => s.again(x),
+                        (false, None) => {}
+                    }
+                }
+            }
+            if first {
+                for &g in &of_row {
+                    groups.moves[g] += 1;
+                }
+                let mut gs = of_row;
+                gs.sort_unstable();
+                gs.dedup();
+                held.push(gs);
+            }
+        }
+        let mut more = false;
+        for s in stats.iter_mut().flatten() {
+            more |= s.end_pass().map_err(|_| {
+                Error::Dataset("the moves table changed while engine-stats read it".into())
+            })?;
+        }
+        if !more {
+            break;
+        }
+    }
+    let mut out = groups.keys()?;
+    let n = out.height();
+    out.with_column(Column::new(
+        m::MOVES.into(),
+        groups
+            .moves
+            .iter()
+            .map(|&x| x as IdxSize)
+            .collect::<Vec<_>>(),
+    ))?;
+    for (i, v) in values.iter().enumerate() {
+        let of = |f: fn(&Stat) -> Option<f64>| (0..n).map(|g| f(&stats[g][i])).collect::<Vec<_>>();
+        if let Some(name) = &v.count {
+            let counts: Vec<IdxSize> = (0..n).map(|g| stats[g][i].count() as IdxSize).collect();
+            out.with_column(Column::new(name.into(), counts))?;
+        }
+        if let Some(name) = &v.mean {
+            out.with_column(Column::new(name.into(), of(Stat::mean)))?;
+        }
+        out.with_column(Column::new(v.median.as_str().into(), of(Stat::median)))?;
+    }
+    let keys = groups.names.clone();
+    Ok(out.sort(keys, SortMultipleOptions::default())?)
+}
+
+/// The name of the `i`th value column of a chunk's rows.
+fn value_col(i: usize) -> String {
+    format!("value{i}")
+}
+
+/// The groups met so far: each one's key values, in the order first met,
+/// and its moves.
+#[derive(Default)]
+struct Groups {
+    index: HashMap<String, usize>,
+    rows: Vec<Row<'static>>,
+    schema: Option<Schema>,
+    names: Vec<PlSmallStr>,
+    moves: Vec<u64>,
+}
+
+impl Groups {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The group of each row of `df` (grouped by its `keys` columns), new
+    /// groups added.
+    fn of_rows(&mut self, df: &DataFrame, keys: &[&str]) -> Result<Vec<usize>, Error> {
+        let key_df = df.select(keys.iter().copied())?;
+        if self.schema.is_none() {
+            self.schema = Some(key_df.schema().as_ref().clone());
+            self.names = keys.iter().map(|&k| k.into()).collect();
+        }
+        let mut of_row = vec![0; df.height()];
+        for group in df.group_by(keys.iter().copied())?.get_groups().iter() {
+            let (first, rows): (usize, Vec<usize>) = match group {
+                GroupsIndicator::Idx((first, idx)) => {
+                    (first as usize, idx.iter().map(|&r| r as usize).collect())
+                }
+                GroupsIndicator::Slice([first, len]) => (
+                    first as usize,
+                    (first..first + len).map(|r| r as usize).collect(),
+                ),
+            };
+            let row = key_df.get_row(first)?;
+            let name = format!("{:?}", row.0);
+            let g = match self.index.get(&name) {
+                Some(&g) => g,
+                None => {
+                    let g = self.rows.len();
+                    self.index.insert(name, g);
+                    self.rows.push(Row::new(
+                        row.0.into_iter().map(AnyValue::into_static).collect(),
+                    ));
+                    self.moves.push(0);
+                    g
+                }
+            };
+            for r in rows {
+                of_row[r] = g;
+            }
+        }
+        Ok(of_row)
+    }
+
+    /// The groups' key columns, one row per group in the order first met.
+    fn keys(&self) -> Result<DataFrame, Error> {
+        let schema = self.schema.clone().unwrap_or_default();
+        Ok(DataFrame::from_rows_and_schema(&self.rows, &schema)?)
+    }
 }
 
 #[cfg(test)]
@@ -202,6 +418,7 @@ mod tests {
             col::EVENT => ["E1", "E2"],
             col::WHITE => ["A", "B"],
             col::BLACK => ["B", "A 2"],
+            col::PLIES => [5u32, 1],
         )
         .unwrap()
         .lazy()
@@ -313,9 +530,7 @@ mod tests {
             selection: Selection::new(None, None, &["^A=A".into()]).unwrap(),
             ..EngineStatsOptions::default()
         };
-        let df = engine_stats(games(), moves(&rows), &opts)
-            .collect()
-            .unwrap();
+        let df = engine_stats(games(), moves(&rows), &opts).unwrap();
         assert_eq!(strs(&df, metric::ENGINE), ["A", "B"]);
         assert_eq!(f(&df, m::MOVES), [Some(3.0), Some(2.0)]);
         assert_eq!(f(&df, "depth_moves"), [Some(3.0), Some(1.0)]);
@@ -331,18 +546,14 @@ mod tests {
             group: Group::EventEngine,
             ..opts.clone()
         };
-        let df = engine_stats(games(), moves(&rows), &by_event)
-            .collect()
-            .unwrap();
+        let df = engine_stats(games(), moves(&rows), &by_event).unwrap();
         assert_eq!(strs(&df, col::EVENT), ["E1", "E1", "E2"]);
         // --engine B keeps B's moves only.
         let only_b = EngineStatsOptions {
             selection: Selection::new(None, Some("^B$".into()), &[]).unwrap(),
             ..EngineStatsOptions::default()
         };
-        let df = engine_stats(games(), moves(&rows), &only_b)
-            .collect()
-            .unwrap();
+        let df = engine_stats(games(), moves(&rows), &only_b).unwrap();
         assert_eq!(strs(&df, metric::ENGINE), ["B"]);
     }
 
@@ -359,9 +570,7 @@ mod tests {
             (1, 4, "w", false, None, None, Some(7000), FULL),
             (2, 1, "b", false, None, Some(500), Some(0), FULL),
         ];
-        let df = time_usage(games(), moves(&rows), &EngineStatsOptions::default(), 2)
-            .collect()
-            .unwrap();
+        let df = time_usage(games(), moves(&rows), &EngineStatsOptions::default(), 2).unwrap();
         assert_eq!(strs(&df, metric::ENGINE), ["A", "A", "A 2"]);
         assert_eq!(f(&df, m::FROM_MOVE), [Some(1.0), Some(3.0), Some(1.0)]);
         assert_eq!(f(&df, m::TO_MOVE), [Some(2.0), Some(4.0), Some(2.0)]);

@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ds.scan(&ANALYSIS)?,
             &label,
             &opts.selection,
-        );
+        )?;
         let mut per_move_df = lf.collect()?;
         if let Some(path) = &args.moves_out {
             format::write(&mut per_move_df, Format::Parquet, Some(path))?;

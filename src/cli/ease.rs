@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &opts.selection,
             &keys,
             view,
-        )
+        )?
         .collect()?
     };
     args.stat.out.write(&mut df)?;

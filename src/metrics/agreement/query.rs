@@ -4,6 +4,7 @@
 use polars::prelude::*;
 
 use super::math::{CP_CEILING, WIN_K};
+use crate::metrics::chunks::game_id_in;
 use crate::metrics::{Families, Selection};
 use crate::schema::{col, metric};
 
@@ -37,17 +38,37 @@ fn accuracy(before: Expr, after: Expr) -> Expr {
 }
 
 /// [`per_move`] of a selection: its events' games, its families, and the
-/// positions whose mover is one of its engines.
+/// positions whose mover is one of its engines. Only the analysed games'
+/// moves are read (their ids are collected first): a join would read the
+/// moves of every selected game, however few the analysis covers.
 pub fn selected_per_move(
     games: LazyFrame,
     moves: LazyFrame,
     analysis: LazyFrame,
     label: &str,
     sel: &Selection,
-) -> LazyFrame {
-    let (games, moves) = sel.events(games, moves);
+) -> PolarsResult<LazyFrame> {
+    let (games, _) = sel.events(games, moves.clone());
+    let analysed = analysis
+        .clone()
+        .filter(col(col::LABEL).eq(lit(label)))
+        .select([col(col::GAME_ID)])
+        .unique(None, UniqueKeepStrategy::Any)
+        .join(
+            games.clone().select([col(col::GAME_ID)]),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Semi),
+        )
+        .collect()?;
+    let ids: Vec<i64> = analysed
+        .column(col::GAME_ID)?
+        .i64()?
+        .into_no_null_iter()
+        .collect();
+    let moves = moves.filter(game_id_in(&ids));
     let lf = per_move(games, moves, analysis, label, &sel.families);
-    sel.engines(lf, metric::ENGINE)
+    Ok(sel.engines(lf, metric::ENGINE))
 }
 
 /// One row per analysed position of the label whose move is in the archive.

@@ -240,12 +240,12 @@ pub fn per_group(
     sel: &Selection,
     keys: &[&str],
     view: View,
-) -> LazyFrame {
-    let moves = selected_per_move(games, moves, analysis, analysis_label, sel);
-    match view {
+) -> PolarsResult<LazyFrame> {
+    let moves = selected_per_move(games, moves, analysis, analysis_label, sel)?;
+    Ok(match view {
         View::Summary { cut } => summary(per_position, moves, cut, keys),
         View::Bands(edges) => bands(per_position, moves, edges, keys),
-    }
+    })
 }
 
 /// Per group (`keys`, e.g. engine or event and engine, of the player facing

@@ -15,7 +15,7 @@ use crate::metrics::adjudication::query as adj;
 use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{Calibration, GameObs, calibrate_group, observations};
-use crate::metrics::chunks::{game_id_in, stack};
+use crate::metrics::chunks::stack;
 use crate::metrics::difficulty::model::RatingModel;
 use crate::metrics::difficulty::query::{DifficultyOptions, with_expected_rating};
 use crate::metrics::difficulty::{self};
@@ -30,7 +30,7 @@ use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
 use crate::metrics::relevance::per_move_summarised;
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
-use crate::metrics::{Families, Selection, event_matches};
+use crate::metrics::{Selection, event_matches};
 use crate::render::annotate::white_pov;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, col, match_col, metric};
 
@@ -238,32 +238,13 @@ pub fn collect(
         .iter()
         .filter(|a| a.has_table(&ANALYSIS))
     {
-        // Only the analysed games' moves are read: a join would first read
-        // the moves of every selected game.
-        let analysed = ds
-            .scan(&ANALYSIS)?
-            .filter(col(col::LABEL).eq(lit(run.label.as_str())))
-            .select([col(col::GAME_ID)])
-            .unique(None, UniqueKeepStrategy::Any)
-            .join(
-                games.clone().lazy().select([col(col::GAME_ID)]),
-                [col(col::GAME_ID)],
-                [col(col::GAME_ID)],
-                JoinArgs::new(JoinType::Semi),
-            )
-            .collect()?;
-        let ids: Vec<i64> = analysed
-            .column(col::GAME_ID)?
-            .i64()?
-            .into_no_null_iter()
-            .collect();
-        let per = agreement::per_move(
-            games.clone().lazy(),
-            ds.scan(&MOVES)?.filter(game_id_in(&ids)),
+        let per = agreement::selected_per_move(
+            ds.scan(&GAMES)?,
+            ds.scan(&MOVES)?,
             ds.scan(&ANALYSIS)?,
             &run.label,
-            &Families::default(),
-        );
+            &bopts.selection,
+        )?;
         let df = agreement::summary(per, &[col::EVENT, metric::ENGINE]).collect()?;
         agreements.push((run, df));
     }

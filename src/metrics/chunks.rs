@@ -46,6 +46,15 @@ pub fn chunks_of_games(
     ranges
 }
 
+/// A frame's game ids, in its order.
+pub fn game_ids(df: &DataFrame) -> PolarsResult<Vec<i64>> {
+    Ok(df
+        .column(col::GAME_ID)?
+        .i64()?
+        .into_no_null_iter()
+        .collect())
+}
+
 /// The rows of these games.
 pub fn game_id_in(ids: &[i64]) -> Expr {
     let ids = Series::new(col::GAME_ID.into(), ids);

@@ -4,7 +4,7 @@
 use polars::prelude::*;
 
 use super::math::{CP_CEILING, WIN_K};
-use crate::metrics::chunks::game_id_in;
+use crate::metrics::chunks::{game_id_in, game_ids};
 use crate::metrics::{Families, Selection};
 use crate::schema::{col, metric};
 
@@ -61,12 +61,7 @@ pub fn selected_per_move(
             JoinArgs::new(JoinType::Semi),
         )
         .collect()?;
-    let ids: Vec<i64> = analysed
-        .column(col::GAME_ID)?
-        .i64()?
-        .into_no_null_iter()
-        .collect();
-    let moves = moves.filter(game_id_in(&ids));
+    let moves = moves.filter(game_id_in(&game_ids(&analysed)?));
     let lf = per_move(games, moves, analysis, label, &sel.families);
     Ok(sel.engines(lf, metric::ENGINE))
 }

@@ -14,6 +14,7 @@ use super::math::{Estimate, correlations};
 use super::measures::{Line, Position, measures};
 use super::model::{Assessed, CvScore, RatingModel, Sample, errors};
 use super::puzzles::{SOLVER_FIRST_PLY, cols as pcols, puzzles};
+use crate::metrics::chunks::game_ids;
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{EaseOptions, used_lines};
 use crate::metrics::start_position;
@@ -257,11 +258,7 @@ pub fn puzzle_features(
     let mut table = puzzles(games.clone(), moves.clone())
         .sort([pcols::PUZZLE_ID], SortMultipleOptions::default())
         .collect()?;
-    let ids: Vec<i64> = table
-        .column(col::GAME_ID)?
-        .i64()?
-        .into_no_null_iter()
-        .collect();
+    let ids = game_ids(&table)?;
     let games = replays(games, moves, &ids)?;
     let (mut kg, mut kp) = (Vec::new(), Vec::new());
     for id in &ids {

@@ -14,7 +14,7 @@ use super::symbols::{
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::balance::Group;
-use crate::metrics::chunks::{CHUNK_PLIES, chunks_of_games, game_id_in};
+use crate::metrics::chunks::{CHUNK_PLIES, chunks_of_games, game_id_in, game_ids};
 use crate::metrics::x05::X05;
 use crate::metrics::{
     Families, MATERIAL, Selection, engine_games, own_evals, with_material_before,
@@ -307,11 +307,7 @@ pub fn per_move_chunked(
         .select([col(col::GAME_ID), col(col::PLIES).cast(DataType::UInt64)])
         .sort([col::GAME_ID], SortMultipleOptions::default())
         .collect()?;
-    let id: Vec<i64> = ids
-        .column(col::GAME_ID)?
-        .i64()?
-        .into_no_null_iter()
-        .collect();
+    let id = game_ids(&ids)?;
     // A chunk's rows take some 300 bytes a ply at their peak.
     let ranges = chunks_of_games(ids.column(col::PLIES)?.u64()?.iter(), chunk_plies);
     let mut rows = 0;

@@ -8,7 +8,7 @@ use evallab::dataset::derived::{Stamp, write_frames};
 use evallab::dataset::writer::{DatasetWriter, Open};
 use evallab::engine::analyze::resolve_label;
 use evallab::metrics::balance::Group;
-use evallab::metrics::relevance::{Reference, by_event, per_move_summarised};
+use evallab::metrics::relevance::{CHUNK, Reference, by_event, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
 use polars::prelude::DataFrame;
 
@@ -55,12 +55,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let fill = |sink: &mut dyn FnMut(DataFrame) -> Result<(), evallab::Error>| {
         per_move_summarised(
-            ds.scan(&GAMES)?,
-            ds.scan(&MOVES)?,
+            (ds.scan(&GAMES)?, ds.scan(&MOVES)?),
             &sel,
             by_event,
             &source.x05,
             reference.as_ref(),
+            CHUNK,
             sink,
         )
     };

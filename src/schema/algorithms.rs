@@ -46,14 +46,17 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     ("wdl", 1),
     // 3: values that are not positive skipped, sums per chunk of games.
     // 4: loss totals summed exactly (nano-pawns), the same in every run.
-    ("relevance", 4),
+    // 5: ... and across chunks: the chunks' partial sums added as integers
+    //    (the last digit of a total depended on where the chunks were cut).
+    ("relevance", 5),
     ("eas", 2),
     // 4: the relevance section's sums as relevance 4.
     // 5: the ratings' note; expected puzzle ratings under the ease curve.
     // 6: the ratings summaries show the solver (`report --solver`).
     // 7: openings per event, Chess960 events by start position (issue 42).
     // 8: expected puzzle ratings from a position's forced line (issue 43).
-    ("report", 8),
+    // 9: the relevance section as relevance 5, read a chunk at a time.
+    ("report", 9),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).

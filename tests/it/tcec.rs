@@ -717,7 +717,7 @@ fn facts_and_wdl_in_chunks_equal_one_pass() {
 #[test]
 fn relevance_in_chunks_equals_one_pass() {
     use evallab::metrics::chunks::stack;
-    use evallab::metrics::relevance::{per_move, per_move_chunked, summary};
+    use evallab::metrics::relevance::{per_move, per_move_chunked, per_move_summarised, summary};
     use evallab::metrics::x05::X05;
     let Some(c) = corpus() else { return };
     let sel = four_seasons();
@@ -738,7 +738,24 @@ fn relevance_in_chunks_equals_one_pass() {
     let chunked = stack(chunks).unwrap();
     assert_same(&one, &chunked, 50_000, "relevance per move in chunks");
     let sum = |df: DataFrame| summary(df.lazy(), true, false).collect().unwrap();
-    assert_same(&sum(one), &sum(chunked), 8, "relevance summary");
+    let whole = sum(one);
+    assert_same(&whole, &sum(chunked), 8, "relevance summary");
+    // The summary from the chunks' partial sums: the same bits however the
+    // chunks are cut (its totals are integers of nano-pawns until the end).
+    let summarised = |chunk| {
+        let tables = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
+        per_move_summarised(tables, &sel, true, &x05, None, chunk, &mut |_| Ok(()))
+            .unwrap()
+            .1
+    };
+    for chunk in [u64::MAX, 20_000, 7_777] {
+        assert_same(
+            &whole,
+            &summarised(chunk),
+            8,
+            &format!("summary, chunks of {chunk}"),
+        );
+    }
 }
 
 /// Eras B to E of the clocks (seasons 4, 9, 15 and 21): the chunk tests' selection.

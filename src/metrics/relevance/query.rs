@@ -21,6 +21,12 @@ use crate::metrics::{
 };
 use crate::schema::{col, metric};
 
+/// The plies of a chunk of [`per_move_summarised`]: half of [`CHUNK_PLIES`],
+/// as a chunk's per-move rows, with their symbols and windows, take some
+/// 300 bytes a ply at their peak (the archive: 1.06 → 0.66 GB, in the same
+/// time).
+pub const CHUNK: u64 = CHUNK_PLIES / 2;
+
 /// Mates and plateaus count as this many pawns (see the module docs).
 pub const CLAMP_PAWNS: f64 = 100.0;
 
@@ -254,12 +260,12 @@ pub fn by_event(group: Group) -> Result<bool, crate::Error> {
 /// to `sink` and summed: the number of rows and the [`summary`] per engine
 /// (and event with `by_event`), one chunk's rows in memory at a time.
 pub fn per_move_summarised(
-    games: LazyFrame,
-    moves: LazyFrame,
+    (games, moves): (LazyFrame, LazyFrame),
     sel: &Selection,
     by_event: bool,
     x05: &X05,
     reference: Option<&Reference>,
+    chunk_plies: u64,
     sink: &mut dyn FnMut(DataFrame) -> Result<(), crate::Error>,
 ) -> Result<(u64, DataFrame), crate::Error> {
     let (games, moves) = sel.events(games, moves);
@@ -271,7 +277,7 @@ pub fn per_move_summarised(
         sel,
         x05,
         reference,
-        CHUNK_PLIES,
+        chunk_plies,
         &mut |chunk| {
             partials
                 .push(summary_partial(chunk.clone().lazy(), by_event, with_reference).collect()?);
@@ -395,13 +401,18 @@ fn time_cols() -> impl Iterator<Item = (PositionSymbol, String)> {
 /// nano-pawns as integers. A float sum in a parallel group-by adds in the
 /// order the threads met the rows, and a mean on a rounding tie (losses are
 /// whole centipawns) then printed 0.064 in one run and 0.065 in the next.
+/// The partial sums stay integers ([`pawns_of`] in the total): chunks' sums
+/// in floats made the totals depend on where the chunks were cut.
 fn exact_sum(pawns: Expr) -> Expr {
     (pawns * lit(1e9))
         .round(0, RoundMode::default())
         .cast(DataType::Int64)
         .sum()
-        .cast(DataType::Float64)
-        / lit(1e9)
+}
+
+/// Pawns of an [`exact_sum`] of nano-pawns.
+fn pawns_of(nano: Expr) -> Expr {
+    nano.cast(DataType::Float64) / lit(1e9)
 }
 
 /// [`summary`]'s sums over some of the moves: counts, total losses and
@@ -488,15 +499,16 @@ pub fn summary_total(partials: LazyFrame, by_event: bool, reference: bool) -> La
         .filter(|n| !matches!(n.as_str(), col::EVENT | metric::ENGINE))
         .map(|n| col(n.as_str()).sum())
         .collect();
+    let total = |c: &str| pawns_of(col(c)).alias(c);
     let mean = |total: &str, name: &str| {
-        (col(total) / col(cols::MOVES).cast(DataType::Float64)).alias(name)
+        (pawns_of(col(total)) / col(cols::MOVES).cast(DataType::Float64)).alias(name)
     };
     let mut out = keys.clone();
     out.extend([
         col(cols::MOVES),
-        col(cols::LOSS_RR_TOTAL),
+        total(cols::LOSS_RR_TOTAL),
         mean(cols::LOSS_RR_TOTAL, cols::LOSS_RR_MEAN),
-        col(cols::LOSS_RAW_TOTAL),
+        total(cols::LOSS_RAW_TOTAL),
         mean(cols::LOSS_RAW_TOTAL, cols::LOSS_RAW_MEAN),
     ]);
     if reference {
@@ -537,7 +549,7 @@ mod tests {
             df!("x" => v)
                 .unwrap()
                 .lazy()
-                .select([exact_sum(col("x"))])
+                .select([pawns_of(exact_sum(col("x")))])
                 .collect()
                 .unwrap()
                 .column("x")

@@ -27,7 +27,7 @@ use crate::metrics::openings::stats::{By as OpeningsBy, OpeningStatsOptions, ope
 use crate::metrics::pairs::{PairsOptions, pairs, pentanomial};
 use crate::metrics::ratings::fit::Solver;
 use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
-use crate::metrics::relevance::per_move_summarised;
+use crate::metrics::relevance::{self, per_move_summarised};
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Selection, event_matches};
@@ -219,8 +219,7 @@ pub fn collect(
     // chunk of games at a time: one pass would hold every selected ply's
     // columns (1.0 GB for the Superfinals of the archive concatenated 4×).
     let (_, rel) = per_move_summarised(
-        ds.scan(&GAMES)?,
-        ds.scan(&MOVES)?,
+        (ds.scan(&GAMES)?, ds.scan(&MOVES)?),
         &Selection {
             families: opts.families.clone(),
             ..bopts.selection.clone()
@@ -228,6 +227,7 @@ pub fn collect(
         true,
         &opts.x05,
         None,
+        relevance::CHUNK,
         &mut |_| Ok(()),
     )?;
     // Every engine analysis of the dataset, summarised per event and engine.

@@ -247,7 +247,9 @@ struct Value {
 /// one chunk and counters per group, never the values. (One polars
 /// `group_by` held every move: 3.4 GB for the archive concatenated 4×.)
 /// Chunk after chunk the rows come in the moves table's order, as they came
-/// to that `group_by`, so means and medians are its values, bit for bit.
+/// to that `group_by`, so means and medians are its values, bit for bit (a
+/// moves table in another order than its games, whose chunks are found by
+/// id, may sum a mean in another order: its last bit can differ).
 fn grouped(
     games: LazyFrame,
     moves: LazyFrame,

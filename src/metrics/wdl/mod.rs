@@ -277,18 +277,24 @@ pub fn wdl_in_chunks(
         return Ok(fit_counts(&per_game, keys, opts)?);
     }
     let mut n_games: BTreeMap<Vec<String>, usize> = BTreeMap::new();
-    let mut sums = query::in_chunks(games, moves, sel, chunk_plies, |g, m| {
+    let mut all: Option<DataFrame> = None;
+    query::in_chunks(games, moves, sel, chunk_plies, |g, m| {
         let per_game = query::counts(query::positions(g, m, sel, opts.bin_width), &by).collect()?;
         // A game is in one chunk only: the chunks' games add up.
         for (key, n) in games_per_group(&per_game, &keys)? {
             *n_games.entry(key).or_default() += n;
         }
-        Ok(summed(&per_game, &keys)?)
+        // Each chunk's counts folded into the total at once (whole numbers:
+        // exact in any order). Kept until the end, the chunks' tables grew
+        // with the archive: 0.60 GB at 1×, 0.97 GB at 4×.
+        let sum = summed(&per_game, &keys)?;
+        all = Some(match all.take() {
+            None => sum,
+            Some(total) => summed(&stack(vec![total, sum])?, &keys)?,
+        });
+        Ok(())
     })?;
-    let all = match sums.len() {
-        1 => sums.pop().expect("one chunk"),
-        _ => summed(&stack(sums)?, &keys)?,
-    };
+    let all = all.expect("at least one chunk");
     Ok(fit_rows(&all, keys, n_games, opts)?)
 }
 

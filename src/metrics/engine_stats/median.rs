@@ -241,14 +241,14 @@ impl Stat {
 
     /// Ends a pass: whether the median needs another.
     pub fn end_pass(&mut self) -> Result<bool, Changed> {
-        if let Some(first) = self.first.take() {
+        if let Some(mut first) = self.first.take() {
             if self.n > 0 {
                 let i = (self.n - 1) / 2;
                 // polars' median of an even count: the two middle values.
                 let ranks = if self.n % 2 == 1 { i..=i } else { i..=i + 1 };
                 for r in ranks {
-                    let t = match &first {
-                        First::Few(keys) => nth_key(&mut keys.clone(), r),
+                    let t = match &mut first {
+                        First::Few(keys) => nth_key(keys, r),
                         First::Many(h) => h.find(r),
                     };
                     self.targets.push(t.ok_or(Changed)?);

@@ -373,15 +373,7 @@ impl Groups {
         }
         let mut of_row = vec![0; df.height()];
         for group in df.group_by(keys.iter().copied())?.get_groups().iter() {
-            let (first, rows): (usize, Vec<usize>) = match group {
-                GroupsIndicator::Idx((first, idx)) => {
-                    (first as usize, idx.iter().map(|&r| r as usize).collect())
-                }
-                GroupsIndicator::Slice([first, len]) => (
-                    first as usize,
-                    (first..first + len).map(|r| r as usize).collect(),
-                ),
-            };
+            let first = group.first() as usize;
             let row = key_df.get_row(first)?;
             let name = format!("{:?}", row.0);
             let g = match self.index.get(&name) {
@@ -396,8 +388,11 @@ impl Groups {
                     g
                 }
             };
-            for r in rows {
-                of_row[r] = g;
+            match group {
+                GroupsIndicator::Idx((_, idx)) => idx.iter().for_each(|&r| of_row[r as usize] = g),
+                GroupsIndicator::Slice([first, len]) => {
+                    of_row[first as usize..(first + len) as usize].fill(g)
+                }
             }
         }
         Ok(of_row)

@@ -23,8 +23,8 @@ use crate::schema::{col, metric};
 
 /// The plies of a chunk of [`per_move_summarised`]: half of [`CHUNK_PLIES`],
 /// as a chunk's per-move rows, with their symbols and windows, take some
-/// 300 bytes a ply at their peak (the archive: 1.06 → 0.66 GB, in the same
-/// time).
+/// 300 bytes a ply at their peak (the archive: 1.04 → 0.67 GB at 2 M → 1 M,
+/// in the same time).
 pub const CHUNK: u64 = CHUNK_PLIES / 2;
 
 /// Mates and plateaus count as this many pawns (see the module docs).

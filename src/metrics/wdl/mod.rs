@@ -285,8 +285,7 @@ pub fn wdl_in_chunks(
             *n_games.entry(key).or_default() += n;
         }
         // Each chunk's counts folded into the total at once (whole numbers:
-        // exact in any order). Kept until the end, the chunks' tables grew
-        // with the archive: 0.60 GB at 1×, 0.97 GB at 4×.
+        // exact in any order), not every chunk's table held until the end.
         let sum = summed(&per_game, &keys)?;
         all = Some(match all.take() {
             None => sum,

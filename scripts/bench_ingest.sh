@@ -11,6 +11,13 @@
 # With EVALLAB_BEFORE, every evallab row runs the old binary right before the
 # new one (A B A B …), so that both see the same machine load.
 #
+# The floor rows time, each alone and on one core, the parts that any ingest
+# writing these tables must do (crates/evallab-pgn/examples/floor.rs): validate
+# the moves (pgn-reader + shakmaty, the yardstick), hash the inputs (sha256),
+# evallab's parser without its writer, and compress the PV column's bytes with
+# `zstd -1` (as shipped) and `lz4 -1` (the fastest codec Parquet has), when
+# those tools are installed.
+#
 # BENCH_X4=1 adds the 1 -> 2 jobs speed-up and peak RSS on the plain archive
 # concatenated 4x into one file (a few minutes more, 1.7 GB of temp space).
 #
@@ -33,6 +40,8 @@ export PATH="$PATH:/usr/games"  # Debian installs pgn-extract there
 command -v pgn-extract >/dev/null || apt-get install -y -q pgn-extract >/dev/null
 [ -x /usr/bin/time ] || apt-get install -y -q time >/dev/null
 [ -x "$bin" ] || cargo build --release --quiet
+cargo build --release --quiet -p evallab-pgn --example floor
+floor="$target/release/examples/floor"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -75,6 +84,12 @@ row() { # name, evallab arguments...
   run "$name" "${prefix[@]}" "$bin" ingest --quiet --overwrite -o "$work/ds" "$@"
 }
 
+# The PV column's bytes, back to back, for the codecs' floor rows.
+"$floor" pv "$work"/plain/*.pgn > "$work/pv.bin" 2> /dev/null
+codecs=()
+command -v zstd > /dev/null && codecs+=("zstd -1")
+command -v lz4 > /dev/null && codecs+=("lz4 -1")
+
 for _ in $(seq "$repeat"); do
   # One core for the whole process (reader, parser and writer threads share
   # it): the baseline for the 1 -> 2 core speed-up.
@@ -85,6 +100,13 @@ for _ in $(seq "$repeat"); do
   row "evallab plain --jobs 2"           "$work/plain" --jobs 2
   row "evallab plain --jobs 2 --no-pv"   "$work/plain" --jobs 2 --no-pv
   run "pgn-extract -r (plain, 1 core)" taskset -c 0 pgn-extract -r -s "$work"/plain/*.pgn
+  run "floor: validate (pgn-reader + shakmaty)" taskset -c 0 "$floor" validate "$work"/plain/*.pgn
+  run "floor: sha256 of the inputs" taskset -c 0 "$floor" hash "$work"/plain/*.pgn
+  run "floor: evallab parse, no writer" taskset -c 0 "$floor" parse "$work"/plain/*.pgn
+  for c in "${codecs[@]}"; do
+    # shellcheck disable=SC2086 # "zstd -1" is a command and its option
+    run "floor: $c of the PV bytes" taskset -c 0 $c -q -c "$work/pv.bin"
+  done
 done
 
 # BENCH_X4=1: the 1 -> 2 jobs speed-up and the peak RSS on the plain archive
@@ -112,7 +134,7 @@ for name in "${names[@]}"; do
   awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v p="$plies" -v mb="$mb" -v o="$out" 'BEGIN {
     c = u + s; printf "%-42s %7.2f %7.2f %8.0f %12.0f %12.0f %8.1f %8s\n", n, w, c, r/1024, p/w, p/c, mb/w, o }'
 done
-echo "plies: $plies; decompressed PGN: $mb MB"
+echo "plies: $plies; decompressed PGN: $mb MB; PV bytes: $(du -b "$work/pv.bin" | awk '{printf "%.1f", $1/1e6}') MB"
 if [ -n "${BENCH_X4:-}" ]; then
   echo
   echo "the plain archive concatenated 4x into one file (--jobs 1 pinned to one core); fastest of $repeat"

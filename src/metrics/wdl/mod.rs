@@ -470,14 +470,18 @@ fn add_counts(
 }
 
 /// Fits every group of its counts (summed over the games), in key order.
+/// Without a bootstrap (whose resamples are the parallel part), the groups
+/// are fitted in parallel: `--by engine` on the archive took 32 s one by one.
 fn fit_maps(
     groups: BTreeMap<Vec<String>, Counts>,
     keys: Vec<&'static str>,
     n_games: BTreeMap<Vec<String>, usize>,
     opts: &Options,
 ) -> Fitted {
+    // The groups' fits are independent: fitted in parallel, kept in key order.
+    let groups: Vec<(Vec<String>, Counts)> = groups.into_iter().collect();
     let mut fits: Vec<GroupFit> = groups
-        .into_iter()
+        .into_par_iter()
         .map(|(key, counts)| {
             let rows = counts
                 .into_iter()

@@ -48,7 +48,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     // 4: loss totals summed exactly (nano-pawns), the same in every run.
     // 5: ... and across chunks: the chunks' partial sums added as integers
     //    (the last digit of a total depended on where the chunks were cut).
-    ("relevance", 5),
+    // 6: the per-move table in the games' order (the archive's), not by game
+    //    id: its chunks are slices of the moves table, each ply read once.
+    ("relevance", 6),
     ("eas", 2),
     // 4: the relevance section's sums as relevance 4.
     // 5: the ratings' note; expected puzzle ratings under the ease curve.

@@ -216,7 +216,7 @@ pub const OPENINGS: Table = Table {
 /// Derived: relevance per engine move (`evallab relevance`, stored by default).
 pub const RELEVANCE_MOVES: Table = Table {
     name: "relevance_moves",
-    doc: "derived (DATASET/derived/relevance_moves.parquet, by `evallab relevance`): one row per engine move with an own eval",
+    doc: "derived (DATASET/derived/relevance_moves.parquet, by `evallab relevance`): one row per engine move with an own eval, in the games' order (the moves table's), then by ply",
     columns: &[
         c(col::GAME_ID, Int64, false, "games.game_id"),
         c(col::EVENT, Utf8, true, "Event tag"),

@@ -711,12 +711,12 @@ fn facts_and_wdl_in_chunks_equal_one_pass() {
     }
 }
 
-/// Relevance's per-move rows, a chunk of games at a time, are those of one
-/// pass, and so is its summary: the four seasons are scattered over the
-/// archive's game ids, so each chunk's id range also holds unselected games.
+/// Relevance's per-move rows, a chunk of games at a time (slices of the moves
+/// table, or found by id when it is in another order), are those of one pass,
+/// in the games table's order, and so is its summary.
 #[test]
 fn relevance_in_chunks_equals_one_pass() {
-    use evallab::metrics::chunks::stack;
+    use evallab::metrics::chunks::{game_ids, stack};
     use evallab::metrics::relevance::{per_move, per_move_chunked, per_move_summarised, summary};
     use evallab::metrics::x05::X05;
     let Some(c) = corpus() else { return };
@@ -727,16 +727,42 @@ fn relevance_in_chunks_equals_one_pass() {
         .unwrap()
         .collect()
         .unwrap();
-    let mut chunks = Vec::new();
-    let rows = per_move_chunked(games, moves, &sel, &x05, None, 20_000, &mut |df| {
-        chunks.push(df);
-        Ok(())
-    })
-    .unwrap();
-    assert!(chunks.len() > 5, "{} chunks", chunks.len());
-    assert_eq!(rows, one.height() as u64);
-    let chunked = stack(chunks).unwrap();
-    assert_same(&one, &chunked, 50_000, "relevance per move in chunks");
+    // The whole tables: the chunks are slices of the moves table, or, when it
+    // is in another order, found by id; the rows come in the games' order.
+    let whole_moves = c.ds.scan(&MOVES).unwrap();
+    let mut chunked = None;
+    for (mv, what) in [
+        (whole_moves.clone(), "relevance per move in chunks"),
+        (
+            by_ply(whole_moves),
+            "relevance per move in chunks, moves out of order",
+        ),
+    ] {
+        let mut chunks = Vec::new();
+        let games = c.ds.scan(&GAMES).unwrap();
+        let rows = per_move_chunked(games, mv, &sel, &x05, None, 20_000, &mut |df| {
+            chunks.push(df);
+            Ok(())
+        })
+        .unwrap();
+        assert!(chunks.len() > 5, "{} chunks", chunks.len());
+        assert_eq!(rows, one.height() as u64);
+        let got = stack(chunks).unwrap();
+        assert_same(&one, &got, 50_000, what);
+        chunked = Some(got);
+    }
+    let chunked = chunked.unwrap();
+    // In the archive's order: each game's rows together, the games as the
+    // games table lists them.
+    let listed = game_ids(&games.select([col(col::GAME_ID)]).collect().unwrap()).unwrap();
+    let mut seen = game_ids(&chunked).unwrap();
+    seen.dedup();
+    let at: std::collections::HashMap<i64, usize> =
+        listed.iter().enumerate().map(|(i, g)| (*g, i)).collect();
+    assert!(
+        seen.windows(2).all(|w| at[&w[0]] < at[&w[1]]),
+        "games out of the table's order"
+    );
     let sum = |df: DataFrame| summary(df.lazy(), true, false).collect().unwrap();
     let whole = sum(one);
     assert_same(&whole, &sum(chunked), 8, "relevance summary");

@@ -14,7 +14,7 @@ use super::symbols::{
 };
 use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::balance::Group;
-use crate::metrics::chunks::{CHUNK_PLIES, chunks_of_games, game_id_in, game_ids};
+use crate::metrics::chunks::{CHUNK_PLIES, GameChunks, game_id_in, game_ids};
 use crate::metrics::x05::X05;
 use crate::metrics::{
     Families, MATERIAL, Selection, engine_games, own_evals, with_material_before,
@@ -26,6 +26,9 @@ use crate::schema::{col, metric};
 /// 300 bytes a ply at their peak (the archive: 1.04 → 0.67 GB at 2 M → 1 M,
 /// in the same time).
 pub const CHUNK: u64 = CHUNK_PLIES / 2;
+
+/// A game's place in the games table, [`per_move`]'s row order.
+const GAME_POS: &str = "game_pos";
 
 /// Mates and plateaus count as this many pawns (see the module docs).
 pub const CLAMP_PAWNS: f64 = 100.0;
@@ -154,7 +157,7 @@ pub fn per_move(
         ),
         None => (moves, vec![col::TIME_MS]),
     };
-    let eg = engine_games(games, families)?.select([
+    let eg = engine_games(games.clone(), families)?.select([
         col(col::GAME_ID),
         col(col::EVENT),
         col(metric::ENGINE),
@@ -167,9 +170,21 @@ pub fn per_move(
     // eval on the ply just before when its ply is ours − 1 (book moves and moves
     // without an eval leave gaps, and then there is no preceding eval).
     let prev_in_game = |e: Expr| e.shift(lit(1)).over([col(col::GAME_ID)]);
+    // The rows in the games' order (the archive's: the moves table's), then
+    // by ply: the same order however the games are cut into chunks.
+    let order = games
+        .clone()
+        .select([col(col::GAME_ID)])
+        .with_row_index(GAME_POS, None);
     let evals = own_evals(moves, &extra)
         .with_column(pawns.alias(cols::OWN_EVAL))
-        .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default());
+        .join(
+            order,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .sort([GAME_POS, col::PLY], SortMultipleOptions::default());
     let x = col(cols::OWN_EVAL);
     let x05e = col(cols::X05);
     let mut with_symbols = vec![
@@ -268,7 +283,6 @@ pub fn per_move_summarised(
     chunk_plies: u64,
     sink: &mut dyn FnMut(DataFrame) -> Result<(), crate::Error>,
 ) -> Result<(u64, DataFrame), crate::Error> {
-    let (games, moves) = sel.events(games, moves);
     let with_reference = reference.is_some();
     let mut partials = Vec::new();
     let rows = per_move_chunked(
@@ -294,11 +308,12 @@ pub fn per_move_summarised(
     ))
 }
 
-/// [`per_move`] over the games in chunks of whole games (about
-/// `chunk_plies` plies each), in game id order, each chunk's rows (of the
-/// selection's engines, after its families) handed to `sink` in that order:
-/// the rows are those of one [`per_move`] over all games, but memory holds
-/// one chunk's. Returns the number of rows.
+/// [`per_move`] over the selection's games (of `games` and `moves`, the
+/// whole tables) in chunks of whole games (about `chunk_plies` plies each,
+/// [`GameChunks`]: a slice of the moves table each), each chunk's rows (of the
+/// selection's engines, after its families) handed to `sink` in the games'
+/// order: the rows are those of one [`per_move`] over all games, but memory
+/// holds one chunk's and each ply is read once. Returns the number of rows.
 pub fn per_move_chunked(
     games: LazyFrame,
     moves: LazyFrame,
@@ -308,35 +323,24 @@ pub fn per_move_chunked(
     chunk_plies: u64,
     sink: &mut dyn FnMut(DataFrame) -> Result<(), crate::Error>,
 ) -> Result<u64, crate::Error> {
-    let ids = games
-        .clone()
-        .select([col(col::GAME_ID), col(col::PLIES).cast(DataType::UInt64)])
-        .sort([col::GAME_ID], SortMultipleOptions::default())
-        .collect()?;
-    let id = game_ids(&ids)?;
-    // A chunk's rows take some 300 bytes a ply at their peak.
-    let ranges = chunks_of_games(ids.column(col::PLIES)?.u64()?.iter(), chunk_plies);
+    let (selected, _) = sel.events(games.clone(), moves.clone());
     let mut rows = 0;
-    for range in ranges {
-        // The chunk's games by id, not by the range of their ids: a range
-        // also holds the unselected games between them, whose moves a join
-        // would read (all of the archive for a selection of a few events).
-        let within = || game_id_in(&id[range.clone()]);
-        let reference = reference.map(|r| Reference {
-            analysis: r.analysis.clone().filter(within()),
-            label: r.label.clone(),
-        });
-        let lf = per_move(
-            games.clone().filter(within()),
-            moves.clone().filter(within()),
-            &sel.families,
-            x05,
-            reference,
-        )?;
+    GameChunks::new(games.clone(), selected, chunk_plies)?.each(&games, &moves, |g, m| {
+        let reference = match reference {
+            Some(r) => {
+                let ids = game_ids(&g.clone().select([col(col::GAME_ID)]).collect()?)?;
+                Some(Reference {
+                    analysis: r.analysis.clone().filter(game_id_in(&ids)),
+                    label: r.label.clone(),
+                })
+            }
+            None => None,
+        };
+        let lf = per_move(g, m, &sel.families, x05, reference)?;
         let df = sel.engines(lf, metric::ENGINE).collect()?;
         rows += df.height() as u64;
-        sink(df)?;
-    }
+        sink(df)
+    })?;
     Ok(rows)
 }
 

@@ -135,6 +135,36 @@ fn common_field<'a>(
     let len = eq.trailing_zeros() / 8;
     let k = word & ((1u64 << (8 * len)) - 1);
     let v0 = i + len as usize + 1;
+    // An integer, `[+-]digits`, read as it is scanned, then the field must
+    // end: what `number` then `parse_i64` read, in one pass (any other shape,
+    // a fraction, a unit, a space, an overflow, is `None`, as there).
+    let int = || -> Option<(i64, usize)> {
+        let (neg, digits) = match b.get(v0) {
+            Some(b'-') => (true, v0 + 1),
+            Some(b'+') => (false, v0 + 1),
+            _ => (false, v0),
+        };
+        let mut e = digits;
+        let mut n = 0u64;
+        while let Some(&ch) = b.get(e) {
+            let d = ch.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            n = n.checked_mul(10)?.checked_add(u64::from(d))?;
+            e += 1;
+        }
+        if e == digits || (e < b.len() && b[e] != b',') {
+            return None;
+        }
+        let x = if neg {
+            // 2^63 is i64::MIN, which wraps onto itself.
+            (n <= 1 << 63).then(|| (n as i64).wrapping_neg())?
+        } else {
+            i64::try_from(n).ok()?
+        };
+        Some((x, e))
+    };
     // A number: its characters, then the field must end.
     let number = || {
         let mut e = v0;
@@ -169,8 +199,8 @@ fn common_field<'a>(
     const WDL: u64 = key(b"wdl");
     let end = match k {
         D | SD | R50 | RD | RR => {
-            let (v, e) = number()?;
-            let x = parse_i16(v.as_bytes())?;
+            let (x, e) = int()?;
+            let x = i16::try_from(x).ok()?;
             *match k {
                 D => &mut c.depth,
                 SD => &mut c.seldepth,
@@ -181,19 +211,19 @@ fn common_field<'a>(
             e
         }
         N | TB => {
-            let (v, e) = number()?;
-            let x = parse_i64(v.as_bytes())?;
+            let (x, e) = int()?;
             *if k == N { &mut c.nodes } else { &mut c.tb_hits } = Some(x);
             e
         }
+        // Plain nodes per second and clocks in milliseconds: integers, as
+        // `parse_nps` and `parse_duration_ms` read them first.
         S => {
-            let (v, e) = number()?;
-            c.nps = Some(parse_nps(v)?);
+            let (x, e) = int()?;
+            c.nps = Some(x);
             e
         }
         MT | TL => {
-            let (v, e) = number()?;
-            let x = parse_duration_ms(v)?;
+            let (x, e) = int()?;
             *if k == MT {
                 &mut c.time_ms
             } else {
@@ -308,6 +338,36 @@ mod tests {
         assert_eq!(extra, "R50=5x Rd=99999 wv=1.0.0");
         // A later bad value of a key clears the earlier good one.
         assert_eq!(p("d=4, sd=2, d=x, sd=3").0.depth, None);
+    }
+
+    /// The integers read as they are scanned (`common_field`'s `int`): the
+    /// values `str::parse` gives, and every other shape (a fraction, a unit,
+    /// a clock, an overflow) left to the general loop, which reads it as before.
+    #[test]
+    fn integers_at_their_edges() {
+        let (c, extra) = p(
+            "d=+5, sd=-0, n=-9223372036854775808, tb=00000000000000000000001, \
+             mt=00:01:02, tl=1.5, s=13629 kN/s, Rr=70000, R50=-32768,",
+        );
+        assert_eq!(
+            (c.depth, c.seldepth, c.nodes),
+            (Some(5), Some(0), Some(i64::MIN))
+        );
+        assert_eq!(
+            (c.tb_hits, c.time_ms, c.time_left_ms),
+            (Some(1), Some(62_000), None)
+        );
+        assert_eq!((c.nps, c.rr, c.r50), (Some(13_629_000), None, Some(-32768)));
+        assert_eq!(extra, "tl=1.5 Rr=70000");
+        let (c, extra) = p("n=9223372036854775808, d=12");
+        assert_eq!((c.nodes, c.depth), (None, Some(12)));
+        assert_eq!(extra, "n=9223372036854775808");
+        let (c, extra) = p("d=4.5, sd=-, s=7,mt=8");
+        assert_eq!(
+            (c.depth, c.seldepth, c.nps, c.time_ms),
+            (None, None, Some(7), Some(8))
+        );
+        assert_eq!(extra, "d=4.5 sd=-");
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod query;
 pub mod validate;
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use polars::prelude::*;
 use rayon::prelude::*;
@@ -189,7 +190,14 @@ fn grid_of(rows: &[Row], s: &Settings, weight: impl Fn(usize) -> f64) -> Grid {
 
 /// Fits one group: the point fit, then `bootstrap` refits on games drawn
 /// with replacement (Poisson weights), each seeded from `seed` and the key.
-fn fit_group(key: Vec<String>, rows: Vec<Row>, games: usize, opts: &Options) -> GroupFit {
+/// `counts` is the group's map (its rows summed over the games).
+fn fit_group(
+    key: Vec<String>,
+    rows: Vec<Row>,
+    counts: Counts,
+    games: usize,
+    opts: &Options,
+) -> GroupFit {
     let s = &opts.settings;
     let grid = grid_of(&rows, s, |_| 1.0);
     let retained: f64 = grid.retained().iter().sum();
@@ -224,14 +232,7 @@ fn fit_group(key: Vec<String>, rows: Vec<Row>, games: usize, opts: &Options) -> 
             }
         }
     }
-    let mut counts = BTreeMap::new();
-    let mut counted = 0.0;
-    for r in &rows {
-        *counts
-            .entry((r.outcome.letter(), r.mv, r.material, r.eval))
-            .or_insert(0.0) += r.count;
-        counted += r.count;
-    }
+    let counted = rows.iter().map(|r| r.count).sum();
     GroupFit {
         key,
         games,
@@ -375,48 +376,34 @@ fn fit_rows(
     n_games: BTreeMap<Vec<String>, usize>,
     opts: &Options,
 ) -> PolarsResult<Fitted> {
-    use query::cols;
-    let kc = key_columns(df, &keys)?;
     let game = df.column(col::GAME_ID)?.i64()?;
-    let outcome = df.column(cols::OUTCOME)?.str()?;
-    let mv = df.column(cols::MOVE)?.i32()?;
-    let material = df.column(cols::MATERIAL)?.i32()?;
-    let eval = df.column(cols::EVAL)?.i32()?;
-    let count = df.column(cols::COUNT)?.f64()?;
-    // The rows are sorted by the keys: each group is one run of rows, its
-    // games numbered in id order as they come.
+    let cc = CountCols::new(df)?;
     let mut groups: Vec<GroupFit> = Vec::new();
-    let mut start = 0;
-    while start < df.height() {
-        let key = key_at(&kc, start);
-        let mut end = start + 1;
-        while end < df.height() && kc.iter().all(|c| c.get(end) == c.get(start)) {
-            end += 1;
-        }
+    for (key, run) in key_runs(&key_columns(df, &keys)?, df.height()) {
+        // The group's games numbered in id order as they come.
         let mut ids: BTreeMap<i64, usize> = BTreeMap::new();
-        let rows: Vec<Row> = (start..end)
+        let mut counts = Counts::new();
+        let rows: Vec<Row> = run
             .map(|i| {
                 let n = ids.len();
+                let (letter, mv, material, eval) = cc.key(i);
+                let count = cc.count(i);
+                *counts.entry((letter, mv, material, eval)).or_insert(0.0) += count;
                 Row {
                     game: *ids.entry(game.get(i).unwrap_or(0)).or_insert(n),
-                    outcome: outcome
-                        .get(i)
-                        .and_then(|o| o.chars().next())
-                        .and_then(Outcome::from_letter)
-                        .unwrap_or(Outcome::Draw),
-                    mv: mv.get(i).unwrap_or(0),
-                    material: material.get(i).unwrap_or(0),
-                    eval: eval.get(i).unwrap_or(0),
-                    count: count.get(i).unwrap_or(0.0),
+                    outcome: Outcome::from_letter(letter).unwrap_or(Outcome::Draw),
+                    mv,
+                    material,
+                    eval,
+                    count,
                 }
             })
             .collect();
         let games = n_games.get(&key).copied().unwrap_or(ids.len());
-        groups.push(fit_group(key, rows, games, opts));
-        start = end;
+        groups.push(fit_group(key, rows, counts, games, opts));
     }
     if groups.is_empty() && keys.is_empty() {
-        groups.push(fit_group(Vec::new(), Vec::new(), 0, opts));
+        groups.push(fit_group(Vec::new(), Vec::new(), Counts::new(), 0, opts));
     }
     Ok(Fitted {
         keys,
@@ -426,66 +413,40 @@ fn fit_rows(
     })
 }
 
-/// Adds a counts frame (by the group keys and [`query::cols::COUNTED_BY`])
-/// into each group's map.
+/// Adds a counts frame (by the group keys and [`query::cols::COUNTED_BY`],
+/// sorted by the keys) into each group's map.
 fn add_counts(
     df: &DataFrame,
     keys: &[&str],
     groups: &mut BTreeMap<Vec<String>, Counts>,
 ) -> PolarsResult<()> {
-    use query::cols;
-    let kc = key_columns(df, keys)?;
-    let outcome = df.column(cols::OUTCOME)?.str()?;
-    let mv = df.column(cols::MOVE)?.i32()?;
-    let material = df.column(cols::MATERIAL)?.i32()?;
-    let eval = df.column(cols::EVAL)?.i32()?;
-    let count = df.column(cols::COUNT)?.f64()?;
-    let mut at = None;
-    for i in 0..df.height() {
-        // The rows are sorted by the keys: a group's map is looked up once
-        // per run of rows.
-        let key = key_at(&kc, i);
-        let counts = match &at {
-            Some(k) if *k == key => groups.get_mut(k),
-            _ => None,
-        };
-        let counts = match counts {
-            Some(c) => c,
-            None => {
-                at = Some(key.clone());
-                groups.entry(key).or_default()
-            }
-        };
-        let letter = outcome.get(i).and_then(|o| o.chars().next()).unwrap_or('D');
-        *counts
-            .entry((
-                letter,
-                mv.get(i).unwrap_or(0),
-                material.get(i).unwrap_or(0),
-                eval.get(i).unwrap_or(0),
-            ))
-            .or_insert(0.0) += count.get(i).unwrap_or(0.0);
+    let cc = CountCols::new(df)?;
+    for (key, run) in key_runs(&key_columns(df, keys)?, df.height()) {
+        let counts = groups.entry(key).or_default();
+        for i in run {
+            *counts.entry(cc.key(i)).or_insert(0.0) += cc.count(i);
+        }
     }
     Ok(())
 }
 
-/// Fits every group of its counts (summed over the games), in key order.
-/// Without a bootstrap (whose resamples are the parallel part), the groups
-/// are fitted in parallel: `--by engine` on the archive took 32 s one by one.
+/// Fits every group of its counts (summed over the games), in key order and
+/// in parallel: the fits are independent (`--by engine` on the archive took
+/// 32 s one by one). With a bootstrap, [`fit_rows`] fits the groups in turn
+/// and each group's resamples in parallel.
 fn fit_maps(
     groups: BTreeMap<Vec<String>, Counts>,
     keys: Vec<&'static str>,
     n_games: BTreeMap<Vec<String>, usize>,
     opts: &Options,
 ) -> Fitted {
-    // The groups' fits are independent: fitted in parallel, kept in key order.
     let groups: Vec<(Vec<String>, Counts)> = groups.into_iter().collect();
     let mut fits: Vec<GroupFit> = groups
         .into_par_iter()
         .map(|(key, counts)| {
             let rows = counts
-                .into_iter()
-                .map(|((o, mv, material, eval), count)| Row {
+                .iter()
+                .map(|(&(o, mv, material, eval), &count)| Row {
                     game: 0,
                     outcome: Outcome::from_letter(o).unwrap_or(Outcome::Draw),
                     mv,
@@ -495,11 +456,11 @@ fn fit_maps(
                 })
                 .collect();
             let games = n_games.get(&key).copied().unwrap_or(1);
-            fit_group(key, rows, games, opts)
+            fit_group(key, rows, counts, games, opts)
         })
         .collect();
     if fits.is_empty() && keys.is_empty() {
-        fits.push(fit_group(Vec::new(), Vec::new(), 0, opts));
+        fits.push(fit_group(Vec::new(), Vec::new(), Counts::new(), 0, opts));
     }
     Fitted {
         keys,
@@ -507,6 +468,63 @@ fn fit_maps(
         settings: opts.settings,
         level: opts.level,
     }
+}
+
+/// The counted columns of a counts frame ([`query::cols::COUNTED_BY`] and the count).
+struct CountCols<'a> {
+    outcome: &'a StringChunked,
+    mv: &'a Int32Chunked,
+    material: &'a Int32Chunked,
+    eval: &'a Int32Chunked,
+    count: &'a Float64Chunked,
+}
+
+impl<'a> CountCols<'a> {
+    fn new(df: &'a DataFrame) -> PolarsResult<CountCols<'a>> {
+        use query::cols;
+        Ok(CountCols {
+            outcome: df.column(cols::OUTCOME)?.str()?,
+            mv: df.column(cols::MOVE)?.i32()?,
+            material: df.column(cols::MATERIAL)?.i32()?,
+            eval: df.column(cols::EVAL)?.i32()?,
+            count: df.column(cols::COUNT)?.f64()?,
+        })
+    }
+
+    /// Row `i`'s (outcome letter, move, material, eval): a key of [`Counts`].
+    fn key(&self, i: usize) -> (char, i32, i32, i32) {
+        (
+            self.outcome
+                .get(i)
+                .and_then(|o| o.chars().next())
+                .and_then(Outcome::from_letter)
+                .unwrap_or(Outcome::Draw)
+                .letter(),
+            self.mv.get(i).unwrap_or(0),
+            self.material.get(i).unwrap_or(0),
+            self.eval.get(i).unwrap_or(0),
+        )
+    }
+
+    fn count(&self, i: usize) -> f64 {
+        self.count.get(i).unwrap_or(0.0)
+    }
+}
+
+/// The runs of equal group keys in a frame of `height` rows sorted by them:
+/// each group's key and rows.
+fn key_runs(kc: &[StringChunked], height: usize) -> Vec<(Vec<String>, Range<usize>)> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    while start < height {
+        let mut end = start + 1;
+        while end < height && kc.iter().all(|c| c.get(end) == c.get(start)) {
+            end += 1;
+        }
+        runs.push((key_at(kc, start), start..end));
+        start = end;
+    }
+    runs
 }
 
 fn key_columns(df: &DataFrame, keys: &[&str]) -> PolarsResult<Vec<StringChunked>> {

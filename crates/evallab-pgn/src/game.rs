@@ -10,7 +10,10 @@ use sha2::{Digest, Sha256};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square,
+    attacks,
+};
 
 use crate::comment::{self, Dialect, EvalKind, MoveComment};
 use crate::movetext::{Lexer, Notation, Token, notation};
@@ -386,11 +389,13 @@ impl GameState {
                     written_as()
                 ));
             }
-            Some(Notation::San(san)) => match san.to_move(&self.pos) {
-                Ok(m) => (m, Some(san)),
-                Err(SanError::AmbiguousSan) => return Err(failed("ambiguous move")),
-                Err(SanError::IllegalSan) => return Err(failed("illegal move")),
-            },
+            Some(Notation::San(san)) => {
+                match direct_move(&self.pos, san).map_or_else(|| san.to_move(&self.pos), Ok) {
+                    Ok(m) => (m, Some(san)),
+                    Err(SanError::AmbiguousSan) => return Err(failed("ambiguous move")),
+                    Err(SanError::IllegalSan) => return Err(failed("illegal move")),
+                }
+            }
             Some(Notation::Uci(uci)) => match uci.to_move(&self.pos) {
                 Ok(m) => (m, None),
                 Err(_) => return Err(failed("illegal move")),
@@ -704,6 +709,96 @@ impl GameState {
     }
 }
 
+/// The move of a common SAN read straight from the board, or `None` for
+/// [`San::to_move`] to decide: a piece move or a pawn push, or a pawn's
+/// capture of a piece, that one piece of the side to move can make. It is
+/// legal when no piece of the other side attacks the king afterwards (the
+/// king's new square, when it moves; a piece captured on `to` attacks
+/// nothing). Whenever it answers, `to_move` answers the same: shakmaty's
+/// candidates are that one piece's move, kept when it is legal. It skips
+/// shakmaty's move list (256 moves, copied on return).
+#[inline]
+fn direct_move(pos: &Chess, san: San) -> Option<Move> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let occupied = board.occupied();
+    // A capture must take a piece of the other side, a quiet move land on
+    // an empty square (en passant, illegal or odd SAN: shakmaty decides).
+    if capture != pos.them().contains(to) || (!capture && occupied.contains(to)) {
+        return None;
+    }
+    let from = if role == Role::Pawn {
+        // The last rank needs a piece to promote to, no other rank takes one.
+        let last = to.rank() == us.fold_wb(Rank::Eighth, Rank::First);
+        let promotes = matches!(
+            promotion,
+            Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen)
+        );
+        if rank.is_some() || promotes != last || (promotion.is_some() && !promotes) {
+            return None;
+        }
+        let back = us.fold_wb(-8, 8);
+        let from = if capture {
+            let from = Square::from_coords(file?, to.rank()).offset(back)?;
+            if from.file().distance(to.file()) != 1 {
+                return None;
+            }
+            from
+        } else {
+            if file.is_some_and(|f| f != to.file()) {
+                return None;
+            }
+            let one = to.offset(back)?;
+            if occupied.contains(one) || to.rank() != us.fold_wb(Rank::Fourth, Rank::Fifth) {
+                one
+            } else {
+                one.offset(back)?
+            }
+        };
+        pos.our(Role::Pawn).contains(from).then_some(from)?
+    } else {
+        if promotion.is_some() {
+            return None;
+        }
+        let mut from = attacks::attacks(to, role.of(us), occupied) & pos.our(role);
+        if let Some(f) = file {
+            from &= Bitboard::from(f);
+        }
+        if let Some(r) = rank {
+            from &= Bitboard::from(r);
+        }
+        from.single_square()?
+    };
+    let to_bb = Bitboard::from(to);
+    let after = (occupied ^ Bitboard::from(from)) | to_bb;
+    let king = if role == Role::King {
+        to
+    } else {
+        board.king_of(us)?
+    };
+    if (board.attacks_to(king, !us, after) & !to_bb).any() {
+        return None;
+    }
+    Some(Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    })
+}
+
 /// The Polyglot key of `pos` from its hash with legal en passant squares
 /// only (that of repetitions): Polyglot also counts the square when the
 /// capture is illegal (a pinned pawn).
@@ -899,5 +994,99 @@ mod tests {
         assert_ne!(a, game_id("ab", 2));
         assert_ne!(a, game_id("ac", 1));
         assert!(a >= 0);
+    }
+
+    /// Every SAN of a role to a square (with and without capture,
+    /// disambiguation and promotion) in positions of random legal games and
+    /// of hand-made ones (pins, checks, en passant, promotions): where
+    /// `direct_move` answers, shakmaty's `to_move` answers the same move.
+    #[test]
+    fn direct_moves_are_shakmatys() {
+        use shakmaty::{File, Square};
+        let mut positions: Vec<Chess> = [
+            // A pinned knight, a pinned pawn, a king in check from a rook
+            // beside it.
+            "4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1",
+            "4k3/8/8/b7/8/8/3P4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1",
+            // En passant (legal and, with the rook, illegal), promotions.
+            "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1",
+            "4k3/8/8/1Pp5/8/8/8/4K3 w - c6 0 1",
+            "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+            // Two knights that reach one square, a double check.
+            "4k3/8/8/8/8/2N1N3/8/4K3 w - - 0 1",
+            "4k3/8/8/8/1b6/8/4r3/3NK3 w - - 0 1",
+        ]
+        .iter()
+        .map(|f| {
+            f.parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap()
+        })
+        .collect();
+        // Random games, a fixed xorshift seed.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..25 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                positions.push(pos.clone());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        let (mut answered, mut asked) = (0, 0);
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Knight),
+            Some(Role::King),
+        ];
+        for pos in &positions {
+            for role in Role::ALL {
+                for to in Square::ALL {
+                    for capture in [false, true] {
+                        for promotion in promotions {
+                            let files = [None].into_iter().chain(File::ALL.map(Some));
+                            for file in files {
+                                for rank in [None, Some(to.rank().flip_vertical())] {
+                                    let san = San::Normal {
+                                        role,
+                                        file,
+                                        rank,
+                                        capture,
+                                        to,
+                                        promotion,
+                                    };
+                                    asked += 1;
+                                    if let Some(m) = direct_move(pos, san) {
+                                        answered += 1;
+                                        assert_eq!(Ok(m), san.to_move(pos), "{san} in {pos:?}");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(answered > 0 && answered < asked, "{answered} of {asked}");
+        // It answers the common moves, and leaves castling, a pinned piece
+        // and a king's move onto its own piece to shakmaty.
+        let start = Chess::default();
+        for (san, want) in [("Nf3", true), ("e4", true), ("e3", true), ("O-O", false)] {
+            let san: San = san.parse().unwrap();
+            assert_eq!(direct_move(&start, san).is_some(), want, "{san}");
+        }
+        let pinned = &positions[0];
+        assert_eq!(direct_move(pinned, "Nc3".parse().unwrap()), None);
+        assert!(direct_move(pinned, "Kd1".parse().unwrap()).is_some());
+        assert_eq!(direct_move(pinned, "Ke2".parse().unwrap()), None);
     }
 }

@@ -211,8 +211,24 @@ impl Grid {
         2 * self.eval_max as usize + 1
     }
 
+    /// The cell of (move, material, eval) when it is inside the window
+    /// (`load_json_data`'s filters), `None` when left out.
+    pub fn cell(&self, s: &Settings, mv: i32, material: i32, eval: i32) -> Option<usize> {
+        let inside = (s.move_min..=s.move_max).contains(&mv)
+            && (s.material_min..=s.material_max).contains(&material)
+            && eval.abs() <= s.eval_max;
+        inside.then(|| {
+            (material - self.material_min) as usize * self.width() + (eval + self.eval_max) as usize
+        })
+    }
+
+    /// Adds `weight` positions of `outcome` to a [`Grid::cell`].
+    pub fn add_to(&mut self, cell: usize, outcome: Outcome, weight: f64) {
+        self.counts[outcome as usize][cell] += weight;
+    }
+
     /// Adds `weight` positions of (outcome, move, material, eval) when they are
-    /// inside the window (`load_json_data`'s filters); false when left out.
+    /// inside the window; false when left out.
     pub fn add(
         &mut self,
         s: &Settings,
@@ -222,15 +238,11 @@ impl Grid {
         eval: i32,
         weight: f64,
     ) -> bool {
-        let inside = (s.move_min..=s.move_max).contains(&mv)
-            && (s.material_min..=s.material_max).contains(&material)
-            && eval.abs() <= s.eval_max;
-        if inside {
-            let i = (material - self.material_min) as usize * self.width()
-                + (eval + self.eval_max) as usize;
-            self.counts[outcome as usize][i] += weight;
+        let cell = self.cell(s, mv, material, eval);
+        if let Some(i) = cell {
+            self.add_to(i, outcome, weight);
         }
-        inside
+        cell.is_some()
     }
 
     /// Positions retained as (wins, draws, losses).

@@ -7,7 +7,7 @@
 //! interval clustered by game (the positions of one game share one result),
 //! and the paired difference to P(x) at the best single x05, likewise.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 use polars::prelude::*;
@@ -136,17 +136,90 @@ pub struct Validation {
     pub models: Vec<Scored>,
 }
 
-/// The x05 whose P(x) minimises the log loss of positions (golden section
-/// on ln x05 over 0.05–20 pawns).
-fn best_x05(train: &[&Obs]) -> f64 {
+/// The x05 whose P(x) minimises the log loss of positions, given as (eval in
+/// pawns, score, how many) (golden section on ln x05 over 0.05–20 pawns).
+fn best_x05(positions: &[(f64, f64, f64)]) -> f64 {
     let loss = |lx: f64| -> f64 {
         let x05 = lx.exp();
-        train
+        positions
             .iter()
-            .map(|o| log_loss(prob_exp(o.x_pawns, x05), o.score))
+            .map(|&(x, score, n)| n * log_loss(prob_exp(x, x05), score))
             .sum()
     };
     golden_max(|lx| -loss(lx), 0.05f64.ln(), 20f64.ln(), 1e-6).exp()
+}
+
+/// What the models need of the training positions, added up as they are
+/// read: the WDL grids, the positions per (eval, score) for the best single
+/// x05, and the totals. No position is kept: the memory grows with the
+/// engines and the cells they fill, not with the plies.
+struct Training {
+    pooled: Grid,
+    /// The same counts on every eval up to the ±10-pawn clamp.
+    wide: Grid,
+    /// Each engine's index in `cells`, by name.
+    engines: BTreeMap<Arc<str>, usize>,
+    /// Per (engine, cell of `pooled`): the positions by outcome. Sparse:
+    /// most engines fill a few of a grid's cells, and a dense grid (1.2 MB)
+    /// is made for one engine at a time, to be fitted.
+    cells: BTreeMap<(usize, usize), [f64; 3]>,
+    /// Positions per (eval in pawns, score), both as their bits.
+    eval_scores: BTreeMap<(u64, u64), f64>,
+    positions: usize,
+    score_sum: f64,
+    games: BTreeSet<i64>,
+}
+
+impl Training {
+    fn new(s: &Settings, wide: &Settings) -> Training {
+        Training {
+            pooled: Grid::new(s),
+            wide: Grid::new(wide),
+            engines: BTreeMap::new(),
+            cells: BTreeMap::new(),
+            eval_scores: BTreeMap::new(),
+            positions: 0,
+            score_sum: 0.0,
+            games: BTreeSet::new(),
+        }
+    }
+
+    fn add(&mut self, s: &Settings, wide: &Settings, o: &Obs, outcome: Outcome, mv: i32, key: i32) {
+        let m = o.material as i32;
+        if let Some(cell) = self.pooled.cell(s, mv, m, key) {
+            self.pooled.add_to(cell, outcome, 1.0);
+            let next = self.engines.len();
+            let engine = *self.engines.entry(o.engine.clone()).or_insert(next);
+            self.cells.entry((engine, cell)).or_default()[outcome as usize] += 1.0;
+        }
+        self.wide.add(wide, outcome, mv, m, key, 1.0);
+        *self
+            .eval_scores
+            .entry((o.x_pawns.to_bits(), o.score.to_bits()))
+            .or_default() += 1.0;
+        self.positions += 1;
+        self.score_sum += o.score;
+        self.games.insert(o.game);
+    }
+
+    /// The grid of the engine at `index` in `cells`.
+    fn engine_grid(&self, s: &Settings, index: usize) -> Grid {
+        let mut g = Grid::new(s);
+        for (&(_, cell), counts) in self.cells.range((index, 0)..(index + 1, 0)) {
+            for o in [Outcome::Win, Outcome::Draw, Outcome::Loss] {
+                g.add_to(cell, o, counts[o as usize]);
+            }
+        }
+        g
+    }
+
+    /// (eval in pawns, score, positions), for [`best_x05`].
+    fn eval_scores(&self) -> Vec<(f64, f64, f64)> {
+        self.eval_scores
+            .iter()
+            .map(|(&(x, score), &n)| (f64::from_bits(x), f64::from_bits(score), n))
+            .collect()
+    }
 }
 
 /// Reads the positions of the standard games with a cp eval (mates and
@@ -212,8 +285,17 @@ pub fn validate(
         regex::Regex::new(&opts.train).map_err(|e| crate::Error::Usage(e.to_string()))?,
         regex::Regex::new(&opts.test).map_err(|e| crate::Error::Usage(e.to_string()))?,
     );
-    // Chunk by chunk, each position straight into its set.
-    let (mut train, mut test) = (Vec::new(), Vec::new());
+    let s = &opts.settings;
+    // The same model fitted on every eval up to the ±10-pawn clamp, not only
+    // the reference's ±4 pawns: how much of the loss is extrapolation.
+    let wide_settings = Settings {
+        eval_max: query::EVAL_CLAMP,
+        ..*s
+    };
+    // Chunk by chunk, each training position added into the counts, each
+    // test position kept (the reliability deciles sort them).
+    let mut train = Training::new(s, &wide_settings);
+    let mut test = Vec::new();
     let mut names = HashSet::new();
     query::in_chunks(
         games.clone(),
@@ -232,60 +314,37 @@ pub fn validate(
                 if test_re.is_match(&event) {
                     test.push(o);
                 } else if train_re.is_match(&event) {
-                    train.push((o, outcome, mv, key));
+                    train.add(s, &wide_settings, &o, outcome, mv, key);
                 }
             }
             Ok(())
         },
     )?;
-    if train.is_empty() || test.is_empty() {
+    if train.positions == 0 || test.is_empty() {
         return Err(crate::Error::Usage(format!(
             "the split leaves {} training and {} test positions: --train and --test must each match events with evals",
-            train.len(),
+            train.positions,
             test.len()
         )));
     }
-    let s = &opts.settings;
     // The WDL models: pooled, and per engine where it has enough positions.
-    let mut pooled_grid = Grid::new(s);
-    let mut engine_grids: BTreeMap<Arc<str>, Grid> = BTreeMap::new();
-    for (o, outcome, mv, key) in &train {
-        let m = o.material as i32;
-        pooled_grid.add(s, *outcome, *mv, m, *key, 1.0);
-        engine_grids
-            .entry(o.engine.clone())
-            .or_insert_with(|| Grid::new(s))
-            .add(s, *outcome, *mv, m, *key, 1.0);
-    }
-    // The same model fitted on every eval up to the ±10-pawn clamp, not only
-    // the reference's ±4 pawns: how much of the loss is extrapolation.
-    let wide_settings = Settings {
-        eval_max: query::EVAL_CLAMP,
-        ..*s
-    };
-    let mut wide_grid = Grid::new(&wide_settings);
-    for (o, outcome, mv, key) in &train {
-        wide_grid.add(&wide_settings, *outcome, *mv, o.material as i32, *key, 1.0);
-    }
-    let wide = math::fit(&wide_grid, &wide_settings)
+    let wide = math::fit(&train.wide, &wide_settings)
         .map_err(|e| crate::Error::InputData(format!("the pooled WDL model to ±10 pawns: {e}")))?
         .model;
-    let pooled = math::fit(&pooled_grid, s)
+    let pooled = math::fit(&train.pooled, s)
         .map_err(|e| crate::Error::InputData(format!("the pooled WDL model: {e}")))?
         .model;
-    let per_engine: BTreeMap<String, Model> = engine_grids
+    let per_engine: BTreeMap<String, Model> = train
+        .engines
         .iter()
-        .filter(|(_, g)| g.retained().iter().sum::<f64>() >= opts.min_engine_positions)
-        .filter_map(|(e, g)| Some((e.to_string(), math::fit(g, s).ok()?.model)))
+        .filter_map(|(e, &index)| {
+            let g = train.engine_grid(s, index);
+            (g.retained().iter().sum::<f64>() >= opts.min_engine_positions)
+                .then(|| Some((e.to_string(), math::fit(&g, s).ok()?.model)))?
+        })
         .collect();
-    let train_obs: Vec<&Obs> = train.iter().map(|t| &t.0).collect();
-    let train_games = train_obs
-        .iter()
-        .map(|o| o.game)
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
-    let best = best_x05(&train_obs);
-    let mean_score = train_obs.iter().map(|o| o.score).sum::<f64>() / train_obs.len() as f64;
+    let best = best_x05(&train.eval_scores());
+    let mean_score = train.score_sum / train.positions as f64;
     // calibrate's pooled per-engine x05 on the training events; an engine it
     // has no value for takes the pool's mean.
     let cal_opts = BalanceOptions {
@@ -446,8 +505,8 @@ pub fn validate(
         .collect();
     let games: Vec<i64> = test.iter().map(|o| o.game).collect();
     Ok(Validation {
-        train_positions: train.len(),
-        train_games,
+        train_positions: train.positions,
+        train_games: train.games.len(),
         test_positions: test.len(),
         test_games: games
             .iter()
@@ -598,19 +657,70 @@ mod tests {
     #[test]
     fn best_x05_recovers_the_curve_of_its_data() {
         // Positions whose scores are P(x) at x05 = 1.2 exactly (fractional outcomes).
-        let obs: Vec<Obs> = (-40..=40)
+        let positions: Vec<(f64, f64, f64)> = (-40..=40)
             .map(|i| {
                 let x = f64::from(i) / 10.0;
-                Obs {
-                    game: i64::from(i),
-                    engine: "".into(),
-                    x_pawns: x,
-                    material: 40.0,
-                    score: prob_exp(x, 1.2),
-                }
+                (x, prob_exp(x, 1.2), 1.0)
             })
             .collect();
-        assert!((best_x05(&obs.iter().collect::<Vec<_>>()) - 1.2).abs() < 1e-4);
+        assert!((best_x05(&positions) - 1.2).abs() < 1e-4);
+        // Counted positions weigh as that many single ones: 3 wins and a
+        // loss at +1 pawn make P(1) = 3/4, so x05 = 1 (P(x05) = 3/4).
+        let counted = best_x05(&[(1.0, 1.0, 3.0), (1.0, 0.0, 1.0)]);
+        let single = best_x05(&[
+            (1.0, 1.0, 1.0),
+            (1.0, 1.0, 1.0),
+            (1.0, 1.0, 1.0),
+            (1.0, 0.0, 1.0),
+        ]);
+        assert!((counted - single).abs() < 1e-9);
+        assert!((counted - 1.0).abs() < 1e-4, "{counted}");
+    }
+
+    /// Training's sparse cells give each engine the grid that adding its
+    /// positions one by one gives, the pooled grid all of them, and the
+    /// totals count every position (those outside the window too).
+    #[test]
+    fn training_counts_are_the_positions_grids() {
+        let s = Settings::default();
+        let wide = Settings {
+            eval_max: query::EVAL_CLAMP,
+            ..s
+        };
+        let mut t = Training::new(&s, &wide);
+        let (mut pooled, mut per_engine) = (Grid::new(&s), BTreeMap::new());
+        let outcomes = [Outcome::Win, Outcome::Draw, Outcome::Loss];
+        for i in 0..300 {
+            let engine: Arc<str> = ["a", "b", "c"][i % 3].into();
+            // Material 10–79 and evals to ±600: some outside the window.
+            let (material, key, mv) = (
+                10 + (i * 7) % 70,
+                (i as i32 * 37) % 1201 - 600,
+                1 + i as i32 % 130,
+            );
+            let o = Obs {
+                game: (i / 10) as i64,
+                engine: engine.clone(),
+                x_pawns: f64::from(key) / 100.0,
+                material: material as f64,
+                score: [1.0, 0.5, 0.0][i % 3],
+            };
+            let outcome = outcomes[(i / 3) % 3];
+            t.add(&s, &wide, &o, outcome, mv, key);
+            pooled.add(&s, outcome, mv, material as i32, key, 1.0);
+            per_engine
+                .entry(engine)
+                .or_insert_with(|| Grid::new(&s))
+                .add(&s, outcome, mv, material as i32, key, 1.0);
+        }
+        assert_eq!(t.pooled, pooled);
+        assert!(pooled.retained().iter().sum::<f64>() > 0.0);
+        for (name, grid) in &per_engine {
+            assert_eq!(&t.engine_grid(&s, t.engines[name]), grid, "{name}");
+        }
+        assert_eq!((t.positions, t.games.len()), (300, 30));
+        assert_eq!(t.eval_scores().iter().map(|p| p.2).sum::<f64>(), 300.0);
+        assert_eq!(t.score_sum, 150.0);
     }
 
     #[test]

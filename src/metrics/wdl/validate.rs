@@ -152,7 +152,7 @@ fn best_x05(positions: &[(f64, f64, f64)]) -> f64 {
 /// What the models need of the training positions, added up as they are
 /// read: the WDL grids, the positions per (eval, score) for the best single
 /// x05, and the totals. No position is kept: the memory grows with the
-/// engines and the cells they fill, not with the plies.
+/// engines, the cells they fill and the games, not with the plies.
 struct Training {
     pooled: Grid,
     /// The same counts on every eval up to the ±10-pawn clamp.

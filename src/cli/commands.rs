@@ -216,4 +216,27 @@ mod tests {
             "docs/reference/options.md is not current: `evallab __commands --format markdown > docs/reference/options.md` (or EVALLAB_BLESS=1 cargo test)"
         );
     }
+
+    /// Every visible command says what it does and every visible option
+    /// what it means: `--help`, the option reference and the Python API's
+    /// docstrings all show these texts. (A constant placed between `ingest`'s
+    /// doc comment and its struct once took its text, and `ingest` stood
+    /// bare in all three.)
+    #[test]
+    fn every_command_and_option_is_described() {
+        for c in commands(&crate::cli::Cli::command()) {
+            let name = c["name"].as_str().unwrap_or_default();
+            assert!(
+                !c["about"].as_str().unwrap_or_default().is_empty(),
+                "{name}: no about text"
+            );
+            for a in c["args"].as_array().into_iter().flatten() {
+                assert!(
+                    !a["help"].as_str().unwrap_or_default().is_empty(),
+                    "{name} {}: no help text",
+                    a["name"]
+                );
+            }
+        }
+    }
 }

@@ -8,18 +8,18 @@ use evallab_pgn::game::ParseOptions;
 use super::args::WritePath;
 use super::progress::Progress;
 
-/// Read PGN archives into a dataset of Parquet tables (games, moves, rejects).
-///
-/// Inputs are files, directories (searched recursively for *.pgn*), globs or
-/// `-` for stdin; plain, gzip, zstd, bzip2 and xz are detected by content.
-/// Inputs already in the dataset (same sha256) are skipped, so re-running an
-/// ingest never duplicates games.
 /// Exit code of `--strict` when games were rejected.
 pub const EXIT_REJECTS: u8 = 3;
 /// An input ended early (a partial download): the dataset is complete
 /// except for what `rejects` lists.
 pub const EXIT_TRUNCATED: u8 = 9;
 
+/// Read PGN archives into a dataset of Parquet tables (games, moves, rejects).
+///
+/// Inputs are files, directories (searched recursively for *.pgn*), globs or
+/// `-` for stdin; plain, gzip, zstd, bzip2 and xz are detected by content.
+/// Inputs already in the dataset (same sha256) are skipped, so re-running an
+/// ingest never duplicates games.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// PGN files, directories, globs, or `-` for stdin.

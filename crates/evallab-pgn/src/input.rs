@@ -104,7 +104,9 @@ pub fn expand(args: &[String]) -> Result<Vec<(String, PathBuf)>, Error> {
             }
             out.extend(found.into_iter().map(|p| (p.display().to_string(), p)));
         } else {
-            return Err(Error::io(&path, io::Error::from(io::ErrorKind::NotFound)));
+            // io's own text for NotFound is "entity not found".
+            let missing = io::Error::new(io::ErrorKind::NotFound, "no such file or directory");
+            return Err(Error::io(&path, missing));
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -355,6 +357,12 @@ mod tests {
         let got = expand(&[format!("{d}/*.pgn"), format!("{d}/b.pgn")]).unwrap();
         assert_eq!(got.len(), 1, "duplicates are dropped");
         assert!(expand(&[format!("{d}/nothing*.pgn")]).is_err());
-        assert!(expand(&[format!("{d}/missing.pgn")]).is_err());
+        let missing = expand(&[format!("{d}/missing.pgn")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            missing.contains("missing.pgn: no such file or directory"),
+            "{missing}"
+        );
     }
 }

@@ -104,14 +104,18 @@ pub fn expand(args: &[String]) -> Result<Vec<(String, PathBuf)>, Error> {
             }
             out.extend(found.into_iter().map(|p| (p.display().to_string(), p)));
         } else {
-            // io's own text for NotFound is "entity not found".
-            let missing = io::Error::new(io::ErrorKind::NotFound, "no such file or directory");
-            return Err(Error::io(&path, missing));
+            return Err(Error::io(&path, not_found()));
         }
     }
     let mut seen = std::collections::HashSet::new();
     out.retain(|(_, p)| seen.insert(p.clone()));
     Ok(out)
+}
+
+/// The error of a path that does not exist (io's own text for `NotFound` is
+/// "entity not found").
+pub fn not_found() -> io::Error {
+    io::Error::new(io::ErrorKind::NotFound, "no such file or directory")
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {

@@ -16,10 +16,7 @@ pub const USER_LABEL: &str = "user-policy";
 /// by the table's largest prior).
 pub fn scan(file: &Path) -> Result<LazyFrame, Error> {
     if !file.exists() {
-        return Err(Error::io(
-            file,
-            std::io::Error::from(std::io::ErrorKind::NotFound),
-        ));
+        return Err(Error::io(file, evallab_pgn::input::not_found()));
     }
     let path = PlRefPath::new(file.to_string_lossy().as_ref());
     let lf = LazyFrame::scan_parquet(path, ScanArgsParquet::default())

@@ -33,6 +33,14 @@ pub fn choice<T: Choice>() -> impl TypedValueParser<Value = T> {
     .map(|s| T::from_name(&s).expect("clap checked the name"))
 }
 
+/// A regex option's value, compiled once to check it, so that clap's error
+/// names the flag (`invalid value '(' for '--train <REGEX>'`).
+pub fn regex_value(s: &str) -> Result<String, String> {
+    regex::Regex::new(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
 /// A usage error (exit code 2): a bad option value or combination.
 pub fn usage(msg: impl Into<String>) -> anyhow::Error {
     evallab::Error::Usage(msg.into()).into()

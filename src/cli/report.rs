@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::choice;
-use super::args::{ReadPath, WritePath};
+use super::args::{ReadPath, WritePath, regex_value};
 use evallab::dataset::Dataset;
 use evallab::metrics::difficulty::model::RatingModel;
 use evallab::metrics::eas::stored_labels;
@@ -47,10 +47,10 @@ pub struct Args {
     solver: Solver,
     /// Score the WDL model and the x05 curves on these events' positions
     /// (regex), fitted on --wdl-train's, as `wdl --validate` (a report section).
-    #[arg(long, value_name = "REGEX", requires = "wdl_train")]
+    #[arg(long, value_name = "REGEX", requires = "wdl_train", value_parser = regex_value)]
     wdl_test: Option<String>,
     /// The training events of --wdl-test (regex).
-    #[arg(long, value_name = "REGEX", requires = "wdl_test")]
+    #[arg(long, value_name = "REGEX", requires = "wdl_test", value_parser = regex_value)]
     wdl_train: Option<String>,
 }
 

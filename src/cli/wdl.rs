@@ -10,7 +10,7 @@ use evallab::schema::{GAMES, MOVES};
 
 use super::args::WritePath;
 use super::args::choice;
-use super::args::{StatArgs, usage};
+use super::args::{StatArgs, regex_value, usage};
 
 /// Fit Stockfish's WDL model: win rate by eval and material, per group.
 ///
@@ -88,10 +88,10 @@ pub struct Args {
     #[arg(long, requires_all = ["train", "test"])]
     validate: bool,
     /// --validate: the training events (regex).
-    #[arg(long, value_name = "REGEX", requires = "validate")]
+    #[arg(long, value_name = "REGEX", requires = "validate", value_parser = regex_value)]
     train: Option<String>,
     /// --validate: the test events (regex; a match here wins over --train).
-    #[arg(long, value_name = "REGEX", requires = "validate")]
+    #[arg(long, value_name = "REGEX", requires = "validate", value_parser = regex_value)]
     test: Option<String>,
     /// --validate: an engine's own WDL model needs this many training positions.
     #[arg(long, default_value_t = 20_000, requires = "validate")]

@@ -697,8 +697,27 @@ fn error_kinds_have_exit_codes() {
     let not_toml = dir.path().join("x.toml");
     std::fs::write(&not_toml, "[[[").unwrap();
     let not_toml = not_toml.display().to_string();
-    let cases: [(&[&str], i32, &str); 9] = [
+    let cases: [(&[&str], i32, &str); 11] = [
         (&["balance", &ds, "--event", "("], 2, "--event: bad regex"),
+        (
+            &["wdl", &ds, "--validate", "--train", "(", "--test", "x"],
+            2,
+            "invalid value '(' for '--train <REGEX>'",
+        ),
+        (
+            &[
+                "report",
+                &ds,
+                "-o",
+                &empty,
+                "--wdl-train",
+                "x",
+                "--wdl-test",
+                "[",
+            ],
+            2,
+            "invalid value '[' for '--wdl-test <REGEX>'",
+        ),
         (
             &["balance", &ds, "--family", "nope"],
             2,
@@ -716,7 +735,11 @@ fn error_kinds_have_exit_codes() {
         ),
         (&["ingest", &empty, "-o", &ds], 4, "no *.pgn* files"),
         (&["relevance", &ds, "--x05", &not_toml], 4, "not TOML"),
-        (&["ingest", "no/such.pgn", "-o", &ds], 5, "no/such.pgn"),
+        (
+            &["ingest", "no/such.pgn", "-o", &ds],
+            5,
+            "no/such.pgn: no such file or directory",
+        ),
         (&["inspect", &empty], 6, "not an evallab dataset"),
         (
             &["calibrate", &ds, "--plot", "x.gif"],

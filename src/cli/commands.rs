@@ -218,10 +218,9 @@ mod tests {
     }
 
     /// Every visible command says what it does and every visible option
-    /// what it means: `--help`, the option reference and the Python API's
-    /// docstrings all show these texts. (A constant placed between `ingest`'s
-    /// doc comment and its struct once took its text, and `ingest` stood
-    /// bare in all three.)
+    /// what it means: `--help` and the option reference show these texts.
+    /// (A constant placed between `ingest`'s doc comment and its struct once
+    /// took its text, and `ingest` stood bare in both.)
     #[test]
     fn every_command_and_option_is_described() {
         for c in commands(&crate::cli::Cli::command()) {

@@ -239,8 +239,9 @@ def ml_x05(pos: pl.DataFrame) -> float | None:
     return math.exp(best)
 
 
-def ml_se_log(pos: pl.DataFrame, x05: float) -> float:
-    """Sandwich standard error of ln x05, games as clusters (README, "Honest errors")."""
+def sandwich(pos: pl.DataFrame, x05: float) -> tuple[float, float]:
+    """Sandwich standard error of ln x05, games as clusters (README, "Honest errors"),
+    and the design effect V·H (the sandwich variance over the positions' own)."""
     x = pos["own_cp"].to_numpy() / 100
     s = pos["result"].to_numpy()
     p = prob(x, x05)
@@ -256,7 +257,8 @@ def ml_se_log(pos: pl.DataFrame, x05: float) -> float:
     )
     n = len(per_game)
     info = float((slope * slope / v).sum())
-    return math.sqrt(n / (n - 1) * float((per_game**2).sum()) / info**2)
+    var = n / (n - 1) * float((per_game**2).sum()) / info**2
+    return math.sqrt(var), var * info
 
 
 def rank_identified(df: pl.DataFrame) -> float | None:
@@ -286,13 +288,20 @@ for (engine,), df in sorted(facts.group_by("engine"), key=lambda t: t[0]):
             "x05_rank": rank_identified(df),
             "x05_threshold": threshold_identified(df),
             "x05_ml": (ml := ml_x05(pos)),
-            "ml_se_log": None if ml is None else ml_se_log(pos, ml),
+            "ml_se_log": None if ml is None else (sw := sandwich(pos, ml))[0],
+            "deff": None if ml is None else sw[1],
             "clusters": pos["game_id"].n_unique(),
         }
     )
 ours = pl.DataFrame(
     rows,
-    schema_overrides={"x05_rank": pl.Float64, "x05_threshold": pl.Float64, "x05_ml": pl.Float64, "ml_se_log": pl.Float64},
+    schema_overrides={
+        "x05_rank": pl.Float64,
+        "x05_threshold": pl.Float64,
+        "x05_ml": pl.Float64,
+        "ml_se_log": pl.Float64,
+        "deff": pl.Float64,
+    },
 )
 ours
 
@@ -339,6 +348,68 @@ ours = ours.join(
     how="left",
 )
 print(f"prior: exp(mu) = {math.exp(mu):.3f}, tau = {math.sqrt(tau2):.3f}, from {basis.sum()} engines")
+
+
+# %% [markdown]
+# Engines with own evals but no usable ml (no interior maximum, or one game) get the
+# posterior mode of their positions' likelihood under the same prior: the maximum of
+# ℓ(θ)/D − (θ − μ)²/(2τ²), D the median design effect of the prior's engines, the
+# information ℓ''/D at the mode at most games/floor (D raised to meet it), the
+# interval from v = 1/(I + 1/τ²) plus B²·Var(μ̂), B = v/τ².
+
+# %%
+def golden(f, a: float, b: float, tol: float = 1e-9) -> float:
+    r = (math.sqrt(5) - 1) / 2
+    c, d = b - r * (b - a), a + r * (b - a)
+    fc, fd = f(c), f(d)
+    while b - a > tol:
+        if fc > fd:
+            b, d, fd = d, c, fc
+            c = b - r * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + r * (b - a)
+            fd = f(d)
+    return (a + b) / 2
+
+
+deff = float(np.sort(raw["deff"].to_numpy()[basis])[basis.sum() // 2])
+z95 = NormalDist().inv_cdf(0.975)
+modes = []
+for r in ours.filter(pl.col("x05_pooled").is_null() & (pl.col("positions") > 0)).iter_rows(named=True):
+    pos = positions.filter(pl.col("engine") == r["engine"])
+    x = pos["own_cp"].to_numpy() / 100
+    s = pos["result"].to_numpy()
+
+    def loglik(t: float) -> float:
+        p = np.clip(prob(x, math.exp(t)), 1e-12, 1 - 1e-12)
+        return float((s * np.log(p) + (1 - s) * np.log(1 - p)).sum())
+
+    def mode(d: float) -> tuple[float, float]:
+        t = golden(lambda t: loglik(t) / d - (t - mu) ** 2 / (2 * tau2), math.log(0.02), math.log(50))
+        h = 1e-3
+        return t, max(0.0, (2 * loglik(t) - loglik(t + h) - loglik(t - h)) / h / h / d)
+
+    cap = r["clusters"] / floor
+    t, info = mode(deff)
+    if info > cap:
+        t, info = mode(deff * info / cap)
+    v = 1 / (info + 1 / tau2)
+    b = v / tau2
+    half = z95 * math.sqrt(v + b * b * var_mu)
+    modes.append(
+        {
+            "engine": r["engine"],
+            "x05_pooled": math.exp(t),
+            "pooled_lo": math.exp(t - half),
+            "pooled_hi": math.exp(t + half),
+            "pooled_weight": 1 - b,
+        }
+    )
+print(f"design effect D = {deff:.2f}; {len(modes)} engines without a usable ml get their posterior mode")
+if modes:
+    ours = ours.update(pl.DataFrame(modes), on="engine")
 ours.select("engine", "games", "x05_ml", "ml_se_log", "x05_pooled", "pooled_lo", "pooled_hi", "pooled_weight")
 
 # %% [markdown]
@@ -377,12 +448,16 @@ for method in ("rank", "threshold"):
     assert one_null.is_empty(), f"{method}: null on one side only:\n{one_null.select('engine', a, b)}"
     print(f"{method}: {both.height} engines agree, {cmp.height - both.height} null on both sides")
 
-# ml: calibrate.csv rounds to 3 decimals, x05.toml to 4.
+# ml: calibrate.csv rounds to 3 decimals, x05.toml to 4. Both searches stop within
+# 1e-7 of ln x05 and sum the positions in another order: on a nearly flat likelihood
+# (an ml of 17 pawns from 4 games on the TCEC archive) the two optima differ by a few
+# parts in a million, hence the relative term.
 x05_toml = tomllib.loads(x05_file.read_text())
 for r in cmp.filter(pl.col("x05_ml").is_not_null() & pl.col("x05_ml_evallab").is_not_null()).iter_rows(named=True):
-    assert abs(r["x05_ml"] - r["x05_ml_evallab"]) <= 0.0005 + 1e-12, r
+    slack = 1e-5 * r["x05_ml"]
+    assert abs(r["x05_ml"] - r["x05_ml_evallab"]) <= 0.0005 + slack, r
     if r["engine"] in x05_toml.get("x05_ml", {}):
-        assert abs(r["x05_ml"] - x05_toml["x05_ml"][r["engine"]]) <= 0.00005 + 1e-12, r
+        assert abs(r["x05_ml"] - x05_toml["x05_ml"][r["engine"]]) <= 0.00005 + slack, r
 print("ml agrees to the printed precision")
 
 # ml_se_log and the pooled columns: calibrate.csv rounds to 3 decimals.

@@ -19,8 +19,10 @@ use super::args::{ReadPath, WritePath};
 /// win-rate threshold, and a maximum-likelihood fit of the probabilistic-result
 /// curve, each with a bootstrap confidence interval over games; a method the
 /// data cannot identify says why. The pooled estimate shrinks each engine's ml
-/// toward the mean of all engines by its precision (sandwich errors by game)
-/// and is what `--toml` writes (docs/guide/balance-calibrate.md).
+/// toward the mean of all engines by its precision (sandwich errors by game),
+/// or for an engine with own evals but no usable ml is the posterior mode of
+/// its likelihood under that prior; it is what `--toml` writes
+/// (docs/guide/balance-calibrate.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Group by engine (default), by event and engine, or by season and engine.
@@ -67,9 +69,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let c = calibrate(facts, &opts, settings)?;
     args.stat.out.write(&mut c.table(&opts)?)?;
-    let (groups, identified) = (c.results.len(), c.identified());
+    let (groups, identified, pooled) = (c.results.len(), c.identified(), c.pooled());
     eprintln!(
-        "calibrate: {groups} groups; ml identified for {identified}, pooled toward {}; none for {}",
+        "calibrate: {groups} groups; ml identified for {identified}, pooled toward {}; the posterior mode under that prior for {} without a usable ml; no value for {}",
         c.prior
             .map_or("nothing (no group identified)".into(), |p| format!(
                 "x05 {:.3} (tau {:.3} on ln x05, from {} groups)",
@@ -77,7 +79,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 p.tau2.sqrt(),
                 p.groups
             )),
-        groups - identified
+        pooled - identified,
+        match (groups - pooled, c.prior) {
+            (0, _) => "none".to_string(),
+            (n, Some(_)) => format!("{n} (no own evals)"),
+            (n, None) => n.to_string(),
+        }
     );
     if let Some(p) = c.prior.filter(|p| p.groups < 10) {
         eprintln!(

@@ -12,10 +12,11 @@
 //! P(x_t; x05) at every position, as the ml fit assumes, while the positions
 //! of a game share one result, as in real games.
 
-use evallab::metrics::calibrate::pool::{self, Raw, normal_quantile};
+use evallab::metrics::calibrate::pool::{self, Evidence, normal_quantile};
+use evallab::metrics::calibrate::run::evidence;
 use evallab::metrics::calibrate::{GameObs, SplitMix64, calibrate_group};
 
-const SIZES: [usize; 4] = [5, 20, 100, 1000];
+const SIZES: [usize; 5] = [2, 5, 20, 100, 1000];
 const ENGINES_PER_SIZE: usize = 8;
 const REPLICATES: usize = 50;
 const POSITIONS: usize = 60;
@@ -101,8 +102,14 @@ struct Tally {
     identified: usize,
     raw_err: Vec<f64>,
     raw_covered: usize,
+    /// Every engine's pooled value: the identified ones shrunk, the others
+    /// their posterior mode.
     pooled_err: Vec<f64>,
     pooled_covered: usize,
+    /// The same over the identified engines alone, to set beside raw.
+    pooled_err_identified: Vec<f64>,
+    /// Engines without a usable ml: (posterior mode − truth, 0.62 − truth).
+    unidentified: Vec<(f64, f64)>,
 }
 
 fn rmse(e: &[f64]) -> f64 {
@@ -121,68 +128,85 @@ fn pooled_estimates_beat_raw_ones_on_small_samples_and_cover_on_large_ones() {
     for _ in 0..REPLICATES {
         // One population: every size, true x05 ~ log-normal around 0.7 pawns.
         let mut truth = Vec::new();
-        let mut raws = Vec::new();
+        let mut groups = Vec::new();
         for (s, &n) in SIZES.iter().enumerate() {
             for _ in 0..ENGINES_PER_SIZE {
                 let x05 = (0.7f64.ln() + 0.25 * rng.normal()).exp();
                 let games: Vec<GameObs> = (0..n).map(|_| game(&mut rng, x05)).collect();
                 let c = calibrate_group(&games, 0, 1);
                 truth.push((s, x05));
-                raws.push(c.ml.value.zip(c.ml_se_log).map(|(v, se)| Raw {
-                    theta: v.ln(),
-                    s2: se * se,
-                    games: c.games_with_evals,
-                }));
+                groups.push(evidence(&games, &c));
             }
         }
-        let (_, pooled) = pool::pool(&raws, z);
-        for (((s, x05), raw), pooled) in truth.into_iter().zip(&raws).zip(&pooled) {
+        let (_, pooled) = pool::pool(&groups, z);
+        for (((s, x05), e), pooled) in truth.into_iter().zip(&groups).zip(&pooled) {
             let t = &mut tallies[s];
             t.engines += 1;
-            let (Some(raw), Some(p)) = (raw, pooled) else {
+            let p = pooled.expect("every simulated engine has own evals");
+            t.pooled_err.push(p.value - x05);
+            t.pooled_covered += usize::from(p.lo <= x05 && x05 <= p.hi);
+            let Evidence::Ml(raw) = e else {
+                t.unidentified.push((p.value - x05, 0.62 - x05));
                 continue;
             };
             t.identified += 1;
             let se = raw.s2.sqrt();
             t.raw_err.push(raw.theta.exp() - x05);
             t.raw_covered += usize::from((raw.theta - x05.ln()).abs() <= z * se);
-            t.pooled_err.push(p.value - x05);
-            t.pooled_covered += usize::from(p.lo <= x05 && x05 <= p.hi);
+            t.pooled_err_identified.push(p.value - x05);
         }
     }
     println!(
-        "games  engines  identified  raw_bias  raw_rmse  raw_cover90  pooled_bias  pooled_rmse  pooled_cover90"
+        "games  engines  identified  raw_bias  raw_rmse  raw_cover90  pooled_rmse(identified)  pooled_bias  pooled_rmse  pooled_cover90"
     );
     for (n, t) in SIZES.iter().zip(&tallies) {
         let k = t.identified as f64;
         println!(
-            "{n:>5}  {:>7}  {:>9.1}%  {:>8.3}  {:>8.3}  {:>10.1}%  {:>11.3}  {:>11.3}  {:>13.1}%",
+            "{n:>5}  {:>7}  {:>9.1}%  {:>8.3}  {:>8.3}  {:>10.1}%  {:>23.3}  {:>11.3}  {:>11.3}  {:>13.1}%",
             t.engines,
             100.0 * k / t.engines as f64,
             mean(&t.raw_err),
             rmse(&t.raw_err),
             100.0 * t.raw_covered as f64 / k,
+            rmse(&t.pooled_err_identified),
             mean(&t.pooled_err),
             rmse(&t.pooled_err),
-            100.0 * t.pooled_covered as f64 / k,
+            100.0 * t.pooled_covered as f64 / t.engines as f64,
         );
     }
     for (n, t) in SIZES.iter().zip(&tallies) {
-        let cover = t.pooled_covered as f64 / t.identified as f64;
+        // Every engine is valued, the unidentified ones too, and the
+        // intervals of all of them cover at about their level; on few games
+        // the pooled values beat the raw ones where those exist.
+        assert_eq!(t.pooled_err.len(), t.engines);
+        let cover = t.pooled_covered as f64 / t.engines as f64;
+        assert!(
+            (0.84..=0.96).contains(&cover),
+            "{n} games: pooled 90 % intervals cover {cover}"
+        );
         if *n <= 20 {
             assert!(
-                rmse(&t.pooled_err) < rmse(&t.raw_err),
+                rmse(&t.pooled_err_identified) < rmse(&t.raw_err),
                 "{n} games: pooled RMSE {} ≥ raw {}",
-                rmse(&t.pooled_err),
+                rmse(&t.pooled_err_identified),
                 rmse(&t.raw_err)
-            );
-        } else {
-            assert!(
-                (0.85..=0.95).contains(&cover),
-                "{n} games: pooled 90 % intervals cover {cover}"
             );
         }
     }
+    // The engines without a usable ml took `--x05`'s 0.62 before they had a
+    // posterior mode: the modes are closer to the truth.
+    let (post, default): (Vec<f64>, Vec<f64>) = tallies
+        .iter()
+        .flat_map(|t| t.unidentified.iter().copied())
+        .unzip();
+    println!(
+        "without a usable ml: {} engines, RMSE posterior mode {:.3}, the default 0.62 {:.3}",
+        post.len(),
+        rmse(&post),
+        rmse(&default)
+    );
+    assert!(post.len() >= 20, "{}", post.len());
+    assert!(rmse(&post) < rmse(&default));
 }
 
 #[test]

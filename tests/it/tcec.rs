@@ -1034,3 +1034,95 @@ fn ratings_of_every_group() {
     assert!(err.iter().flatten().all(|x| x > 0.0));
     assert!(err.iter().flatten().count() > 100);
 }
+
+/// Every engine with own evals gets a pooled x05, and for one without a
+/// usable ml it is the posterior mode of its likelihood: on the corpus, out
+/// of sample, two games of an engine with many give a value closer to that
+/// engine's pooled x05 from all its games than `--x05`'s default (0.62,
+/// what such an engine took before), on the log scale.
+#[test]
+fn posterior_modes_of_two_games_land_nearer_the_engines_value_than_the_default() {
+    use evallab::metrics::balance::{BalanceOptions, game_facts};
+    use evallab::metrics::calibrate::pool::{self, Evidence, normal_quantile};
+    use evallab::metrics::calibrate::run::evidence;
+    use evallab::metrics::calibrate::{Settings, calibrate, calibrate_group};
+    use evallab::metrics::x05::DEFAULT;
+    let Some(c) = corpus() else { return };
+    let opts = BalanceOptions::default();
+    let (games, moves) = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
+    let facts = game_facts(games, moves, &opts, true).unwrap();
+    let settings = Settings {
+        bootstrap: 0,
+        seed: 1,
+        level: 0.95,
+    };
+    let cal = calibrate(facts, &opts, settings).unwrap();
+    // Without own evals, no value; with them, always one, inside its interval.
+    for ((_, r), p) in cal.results.iter().zip(&cal.pooled) {
+        assert_eq!(p.is_some(), r.positions > 0, "{r:?}");
+        if let Some(p) = p {
+            assert!(p.lo <= p.value && p.value <= p.hi && (0.0..=1.0).contains(&p.weight));
+        }
+    }
+    assert!(
+        cal.pooled() > cal.identified(),
+        "no engine without a usable ml"
+    );
+    // Two games (the first two with own evals) of each engine with 40 or
+    // more, pooled beside every engine's whole record (which sets the prior).
+    let mut groups: Vec<_> = cal
+        .groups
+        .values()
+        .zip(&cal.results)
+        .map(|(g, (_, r))| evidence(g, r))
+        .collect();
+    let whole = groups.len();
+    let mut truth = Vec::new();
+    for (i, ((_, obs), p)) in cal.groups.iter().zip(&cal.pooled).enumerate() {
+        let Some(p) = p.filter(|_| cal.results[i].1.games_with_evals >= 40) else {
+            continue;
+        };
+        let two: Vec<_> = obs
+            .iter()
+            .filter(|g| !g.evals.is_empty())
+            .take(2)
+            .cloned()
+            .collect();
+        groups.push(evidence(&two, &calibrate_group(&two, 0, 1)));
+        truth.push(p.value);
+    }
+    let (prior, pooled) = pool::pool(&groups, normal_quantile(0.975));
+    let mean = prior.unwrap().mu.exp();
+    // Squared log errors of the pooled value, the default and the prior's
+    // mean: over all two-game samples, and over those without a usable ml.
+    let (mut all, mut flat) = (Vec::new(), Vec::new());
+    for ((e, p), truth) in groups[whole..].iter().zip(&pooled[whole..]).zip(&truth) {
+        let v = p.expect("two games with own evals").value;
+        let err = |x: f64| (x / truth).ln().powi(2);
+        let row = [err(v), err(DEFAULT), err(mean)];
+        all.push(row);
+        if !matches!(e, Evidence::Ml(_)) {
+            flat.push(row);
+        }
+    }
+    let rms = |rows: &[[f64; 3]], k: usize| {
+        (rows.iter().map(|r| r[k]).sum::<f64>() / rows.len() as f64).sqrt()
+    };
+    for (what, rows) in [("all", &all), ("without a usable ml", &flat)] {
+        eprintln!(
+            "two games of each of {} engines, {what}: RMS log error of the pooled value {:.3}, the default 0.62 {:.3}, the pool's mean {:.3}",
+            rows.len(),
+            rms(rows, 0),
+            rms(rows, 1),
+            rms(rows, 2)
+        );
+    }
+    assert!(
+        all.len() >= 50 && flat.len() >= 5,
+        "{} {}",
+        all.len(),
+        flat.len()
+    );
+    let (post, default) = (rms(&flat, 0), rms(&flat, 1));
+    assert!(post < default, "{post} ≥ {default}");
+}

@@ -93,37 +93,66 @@ pub fn threshold_x05(games: &[&GameObs]) -> Option<i64> {
     best
 }
 
-/// Maximum-likelihood x05 (pawns) of P(x) for positions with own evals.
-///
-/// Returns `None` without positions or when the likelihood has no interior
-/// maximum in [0.02, 50] pawns (e.g. every position of won games only).
-pub fn ml_x05(games: &[&GameObs]) -> Option<f64> {
-    // Binned by centipawn: (count, sum of outcomes).
-    let mut bins: BTreeMap<i32, (f64, f64)> = BTreeMap::new();
-    for g in games {
-        for &cp in &g.evals {
-            let b = bins.entry(cp).or_default();
-            b.0 += 1.0;
-            b.1 += g.result;
+/// The search range of x05 (pawns): an estimate on its edge is none.
+pub const X05_RANGE: (f64, f64) = (0.02, 50.0);
+
+/// The positions with own evals of some games, binned by centipawn
+/// (eval in pawns, count, sum of outcomes): their log-likelihood under P(x).
+#[derive(Debug, Clone, Default)]
+pub struct Positions(Vec<(f64, f64, f64)>);
+
+impl Positions {
+    pub fn of(games: &[&GameObs]) -> Self {
+        let mut bins: BTreeMap<i32, (f64, f64)> = BTreeMap::new();
+        for g in games {
+            for &cp in &g.evals {
+                let b = bins.entry(cp).or_default();
+                b.0 += 1.0;
+                b.1 += g.result;
+            }
         }
+        Positions(
+            bins.into_iter()
+                .map(|(cp, (n, s))| (f64::from(cp) / 100.0, n, s))
+                .collect(),
+        )
     }
-    if bins.is_empty() {
-        return None;
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
-    let bins: Vec<(f64, f64, f64)> = bins
-        .into_iter()
-        .map(|(cp, (n, s))| (f64::from(cp) / 100.0, n, s))
-        .collect();
-    let loglik = |lx: f64| -> f64 {
-        let x05 = lx.exp();
-        bins.iter()
+
+    /// The log-likelihood of the outcomes at θ = ln x05, each position a
+    /// Bernoulli trial with a fractional outcome.
+    pub fn loglik(&self, theta: f64) -> f64 {
+        let x05 = theta.exp();
+        self.0
+            .iter()
             .map(|&(x, n, s)| {
                 let p = prob_exp(x, x05).clamp(1e-12, 1.0 - 1e-12);
                 s * p.ln() + (n - s) * (1.0 - p).ln()
             })
             .sum()
-    };
-    let (lo, hi) = (0.02f64.ln(), 50f64.ln());
+    }
+}
+
+impl super::pool::LogLik for Positions {
+    fn loglik(&self, theta: f64) -> f64 {
+        Positions::loglik(self, theta)
+    }
+}
+
+/// Maximum-likelihood x05 (pawns) of P(x) for positions with own evals.
+///
+/// Returns `None` without positions or when the likelihood has no interior
+/// maximum in [`X05_RANGE`] (e.g. every position of won games only).
+pub fn ml_x05(games: &[&GameObs]) -> Option<f64> {
+    let positions = Positions::of(games);
+    if positions.is_empty() {
+        return None;
+    }
+    let loglik = |t: f64| positions.loglik(t);
+    let (lo, hi) = (X05_RANGE.0.ln(), X05_RANGE.1.ln());
     let x = golden_max(loglik, lo, hi, 1e-7);
     // A maximum on the edge of the search range is not an estimate, nor is
     // one that does not beat both edges (a likelihood flat to rounding, as
@@ -144,14 +173,23 @@ fn prob_and_slope(x: f64, x05: f64) -> (f64, f64) {
     (p, if x <= 0.0 { -u * p } else { -u * (1.0 - p) })
 }
 
-/// The cluster-robust (sandwich) standard error of ln x05 at the estimate
-/// `x05`, games as clusters: the positions of a game share its result, so
-/// their Bernoulli information would overstate the precision many times.
-/// V = n/(n−1) · Σ_g S_g² / H², with S_g a game's score in θ = ln x05 and H
-/// the Fisher information of all positions (fractional outcomes: the
-/// quasi-likelihood's). None with fewer than two games with own evals or
-/// without information.
-pub fn ml_se_log(games: &[&GameObs], x05: f64) -> Option<f64> {
+/// The cluster-robust (sandwich) error of ln x05 at the estimate `x05`,
+/// games as clusters: the positions of a game share its result, so their
+/// Bernoulli information would overstate the precision many times.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sandwich {
+    /// V = n/(n−1) · Σ_g S_g² / H², with S_g a game's score in θ = ln x05
+    /// and H the Fisher information of all positions (fractional outcomes:
+    /// the quasi-likelihood's); this is √V.
+    pub se_log: f64,
+    /// V·H: how many times the positions' own information overstates the
+    /// precision (the design effect of the games as clusters).
+    pub deff: f64,
+}
+
+/// The [`Sandwich`] at `x05`. None with fewer than two games with own
+/// evals or without information.
+pub fn ml_sandwich(games: &[&GameObs], x05: f64) -> Option<Sandwich> {
     let (mut n, mut info, mut scores) = (0usize, 0.0, 0.0);
     for g in games.iter().filter(|g| !g.evals.is_empty()) {
         n += 1;
@@ -169,7 +207,10 @@ pub fn ml_se_log(games: &[&GameObs], x05: f64) -> Option<f64> {
         return None;
     }
     let var = n as f64 / (n - 1) as f64 * scores / (info * info);
-    (var > 0.0 && var.is_finite()).then(|| var.sqrt())
+    (var > 0.0 && var.is_finite()).then(|| Sandwich {
+        se_log: var.sqrt(),
+        deff: var * info,
+    })
 }
 
 /// Golden-section search for the maximum of a unimodal function on [a, b].
@@ -225,8 +266,8 @@ pub struct Calibration {
     pub rank: Estimate,
     pub threshold: Estimate,
     pub ml: Estimate,
-    /// The sandwich standard error of ln x05 at the ml estimate ([`ml_se_log`]).
-    pub ml_se_log: Option<f64>,
+    /// The sandwich error of ln x05 at the ml estimate ([`ml_sandwich`]).
+    pub ml_sandwich: Option<Sandwich>,
 }
 
 /// Why rank has no estimate at `value` (None: it has one).
@@ -279,7 +320,7 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
     };
     let point = estimate(&all);
     let (rank, threshold) = (rank_x05(&all), threshold_x05(&all));
-    let ml_se = point[2].and_then(|x| ml_se_log(&all, x));
+    let ml_se = point[2].and_then(|x| ml_sandwich(&all, x));
     let reasons = [
         rank_reason(&all, rank),
         threshold_reason(&all, threshold),
@@ -330,7 +371,7 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
         rank: est(0),
         threshold: est(1),
         ml: est(2),
-        ml_se_log: ml_se,
+        ml_sandwich: ml_se,
     }
 }
 
@@ -478,9 +519,12 @@ mod tests {
             g(false, 0.5, Some(62), &[62]),
         ];
         let refs: Vec<_> = games.iter().collect();
-        let se = ml_se_log(&refs, 0.62).unwrap();
-        assert!((se - 1.0 / std::f64::consts::LN_2).abs() < 1e-12, "{se}");
-        assert_eq!(ml_se_log(&refs[..1], 0.62), None);
+        let s = ml_sandwich(&refs, 0.62).unwrap();
+        let ln2 = std::f64::consts::LN_2;
+        assert!((s.se_log - 1.0 / ln2).abs() < 1e-12, "{s:?}");
+        // V·H = (1/ln²2)·(2 ln²2/3).
+        assert!((s.deff - 2.0 / 3.0).abs() < 1e-12, "{s:?}");
+        assert_eq!(ml_sandwich(&refs[..1], 0.62), None);
     }
 
     #[test]

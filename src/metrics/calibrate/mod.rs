@@ -12,7 +12,9 @@
 //! A method with too little data says why instead of giving a number
 //! ([`math::reason`]); the **pooled** estimate ([`pool`]) shrinks each group's
 //! ml toward the mean of all groups by its precision (sandwich standard
-//! errors, games as clusters), and is what `--toml` writes for later steps.
+//! errors, games as clusters), or without a usable ml is the posterior mode
+//! of its likelihood under that prior, and is what `--toml` writes for
+//! later steps.
 //!
 //! Hollow wins count as non-wins in rank and threshold, and as draws in ml:
 //! they are the positions a tablebase adjudication called won that were not

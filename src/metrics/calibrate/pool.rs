@@ -2,7 +2,7 @@
 //! toward the mean of all groups of the run, by its precision.
 //!
 //! On θ = ln x05 (x05 is positive and its error is multiplicative), each
-//! group's θ̂ᵢ has the sandwich variance sᵢ² of [`super::ml_se_log`]; the
+//! group's θ̂ᵢ has the sandwich variance sᵢ² of [`super::ml_sandwich`]; the
 //! groups' true θᵢ are taken as drawn from N(μ, τ²). μ and τ² come from
 //! DerSimonian and Laird's moment estimator: closed form, no iteration, and
 //! with the hundred-odd engines of an archive its small-sample weakness
@@ -20,6 +20,14 @@
 //! typical variance of one game's worth of evidence over its games,
 //! median(sᵢ²·nᵢ)/n over the groups that estimate the prior.
 //!
+//! A group with own evals but no usable ml (no interior maximum in range, as
+//! with two games both lost, or one game and so no error) is not left out:
+//! its value is the posterior mode of its positions' likelihood under the
+//! same prior ([`posterior`]), the likelihood tempered by the design effect
+//! of the games as clusters (the median of the basis groups' sandwich over
+//! model variance) and its information held to the small groups' floor. On
+//! a normal likelihood this is exactly the shrinkage above.
+//!
 //! Why everyone's mean and not a family's or an event's: TCEC families have
 //! one to three versions and events two to twenty engines, too few to estimate
 //! a τ² of their own, while the spread between all engines is estimated from
@@ -28,20 +36,53 @@
 /// Groups with fewer games do not estimate the prior (module docs).
 pub const PRIOR_MIN_GAMES: usize = 20;
 
-/// One group's raw estimate: θ̂ = ln x05, its sandwich variance, and the
-/// number of games with own evals it came from.
+/// One group's raw estimate: θ̂ = ln x05, its sandwich variance and design
+/// effect ([`super::math::Sandwich`]), and the number of games with own
+/// evals it came from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Raw {
     pub theta: f64,
     pub s2: f64,
+    pub deff: f64,
     pub games: usize,
+}
+
+/// A log-likelihood in θ = ln x05 ([`super::math::Positions`], or any
+/// function of θ).
+pub trait LogLik {
+    fn loglik(&self, theta: f64) -> f64;
+}
+
+impl<F: Fn(f64) -> f64> LogLik for F {
+    fn loglik(&self, theta: f64) -> f64 {
+        self(theta)
+    }
+}
+
+/// What one group brings to the pool.
+#[derive(Debug, Clone)]
+pub enum Evidence<L> {
+    /// An identified ml with its sandwich variance: normal on θ.
+    Ml(Raw),
+    /// Own evals but no usable ml (no interior maximum, or one game and so no
+    /// error): the positions' log-likelihood, and the games.
+    Likelihood { loglik: L, games: usize },
+    /// No own evals: nothing to pool.
+    None,
 }
 
 /// The prior from the groups with at least [`PRIOR_MIN_GAMES`] games (all
 /// groups when fewer than three have that many), and each group's pooled
-/// estimate at normal quantile `z`.
-pub fn pool(groups: &[Option<Raw>], z: f64) -> (Option<Prior>, Vec<Option<Pooled>>) {
-    let all: Vec<Raw> = groups.iter().flatten().copied().collect();
+/// estimate at normal quantile `z`: an ml shrunk toward the prior
+/// ([`shrink`]), a likelihood's posterior mode under it ([`posterior`]).
+pub fn pool<L: LogLik>(groups: &[Evidence<L>], z: f64) -> (Option<Prior>, Vec<Option<Pooled>>) {
+    let all: Vec<Raw> = groups
+        .iter()
+        .filter_map(|e| match e {
+            Evidence::Ml(r) => Some(*r),
+            _ => None,
+        })
+        .collect();
     let large: Vec<Raw> = all
         .iter()
         .filter(|r| r.games >= PRIOR_MIN_GAMES)
@@ -52,19 +93,28 @@ pub fn pool(groups: &[Option<Raw>], z: f64) -> (Option<Prior>, Vec<Option<Pooled
     let Some(prior) = prior(&estimates) else {
         return (None, vec![None; groups.len()]);
     };
-    let mut per_game: Vec<f64> = basis.iter().map(|r| r.s2 * r.games as f64).collect();
-    per_game.sort_unstable_by(f64::total_cmp);
-    let floor = per_game[per_game.len() / 2];
+    let median = |mut v: Vec<f64>| {
+        v.sort_unstable_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let floor = median(basis.iter().map(|r| r.s2 * r.games as f64).collect());
+    let deff = median(basis.iter().map(|r| r.deff).collect());
     let pooled = groups
         .iter()
-        .map(|r| {
-            let r = r.as_ref()?;
-            let s2 = if r.games < PRIOR_MIN_GAMES {
-                r.s2.max(floor / r.games as f64)
-            } else {
-                r.s2
-            };
-            Some(shrink(r.theta, s2, &prior, z))
+        .map(|e| match e {
+            &Evidence::Ml(r) => {
+                let s2 = if r.games < PRIOR_MIN_GAMES {
+                    r.s2.max(floor / r.games as f64)
+                } else {
+                    r.s2
+                };
+                Some(shrink(r.theta, s2, &prior, z))
+            }
+            Evidence::Likelihood { loglik, games } => {
+                let cap = *games as f64 / floor;
+                Some(posterior(loglik, deff, cap, &prior, z))
+            }
+            Evidence::None => None,
         })
         .collect();
     (Some(prior), pooled)
@@ -153,6 +203,59 @@ pub fn shrink(theta: f64, s2: f64, prior: &Prior, z: f64) -> Pooled {
         value: mean.exp(),
         lo: (mean - half).exp(),
         hi: (mean + half).exp(),
+        weight: 1.0 - b,
+    }
+}
+
+/// The posterior mode of θ = ln x05 under `prior` for a group without a
+/// usable ml, from its positions' log-likelihood: the maximum of
+/// ℓ(θ)/D − (θ − μ)²/(2τ²) in [`super::math::X05_RANGE`], with D the
+/// basis groups' median design effect (positions of a game share its
+/// result: ℓ alone would overstate the evidence D times), and the
+/// information ℓ''/D at most `cap` (the small groups' floor of
+/// [`pool`], games over the per-game variance; D is raised to meet it).
+/// The variance is the normal approximation at the mode, v = 1/(I + 1/τ²),
+/// plus B²·Var(μ̂) with B = v/τ², as in [`shrink`], which this equals when ℓ
+/// is quadratic. τ² = 0 gives μ itself.
+pub fn posterior(loglik: &impl LogLik, deff: f64, cap: f64, prior: &Prior, z: f64) -> Pooled {
+    let loglik = |t: f64| loglik.loglik(t);
+    let (lo, hi) = (super::math::X05_RANGE.0.ln(), super::math::X05_RANGE.1.ln());
+    let (mu, tau2) = (prior.mu, prior.tau2);
+    let (theta, info) = if tau2 > 0.0 {
+        let mode = |d: f64| {
+            let t = super::math::golden_max(
+                |t| loglik(t) / d - (t - mu).powi(2) / (2.0 * tau2),
+                lo,
+                hi,
+                1e-9,
+            );
+            // The observed information at the mode, by central differences.
+            let h = 1e-3;
+            let info = (2.0 * loglik(t) - loglik(t + h) - loglik(t - h)) / (h * h) / d;
+            (t, info.max(0.0))
+        };
+        let d = deff.max(f64::MIN_POSITIVE);
+        let (t, info) = mode(d);
+        if info > cap {
+            mode(d * info / cap)
+        } else {
+            (t, info)
+        }
+    } else {
+        (mu, 0.0)
+    };
+    let v = if tau2 > 0.0 {
+        1.0 / (info + 1.0 / tau2)
+    } else {
+        0.0
+    };
+    let b = if tau2 > 0.0 { v / tau2 } else { 1.0 };
+    let var = v + b * b * prior.var_mu;
+    let half = z * var.max(0.0).sqrt();
+    Pooled {
+        value: theta.exp(),
+        lo: (theta - half).exp(),
+        hi: (theta + half).exp(),
         weight: 1.0 - b,
     }
 }
@@ -254,21 +357,27 @@ mod tests {
     /// floored at the median per-game variance over its games.
     #[test]
     fn small_groups_neither_set_the_prior_nor_escape_it() {
+        type E = Evidence<fn(f64) -> f64>;
         let big = |theta: f64| {
-            Some(Raw {
+            E::Ml(Raw {
                 theta,
                 s2: 0.01,
+                deff: 1.0,
                 games: 100,
             })
         };
         // Per-game variance 0.01·100 = 1; the small group's own s² = 0.001
         // would keep it (weight ~1), the floor 1/4 shrinks it.
-        let small = Some(Raw {
+        let small = E::Ml(Raw {
             theta: 3.0,
             s2: 0.001,
+            deff: 1.0,
             games: 4,
         });
-        let (p, pooled) = pool(&[big(0.0), big(0.3), big(-0.3), small, None], 1.96);
+        let (p, pooled) = pool(
+            &[big(0.0), big(0.3), big(-0.3), small.clone(), E::None],
+            1.96,
+        );
         let p = p.unwrap();
         assert_eq!(p.groups, 3);
         assert!(p.mu.abs() < 1e-12);
@@ -284,7 +393,89 @@ mod tests {
         // Fewer than three large groups: every group estimates the prior.
         let (p, _) = pool(&[big(0.0), small], 1.96);
         assert_eq!(p.unwrap().groups, 2);
-        assert_eq!(pool(&[None, None], 1.96), (None, vec![None, None]));
+        let none = pool(&[E::None, E::None], 1.96);
+        assert_eq!(none, (None, vec![None, None]));
+    }
+
+    /// A quadratic log-likelihood D·(−(θ − a)²/(2s²)) is a normal estimate a
+    /// with variance s² once tempered by D: its posterior is [`shrink`]'s.
+    /// A flat one leaves the prior: μ, weight 0, variance τ² + Var(μ̂). A cap
+    /// below 1/s² holds the information there: shrink with s² = 1/cap.
+    #[test]
+    fn posterior_mode_is_shrink_for_a_normal_likelihood_and_the_prior_for_a_flat_one() {
+        let p = Prior {
+            mu: -0.2,
+            tau2: 0.16,
+            var_mu: 0.0004,
+            groups: 100,
+        };
+        let (a, s2, d, z) = (0.9, 0.09, 3.5, 1.96);
+        let quad = |t: f64| -d * (t - a).powi(2) / (2.0 * s2);
+        let close = |x: Pooled, y: Pooled| {
+            for (u, v) in [
+                (x.value, y.value),
+                (x.lo, y.lo),
+                (x.hi, y.hi),
+                (x.weight, y.weight),
+            ] {
+                assert!((u - v).abs() < 1e-6, "{x:?} vs {y:?}");
+            }
+        };
+        close(
+            posterior(&quad, d, f64::INFINITY, &p, z),
+            shrink(a, s2, &p, z),
+        );
+        close(posterior(&quad, d, 4.0, &p, z), shrink(a, 0.25, &p, z));
+        let flat = posterior(&|_| -7.0, d, f64::INFINITY, &p, z);
+        assert!((flat.value.ln() - p.mu).abs() < 1e-6, "{flat:?}");
+        assert_eq!(flat.weight, 0.0);
+        let sd = (p.tau2 + p.var_mu).sqrt();
+        assert!((flat.hi.ln() - (p.mu + z * sd)).abs() < 1e-6, "{flat:?}");
+        // No spread between groups: every group is μ.
+        let tight = Prior { tau2: 0.0, ..p };
+        assert_eq!(
+            posterior(&quad, d, f64::INFINITY, &tight, z).value,
+            p.mu.exp()
+        );
+    }
+
+    /// In [`pool`], a likelihood is tempered by the basis groups' median
+    /// design effect and capped at the small groups' floor (games over the
+    /// median per-game variance).
+    #[test]
+    fn pool_tempers_a_likelihood_by_the_median_design_effect() {
+        let big = |theta: f64, deff: f64| {
+            Evidence::Ml(Raw {
+                theta,
+                s2: 0.01,
+                deff,
+                games: 100,
+            })
+        };
+        // Design effects 2, 4, 8: the median is 4. Per-game variance 1.
+        let quad = |t: f64| -4.0 * (t - 1.0).powi(2) / (2.0 * 0.5);
+        let groups = [
+            big(0.0, 2.0),
+            big(0.3, 8.0),
+            big(-0.3, 4.0),
+            Evidence::Likelihood {
+                loglik: quad,
+                games: 10,
+            },
+            Evidence::Likelihood {
+                loglik: quad,
+                games: 1,
+            },
+        ];
+        let (p, pooled) = pool(&groups, 1.96);
+        let p = p.unwrap();
+        // 10 games: information 1/0.5 = 2 < cap 10, kept.
+        let want = shrink(1.0, 0.5, &p, 1.96);
+        assert!((pooled[3].unwrap().value - want.value).abs() < 1e-6);
+        // One game: the cap 1/1 holds it at s² = 1.
+        let want = shrink(1.0, 1.0, &p, 1.96);
+        assert!((pooled[4].unwrap().value - want.value).abs() < 1e-6);
+        assert!((pooled[4].unwrap().weight - want.weight).abs() < 1e-6);
     }
 
     #[test]

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use polars::prelude::*;
 
-use super::math::{Calibration, GameObs, calibrate_group};
-use super::pool::{self, Pooled, Prior, normal_quantile};
+use super::math::{Calibration, GameObs, Positions, calibrate_group};
+use super::pool::{self, Evidence, Pooled, Prior, normal_quantile};
 use super::query::observations;
 use crate::metrics::balance::BalanceOptions;
 use crate::metrics::x05::file::{self, PoolRecord, Record, X05File};
@@ -30,7 +30,9 @@ pub struct Calibrated {
     pub results: Vec<(Vec<String>, Calibration)>,
     /// The prior the ml estimates shrink toward (None: no group identified).
     pub prior: Option<Prior>,
-    /// Each group's pooled estimate (None where its ml is not identified).
+    /// Each group's pooled estimate: its ml shrunk toward the prior, or
+    /// without a usable ml its likelihood's posterior mode ([`pool::pool`]);
+    /// None without own evals (or without a prior).
     pub pooled: Vec<Option<Pooled>>,
     pub level: f64,
 }
@@ -47,17 +49,12 @@ pub fn calibrate(
         .iter()
         .map(|(k, games)| (k.clone(), calibrate_group(games, s.bootstrap, s.seed)))
         .collect();
-    let raw: Vec<Option<pool::Raw>> = results
-        .iter()
-        .map(|(_, c)| {
-            Some(pool::Raw {
-                theta: c.ml.value?.ln(),
-                s2: c.ml_se_log?.powi(2),
-                games: c.games_with_evals,
-            })
-        })
+    let evidence: Vec<Evidence<Positions>> = groups
+        .values()
+        .zip(&results)
+        .map(|(games, (_, c))| evidence(games, c))
         .collect();
-    let (prior, pooled) = pool::pool(&raw, normal_quantile(0.5 + s.level / 2.0));
+    let (prior, pooled) = pool::pool(&evidence, normal_quantile(0.5 + s.level / 2.0));
     Ok(Calibrated {
         groups,
         results,
@@ -65,6 +62,31 @@ pub fn calibrate(
         pooled,
         level: s.level,
     })
+}
+
+/// What a group brings to the pool ([`pool::pool`]): its ml with the
+/// sandwich error, or with own evals but no usable ml its positions'
+/// likelihood.
+pub fn evidence(games: &[GameObs], c: &Calibration) -> Evidence<Positions> {
+    match (c.ml.value, c.ml_sandwich) {
+        (Some(ml), Some(s)) => Evidence::Ml(pool::Raw {
+            theta: ml.ln(),
+            s2: s.se_log.powi(2),
+            deff: s.deff,
+            games: c.games_with_evals,
+        }),
+        _ if c.positions > 0 => Evidence::Likelihood {
+            loglik: Positions::of(&games.iter().collect::<Vec<_>>()),
+            games: c.games_with_evals,
+        },
+        _ => Evidence::None,
+    }
+}
+
+/// An ml with its sandwich error: the pooled value shrinks it; without one
+/// the pooled value is the likelihood's posterior mode.
+fn usable_ml(c: &Calibration) -> bool {
+    c.ml.value.is_some() && c.ml_sandwich.is_some()
 }
 
 fn round3(v: f64) -> f64 {
@@ -76,8 +98,13 @@ fn round4(v: f64) -> f64 {
 }
 
 impl Calibrated {
-    /// Groups whose ml is identified (and so pooled).
+    /// Groups whose ml is identified, with its error (and so shrunk).
     pub fn identified(&self) -> usize {
+        self.results.iter().filter(|(_, c)| usable_ml(c)).count()
+    }
+
+    /// Groups with a pooled value: the identified ones and the posterior modes.
+    pub fn pooled(&self) -> usize {
         self.pooled.iter().flatten().count()
     }
 
@@ -107,7 +134,7 @@ impl Calibrated {
             ("x05_ml", |c| c.ml.value.map(round3)),
             ("ml_lo", |c| c.ml.lo.map(round3)),
             ("ml_hi", |c| c.ml.hi.map(round3)),
-            ("ml_se_log", |c| c.ml_se_log.map(round3)),
+            ("ml_se_log", |c| c.ml_sandwich.map(|s| round3(s.se_log))),
         ];
         for (name, f) in est {
             let v: Vec<Option<f64>> = results.iter().map(|(_, c)| f(c)).collect();
@@ -148,7 +175,9 @@ impl Calibrated {
         let r4 = round4;
         let mut f = X05File {
             pool: self.prior.map(|p| PoolRecord {
-                method: "empirical Bayes: DerSimonian-Laird on ln x05, sandwich errors by game"
+                method: "empirical Bayes: DerSimonian-Laird on ln x05, sandwich errors by game; \
+                         without a usable ml, the posterior mode of the likelihood tempered by \
+                         the median design effect"
                     .into(),
                 mean: r4(p.mu.exp()),
                 tau: r4(p.tau2.sqrt()),
@@ -157,16 +186,17 @@ impl Calibrated {
             ..X05File::default()
         };
         for ((key, c), p) in self.results.iter().zip(&self.pooled) {
-            match (p, c.ml.value, c.ml_se_log) {
-                (Some(p), Some(ml), Some(se)) => {
+            match p {
+                Some(p) => {
                     file::insert(&mut f.x05, key, r4(p.value));
+                    let usable = usable_ml(c);
                     file::insert(
                         &mut f.x05_estimate,
                         key,
                         Record {
-                            estimate: "pooled".into(),
-                            ml: r4(ml),
-                            ml_se_log: r4(se),
+                            estimate: if usable { "pooled" } else { "posterior mode" }.into(),
+                            ml: c.ml.value.map(r4),
+                            ml_se_log: c.ml_sandwich.map(|s| r4(s.se_log)),
                             weight: r4(p.weight),
                             lo: r4(p.lo),
                             hi: r4(p.hi),
@@ -175,7 +205,7 @@ impl Calibrated {
                         },
                     );
                 }
-                _ => file::insert(
+                None => file::insert(
                     &mut f.x05_missing,
                     key,
                     c.ml.reason.unwrap_or("no pooled estimate").to_string(),
@@ -198,7 +228,7 @@ impl Calibrated {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::calibrate::Estimate;
+    use crate::metrics::calibrate::{Estimate, Sandwich};
     use crate::metrics::x05::file::Keyed;
 
     fn est(value: Option<f64>, reason: Option<&'static str>) -> Estimate {
@@ -209,8 +239,9 @@ mod tests {
         }
     }
 
-    /// Two groups by hand: A identified and pooled, B with no ml (its
-    /// reason goes to [x05_missing]; its positive rank value is still listed).
+    /// Three groups by hand: A identified and pooled; B with no ml and no
+    /// pooled value (its reason goes to [x05_missing]; its positive rank
+    /// value is still listed); C with no usable ml, valued by its posterior mode.
     #[test]
     fn x05_file_and_table_by_hand() {
         let a = Calibration {
@@ -220,7 +251,10 @@ mod tests {
             rank: est(Some(0.7), None),
             threshold: est(Some(-0.1), None),
             ml: est(Some(0.654_321), None),
-            ml_se_log: Some(0.123_456),
+            ml_sandwich: Some(Sandwich {
+                se_log: 0.123_456,
+                deff: 5.0,
+            }),
         };
         let b = Calibration {
             games: 3,
@@ -228,9 +262,18 @@ mod tests {
             ml: est(None, Some("no interior maximum")),
             ..Calibration::default()
         };
+        let c3 = Calibration {
+            games: 2,
+            ml: est(None, Some("no interior maximum")),
+            ..Calibration::default()
+        };
         let c = Calibrated {
             groups: BTreeMap::new(),
-            results: vec![(vec!["A".into()], a), (vec!["B".into()], b)],
+            results: vec![
+                (vec!["A".into()], a),
+                (vec!["B".into()], b),
+                (vec!["C".into()], c3),
+            ],
             prior: Some(Prior {
                 mu: 0.6f64.ln(),
                 tau2: 0.04,
@@ -245,10 +288,16 @@ mod tests {
                     weight: 0.75,
                 }),
                 None,
+                Some(Pooled {
+                    value: 0.612_34,
+                    lo: 0.3,
+                    hi: 1.2,
+                    weight: 0.05,
+                }),
             ],
             level: 0.9,
         };
-        assert_eq!(c.identified(), 1);
+        assert_eq!((c.identified(), c.pooled()), (1, 2));
         let f = c.x05_file();
         assert_eq!(f.x05.get("A"), Some(&Keyed::Value(0.64)));
         assert_eq!(f.x05.get("B"), None);
@@ -261,7 +310,17 @@ mod tests {
         };
         assert_eq!(
             (r.ml, r.ml_se_log, r.level, r.games),
-            (0.6543, 0.1235, 0.9, 40)
+            (Some(0.6543), Some(0.1235), 0.9, 40)
+        );
+        assert_eq!(r.estimate, "pooled");
+        assert_eq!(f.x05.get("C"), Some(&Keyed::Value(0.6123)));
+        assert_eq!(f.x05_missing.get("C"), None);
+        let Some(Keyed::Value(r)) = f.x05_estimate.get("C") else {
+            panic!("no estimate for C: {f:?}");
+        };
+        assert_eq!(
+            (r.estimate.as_str(), r.ml, r.ml_se_log, r.weight),
+            ("posterior mode", None, None, 0.05)
         );
         assert_eq!(f.x05_rank.get("B"), Some(&Keyed::Value(0.5)));
         // A threshold that is not positive is no value.
@@ -269,7 +328,9 @@ mod tests {
         let pool = f.pool.expect("a pool");
         assert_eq!((pool.mean, pool.tau, pool.engines), (0.6, 0.2, 1));
         let t = c.table(&BalanceOptions::default()).unwrap();
-        assert_eq!(t.height(), 2);
+        assert_eq!(t.height(), 3);
+        let pooled = t.column("x05_pooled").unwrap().f64().unwrap().clone();
+        assert_eq!((pooled.get(1), pooled.get(2)), (None, Some(0.612)));
         let ml = t.column("x05_ml").unwrap().f64().unwrap().clone();
         assert_eq!((ml.get(0), ml.get(1)), (Some(0.654), None));
         let why = t.column("ml_reason").unwrap().str().unwrap().clone();

@@ -12,7 +12,7 @@
 //! ...
 //!
 //! [x05_missing]              # engines with games but no value, and why
-//! "Altair 7.1.5" = "no interior maximum of the likelihood in 0.02-50 pawns"
+//! "4k.c 1.0" = "no positions with an own eval"
 //! ```
 //!
 //! With `--by event,engine` (or `season,engine`) every table is keyed by
@@ -38,11 +38,16 @@ pub enum Keyed<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
-    /// "pooled": the ml estimate shrunk toward the mean of all engines.
+    /// "pooled": the ml estimate shrunk toward the mean of all engines;
+    /// "posterior mode": without a usable ml (none in range, or no error
+    /// from one game), the mode of the engine's likelihood under that prior.
     pub estimate: String,
-    /// The engine's own ml estimate and the sandwich standard error of its log.
-    pub ml: f64,
-    pub ml_se_log: f64,
+    /// The engine's own ml estimate and the sandwich standard error of its
+    /// log, where it has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ml: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ml_se_log: Option<f64>,
     /// The weight of the engine's own estimate in the pooled one (0 to 1).
     pub weight: f64,
     pub lo: f64,
@@ -255,8 +260,8 @@ mod tests {
             &k("Stockfish 8"),
             Record {
                 estimate: "pooled".into(),
-                ml: 0.6652,
-                ml_se_log: 0.081,
+                ml: Some(0.6652),
+                ml_se_log: Some(0.081),
                 weight: 0.97,
                 lo: 0.57,
                 hi: 0.77,
@@ -264,7 +269,22 @@ mod tests {
                 games: 100,
             },
         );
-        insert(&mut f.x05_missing, &k("Altair 7.1.5"), reason_text());
+        // A posterior mode: no ml with an error to write.
+        insert(
+            &mut f.x05_estimate,
+            &k("Houdini \"6\""),
+            Record {
+                estimate: "posterior mode".into(),
+                ml: None,
+                ml_se_log: None,
+                weight: 0.1,
+                lo: 0.6,
+                hi: 2.4,
+                level: 0.95,
+                games: 2,
+            },
+        );
+        insert(&mut f.x05_missing, &k("4k.c 1.0"), reason_text());
         insert(&mut f.x05_rank, &k("Stockfish 8"), 0.62);
         f.pool = Some(PoolRecord {
             method: "DerSimonian-Laird on ln x05".into(),
@@ -276,7 +296,7 @@ mod tests {
     }
 
     fn reason_text() -> String {
-        crate::metrics::calibrate::reason::FLAT.to_string()
+        crate::metrics::calibrate::reason::NO_EVALS.to_string()
     }
 
     #[test]

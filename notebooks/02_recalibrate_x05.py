@@ -203,6 +203,23 @@ positions = (
 )
 
 
+def golden(f, a: float, b: float, tol: float = 1e-9) -> float:
+    """The maximum of a unimodal f on [a, b], by golden-section search."""
+    r = (math.sqrt(5) - 1) / 2
+    c, d = b - r * (b - a), a + r * (b - a)
+    fc, fd = f(c), f(d)
+    while b - a > tol:
+        if fc > fd:
+            b, d, fd = d, c, fc
+            c = b - r * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + r * (b - a)
+            fd = f(d)
+    return (a + b) / 2
+
+
 def ml_x05(pos: pl.DataFrame) -> float | None:
     bins = pos.group_by("own_cp").agg(pl.len().alias("n"), pl.col("result").sum().alias("s"))
     if bins.is_empty():
@@ -216,19 +233,7 @@ def ml_x05(pos: pl.DataFrame) -> float | None:
         return float((s * np.log(p) + (n - s) * np.log(1 - p)).sum())
 
     lo, hi = math.log(0.02), math.log(50)
-    a, b, r = lo, hi, (math.sqrt(5) - 1) / 2
-    c, d = b - r * (b - a), a + r * (b - a)
-    fc, fd = loglik(c), loglik(d)
-    while b - a > 1e-7:
-        if fc > fd:
-            b, d, fd = d, c, fc
-            c = b - r * (b - a)
-            fc = loglik(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + r * (b - a)
-            fd = loglik(d)
-    best = (a + b) / 2
+    best = golden(loglik, lo, hi, 1e-7)
     # An optimum on the edge, or one that does not beat both edges (a likelihood
     # flat to rounding, e.g. only wins at positive evals), is no estimate; nor is
     # one from a single game (no error estimate: the games are the clusters).
@@ -358,22 +363,6 @@ print(f"prior: exp(mu) = {math.exp(mu):.3f}, tau = {math.sqrt(tau2):.3f}, from {
 # interval from v = 1/(I + 1/τ²) plus B²·Var(μ̂), B = v/τ².
 
 # %%
-def golden(f, a: float, b: float, tol: float = 1e-9) -> float:
-    r = (math.sqrt(5) - 1) / 2
-    c, d = b - r * (b - a), a + r * (b - a)
-    fc, fd = f(c), f(d)
-    while b - a > tol:
-        if fc > fd:
-            b, d, fd = d, c, fc
-            c = b - r * (b - a)
-            fc = f(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + r * (b - a)
-            fd = f(d)
-    return (a + b) / 2
-
-
 deff = float(np.sort(raw["deff"].to_numpy()[basis])[basis.sum() // 2])
 z95 = NormalDist().inv_cdf(0.975)
 modes = []

@@ -197,7 +197,12 @@ pub fn shrink(theta: f64, s2: f64, prior: &Prior, z: f64) -> Pooled {
         1.0
     };
     let mean = (1.0 - b) * theta + b * prior.mu;
-    let var = (1.0 - b) * s2 + b * b * prior.var_mu;
+    normal(mean, (1.0 - b) * s2 + b * b * prior.var_mu, b, z)
+}
+
+/// A posterior N(`mean`, `var`) on θ as x05 with its interval at normal
+/// quantile `z`, the prior's share of it `b`.
+fn normal(mean: f64, var: f64, b: f64, z: f64) -> Pooled {
     let half = z * var.max(0.0).sqrt();
     Pooled {
         value: mean.exp(),
@@ -250,14 +255,7 @@ pub fn posterior(loglik: &impl LogLik, deff: f64, cap: f64, prior: &Prior, z: f6
         0.0
     };
     let b = if tau2 > 0.0 { v / tau2 } else { 1.0 };
-    let var = v + b * b * prior.var_mu;
-    let half = z * var.max(0.0).sqrt();
-    Pooled {
-        value: theta.exp(),
-        lo: (theta - half).exp(),
-        hi: (theta + half).exp(),
-        weight: 1.0 - b,
-    }
+    normal(theta, v + b * b * prior.var_mu, b, z)
 }
 
 /// The standard normal quantile (Acklam's rational approximation, relative

@@ -505,9 +505,12 @@ print("balance reproduced per event")
 # Only positive estimates define such a curve. The rank estimate is ≤ 0 when fewer
 # than W of the engine's non-won games ever reached a positive own eval (many wins
 # against a much weaker opponent, few close games); such an estimate is listed in
-# the legend but not drawn.
+# the legend but not drawn. The panels are those of the `PANELS` engines with the
+# most positions (all of them on the demo; on an archive of thousands of engines a
+# panel each would take minutes and a figure metres long).
 
 # %%
+PANELS = 8
 BIN = 0.25
 XMAX = 6.0
 emp = (
@@ -520,7 +523,7 @@ emp = (
     .sort("engine", "bin")
 )
 
-engines = ours["engine"].to_list()
+engines = ours.sort("positions", "engine", descending=[True, False]).head(PANELS)["engine"].to_list()
 ncols = 2
 nrows = math.ceil(len(engines) / ncols)
 fig, axes = plt.subplots(nrows, ncols, figsize=(11, 3.8 * nrows), squeeze=False, sharey=True)

@@ -95,7 +95,8 @@ def rook_rights(fen):
         rook, king = ("R", "K") if color == "w" else ("r", "k")
         k = row.find(king)
         for ch in castling:
-            if (ch.isupper()) != (color == "w"):
+            # "-": no castling rights (as in many FEN starts of the TCEC archive).
+            if ch == "-" or ch.isupper() != (color == "w"):
                 continue
             files = [i for i, p in enumerate(row) if p == rook]
             side = {"k": [i for i in files if i > k], "q": [i for i in files if i < k]}.get(ch.lower())

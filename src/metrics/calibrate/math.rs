@@ -136,7 +136,19 @@ impl Positions {
     }
 }
 
-impl super::pool::LogLik for Positions {
+/// A log-likelihood in θ = ln x05 ([`Positions`], or any function of θ):
+/// what the pool's posterior mode maximises.
+pub trait LogLik {
+    fn loglik(&self, theta: f64) -> f64;
+}
+
+impl<F: Fn(f64) -> f64> LogLik for F {
+    fn loglik(&self, theta: f64) -> f64 {
+        self(theta)
+    }
+}
+
+impl LogLik for Positions {
     fn loglik(&self, theta: f64) -> f64 {
         Positions::loglik(self, theta)
     }

@@ -33,6 +33,8 @@
 //! a τ² of their own, while the spread between all engines is estimated from
 //! the ones with hundreds of games.
 
+use super::math::LogLik;
+
 /// Groups with fewer games do not estimate the prior (module docs).
 pub const PRIOR_MIN_GAMES: usize = 20;
 
@@ -45,18 +47,6 @@ pub struct Raw {
     pub s2: f64,
     pub deff: f64,
     pub games: usize,
-}
-
-/// A log-likelihood in θ = ln x05 ([`super::math::Positions`], or any
-/// function of θ).
-pub trait LogLik {
-    fn loglik(&self, theta: f64) -> f64;
-}
-
-impl<F: Fn(f64) -> f64> LogLik for F {
-    fn loglik(&self, theta: f64) -> f64 {
-        self(theta)
-    }
 }
 
 /// What one group brings to the pool.

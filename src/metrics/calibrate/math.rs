@@ -121,19 +121,6 @@ impl Positions {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-
-    /// The log-likelihood of the outcomes at θ = ln x05, each position a
-    /// Bernoulli trial with a fractional outcome.
-    pub fn loglik(&self, theta: f64) -> f64 {
-        let x05 = theta.exp();
-        self.0
-            .iter()
-            .map(|&(x, n, s)| {
-                let p = prob_exp(x, x05).clamp(1e-12, 1.0 - 1e-12);
-                s * p.ln() + (n - s) * (1.0 - p).ln()
-            })
-            .sum()
-    }
 }
 
 /// A log-likelihood in θ = ln x05 ([`Positions`], or any function of θ):
@@ -148,9 +135,18 @@ impl<F: Fn(f64) -> f64> LogLik for F {
     }
 }
 
+/// The log-likelihood of the outcomes at θ = ln x05, each position a
+/// Bernoulli trial with a fractional outcome.
 impl LogLik for Positions {
     fn loglik(&self, theta: f64) -> f64 {
-        Positions::loglik(self, theta)
+        let x05 = theta.exp();
+        self.0
+            .iter()
+            .map(|&(x, n, s)| {
+                let p = prob_exp(x, x05).clamp(1e-12, 1.0 - 1e-12);
+                s * p.ln() + (n - s) * (1.0 - p).ln()
+            })
+            .sum()
     }
 }
 

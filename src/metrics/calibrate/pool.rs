@@ -213,38 +213,31 @@ fn normal(mean: f64, var: f64, b: f64, z: f64) -> Pooled {
 /// plus B²·Var(μ̂) with B = v/τ², as in [`shrink`], which this equals when ℓ
 /// is quadratic. τ² = 0 gives μ itself.
 pub fn posterior(loglik: &impl LogLik, deff: f64, cap: f64, prior: &Prior, z: f64) -> Pooled {
-    let loglik = |t: f64| loglik.loglik(t);
-    let (lo, hi) = (super::math::X05_RANGE.0.ln(), super::math::X05_RANGE.1.ln());
     let (mu, tau2) = (prior.mu, prior.tau2);
-    let (theta, info) = if tau2 > 0.0 {
-        let mode = |d: f64| {
-            let t = super::math::golden_max(
-                |t| loglik(t) / d - (t - mu).powi(2) / (2.0 * tau2),
-                lo,
-                hi,
-                1e-9,
-            );
-            // The observed information at the mode, by central differences.
-            let h = 1e-3;
-            let info = (2.0 * loglik(t) - loglik(t + h) - loglik(t - h)) / (h * h) / d;
-            (t, info.max(0.0))
-        };
-        let d = deff.max(f64::MIN_POSITIVE);
-        let (t, info) = mode(d);
-        if info > cap {
-            mode(d * info / cap)
-        } else {
-            (t, info)
-        }
-    } else {
-        (mu, 0.0)
+    if tau2 <= 0.0 {
+        return normal(mu, prior.var_mu, 1.0, z);
+    }
+    let (lo, hi) = (super::math::X05_RANGE.0.ln(), super::math::X05_RANGE.1.ln());
+    let loglik = |t: f64| loglik.loglik(t);
+    let mode = |d: f64| {
+        let t = super::math::golden_max(
+            |t| loglik(t) / d - (t - mu).powi(2) / (2.0 * tau2),
+            lo,
+            hi,
+            1e-9,
+        );
+        // The observed information at the mode, by central differences.
+        let h = 1e-3;
+        let info = (2.0 * loglik(t) - loglik(t + h) - loglik(t - h)) / (h * h) / d;
+        (t, info.max(0.0))
     };
-    let v = if tau2 > 0.0 {
-        1.0 / (info + 1.0 / tau2)
-    } else {
-        0.0
-    };
-    let b = if tau2 > 0.0 { v / tau2 } else { 1.0 };
+    let d = deff.max(f64::MIN_POSITIVE);
+    let (mut theta, mut info) = mode(d);
+    if info > cap {
+        (theta, info) = mode(d * info / cap);
+    }
+    let v = 1.0 / (info + 1.0 / tau2);
+    let b = v / tau2;
     normal(theta, v + b * b * prior.var_mu, b, z)
 }
 

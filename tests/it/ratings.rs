@@ -240,6 +240,13 @@ fn groups_are_reported_not_rated_silently() {
     let y = num(&r["Yankee"], "rating");
     assert!(((x + y) / 2.0 - 2300.0).abs() < 0.01);
     assert_eq!(r["Xray"]["group"], "2");
+    // Two engines that met once, one winning: both are set aside (R6) and
+    // neither has an opponent in a group, yet both are listed, unrated.
+    for e in ["Kilo", "Kilo_copy"] {
+        assert_eq!(r[e]["rating"], "", "{e}");
+        assert!(r[e]["reason"].starts_with("won or lost every game"), "{e}");
+    }
+    assert_eq!(r["Kilo"]["kind"], "all wins");
     // Anchored in the league: the island is listed with its reason, unrated.
     let (r, _) = ratings(&["--each-group", "--anchor", "Alpha", "--bootstrap", "0"]);
     assert_eq!(r["Xray"]["rating"], "");

@@ -403,7 +403,16 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             order.push((gi, k));
         }
     }
-    unrated.sort_by_key(|u| (g[u.0], u.0));
+    // An engine set aside (R6) whose opponents are in no one group has
+    // nothing to be rated against; it is listed all the same.
+    for i in (0..all.n).filter(|&i| g[i].is_none() && all.played[i] > 0.0) {
+        unrated.push((
+            i,
+            "won or lost every game and its opponents are in no one rated group: nothing to rate it against"
+                .into(),
+        ));
+    }
+    unrated.sort_by_key(|u| (g[u.0].is_none(), g[u.0], u.0));
     for (i, reason) in unrated {
         rows.push(Row {
             engine: names[i].clone(),

@@ -317,7 +317,9 @@ ours
 # DerSimonian and Laird from the engines with at least 20 games with own evals (all
 # engines when fewer than three have that many), a smaller engine's variance at least
 # the median per-game variance over its games, then each engine shrunk by
-# w = τ²/(τ² + s²), with the variance w·s² + (1 − w)²·Var(μ̂).
+# w = τ²/(τ² + s²), with the variance w·s² + (1 − w)²·Var(μ̂) + g²·Var(τ̂²), g the
+# value's slope in τ² and Var(τ̂²) the DerSimonian–Laird estimator's own variance
+# (Biggerstaff and Tweedie 1997, eq. 6).
 
 # %%
 from statistics import NormalDist
@@ -334,11 +336,21 @@ c = w.sum() - (w * w).sum() / w.sum()
 tau2 = max(0.0, (q - (basis.sum() - 1)) / c) if c > 0 else 0.0
 wr = 1 / (s2[basis] + tau2)
 mu, var_mu = (wr * theta[basis]).sum() / wr.sum(), 1 / wr.sum()
+k = basis.sum()
+var_q = (
+    2 * (k - 1)
+    + 4 * c * tau2
+    + 2 * ((w**2).sum() - 2 * (w**3).sum() / w.sum() + ((w**2).sum() / w.sum()) ** 2) * tau2**2
+)
+var_tau2 = var_q / c**2 if c > 0 else 0.0
 floor = np.sort(s2[basis] * games[basis])[basis.sum() // 2]
 s2_used = np.where(games < 20, np.maximum(s2, floor / games), s2)
 weight = tau2 / (tau2 + s2_used)
 mean = weight * theta + (1 - weight) * mu
-half = NormalDist().inv_cdf(0.975) * np.sqrt(weight * s2_used + (1 - weight) ** 2 * var_mu)
+slope = (1 - weight) * (theta - mu) / (s2_used + tau2)  # d mean / d tau2
+half = NormalDist().inv_cdf(0.975) * np.sqrt(
+    weight * s2_used + (1 - weight) ** 2 * var_mu + slope**2 * var_tau2
+)
 ours = ours.join(
     pl.DataFrame(
         {
@@ -352,7 +364,8 @@ ours = ours.join(
     on="engine",
     how="left",
 )
-print(f"prior: exp(mu) = {math.exp(mu):.3f}, tau = {math.sqrt(tau2):.3f}, from {basis.sum()} engines")
+print(f"prior: exp(mu) = {math.exp(mu):.3f}, tau = {math.sqrt(tau2):.3f} (sd of tau2 {math.sqrt(var_tau2):.4f}), "
+      f"from {basis.sum()} engines")
 
 
 # %% [markdown]
@@ -360,7 +373,8 @@ print(f"prior: exp(mu) = {math.exp(mu):.3f}, tau = {math.sqrt(tau2):.3f}, from {
 # posterior mode of their positions' likelihood under the same prior: the maximum of
 # ℓ(θ)/D − (θ − μ)²/(2τ²), D the median design effect of the prior's engines, the
 # information ℓ''/D at the mode at most games/floor (D raised to meet it), the
-# interval from v = 1/(I + 1/τ²) plus B²·Var(μ̂), B = v/τ².
+# interval from v = 1/(I + 1/τ²) plus B²·Var(μ̂), B = v/τ², plus the τ² term with the
+# slope B·(mode − μ)/τ².
 
 # %%
 deff = float(np.sort(raw["deff"].to_numpy()[basis])[basis.sum() // 2])
@@ -386,7 +400,7 @@ for r in ours.filter(pl.col("x05_pooled").is_null() & (pl.col("positions") > 0))
         t, info = mode(deff * info / cap)
     v = 1 / (info + 1 / tau2)
     b = v / tau2
-    half = z95 * math.sqrt(v + b * b * var_mu)
+    half = z95 * math.sqrt(v + b * b * var_mu + (b * (t - mu) / tau2) ** 2 * var_tau2)
     modes.append(
         {
             "engine": r["engine"],

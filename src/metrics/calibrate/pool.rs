@@ -8,8 +8,11 @@
 //! with the hundred-odd engines of an archive its small-sample weakness
 //! (τ² from few groups) does not arise. Given μ and τ², θᵢ's posterior has
 //! mean (1 − Bᵢ)·θ̂ᵢ + Bᵢ·μ with Bᵢ = sᵢ² / (sᵢ² + τ²), and variance
-//! (1 − Bᵢ)·sᵢ² + Bᵢ²·Var(μ̂) (Morris's approximation: the uncertainty of μ
-//! counts, that of τ² does not).
+//! (1 − Bᵢ)·sᵢ² + Bᵢ²·Var(μ̂) + (∂mean/∂τ²)²·Var(τ̂²): the uncertainty of μ
+//! and of τ² both count (Morris's approach; Var(τ̂²) is the DerSimonian–Laird
+//! estimator's own, by Biggerstaff and Tweedie's formula, where Morris's
+//! 2/(k − 3) is for equal variances). Without the τ² term the intervals
+//! of a simulated population covered 85–87 % at 90 %.
 //!
 //! Only groups with at least [`PRIOR_MIN_GAMES`] games with own evals
 //! estimate μ and τ²: a sandwich variance from a handful of games (clusters)
@@ -117,6 +120,8 @@ pub struct Prior {
     pub tau2: f64,
     /// The variance of μ̂.
     pub var_mu: f64,
+    /// The variance of τ̂² (Biggerstaff and Tweedie 1997, at τ̂²).
+    pub var_tau2: f64,
     /// How many groups it was estimated from.
     pub groups: usize,
 }
@@ -162,6 +167,15 @@ pub fn prior(estimates: &[(f64, f64)]) -> Option<Prior> {
     } else {
         0.0
     };
+    // Var(Q) under the random-effects model, over c²: Biggerstaff and
+    // Tweedie (1997), eq. 6, with the fixed-effect weights.
+    let (s1, s2, s3) = w.iter().fold((0.0, 0.0, 0.0), |(a, b, c), w| {
+        (a + w, b + w * w, c + w * w * w)
+    });
+    let var_q = 2.0 * (k - 1.0)
+        + 4.0 * c * tau2
+        + 2.0 * (s2 - 2.0 * s3 / s1 + (s2 / s1).powi(2)) * tau2 * tau2;
+    let var_tau2 = if c > 0.0 { var_q / (c * c) } else { 0.0 };
     let wr: Vec<f64> = estimates.iter().map(|&(_, s2)| 1.0 / (s2 + tau2)).collect();
     let swr: f64 = wr.iter().sum();
     let mu = estimates
@@ -174,6 +188,7 @@ pub fn prior(estimates: &[(f64, f64)]) -> Option<Prior> {
         mu,
         tau2,
         var_mu: 1.0 / swr,
+        var_tau2,
         groups: estimates.len(),
     })
 }
@@ -187,12 +202,27 @@ pub fn shrink(theta: f64, s2: f64, prior: &Prior, z: f64) -> Pooled {
         1.0
     };
     let mean = (1.0 - b) * theta + b * prior.mu;
-    normal(mean, (1.0 - b) * s2 + b * b * prior.var_mu, b, z)
+    // ∂mean/∂τ² = B·(θ̂ − μ)/(s² + τ²), defined at τ² = 0 too.
+    let slope = if s2 + prior.tau2 > 0.0 {
+        b * (theta - prior.mu) / (s2 + prior.tau2)
+    } else {
+        0.0
+    };
+    normal(
+        mean,
+        (1.0 - b) * s2 + b * b * prior.var_mu,
+        slope,
+        prior,
+        b,
+        z,
+    )
 }
 
 /// A posterior N(`mean`, `var`) on θ as x05 with its interval at normal
-/// quantile `z`, the prior's share of it `b`.
-fn normal(mean: f64, var: f64, b: f64, z: f64) -> Pooled {
+/// quantile `z`, the prior's share of it `b`; the uncertainty of τ̂² adds
+/// `slope`² · Var(τ̂²), `slope` being ∂mean/∂τ².
+fn normal(mean: f64, var: f64, slope: f64, prior: &Prior, b: f64, z: f64) -> Pooled {
+    let var = var + slope * slope * prior.var_tau2;
     let half = z * var.max(0.0).sqrt();
     Pooled {
         value: mean.exp(),
@@ -210,12 +240,13 @@ fn normal(mean: f64, var: f64, b: f64, z: f64) -> Pooled {
 /// information ℓ''/D at most `cap` (the small groups' floor of
 /// [`pool`], games over the per-game variance; D is raised to meet it).
 /// The variance is the normal approximation at the mode, v = 1/(I + 1/τ²),
-/// plus B²·Var(μ̂) with B = v/τ², as in [`shrink`], which this equals when ℓ
-/// is quadratic. τ² = 0 gives μ itself.
+/// plus B²·Var(μ̂) with B = v/τ² and the τ² term with ∂mode/∂τ² =
+/// B·(mode − μ)/τ², as in [`shrink`], which this equals when ℓ is quadratic.
+/// τ² = 0 gives μ itself.
 pub fn posterior(loglik: &impl LogLik, deff: f64, cap: f64, prior: &Prior, z: f64) -> Pooled {
     let (mu, tau2) = (prior.mu, prior.tau2);
     if tau2 <= 0.0 {
-        return normal(mu, prior.var_mu, 1.0, z);
+        return normal(mu, prior.var_mu, 0.0, prior, 1.0, z);
     }
     let (lo, hi) = (super::math::X05_RANGE.0.ln(), super::math::X05_RANGE.1.ln());
     let loglik = |t: f64| loglik.loglik(t);
@@ -238,7 +269,8 @@ pub fn posterior(loglik: &impl LogLik, deff: f64, cap: f64, prior: &Prior, z: f6
     }
     let v = 1.0 / (info + 1.0 / tau2);
     let b = v / tau2;
-    normal(theta, v + b * b * prior.var_mu, b, z)
+    let slope = b * (theta - mu) / tau2;
+    normal(theta, v + b * b * prior.var_mu, slope, prior, b, z)
 }
 
 /// The standard normal quantile (Acklam's rational approximation, relative
@@ -323,13 +355,16 @@ mod tests {
         assert!((s.value - 1f64.exp()).abs() < 1e-12);
         // θ̂ = 0, 3, 6 with s² = 1: Q = 9 + 0 + 9 = 18, c = 3 − 3/3 = 2,
         // τ² = (18 − 2)/2 = 8, B = 1/9; θ = 6 → 6·8/9 + 3/9 = 5.666…;
-        // Var(μ̂) = 9/3 = 3, var = (8/9)·1 + (1/81)·3.
+        // Var(μ̂) = 9/3 = 3. Var(Q) = 2·2 + 4·2·8 + 2·(3 − 2 + 1)·64 = 324,
+        // Var(τ̂²) = 324/2² = 81 (= 2(s² + τ²)²/(k − 1) for equal
+        // variances); ∂mean/∂τ² = B·(6 − 3)/(1 + 8) = 1/27, so
+        // var = (8/9)·1 + (1/81)·3 + 81/27² = 28/27.
         let p = prior(&[(0.0, 1.0), (3.0, 1.0), (6.0, 1.0)]).unwrap();
-        assert_eq!((p.mu, p.tau2, p.var_mu), (3.0, 8.0, 3.0));
+        assert_eq!((p.mu, p.tau2, p.var_mu, p.var_tau2), (3.0, 8.0, 3.0, 81.0));
         let s = shrink(6.0, 1.0, &p, 1.0);
         assert!((s.value.ln() - 17.0 / 3.0).abs() < 1e-12);
         assert!((s.weight - 8.0 / 9.0).abs() < 1e-15);
-        let sd = (8.0 / 9.0 + 3.0 / 81.0f64).sqrt();
+        let sd = (28.0 / 27.0f64).sqrt();
         assert!((s.hi.ln() - (17.0 / 3.0 + sd)).abs() < 1e-12);
         assert!((s.lo.ln() - (17.0 / 3.0 - sd)).abs() < 1e-12);
     }
@@ -388,6 +423,7 @@ mod tests {
             mu: -0.2,
             tau2: 0.16,
             var_mu: 0.0004,
+            var_tau2: 0.002,
             groups: 100,
         };
         let (a, s2, d, z) = (0.9, 0.09, 3.5, 1.96);

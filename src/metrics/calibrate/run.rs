@@ -278,6 +278,7 @@ mod tests {
                 mu: 0.6f64.ln(),
                 tau2: 0.04,
                 var_mu: 0.01,
+                var_tau2: 0.0,
                 groups: 1,
             }),
             pooled: vec![

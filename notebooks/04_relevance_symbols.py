@@ -221,8 +221,21 @@ for n in names:
     assert (ccmp[n] == ccmp[f"{n}_nb"]).all(), n
 print("econ8 symbol counts agree with relevance.csv")
 
+# %% [markdown]
+# The distribution of each engine's swings against its thresholds, for the `PANELS`
+# engines with the most moves (an archive has thousands; the counts above cover them all).
+
 # %%
-engines = sorted(rel["engine"].unique().to_list())
+PANELS = 8
+engines = (
+    rel.filter(pl.col("swing_rr").is_not_null())
+    .group_by("engine")
+    .len()
+    .sort("len", "engine", descending=[True, False])
+    .head(PANELS)["engine"]
+    .sort()
+    .to_list()
+)
 ncols = 2
 nrows = math.ceil(len(engines) / ncols)
 fig, axes = plt.subplots(nrows, ncols, figsize=(11, 3.6 * nrows), squeeze=False)

@@ -51,7 +51,11 @@ pl.Config.set_tbl_width_chars(200)
 
 root = Path(DATASET)
 runs = {a["label"]: a for a in manifest(root).get("analyses", [])}
-assert LABEL in runs, f"no analysis {LABEL!r} in {root}: run `evallab run pipelines/demo.toml`"
+assert LABEL in runs, (
+    f"no analysis {LABEL!r} in {root} (it has: {sorted(runs) or 'none'}): set LABEL to one, or analyse a few "
+    f"games as pipelines/demo.toml does: evallab analyze {root} --uci /usr/games/stockfish --nodes 1000 "
+    f"--multipv 2 --all-depths --max-games 6 --label {LABEL}"
+)
 run = runs[LABEL]
 print(run["engine"]["name"], run["settings"]["limit"], "MultiPV", run["settings"]["multipv"], "options", run["options"])
 analysis = pl.read_parquet(parts(root, "analysis")).filter(pl.col("label") == LABEL)
@@ -198,7 +202,22 @@ def cumulative(x, x05):
 
 
 second = f.filter(pl.col("multipv") == 2).select("game_id", "ply", pl.col("stm").alias("second"))
-ref_moves = pl.read_parquet(root / "results/relevance_reference_moves.parquet")
+if (root / "results/relevance_reference_moves.parquet").exists():  # as the demo pipeline wrote them
+    ref_moves = pl.read_parquet(root / "results/relevance_reference_moves.parquet")
+    relevance_archive = pl.read_csv(root / "results/relevance.csv")
+    relevance_reference = pl.read_csv(root / "results/relevance_reference.csv")
+else:
+    # Another layout (the archive pipeline writes to `--set out=`): both relevance runs
+    # through the API, the reference's per-move table into a scratch file.
+    import tempfile
+
+    import evallab
+
+    ds = evallab.Dataset(root)
+    with tempfile.TemporaryDirectory() as scratch:
+        relevance_reference = ds.relevance(analysis=LABEL, moves_out=f"{scratch}/moves.parquet")
+        ref_moves = pl.read_parquet(f"{scratch}/moves.parquet")
+    relevance_archive = ds.relevance()
 chk = (
     ref_moves.select("game_id", "ply", "engine", "x05", "ref_swing_rr")
     .join(per.select("game_id", "ply", "top1", "best", "played"), on=["game_id", "ply"], how="left")
@@ -220,10 +239,14 @@ chk.filter(pl.col("ref_swing_rr").is_not_null()).sort("ref_swing_rr").head(5)
 # (only the analysed games' moves have a reference swing):
 
 # %%
-sym = [c for c in pl.read_csv(root / "results/relevance.csv").columns if c.startswith("econ8_")]
+sym = [c for c in relevance_archive.columns if c.startswith("econ8_")]
+analysed = relevance_reference["engine"]
 pl.concat(
     [
-        pl.read_csv(root / "results/relevance.csv").select("engine", *sym).with_columns(source=pl.lit("archive")),
-        pl.read_csv(root / "results/relevance_reference.csv").select("engine", *sym).with_columns(source=pl.lit(LABEL)),
-    ]
+        relevance_archive.filter(pl.col("engine").is_in(analysed.implode()))
+        .select("engine", *sym)
+        .with_columns(source=pl.lit("archive")),
+        relevance_reference.select("engine", *sym).with_columns(source=pl.lit(LABEL)),
+    ],
+    how="vertical_relaxed",
 ).sort("engine", "source")

@@ -25,14 +25,19 @@
 # prints it, and the final-MLM evals it came from (mover's POV, capped at ±10 pawns).
 #
 # This notebook re-derives the type and the statistics MM, EV, AE and ASD from the
-# rows in polars-python and checks them against `results/match.csv` (the demo
-# pipeline's `match` step, label `sf-match`), and checks the results file's order.
+# rows in polars-python and checks them against the run's statistics (by default
+# `results/match.csv` of the demo pipeline's `match` step, label `sf-match`), and checks
+# the results file's order.
 
 # %% tags=["parameters"]
 import os
 
 DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
 LABEL = "sf-match"
+# Where that run wrote its statistics (`--stats`) and results files (`-o`): the demo
+# pipeline's places by default.
+MATCH_STATS = os.environ.get("EVALLAB_MATCH_STATS", f"{DATASET}/results/match.csv")
+MATCH_DIR = os.environ.get("EVALLAB_MATCH_DIR", f"{DATASET}/results/match")
 
 # %%
 import math
@@ -48,7 +53,14 @@ pl.Config.set_tbl_width_chars(200)
 
 root = Path(DATASET)
 runs = {a["label"]: a for a in manifest(root).get("analyses", [])}
-assert LABEL in runs, f"no match run {LABEL!r} in {root}: run `evallab run pipelines/demo.toml`"
+assert LABEL in runs, (
+    f"no match run {LABEL!r} in {root} (it has: {sorted(runs) or 'none'}): set LABEL to one, or match a few "
+    f"games as pipelines/demo.toml does: evallab match {root} --uci /usr/games/stockfish --player . "
+    f"--mlm-depth 6 --slm-depths 4..8 --multipv 4 --moves 10..19 --max-games 2 --label {LABEL} "
+    f"-o DIR --stats DIR.csv --format csv (then EVALLAB_MATCH_DIR=DIR EVALLAB_MATCH_STATS=DIR.csv)"
+)
+for path in (MATCH_STATS, MATCH_DIR):
+    assert Path(path).exists(), f"{path}: not found; set EVALLAB_MATCH_STATS / EVALLAB_MATCH_DIR to the run's outputs"
 run = runs[LABEL]
 print(run["engine"]["name"], "|", run["settings"]["protocol"], "| options", run["options"])
 rows = pl.read_parquet(parts(root, "match")).filter(pl.col("label") == LABEL)
@@ -112,7 +124,7 @@ mine = (
     ), on="player", how="left")
     .sort("player")
 )
-theirs = pl.read_csv(root / "results" / "match.csv").sort("player")
+theirs = pl.read_csv(MATCH_STATS).sort("player")
 print(theirs)
 assert mine["moves"].to_list() == theirs["moves"].to_list()
 for c in ["mm", "ev", "ae", "asd"]:
@@ -128,7 +140,7 @@ mine
 # after `=`, descending, equal keys by the whole line — a text order, not a numeric one.
 
 # %%
-for f in sorted((root / "results" / "match").glob("results_*.txt")):
+for f in sorted(Path(MATCH_DIR).glob("results_*.txt")):
     body = f.read_text().split("\n\n")[1].splitlines()
     key = lambda l: (l.split("=", 1)[1].encode(), l.encode())
     assert body == sorted(body, key=key, reverse=True), f

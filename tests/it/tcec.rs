@@ -1033,6 +1033,35 @@ fn ratings_of_every_group() {
     let err = df.column("error").unwrap().f64().unwrap();
     assert!(err.iter().flatten().all(|x| x > 0.0));
     assert!(err.iter().flatten().count() > 100);
+    // Every engine of a finished game has its row, rated or with a reason.
+    let finished =
+        c.ds.scan(&GAMES)
+            .unwrap()
+            .filter(col("result").is_in(
+                lit(Series::new("r".into(), ["1-0", "1/2-1/2", "0-1"])).implode(false),
+                false,
+            ))
+            .select([col("white"), col("black")])
+            .collect()
+            .unwrap();
+    let mut engines = std::collections::BTreeSet::new();
+    for side in ["white", "black"] {
+        engines.extend(
+            finished
+                .column(side)
+                .unwrap()
+                .str()
+                .unwrap()
+                .iter()
+                .flatten(),
+        );
+    }
+    assert_eq!(df.height(), engines.len());
+    let reason = df.column("reason").unwrap().str().unwrap();
+    assert!(
+        (0..df.height()).all(|i| rating.get(i).is_some() != reason.get(i).is_some()),
+        "a row is rated or says why not"
+    );
 }
 
 /// Every engine with own evals gets a pooled x05, and for one without a

@@ -198,18 +198,15 @@ pub fn prior(estimates: &[(f64, f64)]) -> Option<Prior> {
 /// θ̂ with variance s² shrunk toward `prior`, as x05 with its two-sided
 /// interval at normal quantile `z` (1.96 for 95 %).
 pub fn shrink(theta: f64, s2: f64, prior: &Prior, z: f64) -> Pooled {
-    let b = if s2 + prior.tau2 > 0.0 {
-        s2 / (s2 + prior.tau2)
+    // B, and ∂mean/∂τ² = B·(θ̂ − μ)/(s² + τ²) (defined at τ² = 0 too).
+    let total = s2 + prior.tau2;
+    let (b, slope) = if total > 0.0 {
+        let b = s2 / total;
+        (b, b * (theta - prior.mu) / total)
     } else {
-        1.0
+        (1.0, 0.0)
     };
     let mean = (1.0 - b) * theta + b * prior.mu;
-    // ∂mean/∂τ² = B·(θ̂ − μ)/(s² + τ²), defined at τ² = 0 too.
-    let slope = if s2 + prior.tau2 > 0.0 {
-        b * (theta - prior.mu) / (s2 + prior.tau2)
-    } else {
-        0.0
-    };
     normal(
         mean,
         (1.0 - b) * s2 + b * b * prior.var_mu,

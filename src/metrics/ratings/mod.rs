@@ -403,9 +403,9 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             order.push((gi, k));
         }
     }
-    // An engine set aside (R6) whose opponents are in no one group has
-    // nothing to be rated against; it is listed all the same.
-    for i in (0..all.n).filter(|&i| g[i].is_none() && all.played[i] > 0.0) {
+    // Only an engine set aside (R6) whose opponents are in no one group has
+    // none (every name played a game); it is listed all the same.
+    for i in (0..all.n).filter(|&i| g[i].is_none()) {
         unrated.push((
             i,
             "won or lost every game and its opponents are in no one rated group: nothing to rate it against"

@@ -60,8 +60,15 @@ run = runs[LABEL]
 print(run["engine"]["name"], run["settings"]["limit"], "MultiPV", run["settings"]["multipv"], "options", run["options"])
 analysis = pl.read_parquet(parts(root, "analysis")).filter(pl.col("label") == LABEL)
 failures = pl.read_parquet(parts(root, "analysis_failures")).filter(pl.col("label") == LABEL)
-games = pl.read_parquet(parts(root, "games"))
-moves = pl.read_parquet(parts(root, "moves"))
+games = pl.read_parquet(parts(root, "games"), columns=["game_id", "white", "black"])
+# The analysed games' moves alone, and only the columns used below: the whole
+# table (PVs and comments) would be gigabytes on a large archive.
+moves = (
+    pl.scan_parquet(parts(root, "moves"))
+    .select("game_id", "ply", "side", "uci", "eval_kind", "eval_cp")
+    .join(analysis.select("game_id").unique().lazy(), on="game_id", how="semi")
+    .collect()
+)
 print(analysis.shape, "failures:", failures.height)
 analysis.head()
 

@@ -49,7 +49,17 @@ ds = evallab.Dataset(DATASET)
 summary = ds.adjudicate(rules="cutechess", by="engine")
 sweep = ds.adjudicate(rules="cutechess", sweep=["draw.score=0..40:10", "draw.movecount=2..8:2"])
 games = ds.scan("games").collect()
-moves = ds.scan("moves").sort("game_id", "ply").collect()
+# Only the columns the replay reads: the whole table (PVs and comments) would
+# be gigabytes on a large archive.
+moves = (
+    ds.scan("moves")
+    .select(
+        "game_id", "ply", "side", "san", "uci", "is_book", "eval_cp", "mate", "is_mate",
+        "dead_material", "repetition", "halfmove_clock",
+    )
+    .sort("game_id", "ply")
+    .collect()
+)
 display(summary)
 
 # %% [markdown]

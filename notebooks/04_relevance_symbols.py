@@ -68,12 +68,15 @@ else:
     import evallab
 
     summary = evallab.Dataset(DATASET).relevance()
-rel = pl.read_parquet(root / "derived/relevance_moves.parquet")
-print(rel.shape)
-rel.head()
+# Lazy: each query below reads only its columns, so that an archive's millions of
+# per-move rows are never all in memory at once.
+rel = pl.scan_parquet(root / "derived/relevance_moves.parquet")
+n_rows = rel.select(pl.len()).collect().item()
+print(n_rows, "rows")
+rel.head().collect()
 
 # %%
-rel.group_by("engine").agg(pl.col("x05").unique().sort().alias("x05"), pl.len().alias("moves")).sort("engine")
+rel.group_by("engine").agg(pl.col("x05").unique().sort().alias("x05"), pl.len().alias("moves")).sort("engine").collect()
 
 # %% [markdown]
 # ## Reproduce `loss_rr_total`
@@ -91,6 +94,7 @@ loss = (
         pl.when(pl.col("swing_raw") < 0).then(-pl.col("swing_raw")).otherwise(0.0).sum().alias("loss_raw_total_nb"),
     )
     .sort("engine")
+    .collect()
 )
 cmp = summary.select("engine", "moves", "loss_rr_total", "loss_raw_total").join(loss, on="engine", how="full", coalesce=True)
 display(cmp)
@@ -149,9 +153,10 @@ print(f"rr(2.00, -1.00) at x05 = {x05}: {rr(2.0, -1.0, x05):.4f} (raw: -3.00)")
 # evals) are clipped to ±100 pawns already.
 
 # %%
-assert rel["own_eval"].abs().max() <= 100
+assert rel.select(pl.col("own_eval").abs().max()).collect().item() <= 100
 rng = np.random.default_rng(0)
-sample = rel[np.sort(rng.choice(rel.height, size=min(2000, rel.height), replace=False)).tolist()]
+rows = np.sort(rng.choice(n_rows, size=min(2000, n_rows), replace=False))
+sample = rel.with_row_index("row").filter(pl.col("row").is_in(rows.tolist())).drop("row").collect()
 x05s = sample["x05"].to_numpy()
 x = sample["own_eval"].to_numpy()
 checks = {
@@ -213,6 +218,7 @@ counts = (
         *[(b & (pl.col("swing_rr") < 0)).sum().alias(f"econ8_{s}_nb") for b, s in zip(band, syms[0])],
         *[(b & (pl.col("swing_rr") > 0)).sum().alias(f"econ8_{s}_nb") for b, s in zip(band, syms[1])],
     )
+    .collect()
 )
 names = [f"econ8_{s}" for s in syms[0] + syms[1]]
 ccmp = summary.select("engine", *names).join(counts, on="engine").sort("engine")
@@ -232,7 +238,8 @@ engines = (
     .group_by("engine")
     .len()
     .sort("len", "engine", descending=[True, False])
-    .head(PANELS)["engine"]
+    .head(PANELS)
+    .collect()["engine"]
     .sort()
     .to_list()
 )
@@ -240,7 +247,7 @@ ncols = 2
 nrows = math.ceil(len(engines) / ncols)
 fig, axes = plt.subplots(nrows, ncols, figsize=(11, 3.6 * nrows), squeeze=False)
 for ax, engine in zip(axes.flat, engines):
-    e = rel.filter((pl.col("engine") == engine) & pl.col("swing_rr").is_not_null())
+    e = rel.filter((pl.col("engine") == engine) & pl.col("swing_rr").is_not_null()).select("x05", "swing_rr").collect()
     x05e = e["x05"][0]
     u = econ8_units(x05e)
     lim = 2 * x05e / LN2

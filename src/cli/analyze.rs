@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use evallab::dataset::Dataset;
 use evallab::engine::analyze::{Analyze, AnalyzeOptions};
 use evallab::engine::positions::{Selection, parse_plies, parse_slice};
 use evallab::engine::{RunOptions, Stage, StageReport, run_stage};
@@ -73,7 +74,8 @@ pub struct Args {
 pub struct PositionArgs {
     #[command(flatten)]
     pub events: super::args::EventArgs,
-    /// Only games where White or Black matches this regex.
+    /// Only games where White or Black matches this regex (one that
+    /// matches no player of the selected games is an error).
     #[arg(long, value_name = "REGEX")]
     pub player: Option<String>,
     /// Only the positions before these plies (inclusive), e.g. 1..80.
@@ -167,14 +169,18 @@ impl EngineArgs {
     }
 }
 
-/// Runs an engine stage with progress counting `unit` (unless `quiet`), and
-/// tells of a recovered lock.
+/// Runs an engine stage on the games of `games` (checked against the
+/// dataset first: a `--player` or `--event` that matches nothing is an
+/// error before any engine starts) with progress counting `unit` (unless
+/// `quiet`), and tells of a recovered lock.
 pub(super) fn run_with_progress<S: Stage>(
     dataset: &Path,
+    games: &evallab::metrics::Selection,
     stage: &mut S,
     quiet: bool,
     unit: &str,
 ) -> anyhow::Result<StageReport> {
+    super::args::check_matches(&Dataset::open(dataset)?, games, Field::Player)?;
     let mut progress = progress(quiet, unit);
     let mut on_progress = |p: &evallab::engine::Progress| {
         progress.update(p.positions_done, p.positions_total, || {
@@ -246,8 +252,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         selection: args.selection.selection(args.shard.slice)?,
         reuse: args.reuse,
     };
+    let games = opts.selection.games.clone();
     let mut stage = Analyze::new(opts)?;
-    let report = run_with_progress(&args.dataset, &mut stage, args.engine.quiet, "positions")?;
+    let report = run_with_progress(
+        &args.dataset,
+        &games,
+        &mut stage,
+        args.engine.quiet,
+        "positions",
+    )?;
     if !args.engine.quiet {
         if report.positions_reused > 0 {
             eprintln!(

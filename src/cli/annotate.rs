@@ -45,8 +45,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    super::args::check_regexes(&[(Field::Event, a.events.event.as_deref())])?;
+    let sel = super::args::selection(a.events.event.clone(), None, &[])?;
     let ds = Dataset::open(&a.dataset)?;
+    super::args::check_matches(&ds, &sel, Field::Engine)?;
     let filter = match &a.events.event {
         Some(re) => event_matches(re),
         None => col(col::GAME_ID).is_in(

@@ -18,6 +18,7 @@ use evallab::metrics::x05::X05Source;
 use evallab::metrics::{Field, Selection, SelectionError, check_regex};
 use evallab::pipeline::FileUse;
 use evallab::render::format::{self, Format};
+use evallab::schema::GAMES;
 
 /// clap's parser of a library [`Choice`]: its names, aliases and help as
 /// the flag's possible values (`#[arg(value_parser = choice::<T>())]`).
@@ -157,7 +158,7 @@ pub fn positive_pawns(s: &str) -> Result<f64, String> {
 #[derive(Debug, clap::Args)]
 pub struct EventArgs {
     /// Only the games of events matching this regex (a game without an
-    /// Event tag is the event "").
+    /// Event tag is the event ""; a regex that matches no event is an error).
     #[arg(long, value_name = "REGEX")]
     pub event: Option<String>,
 }
@@ -165,7 +166,8 @@ pub struct EventArgs {
 /// Engine and event selection shared by the statistics commands.
 #[derive(Debug, clap::Args)]
 pub struct SelectionArgs {
-    /// Keep engines whose name (after --family merging) matches this regex.
+    /// Keep engines whose name (after --family merging) matches this regex
+    /// (one that matches no engine of the selected games is an error).
     #[arg(long, value_name = "REGEX")]
     engine: Option<String>,
     #[command(flatten)]
@@ -200,6 +202,16 @@ pub fn bad_selection(e: SelectionError) -> anyhow::Error {
         Field::Family => "--family",
     };
     usage(format!("{flag}: {e}"))
+}
+
+/// The selection against the dataset's games: a regex that matches nothing
+/// is a usage error naming its flag and the nearest names, not an empty
+/// table (`engine`: the flag of the engine regex, `--engine` or `--player`).
+pub fn check_matches(ds: &Dataset, sel: &Selection, engine: Field) -> anyhow::Result<()> {
+    match sel.unmatched(ds.scan(&GAMES)?, engine)? {
+        Some(e) => Err(bad_selection(e)),
+        None => Ok(()),
+    }
 }
 
 /// The `--event`/`--player` regexes of a command without a [`Selection`], checked.
@@ -239,11 +251,14 @@ pub struct StatArgs {
 impl StatArgs {
     /// The first steps of every statistics command, in this order: the
     /// output checked (nothing is computed for an output that cannot be
-    /// written), the selection's regexes checked, the dataset opened.
+    /// written), the selection's regexes checked, the dataset opened, the
+    /// selection matched against its games.
     pub fn open(&self) -> anyhow::Result<(Dataset, Selection)> {
         self.out.check()?;
         let selection = self.select.selection()?;
-        Ok((Dataset::open(&self.dataset)?, selection))
+        let ds = Dataset::open(&self.dataset)?;
+        check_matches(&ds, &selection, Field::Engine)?;
+        Ok((ds, selection))
     }
 
     /// check → open → compute → write, for a command whose result is one table.

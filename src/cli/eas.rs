@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use evallab::dataset::Dataset;
+use evallab::metrics::Field;
 use evallab::metrics::eas::{Behind, EasOptions, Rules, games_behind, score, stored_labels};
 use evallab::metrics::facts::read_facts;
 use evallab::schema::EAS_LABELS;
@@ -27,7 +28,8 @@ pub struct Args {
     /// Fix the all-games average length (moves) instead of computing it.
     #[arg(long, value_name = "N")]
     hard_avg: Option<i32>,
-    /// Keep engines matching this regex (the population stays the input).
+    /// Keep engines matching this regex (the population stays the input;
+    /// one that matches no engine of it is an error).
     #[arg(long, value_name = "REGEX")]
     engine: Option<String>,
     // The selected events' games are the input: the population.
@@ -62,6 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     a.out.check()?;
     let ds = Dataset::open(&a.dataset)?;
+    super::args::check_matches(&ds, &opts.selection, Field::Engine)?;
     let t = Instant::now();
     let (lab, computed) = match &a.facts {
         Some(dir) => (read_facts(&ds, dir)?.1, false),

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use super::args::choice;
 use super::args::{ReadPath, WritePath, regex_value};
 use evallab::dataset::Dataset;
+use evallab::metrics::Field;
 use evallab::metrics::difficulty::model::RatingModel;
 use evallab::metrics::eas::stored_labels;
 use evallab::metrics::ratings::fit::Solver;
@@ -58,6 +59,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let sel = super::args::selection(a.events.event, None, &a.family)?;
     let source = a.x05.source()?;
     let ds = Dataset::open(&a.dataset)?;
+    super::args::check_matches(&ds, &sel, Field::Engine)?;
     let (labels, _) = stored_labels(&ds, false)?;
     let html = report(
         &ds,

@@ -763,6 +763,75 @@ fn error_kinds_have_exit_codes() {
     }
 }
 
+/// A selection that matches nothing is a usage error on every command that
+/// selects, naming the flag and the nearest names, before any work: an empty
+/// table with exit code 0 hid a typo (`--event "Superfnal"`).
+#[test]
+fn a_selection_matching_nothing_is_an_error_with_the_nearest_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let out = dir.path().join("out").display().to_string();
+    let event = "--event: `Fixture TCCE` matches none of the 1 events of the dataset; \
+                 the closest: `Fixture TCEC`";
+    let stockfish = "/usr/games/stockfish";
+    let cases: [(&[&str], &str); 9] = [
+        (&["standings", &ds, "--event", "Fixture TCCE"], event),
+        (&["relevance", &ds, "--event", "Fixture TCCE"], event),
+        (&["eas", &ds, "--event", "Fixture TCCE"], event),
+        (
+            &["report", &ds, "-o", &out, "--event", "Fixture TCCE"],
+            event,
+        ),
+        (
+            &["annotate", &ds, "-o", &out, "--event", "Fixture TCCE"],
+            event,
+        ),
+        (
+            &["balance", &ds, "--engine", "Engine C"],
+            "--engine: `Engine C` matches none of the 2 engines of the dataset; \
+             the closest: `Engine A 1.0`, `Engine B 2.0`",
+        ),
+        (
+            &["ratings", &ds, "--event", "TCEC", "--engine", "^Stockfish"],
+            "--engine: `^Stockfish` matches none of the 2 engines of the selected events",
+        ),
+        (
+            &[
+                "analyze", &ds, "--uci", stockfish, "--nodes", "1", "--player", "Engine C",
+            ],
+            "--player: `Engine C` matches none of the 2 players of the dataset",
+        ),
+        (
+            &[
+                "match",
+                &ds,
+                "--uci",
+                stockfish,
+                "--player",
+                "Engine A",
+                "--event",
+                "Fixture TCCE",
+                "-o",
+                &out,
+            ],
+            event,
+        ),
+    ];
+    for (args, msg) in cases {
+        let run = evallab(args, None);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+    // Nothing was written: not the report, not the PGN, no analysis run.
+    assert!(!std::path::Path::new(&out).exists());
+    assert!(!std::path::Path::new(&ds).join("analysis").exists());
+    // A selection that matches runs as before.
+    let run = evallab(&["standings", &ds, "--event", "^Fixture TCEC$"], None);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+}
+
 /// The EAS labels are a cache: while another process holds the dataset's lock
 /// they are computed and returned, not stored (a reader such as `report` must
 /// not fail because `eas` runs beside it); once the lock is free, stored.

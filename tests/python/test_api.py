@@ -194,6 +194,9 @@ def test_errors_carry_the_exit_kind_and_message(ds: evallab.Dataset, tmp_path: P
     assert e.value.exit_code == 2 and e.value.exit_kind == "usage" and "nope" in str(e.value)
     with pytest.raises(UsageError, match="--event"):
         ds.balance(event="(")
+    # A regex that matches no event is an error too, naming the nearest events.
+    with pytest.raises(UsageError, match=r"--event: `Fixture TCCE` matches none of the \d+ events .*`Fixture TCEC`"):
+        ds.standings(event="Fixture TCCE")
     with pytest.raises(InputDataError, match="not identified") as e2:
         ds.ratings()  # data/fixtures' engines are not connected to the demo's
     assert e2.value.exit_code == 4 and e2.value.command[1:3] == ["ratings", str(ds.path)]

@@ -25,7 +25,8 @@ pub mod wdl;
 pub mod x05;
 
 pub use selection::{
-    Families, Field, Selection, SelectionError, check_regex, closest, event_matches, matches,
+    Families, Field, Selection, SelectionError, check_regex, closest, closest_note, event_matches,
+    matches,
 };
 
 use polars::prelude::*;

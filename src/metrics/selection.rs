@@ -49,7 +49,7 @@ pub enum SelectionError {
     #[error("expected REGEX=NAME, got `{0}`")]
     NotAFamily(String),
     /// A valid regex that matches none of the names it selects from.
-    #[error("`{pattern}` matches none of the {among} {what}{}", suggest(.closest))]
+    #[error("`{pattern}` matches none of the {among} {what}{}", closest_note(.closest))]
     NoMatch {
         field: Field,
         pattern: String,
@@ -62,7 +62,8 @@ pub enum SelectionError {
     },
 }
 
-fn suggest(closest: &[String]) -> String {
+/// "; the closest: `A`, `B`" after an error, or nothing without names.
+pub fn closest_note(closest: &[String]) -> String {
     if closest.is_empty() {
         return String::new();
     }

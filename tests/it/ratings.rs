@@ -258,8 +258,9 @@ fn an_unknown_anchor_is_named() {
     let ds = dataset().display().to_string();
     let out = evallab(&["ratings", &ds, "--event", "League", "--anchor", "Zeta"]);
     assert_eq!(out.status.code(), Some(2));
+    // Named, with the nearest name of the selection: Zeta is one letter from Beta.
     assert!(
-        text(&out.stderr).contains("`Zeta`"),
+        text(&out.stderr).contains("`Zeta`") && text(&out.stderr).contains("; the closest: `Beta`"),
         "{}",
         text(&out.stderr)
     );

@@ -230,7 +230,8 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
         None => None,
         Some(a) => Some(names.iter().position(|n| n == a).ok_or_else(|| {
             Error::Usage(format!(
-                "--anchor: no game of `{a}` in the selection (the name must match exactly, after --family)"
+                "--anchor: no game of `{a}` in the selection (the name must match exactly, after --family){}",
+                crate::metrics::closest_note(&crate::metrics::closest(a, &names))
             ))
         })?),
     };

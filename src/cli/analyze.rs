@@ -169,18 +169,17 @@ impl EngineArgs {
     }
 }
 
-/// Runs an engine stage on the games of `games` (checked against the
-/// dataset first: a `--player` or `--event` that matches nothing is an
-/// error before any engine starts) with progress counting `unit` (unless
-/// `quiet`), and tells of a recovered lock.
+/// Runs an engine stage, its games checked against the dataset first (a
+/// `--player` or `--event` that matches nothing is an error before any
+/// engine starts), with progress counting `unit` (unless `quiet`), and
+/// tells of a recovered lock.
 pub(super) fn run_with_progress<S: Stage>(
     dataset: &Path,
-    games: &evallab::metrics::Selection,
     stage: &mut S,
     quiet: bool,
     unit: &str,
 ) -> anyhow::Result<StageReport> {
-    super::args::check_matches(&Dataset::open(dataset)?, games, Field::Player)?;
+    super::args::check_matches(&Dataset::open(dataset)?, &stage.games(), Field::Player)?;
     let mut progress = progress(quiet, unit);
     let mut on_progress = |p: &evallab::engine::Progress| {
         progress.update(p.positions_done, p.positions_total, || {
@@ -252,15 +251,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         selection: args.selection.selection(args.shard.slice)?,
         reuse: args.reuse,
     };
-    let games = opts.selection.games.clone();
     let mut stage = Analyze::new(opts)?;
-    let report = run_with_progress(
-        &args.dataset,
-        &games,
-        &mut stage,
-        args.engine.quiet,
-        "positions",
-    )?;
+    let report = run_with_progress(&args.dataset, &mut stage, args.engine.quiet, "positions")?;
     if !args.engine.quiet {
         if report.positions_reused > 0 {
             eprintln!(

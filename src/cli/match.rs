@@ -138,14 +138,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         hash_mb: args.hash,
     };
     let quiet = args.engine.quiet;
-    let games = evallab::metrics::Selection {
-        event: opts.event.clone(),
-        engine: Some(opts.player.clone()),
-        ..Default::default()
-    };
     let mut stage = Match::new(opts)?;
-    let report =
-        super::analyze::run_with_progress(&args.dataset, &games, &mut stage, quiet, "moves")?;
+    let report = super::analyze::run_with_progress(&args.dataset, &mut stage, quiet, "moves")?;
     let summary = format!(
         "matched {} moves in {} games ({} of {} selected games already done), {} failures, \
          {} restarts in {:.1}s with {} as `{}`",

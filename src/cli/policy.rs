@@ -57,15 +57,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         threads: args.engine.threads,
         selection: args.selection.selection(args.shard.slice)?,
     };
-    let games = opts.selection.games.clone();
     let mut stage = Policy::new(opts)?;
-    let report = run_with_progress(
-        &args.dataset,
-        &games,
-        &mut stage,
-        args.engine.quiet,
-        "positions",
-    )?;
+    let report = run_with_progress(&args.dataset, &mut stage, args.engine.quiet, "positions")?;
     if !args.engine.quiet {
         if report.games == 0 {
             eprintln!(

@@ -78,6 +78,9 @@ pub trait Stage: Job {
     fn settings(&self) -> serde_json::Value;
     /// The label when none is given (`fingerprint`: the run's).
     fn default_label(&self, fingerprint: &str) -> String;
+    /// The run's games: its events, its player on either side (the CLI
+    /// checks them against the dataset before an engine starts).
+    fn games(&self) -> crate::metrics::Selection;
     /// The games to run and their plies, in dataset order (`--slice` applied).
     fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error>;
     /// Rows copied from earlier runs under `run`'s fingerprint instead of

@@ -114,6 +114,10 @@ impl Stage for Analyze {
         )
     }
 
+    fn games(&self) -> crate::metrics::Selection {
+        self.opts.selection.games.clone()
+    }
+
     fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error> {
         positions::select(ds, &self.opts.selection)
     }

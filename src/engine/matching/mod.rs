@@ -160,14 +160,18 @@ impl Stage for Match {
     /// The selected games with their tested plies; what is known of each
     /// tested move before any search (mover, SAN, move number, repetition)
     /// is kept for the job.
+    fn games(&self) -> crate::metrics::Selection {
+        crate::metrics::Selection {
+            event: self.opts.event.clone(),
+            engine: Some(self.opts.player.clone()),
+            ..Default::default()
+        }
+    }
+
     fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error> {
         let opts = &self.opts;
         let sel = Selection {
-            games: crate::metrics::Selection {
-                event: opts.event.clone(),
-                engine: Some(opts.player.clone()),
-                ..Default::default()
-            },
+            games: self.games(),
             plies: None,
             skip_book: opts.skip_book,
             max_games: opts.max_games,

@@ -125,6 +125,10 @@ impl Stage for Policy {
         format!("policy-{stem}")
     }
 
+    fn games(&self) -> crate::metrics::Selection {
+        self.opts.selection.games.clone()
+    }
+
     fn select(&mut self, ds: &Dataset) -> Result<Vec<GameTask>, Error> {
         positions::select(ds, &self.opts.selection)
     }

@@ -211,10 +211,11 @@ def run(args: Sequence[str], *, progress: str | None = None, live: bool = False)
     command = [binary(), *args]
     env = {**os.environ, "EVALLAB_PROGRESS": "json"}
     with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True, env=env)
-        assert proc.stderr is not None
-        kept = _relay(proc.stderr, progress, live)
-        code = proc.wait()
+        # `with` on the process closes its stderr pipe (else a ResourceWarning).
+        with subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True, env=env) as proc:
+            assert proc.stderr is not None
+            kept = _relay(proc.stderr, progress, live)
+            code = proc.wait()
         out.seek(0)
         stdout = out.read()
     if code != 0:

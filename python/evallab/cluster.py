@@ -71,23 +71,23 @@ def run_evallab(evallab, args, cwd, fault=None, watch=None):
     the process once a file appears in ``watch``, unless the marker exists.
     """
     preexec = _die_with_parent if sys.platform.startswith("linux") else None
-    proc = subprocess.Popen(
+    # `with` closes the pipes, also of a killed process.
+    with subprocess.Popen(
         [evallab, *args],
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=preexec,
-    )
-    if fault and not os.path.exists(fault):
-        Path(fault).write_text("fired\n")
-        while proc.poll() is None and not (watch.is_dir() and any(watch.iterdir())):
-            time.sleep(0.01)
-        time.sleep(0.2)  # some rows into the parts
-        proc.kill()
-        proc.wait()
-        raise RuntimeError(f"injected fault: killed `evallab {' '.join(args[:3])} …` mid-write")
-    out, err = proc.communicate()
+    ) as proc:
+        if fault and not os.path.exists(fault):
+            Path(fault).write_text("fired\n")
+            while proc.poll() is None and not (watch.is_dir() and any(watch.iterdir())):
+                time.sleep(0.01)
+            time.sleep(0.2)  # some rows into the parts
+            proc.kill()
+            raise RuntimeError(f"injected fault: killed `evallab {' '.join(args[:3])} …` mid-write")
+        out, err = proc.communicate()
     if proc.returncode != 0:
         raise RuntimeError(f"`evallab {' '.join(args)}` exited {proc.returncode}:\n{err}")
     return out, err

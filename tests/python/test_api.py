@@ -14,12 +14,14 @@ The module works on a copy, which it gives an analysis (Stockfish, from PATH or
 from __future__ import annotations
 
 import doctest
+import gc
 import inspect
 import json
 import os
 import re
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import polars as pl
@@ -264,9 +266,26 @@ def test_renamed_keywords_are_the_commands_renamed_options() -> None:
 
 
 def test_old_keywords_still_work_with_a_warning(ds: evallab.Dataset) -> None:
-    with pytest.warns(DeprecationWarning, match=r"ratings\(confidence=\) is deprecated: use level="):
+    with pytest.warns(DeprecationWarning) as warned:
         old = ds.ratings(event=DEMO_EVENT, simulations=20, confidence=90)
+    # One warning per old keyword, each naming its new one.
+    assert sorted(str(w.message) for w in warned if w.category is DeprecationWarning) == [
+        "ratings(confidence=) is deprecated: use level=",
+        "ratings(simulations=) is deprecated: use bootstrap=",
+    ]
     assert_frame_equal(old, ds.ratings(event=DEMO_EVENT, bootstrap=20, level=0.9))
+
+
+def test_calls_close_the_binarys_pipes(ds: evallab.Dataset) -> None:
+    """A call leaves no pipe of its process open (an unclosed stderr pipe
+    was a ResourceWarning at the next garbage collection)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ds.standings(event=DEMO_EVENT)
+        with pytest.raises(UsageError):
+            ds.standings(event="(")
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
 def commands() -> dict[str, dict]:

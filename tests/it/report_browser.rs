@@ -50,6 +50,9 @@ for (const th of document.querySelectorAll('th')) {
 for (const td of document.querySelectorAll('td')) {
   if (/\b(NaN|null|undefined|Infinity|inf)\b/i.test(td.innerText)) lines.push('CELL ' + td.innerText);
 }
+// A table wider than the page scrolls in its own box, not the page.
+const wide = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+if (wide > 1) lines.push('PAGE SCROLLS SIDEWAYS by ' + wide + ' px');
 lines.push('HEADERS ' + headers);
 const pre = document.createElement('pre');
 pre.id = 'check';

@@ -207,11 +207,13 @@ fn ratings_elo(
     let at = |n: &str| engines.iter().position(|e| e == n);
     let (i, j) = (at(w)?, at(ru)?);
     let d = rating.get(i).copied()?? - rating.get(j).copied()??;
+    // Replays that never vary (a draw rate fitted at its 100 % bound: every
+    // replayed game a draw) give errors of 0, which are no interval.
     let err = match (
         error.get(i).copied().flatten(),
         error.get(j).copied().flatten(),
     ) {
-        (Some(a), Some(b)) => Some(a + b),
+        (Some(a), Some(b)) if a + b > 0.0 => Some(a + b),
         _ => None,
     };
     Some((d, err))
@@ -312,5 +314,34 @@ mod tests {
                 .sentence()
                 .contains("No games")
         );
+    }
+
+    /// Without the pairs' Elo, the ratings' difference with the sum of the
+    /// two errors; errors of 0 (replays that never vary) are no interval.
+    #[test]
+    fn the_ratings_difference_and_no_zero_interval() {
+        let ratings = |err: [f64; 2]| {
+            Some(Ok(Ratings {
+                ratings: df!(
+                    metric::ENGINE => ["A", "B<"],
+                    rm::RATING => [2350.0f64, 2300.0],
+                    rm::ERROR => err,
+                )
+                .unwrap(),
+                summary: DataFrame::empty(),
+                los: None,
+            }))
+        };
+        let of = |err| {
+            Summary::of(&EventData {
+                pairs: DataFrame::empty(),
+                ratings: ratings(err),
+                ..event()
+            })
+        };
+        assert_eq!(of([20.0, 25.0]).elo, Some((50.0, Some(45.0))));
+        assert_eq!(of([20.0, 25.0]).cells()[3], "+50 ± 45");
+        assert_eq!(of([0.0, 0.0]).elo, Some((50.0, None)));
+        assert_eq!(of([0.0, 0.0]).cells()[3], "+50");
     }
 }

@@ -6,6 +6,7 @@
 
 use polars::prelude::*;
 
+use super::texts;
 use crate::schema::col;
 
 /// A user's regex (`--event`, `--engine`, `--family`) against a string
@@ -204,7 +205,7 @@ impl Selection {
             .collect()?;
         let mut names = Vec::new();
         for c in [col::WHITE, col::BLACK] {
-            names.extend(df.column(c)?.str()?.iter().flatten().map(str::to_string));
+            names.extend(texts(&df, c)?);
         }
         names.sort();
         names.dedup();
@@ -238,13 +239,7 @@ impl Selection {
                 .clone()
                 .select([col(col::EVENT).fill_null(lit("")).unique()])
                 .collect()?;
-            let events: Vec<String> = df
-                .column(col::EVENT)?
-                .str()?
-                .iter()
-                .flatten()
-                .map(str::to_string)
-                .collect();
+            let events = texts(&df, col::EVENT)?;
             if let Some(e) = no_match(Field::Event, re, &events, "events of the dataset") {
                 return Ok(Some(e));
             }

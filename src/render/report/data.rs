@@ -273,13 +273,7 @@ pub fn collect(
     }
     let (presets, sweep) =
         adjudication_tables(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?;
-    let mut names: Vec<String> = bal
-        .column(col::EVENT)?
-        .str()?
-        .iter()
-        .flatten()
-        .map(str::to_string)
-        .collect();
+    let mut names = crate::metrics::texts(&bal, col::EVENT)?;
     names.dedup();
     names.sort_by_cached_key(|e| natural_key(e));
     // The longest decisive games of every event, and their evals in one scan.

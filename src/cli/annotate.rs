@@ -10,7 +10,7 @@ use evallab::engine::analyze::resolve_label;
 use evallab::metrics::relevance::symbols::{MoveScheme, PositionScheme};
 use evallab::metrics::{Field, event_matches};
 use evallab::render::annotate::{AnnotateOptions, listed, write_games};
-use evallab::schema::col;
+use evallab::schema::{GAMES, col};
 use polars::prelude::*;
 
 /// Write games as PGN with computed NAGs and P(White) comments.
@@ -48,6 +48,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let sel = super::args::selection(a.events.event.clone(), None, &[])?;
     let ds = Dataset::open(&a.dataset)?;
     super::args::check_matches(&ds, &sel, Field::Engine)?;
+    check_ids(&ds, &a.game)?;
     let filter = match &a.events.event {
         Some(re) => event_matches(re),
         None => col(col::GAME_ID).is_in(
@@ -68,6 +69,37 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let n = write_games(&ds, filter, opts, &source.x05, label.as_deref(), &a.output)?;
     eprintln!("{n} games annotated into {}", a.output.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every `--game` id is a game of the dataset: an unknown one is a usage
+/// error naming it, not a game silently left out.
+fn check_ids(ds: &Dataset, ids: &[i64]) -> anyhow::Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let wanted = Series::new("ids".into(), ids.to_vec());
+    let found = ds
+        .scan(&GAMES)?
+        .select([col(col::GAME_ID)])
+        .filter(col(col::GAME_ID).is_in(lit(wanted).implode(false), false))
+        .collect()?;
+    let found: std::collections::HashSet<i64> = found
+        .column(col::GAME_ID)?
+        .i64()?
+        .into_no_null_iter()
+        .collect();
+    let missing: Vec<String> = ids
+        .iter()
+        .filter(|id| !found.contains(id))
+        .map(i64::to_string)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(super::args::usage(format!(
+        "--game: no game with id {} in the dataset (ids are the games table's game_id)",
+        missing.join(", ")
+    )))
 }
 
 /// Writes the games of a listing (`eas --games`, `adjudicate --games`) as

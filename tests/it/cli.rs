@@ -832,6 +832,53 @@ fn a_selection_matching_nothing_is_an_error_with_the_nearest_names() {
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
 }
 
+/// `annotate --game ID`: an id that is no game of the dataset is named, not
+/// silently left out of the PGN.
+#[test]
+fn annotate_names_an_unknown_game_id() {
+    use evallab::dataset::Dataset;
+    use evallab::schema::{GAMES, col};
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let games = Dataset::open(std::path::Path::new(&ds))
+        .unwrap()
+        .scan(&GAMES)
+        .unwrap()
+        .collect()
+        .unwrap();
+    let known = games
+        .column(col::GAME_ID)
+        .unwrap()
+        .i64()
+        .unwrap()
+        .get(0)
+        .unwrap();
+    let unknown = if known == 999 { 998 } else { 999 };
+    let out = dir.path().join("a.pgn").display().to_string();
+    let (known, unknown) = (known.to_string(), unknown.to_string());
+    let run = evallab(
+        &[
+            "annotate", &ds, "-o", &out, "--game", &known, "--game", &unknown,
+        ],
+        None,
+    );
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains(&format!("--game: no game with id {unknown} in the dataset")),
+        "{}",
+        text(&run.stderr)
+    );
+    assert!(!std::path::Path::new(&out).exists());
+    let run = evallab(&["annotate", &ds, "-o", &out, "--game", &known], None);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("1 games annotated"),
+        "{}",
+        text(&run.stderr)
+    );
+}
+
 /// The EAS labels are a cache: while another process holds the dataset's lock
 /// they are computed and returned, not stored (a reader such as `report` must
 /// not fail because `eas` runs beside it); once the lock is free, stored.

@@ -100,22 +100,19 @@ fn write_rows<W: Write>(df: &DataFrame, out: &mut W) -> Result<(), Error> {
     };
     let columns = df.columns();
     let cell = |c: &Column, i: usize| -> Result<String, Error> { Ok(cut(&c.get(i)?.str_value())) };
-    let mut widths: Vec<usize> = columns
-        .iter()
-        .map(|c| cut(c.name()).chars().count())
-        .collect();
+    let header: Vec<String> = columns.iter().map(|c| cut(c.name())).collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for (w, c) in widths.iter_mut().zip(columns) {
         for i in 0..df.height() {
             *w = (*w).max(cell(c, i)?.chars().count());
         }
     }
-    let header: Vec<String> = columns.iter().map(|c| cut(c.name())).collect();
     write_row(out, &widths, &header)?;
     let rule: String = widths
         .iter()
         .map(|w| format!("|{}", "-".repeat(w + 2)))
         .collect();
-    writeln!(out, "{rule}|").map_err(|e| Error::io(Path::new("<output>"), e))?;
+    writeln!(out, "{rule}|").map_err(output_error)?;
     for i in 0..df.height() {
         let cells = columns
             .iter()
@@ -135,8 +132,12 @@ fn write_row<W: Write>(out: &mut W, widths: &[usize], texts: &[String]) -> Resul
         s.extend(std::iter::repeat_n(' ', w - text.chars().count() + 1));
     }
     s.push_str("|\n");
-    out.write_all(s.as_bytes())
-        .map_err(|e| Error::io(Path::new("<output>"), e))
+    out.write_all(s.as_bytes()).map_err(output_error)
+}
+
+/// A failed write of the rendered output (a file or stdout).
+fn output_error(e: io::Error) -> Error {
+    Error::io(Path::new("<output>"), e)
 }
 
 /// Writes a text file through the commit protocol.
@@ -147,7 +148,7 @@ pub fn write_text(path: &Path, text: &str) -> Result<(), Error> {
 fn write_to<W: Write>(df: &mut DataFrame, format: Format, out: &mut W) -> Result<(), Error> {
     match format {
         Format::Table if df.height() * df.width() <= LAYOUT_CELLS => {
-            writeln!(out, "{df}").map_err(|e| Error::io(Path::new("<output>"), e))?;
+            writeln!(out, "{df}").map_err(output_error)?;
         }
         Format::Table => write_rows(df, out)?,
         Format::Csv => CsvWriter::new(out).include_header(true).finish(df)?,

@@ -1138,9 +1138,9 @@ pub const SUMMARY: Output = Output {
             "± 95 %",
             0,
             None,
-            "The winner over the runner-up: from the colour-swapped pairs when they met \
-             in pairs and the pairs bound the error, else the difference of their ratings \
-             with the errors added.",
+            "The winner over the runner-up: from the colour-swapped pairs when every \
+             game between them is in a pair and the pairs bound the error, else the \
+             difference of their ratings with the errors added.",
         ),
         q(
             "draw_pct",

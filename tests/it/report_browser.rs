@@ -38,6 +38,8 @@ fn chromium() -> Option<PathBuf> {
 /// Runs in the rendered page: one line per finding, and the count of headers.
 const CHECK: &str = r#"<script>
 for (const d of document.querySelectorAll('details')) d.open = true;
+// Every event's section laid out, not only those in view.
+for (const s of document.querySelectorAll('section')) s.style.contentVisibility = 'visible';
 const raw = new Set(RAW_NAMES);
 const lines = [];
 let headers = 0;

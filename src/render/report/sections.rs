@@ -1383,11 +1383,9 @@ mod tests {
                 "<p class=note>No ratings: no &lt;games&gt;</p></section><section id=wdl>"
             )
         );
-        assert!(
-            html.contains(
-                "<section id=\"e1\"><h2>S2</h2><p class=answer>No games with a result.</p>"
-            )
-        );
+        assert!(html.contains(
+            "<section id=\"e1\" class=event><h2>S2</h2><p class=answer>No games with a result.</p>"
+        ));
         assert_eq!(
             html.matches("<h3>Adjudication rules replayed</h3>").count(),
             2

@@ -63,7 +63,10 @@ impl Summary {
         let (winner, runner_up) = (place(0), place(1));
         let elo = match (&winner, &runner_up) {
             // The pairs' Elo without an error (a score of 0 or 100 % in
-            // reach) yields to the ratings' difference with one.
+            // reach) yields to the ratings' difference with one. So does a
+            // pairs' Elo that leaves some of their games unpaired: it would
+            // contradict the score beside it (TCEC - Match 1: 26.5–21.5, its
+            // 14 pairs exactly even, 20 games in none).
             (Some((w, _)), Some((r, _))) => {
                 let pairs = pairs_elo(&e.pairs, w, r);
                 pairs
@@ -103,20 +106,7 @@ impl Summary {
             (Some((_, a)), None) => fmt("score", *a),
             _ => "—".into(),
         };
-        // A difference carries its sign, a plus too.
-        let signed = |d: f64| {
-            let s = fmt("elo_difference", d);
-            if s.starts_with('-') {
-                s
-            } else {
-                format!("+{s}")
-            }
-        };
-        let elo = match self.elo {
-            Some((d, Some(err))) => format!("{} ± {}", signed(d), fmt("elo_difference", err)),
-            Some((d, None)) => signed(d),
-            None => "—".into(),
-        };
+        let elo = self.elo_text().unwrap_or_else(|| "—".into());
         let list = |v: Vec<String>| {
             if v.is_empty() {
                 "—".to_string()
@@ -152,6 +142,23 @@ impl Summary {
         ]
     }
 
+    /// The Elo difference with its sign, a plus too (one that rounds to
+    /// zero is +0, not -0), and its error when known.
+    fn elo_text(&self) -> Option<String> {
+        let fmt = |v| Quantity::format(SUMMARY.get("elo_difference").expect("a column"), v);
+        let (d, err) = self.elo?;
+        let s = fmt(d);
+        let signed = match s.strip_prefix('-') {
+            Some(m) if m.bytes().any(|b| matches!(b, b'1'..=b'9')) => s,
+            Some(m) => format!("+{m}"),
+            None => format!("+{s}"),
+        };
+        Some(match err {
+            Some(err) => format!("{signed} ± {}", fmt(err)),
+            None => signed,
+        })
+    }
+
     /// One sentence: who won, by how much, and how drawish.
     pub fn sentence(&self) -> String {
         let Some((w, wp)) = &self.winner else {
@@ -161,11 +168,8 @@ impl Summary {
         if let Some((r, rp)) = &self.runner_up {
             let _ = write!(s, ", {} second with {rp}", escape(r));
         }
-        if let Some((d, err)) = self.elo {
-            let _ = write!(s, "; Elo difference {d:+.0}");
-            if let Some(err) = err {
-                let _ = write!(s, " ± {err:.0}");
-            }
+        if let Some(elo) = self.elo_text() {
+            let _ = write!(s, "; Elo difference {elo}");
         }
         if let Some(d) = self.draw_pct {
             let _ = write!(s, "; {d:.0} % of the {} games drawn", self.games);
@@ -176,17 +180,21 @@ impl Summary {
 }
 
 /// The winner's pentanomial Elo over the runner-up, from their pairs row
-/// (either way round).
+/// (either way round), when the pairs hold every game the two played.
 fn pairs_elo(pairs: &DataFrame, w: &str, r: &str) -> Option<(f64, Option<f64>)> {
     let engines = strings(pairs, metric::ENGINE);
     let opponents = strings(pairs, metric::OPPONENT);
     let (elo, err) = (floats(pairs, pm::ELO), floats(pairs, pm::ELO_ERROR));
+    let unpaired = floats(pairs, pm::UNPAIRED);
     (0..engines.len()).find_map(|i| {
         let sign = match (engines[i].as_str(), opponents[i].as_str()) {
             (a, b) if a == w && b == r => 1.0,
             (a, b) if a == r && b == w => -1.0,
             _ => return None,
         };
+        if unpaired.get(i).copied().flatten().unwrap_or(0.0) > 0.0 {
+            return None;
+        }
         Some((sign * elo.get(i).copied()??, err.get(i).copied().flatten()))
     })
 }
@@ -343,5 +351,37 @@ mod tests {
         assert_eq!(of([20.0, 25.0]).cells()[3], "+50 ± 45");
         assert_eq!(of([0.0, 0.0]).elo, Some((50.0, None)));
         assert_eq!(of([0.0, 0.0]).cells()[3], "+50");
+    }
+
+    /// Pairs that leave games between the two unpaired give way to the
+    /// ratings, whose difference the whole score made (TCEC - Match 1:
+    /// 26.5–21.5, its 14 pairs even at 0 ± 86, 20 games in no pair).
+    #[test]
+    fn pairs_with_unpaired_games_give_way_to_the_ratings() {
+        let with = |unpaired: u32| {
+            let mut e = event();
+            e.pairs = df!(
+                metric::ENGINE => ["B<"],
+                metric::OPPONENT => ["A"],
+                pm::ELO => [0.0f64],
+                pm::ELO_ERROR => [86.0f64],
+                pm::UNPAIRED => [unpaired],
+            )
+            .unwrap();
+            e.ratings = Some(Ok(Ratings {
+                ratings: df!(
+                    metric::ENGINE => ["A", "B<"],
+                    rm::RATING => [2318.73f64, 2281.27],
+                    rm::ERROR => [29.76f64, 29.76],
+                )
+                .unwrap(),
+                summary: DataFrame::empty(),
+                los: None,
+            }));
+            Summary::of(&e).cells()[3].clone()
+        };
+        assert_eq!(with(20), "+37 ± 60");
+        // Its 0 the loser's way round is -0.0: shown +0.
+        assert_eq!(with(0), "+0 ± 86");
     }
 }

@@ -173,7 +173,8 @@ pub struct SelectionArgs {
     #[command(flatten)]
     events: EventArgs,
     /// Merge player names matching REGEX into NAME, e.g.
-    /// `--family '^Stockfish=Stockfish'` (repeatable; first match wins).
+    /// `--family '^Stockfish=Stockfish'` (repeatable; first match wins; one
+    /// that merges no player of the selected games is noted on stderr).
     #[arg(long, value_name = "REGEX=NAME")]
     family: Vec<String>,
 }
@@ -206,12 +207,17 @@ pub fn bad_selection(e: SelectionError) -> anyhow::Error {
 
 /// The selection against the dataset's games: a regex that matches nothing
 /// is a usage error naming its flag and the nearest names, not an empty
-/// table (`engine`: the flag of the engine regex, `--engine` or `--player`).
+/// table (`engine`: the flag of the engine regex, `--engine` or `--player`);
+/// a family that merges no name is a note on stderr.
 pub fn check_matches(ds: &Dataset, sel: &Selection, engine: Field) -> anyhow::Result<()> {
-    match sel.unmatched(ds.scan(&GAMES)?, engine)? {
-        Some(e) => Err(bad_selection(e)),
-        None => Ok(()),
+    let games = ds.scan(&GAMES)?;
+    if let Some(e) = sel.unmatched(games.clone(), engine)? {
+        return Err(bad_selection(e));
     }
+    for e in sel.idle_families(games)? {
+        eprintln!("note: --family merges nothing: {e}");
+    }
+    Ok(())
 }
 
 /// The `--event`/`--player` regexes of a command without a [`Selection`], checked.

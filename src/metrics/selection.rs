@@ -256,6 +256,40 @@ impl Selection {
         }
         Ok(None)
     }
+
+    /// The families (`--family REGEX=NAME`) whose regex matches no player
+    /// of the selected events, with the names nearest it. Not an error: one
+    /// family list serves many selections (the pipelines give every step
+    /// the same four), but a typo in it merges nothing, silently.
+    pub fn idle_families(&self, games: LazyFrame) -> Result<Vec<SelectionError>, PolarsError> {
+        if self.families.0.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw = Selection {
+            families: Families::default(),
+            ..self.clone()
+        };
+        let players = raw.players(games)?;
+        Ok(self
+            .families
+            .0
+            .iter()
+            .filter(|(re, _)| {
+                compile(Field::Family, re).is_ok_and(|r| !players.iter().any(|n| r.is_match(n)))
+            })
+            .map(|(re, _)| SelectionError::NoMatch {
+                field: Field::Family,
+                pattern: re.clone(),
+                among: players.len(),
+                what: if self.event.is_some() {
+                    "players of the selected events"
+                } else {
+                    "players of the dataset"
+                },
+                closest: closest(re, &players),
+            })
+            .collect())
+    }
 }
 
 /// The names nearest a regex's text, for a selection that matched nothing:
@@ -497,6 +531,42 @@ mod tests {
                 .unmatched(no_event, Field::Engine)
                 .unwrap(),
             None
+        );
+    }
+
+    /// A family whose regex meets no player of the selected events (before
+    /// merging) is named with the players nearest it; one that merges a
+    /// name elsewhere in the dataset is idle in these events only.
+    #[test]
+    fn families_that_merge_nothing_are_named() {
+        let fams = ["^Stockfish=SF", "^Stokfish=SF", "^Komodo=K"].map(String::from);
+        let idle = |event: Option<&str>| {
+            Selection::new(event.map(Into::into), None, &fams)
+                .unwrap()
+                .idle_families(games())
+                .unwrap()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            idle(None),
+            [
+                "`^Stokfish` matches none of the 5 players of the dataset; the closest: \
+              `Stockfish 15`, `Stockfish 16`"
+            ]
+        );
+        // Komodo plays only in CCC 1.
+        assert_eq!(idle(Some("^TCEC")).len(), 2);
+        assert!(
+            idle(Some("^TCEC"))[1]
+                .starts_with("`^Komodo` matches none of the 4 players of the selected events")
+        );
+        assert!(
+            Selection::default()
+                .idle_families(games())
+                .unwrap()
+                .is_empty()
         );
     }
 }

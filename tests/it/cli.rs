@@ -830,6 +830,28 @@ fn a_selection_matching_nothing_is_an_error_with_the_nearest_names() {
     // A selection that matches runs as before.
     let run = evallab(&["standings", &ds, "--event", "^Fixture TCEC$"], None);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    // A family that merges nothing runs too, with a note naming it.
+    let run = evallab(
+        &[
+            "standings",
+            &ds,
+            "--family",
+            "^Engine A=A",
+            "--family",
+            "^Engin C=C",
+        ],
+        None,
+    );
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "note: --family merges nothing: `^Engin C` matches none of the 2 players \
+             of the dataset; the closest: `Engine A 1.0`, `Engine B 2.0`"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("`^Engine A`"), "{err}");
 }
 
 /// `annotate --game ID`: an id that is no game of the dataset is named, not

@@ -16,7 +16,7 @@ use evallab::metrics::relevance::symbols::{
 /// Relevance-reduction calculator: boundaries of every NAG scheme (--limits),
 /// the relevance-reduced difference between two evals (--from/--to), P(x) and
 /// the position symbols of one eval (--eval), or the eval that earns a move
-/// symbol against an alternative (--inverse X_OLD SYMBOL --scheme S).
+/// symbol against an alternative (--inverse X_OLD SYMBOL --move-scheme S).
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["limits", "from", "eval", "inverse"])))]
 pub struct Args {
@@ -39,11 +39,12 @@ pub struct Args {
     #[arg(long, allow_negative_numbers = true)]
     eval: Option<f64>,
     /// X_OLD SYMBOL: the eval that earns SYMBOL (!?, !, !!, ?!, ?, ??) against X_OLD.
-    #[arg(long, num_args = 2, value_names = ["X_OLD", "SYMBOL"], allow_negative_numbers = true, requires = "scheme")]
+    #[arg(long, num_args = 2, value_names = ["X_OLD", "SYMBOL"], allow_negative_numbers = true, requires = "move_scheme")]
     inverse: Option<Vec<String>>,
-    /// Move-symbol scheme for --inverse: econ7, econ8, gen20, gen12.
+    /// Move symbols for --inverse: econ7, econ8, gen20, gen12 (as `annotate
+    /// --move-scheme`).
     #[arg(long)]
-    scheme: Option<String>,
+    move_scheme: Option<MoveScheme>,
 }
 
 fn symbol(s: &str) -> anyhow::Result<MoveSymbol> {
@@ -148,7 +149,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .parse()
             .map_err(|_| super::args::usage(format!("X_OLD `{}` is not a number", v[0])))?;
         let sym = symbol(&v[1])?;
-        let scheme: MoveScheme = a.scheme.as_deref().unwrap_or_default().parse()?;
+        let scheme = a
+            .move_scheme
+            .expect("clap: --inverse requires --move-scheme");
         match inverse(x_old, sym, scheme, x05) {
             Some(x) => outln!(
                 "\n{} against {x_old} in {}: x_new = {x:.6}",

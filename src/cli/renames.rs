@@ -139,6 +139,13 @@ pub const RENAMES: &[Rename] = &[
         values: Values::Words(&[("engine", "opening,engine")]),
         why: "a `--by` value names every key of the rows",
     },
+    Rename {
+        commands: &["calc"],
+        old: "--scheme",
+        new: "--move-scheme",
+        values: Values::Same,
+        why: "`annotate` names the same scheme `--move-scheme`",
+    },
 ];
 
 /// The command line with every old spelling replaced, and a note for each.

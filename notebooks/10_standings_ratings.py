@@ -488,3 +488,27 @@ assert cmp.height == tu.filter(pl.col("clock_moves") > 0).height, cmp
 assert (cmp["clock_moves"] == cmp["clock_moves_re"]).all()
 assert ((cmp["clock_share_mean"] - cmp["clock_share_mean_re"]).abs() < 1e-12).all()
 print(f"time usage: {cmp.height} (engine, band) rows equal to the re-derivation")
+
+# %% [markdown]
+# ## The report's answer row
+#
+# `ds.report(output=DIR)` writes the HTML report (`evallab report`) and returns its
+# page. The page opens with one row per event: the winner, and the points of the
+# winner and the runner-up. Read back from the page of the largest event, they are
+# the standings' first two, whose points were re-derived above.
+
+# %%
+import html
+import tempfile
+
+event = standings.group_by("event").agg(pl.col("games").sum()).sort("games", descending=True)["event"][0]
+literal = re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", event)  # the event's name as a regex
+page = ds.report(output=Path(tempfile.mkdtemp()) / "report", event=f"^{literal}$", trajectories=1)
+row = re.search(r'<tr><td><a href="#e0">(.*?)</a></td><td>(\d+)</td><td>(.*?)</td><td>(.*?)</td>', page.read_text())
+assert row, "no events table on the page"
+name, played, winner, score = (html.unescape(x) for x in row.groups())
+first, second = standings.filter(pl.col("event") == event).sort("rank").head(2).iter_rows(named=True)
+assert (name, winner) == (event, first["engine"]), (name, winner)
+assert score == f"{points[(event, first['engine'])]:.1f}–{points[(event, second['engine'])]:.1f}", score
+assert int(played) == finished.filter(pl.col("event") == event).height, played
+print(f"report {page}: {event}, {played} games, {winner} first with {score}, as re-derived")

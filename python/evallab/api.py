@@ -75,6 +75,8 @@ _RENAMED: dict[str, dict[str, tuple[str, bool]]] = {
     "ratings": {"simulations": ("bootstrap", False), "confidence": ("level", True)},
     "difficulty": {"resamples": ("bootstrap", False)},
     "relevance": {"x05_from": ("x05", False)},
+    "report": {"games": ("trajectories", False), "x05_from": ("x05", False)},
+    "annotate": {"x05_from": ("x05", False)},
 }
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -834,6 +836,64 @@ class Dataset:
                 progress="match", live=True,
             )  # fmt: skip
             return _frames(tmp, "match")["match"]
+
+    # -- output: files for people, each method returning the file it wrote.
+
+    @_renamed("report")
+    def report(
+        self,
+        *,
+        output: PathLike,
+        event: str | None = None,
+        trajectories: int | None = None,
+        x05: float | PathLike | None = None,
+        family: Sequence[str] = (),
+        rating_model: PathLike | None = None,
+        solver: str | None = None,
+        wdl_test: str | None = None,
+        wdl_train: str | None = None,
+    ) -> Path:
+        """The HTML report, ``output``/index.html: ``evallab report``, with a
+        progress bar (half a minute for the whole TCEC archive). In Jupyter,
+        ``IPython.display.IFrame(str(path), width="100%", height=600)`` shows it.
+
+        >>> ds.report(output="report", event="Superfinal")  # doctest: +SKIP
+        PosixPath('report/index.html')
+        """
+        run(
+            ["report", str(self.path), *argv(dict(
+                output=output, event=event, trajectories=trajectories, x05=x05, family=family,
+                rating_model=rating_model, solver=solver, wdl_test=wdl_test, wdl_train=wdl_train,
+            ), reserved=_RESERVED - {"output"})],
+            progress="report",
+        )  # fmt: skip
+        return Path(output) / "index.html"
+
+    @_renamed("annotate")
+    def annotate(
+        self,
+        *,
+        output: PathLike,
+        game: Sequence[int] = (),
+        event: str | None = None,
+        x05: float | PathLike | None = None,
+        position_scheme: str | None = None,
+        move_scheme: str | None = None,
+        analysis: str | None = None,
+    ) -> Path:
+        """The games as PGN with computed NAGs and P(White) comments:
+        ``evallab annotate``; returns ``output``.
+
+        >>> ds.annotate(output="sufi.pgn", event="Superfinal", move_scheme="gen12")  # doctest: +SKIP
+        PosixPath('sufi.pgn')
+        """
+        run(
+            ["annotate", str(self.path), *argv(dict(
+                output=output, game=game, event=event, x05=x05, position_scheme=position_scheme,
+                move_scheme=move_scheme, analysis=analysis,
+            ), reserved=_RESERVED - {"output"})],
+        )  # fmt: skip
+        return Path(output)
 
 
 def ingest(

@@ -1,10 +1,12 @@
 //! `evallab report <DATASET> -o DIR`: a static HTML report.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::choice;
 use super::args::{ReadPath, WritePath, regex_value};
+use super::progress::Progress;
 use evallab::dataset::Dataset;
 use evallab::metrics::Field;
 use evallab::metrics::difficulty::model::RatingModel;
@@ -61,6 +63,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&a.dataset)?;
     super::args::check_matches(&ds, &sel, Field::Engine)?;
     let (labels, _) = stored_labels(&ds, false)?;
+    // A bar on a terminal (JSON lines for the Python API): the whole TCEC
+    // archive's report takes half a minute.
+    let bar = RefCell::new(Progress::new(
+        false,
+        "steps",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} steps: {msg}",
+    ));
+    let progress = |done: usize, total: usize, what: &str| {
+        bar.borrow_mut()
+            .update(done as u64, total as u64, || what.to_string());
+    };
     let html = report(
         &ds,
         &labels,
@@ -77,7 +90,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             solver: a.solver,
             wdl_split: a.wdl_train.zip(a.wdl_test),
         },
+        &progress,
     )?;
+    bar.into_inner().finish();
     // The relevance section's players: those whose x05 it uses.
     let players = sel.players(ds.scan(&GAMES)?)?;
     if let Some(note) = source.defaults_note(players.iter().map(String::as_str)) {

@@ -179,6 +179,45 @@ fn calc() {
     check("calc_eval", &["calc", "--eval", "1.5"]);
 }
 
+/// The report's progress: one call before each step, counted from 0, the
+/// total the same in every call and reached by the last (the page), every
+/// event named once.
+#[test]
+fn report_progress_counts_every_step() {
+    use evallab::dataset::Dataset;
+    use evallab::metrics::ratings::fit::Solver;
+    use evallab::metrics::x05::X05;
+    use evallab::render::report::{ReportOptions, collect};
+    let ds = Dataset::open(dataset()).unwrap();
+    let (labels, _) = evallab::metrics::eas::stored_labels(&ds, false).unwrap();
+    let calls = std::cell::RefCell::new(Vec::new());
+    let record = |done: usize, total: usize, what: &str| {
+        calls.borrow_mut().push((done, total, what.to_string()));
+    };
+    let opts = ReportOptions {
+        event: None,
+        games_per_event: 1,
+        x05: X05::fixed(0.62),
+        families: Default::default(),
+        rating_model: None,
+        solver: Solver::Newton,
+        wdl_split: None,
+    };
+    let data = collect(&ds, &labels, &opts, &record).unwrap();
+    let calls = calls.into_inner();
+    let total = calls[0].1;
+    for (i, (done, t, _)) in calls.iter().enumerate() {
+        assert_eq!((*done, *t), (i, total), "{calls:?}");
+    }
+    assert_eq!(calls.last().unwrap().2, "the page");
+    let n = data.events.len();
+    assert!(n >= 2, "{n} events");
+    for (i, e) in data.events.iter().enumerate() {
+        let named = format!("event {} of {n}: {}", i + 1, e.name);
+        assert_eq!(calls.iter().filter(|c| c.2 == named).count(), 1, "{named}");
+    }
+}
+
 /// Each section of the HTML report of one event, a snapshot per section (the
 /// dataset's temp path replaced by `DS`).
 #[test]

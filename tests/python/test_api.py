@@ -190,6 +190,28 @@ def test_ingest_reports_progress_and_returns_the_dataset(tmp_path: Path, capsys:
     assert new.scan("games").select(pl.len()).collect().item() == games[0]["games"]
 
 
+def test_report_and_annotate_write_their_files_as_the_cli_does(
+    ds: evallab.Dataset, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = ds.report(output=tmp_path / "report", event="^Fixture", trajectories=1)
+    err = capsys.readouterr().err
+    # The report's steps are drawn as a bar titled `report`, not passed through.
+    assert '{"progress"' not in err and re.search(r"report: +100\.0% \(\d+/\d+ steps\)|report: 100%", err), err
+    assert page == tmp_path / "report" / "index.html"
+    html = page.read_text()
+    cli("report", str(ds.path), "-o", str(tmp_path / "cli"), "--event", "^Fixture", "--trajectories", "1")
+    assert html == (tmp_path / "cli" / "index.html").read_text()
+    assert '<section id="e0" class=event><h2>Fixture' in html
+    # The old keyword still works, with a warning.
+    with pytest.warns(DeprecationWarning, match=r"report\(games=\) is deprecated: use trajectories="):
+        ds.report(output=tmp_path / "old", event="^Fixture TCEC$", games=1)  # type: ignore[call-arg]
+    pgn = ds.annotate(output=tmp_path / "a.pgn", event="^Fixture TCEC$", move_scheme="gen12")
+    cli("annotate", str(ds.path), "-o", str(tmp_path / "b.pgn"), "--event", "^Fixture TCEC$", "--move-scheme", "gen12")
+    assert pgn.read_text() == (tmp_path / "b.pgn").read_text() and '[Event "Fixture TCEC"]' in pgn.read_text()
+    with pytest.raises(UsageError, match="--move-scheme"):
+        ds.annotate(output=tmp_path / "c.pgn", move_scheme="tcec")
+
+
 def test_errors_carry_the_exit_kind_and_message(ds: evallab.Dataset, tmp_path: Path) -> None:
     with pytest.raises(UsageError) as e:
         ds.balance(by="nope")
@@ -241,14 +263,15 @@ def cli_options(command: str) -> set[str]:
 SET_BY_API = {"format", "output", "explain", "stats", "plan"}
 METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
            "ratings", "standings", "crosstable", "pairs", "opening_stats", "openings", "engine_stats", "analyze", "policy",
-           "match"]  # fmt: skip
+           "match", "report", "annotate"]  # fmt: skip
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_methods_take_the_commands_options(method: str) -> None:
     params = set(inspect.signature(getattr(evallab.Dataset, method)).parameters) - {"self"}
-    # `match -o DIR` is the run's folder, not the statistics (`--stats`).
-    set_by_api = SET_BY_API - {"output"} if method == "match" else SET_BY_API
+    # `match -o DIR` is the run's folder, not the statistics (`--stats`);
+    # `report` and `annotate` write no table, only their `-o` file.
+    set_by_api = SET_BY_API - {"output"} if method in ("match", "report", "annotate") else SET_BY_API
     assert params == cli_options(method.replace("_", "-")) - set_by_api
 
 

@@ -129,11 +129,13 @@ pub struct SelectedGame {
     pub expected: Vec<(f64, f64)>,
 }
 
-/// Collects the report's data from `ds`, with its EAS `labels`.
+/// Collects the report's data from `ds`, with its EAS `labels`; `progress`
+/// hears of each step before it runs ([`Steps`]).
 pub fn collect(
     ds: &Dataset,
     labels: &DataFrame,
     opts: &ReportOptions,
+    progress: Progress,
 ) -> Result<ReportData, Error> {
     let bopts = BalanceOptions {
         group: Group::EventEngine,
@@ -146,6 +148,16 @@ pub fn collect(
     // (a LazyFrame's cache lasts one collect only).
     let facts = game_facts(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts, true)?.collect()?;
     let bal = balance(facts.clone().lazy(), &bopts)?.collect()?;
+    let mut names = crate::metrics::texts(&bal, col::EVENT)?;
+    names.dedup();
+    names.sort_by_cached_key(|e| natural_key(e));
+    let runs = ds.manifest().analyses.len();
+    let steps = Steps::new(
+        progress,
+        // Those below: six, two that may not run, one per event, the ratings.
+        6 + usize::from(opts.wdl_split.is_some()) + usize::from(runs > 0) + names.len() + 1,
+    );
+    steps.next("standings, crosstables, pairs and openings");
     // The results of every selected event at once, split per event below.
     let table = standings(ds.scan(&GAMES)?, &bopts)?.collect()?;
     let cross = crosstable(ds.scan(&GAMES)?, &bopts)?.collect()?;
@@ -181,22 +193,27 @@ pub fn collect(
         };
         wdl::wdl(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &o)
     };
+    steps.next("WDL model of all positions");
     let wdl_pooled = wdl_fit(wdl::Group::All)?;
+    steps.next("WDL models per event and engine");
     let wdl_events = wdl_fit(wdl::Group::EventEngine)?;
     let wdl_validation = match &opts.wdl_split {
-        Some((train, test)) => Some(validate::validate(
-            ds.scan(&GAMES)?,
-            ds.scan(&MOVES)?,
-            &validate::Options {
-                train: train.clone(),
-                test: test.clone(),
-                selection: bopts.selection.clone(),
-                settings: wdl::Settings::default(),
-                bin_width: 5,
-                min_engine_positions: 20_000.0,
-                default_x05: crate::metrics::x05::DEFAULT,
-            },
-        )?),
+        Some((train, test)) => Some({
+            steps.next("WDL validation");
+            validate::validate(
+                ds.scan(&GAMES)?,
+                ds.scan(&MOVES)?,
+                &validate::Options {
+                    train: train.clone(),
+                    test: test.clone(),
+                    selection: bopts.selection.clone(),
+                    settings: wdl::Settings::default(),
+                    bin_width: 5,
+                    min_engine_positions: 20_000.0,
+                    default_x05: crate::metrics::x05::DEFAULT,
+                },
+            )?
+        }),
         None => None,
     };
     let mut games = ds.scan(&GAMES)?;
@@ -215,6 +232,7 @@ pub fn collect(
         ])
         .sort([col::GAME_ID], SortMultipleOptions::default())
         .collect()?;
+    steps.next("relevance");
     // The relevance summary as `evallab relevance --by-event` computes it, a
     // chunk of games at a time: one pass would hold every selected ply's
     // columns (1.0 GB for the Superfinals of the archive concatenated 4×).
@@ -230,6 +248,9 @@ pub fn collect(
         relevance::CHUNK,
         &mut |_| Ok(()),
     )?;
+    if runs > 0 {
+        steps.next("engine runs");
+    }
     // Every engine analysis of the dataset, summarised per event and engine.
     let mut agreements = Vec::new();
     for run in ds
@@ -271,11 +292,10 @@ pub fn collect(
         let df = matching::summary(rows, &[col::EVENT, match_col::PLAYER]).collect()?;
         matchings.push((run, df));
     }
+    steps.next("adjudication rules replayed");
     let (presets, sweep) =
         adjudication_tables(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?;
-    let mut names = crate::metrics::texts(&bal, col::EVENT)?;
-    names.dedup();
-    names.sort_by_cached_key(|e| natural_key(e));
+    steps.next("eval trajectories");
     // The longest decisive games of every event, and their evals in one scan.
     let picks = games
         .clone()
@@ -295,7 +315,9 @@ pub fn collect(
     let mut trajectories = trajectories(ds, &picks)?;
     let mut ease = ease_curves(ds, &picks, opts.rating_model.as_ref())?;
     let mut events = Vec::with_capacity(names.len());
-    for name in names {
+    let count = names.len();
+    for (i, name) in names.into_iter().enumerate() {
+        steps.next(&format!("event {} of {count}: {name}", i + 1));
         let calibrations = obs
             .iter()
             .filter(|(k, _)| k.first() == Some(&name))
@@ -406,8 +428,11 @@ pub fn collect(
             name,
         });
     }
+    steps.next("ratings of all events");
+    let ratings = rate(games.clone().lazy(), 1000, opts.solver)?;
+    steps.finish("the page");
     Ok(ReportData {
-        ratings: rate(games.clone().lazy(), 1000, opts.solver)?,
+        ratings,
         dataset: ds.root().display().to_string(),
         games: games.height(),
         x05_default: opts.x05.default,
@@ -415,6 +440,41 @@ pub fn collect(
         wdl: Some(wdl_pooled),
         wdl_validation,
     })
+}
+
+/// Called before each step of a report with (steps done, steps in all,
+/// what runs next): the report of the whole TCEC archive takes half a
+/// minute, a third of it the WDL models of its 4,961 events and engines.
+pub type Progress<'a> = &'a dyn Fn(usize, usize, &str);
+
+/// The steps of [`collect`], counted for its [`Progress`].
+struct Steps<'a> {
+    progress: Progress<'a>,
+    done: std::cell::Cell<usize>,
+    total: usize,
+}
+
+impl<'a> Steps<'a> {
+    fn new(progress: Progress<'a>, total: usize) -> Self {
+        Steps {
+            progress,
+            done: std::cell::Cell::new(0),
+            total,
+        }
+    }
+
+    /// The step `what` begins.
+    fn next(&self, what: &str) {
+        let done = self.done.get();
+        (self.progress)(done, self.total, what);
+        self.done.set(done + 1);
+    }
+
+    /// Every step is done; `what` (the page) is written next.
+    fn finish(&self, what: &str) {
+        debug_assert_eq!(self.done.get(), self.total, "the steps' count");
+        (self.progress)(self.total, self.total, what);
+    }
 }
 
 /// Replays per event's ratings: enough for errors to about ±5 %, so that a

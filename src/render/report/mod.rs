@@ -29,7 +29,7 @@ use crate::metrics::Families;
 use crate::metrics::difficulty::model::RatingModel;
 use crate::metrics::ratings::fit::Solver;
 use crate::metrics::x05::X05;
-pub use data::{EventData, ReportData, SelectedGame, collect};
+pub use data::{EventData, Progress, ReportData, SelectedGame, collect};
 
 /// What the report covers.
 #[derive(Debug, Clone)]
@@ -61,8 +61,13 @@ section.event{content-visibility:auto;contain-intrinsic-size:auto 3000px}";
 
 /// Builds the report page of `ds`, given its EAS labels
 /// ([`crate::metrics::eas::stored_labels`]).
-pub fn report(ds: &Dataset, labels: &DataFrame, opts: &ReportOptions) -> Result<String, Error> {
-    page(&collect(ds, labels, opts)?)
+pub fn report(
+    ds: &Dataset,
+    labels: &DataFrame,
+    opts: &ReportOptions,
+    progress: Progress,
+) -> Result<String, Error> {
+    page(&collect(ds, labels, opts, progress)?)
 }
 
 /// The page: a header, the events' summaries (each linking to its section),

@@ -444,7 +444,7 @@ pub fn collect(
 
 /// Called before each step of a report with (steps done, steps in all,
 /// what runs next): the report of the whole TCEC archive takes half a
-/// minute, a third of it the WDL models of its 4,961 events and engines.
+/// minute, a quarter of it the WDL models of its 4,961 events and engines.
 pub type Progress<'a> = &'a dyn Fn(usize, usize, &str);
 
 /// The steps of [`collect`], counted for its [`Progress`].

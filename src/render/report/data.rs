@@ -9,6 +9,7 @@ use polars::prelude::*;
 use super::ReportOptions;
 use crate::Error;
 use crate::dataset::derived::Stamp;
+use crate::dataset::inspect::natural_key;
 use crate::dataset::{Dataset, EngineRun};
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
@@ -667,50 +668,4 @@ fn ease_curves(
         out,
         rated,
     )))
-}
-
-/// A sort key that reads numbers as numbers: "Season 4" before "Season 10".
-fn natural_key(s: &str) -> Vec<(String, u64)> {
-    let mut key = Vec::new();
-    let mut rest = s;
-    while !rest.is_empty() {
-        let text_end = rest
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let (text, tail) = rest.split_at(text_end);
-        let num_end = tail
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(tail.len());
-        let (num, tail) = tail.split_at(num_end);
-        key.push((text.to_string(), num.parse().unwrap_or(u64::MAX)));
-        rest = tail;
-    }
-    key
-}
-
-#[cfg(test)]
-mod tests {
-    use super::natural_key;
-
-    #[test]
-    fn events_read_in_number_order() {
-        let mut v = [
-            "TCEC Season 10 - Superfinal",
-            "TCEC Cup 2",
-            "TCEC Season 9 - Superfinal",
-            "TCEC Season 29 - Superfinal",
-            "TCEC Season 9 - Stage 1a",
-        ];
-        v.sort_by_cached_key(|e| natural_key(e));
-        assert_eq!(
-            v,
-            [
-                "TCEC Cup 2",
-                "TCEC Season 9 - Stage 1a",
-                "TCEC Season 9 - Superfinal",
-                "TCEC Season 10 - Superfinal",
-                "TCEC Season 29 - Superfinal",
-            ]
-        );
-    }
 }

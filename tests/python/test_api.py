@@ -266,6 +266,25 @@ METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficult
            "match", "report", "annotate"]  # fmt: skip
 
 
+# The commands without a `Dataset` method, and why: a new command must be
+# one or the other (the test below), so that the API cannot fall behind.
+NOT_METHODS = {
+    "ingest": "evallab.ingest(), a module function (it makes the dataset)",
+    "commit": "evallab.cluster (the shards of a distributed ingest)",
+    "facts": "evallab.cluster (the map step of a distributed balance, calibrate, eas)",
+    "inspect": "printed counts: Dataset.tables, .runs, .engine_runs and scan() hold them",
+    "schema": "printed schemas: scan(table).collect_schema()",
+    "calc": "a calculator of single values, no dataset",
+    "run": "a pipeline spec: evallab.api.run(['run', SPEC])",
+}
+
+
+def test_every_command_has_a_method_or_a_reason() -> None:
+    names = {c.replace("-", "_") for c in commands()}
+    assert names == set(METHODS) | set(NOT_METHODS), (names ^ (set(METHODS) | set(NOT_METHODS)))
+    assert not set(METHODS) & set(NOT_METHODS)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_methods_take_the_commands_options(method: str) -> None:
     params = set(inspect.signature(getattr(evallab.Dataset, method)).parameters) - {"self"}

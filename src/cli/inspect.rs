@@ -21,7 +21,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ins = evallab::dataset::inspect::inspect(&ds)?;
     outln!("inputs: {}", ds.manifest().inputs().count());
     outln!("{}", ins.tables);
-    outln!("per event:\n{}", ins.events);
+    outln!(
+        "per event:\n{}",
+        evallab::render::order::events_in_natural_order(&ins.events)?
+    );
     outln!("per comment dialect:\n{}", ins.dialects);
     outln!(
         "per variant (inferred: Chess960 read from the FEN, no Variant tag):\n{}",

@@ -11,7 +11,8 @@ use crate::schema::{ANALYSIS_TABLES, GAMES, MOVES, REJECTS, col};
 pub struct Inspection {
     /// table, rows.
     pub tables: DataFrame,
-    /// event, games, plies, evals, rejects.
+    /// event, games, plies, evals, rejects; events sorted as text (people
+    /// read them in `render::order`'s number order).
     pub events: DataFrame,
     /// dialect, games, plies, evals, unparsed_comments.
     pub dialects: DataFrame,
@@ -80,8 +81,11 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
             col("games").fill_null(lit(0)),
             col("rejects").fill_null(lit(0)),
         ])
+        .sort(
+            [col::EVENT],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
         .collect()?;
-    let events = in_natural_order(&events, col::EVENT)?;
     let variants = games
         .clone()
         .group_by([col(col::VARIANT)])
@@ -129,83 +133,4 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         rejects,
         analyses,
     })
-}
-
-/// The rows of `df` ordered by `column`'s text, numbers read as numbers
-/// ([`natural_key`]: "TCEC Season 4" before "TCEC Season 10"), nulls last.
-fn in_natural_order(df: &DataFrame, column: &str) -> PolarsResult<DataFrame> {
-    let names = df.column(column)?.str()?;
-    let mut order: Vec<IdxSize> = (0..df.height() as IdxSize).collect();
-    order.sort_by_cached_key(|&i| {
-        let name = names.get(i as usize);
-        (name.is_none(), name.map(natural_key))
-    });
-    df.take(&IdxCa::from_vec("order".into(), order))
-}
-
-/// A sort key that reads numbers as numbers: "Season 4" before "Season 10"
-/// (the events of `inspect` and of the report, in the order people number
-/// them).
-pub fn natural_key(s: &str) -> Vec<(String, u64)> {
-    let mut key = Vec::new();
-    let mut rest = s;
-    while !rest.is_empty() {
-        let text_end = rest
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let (text, tail) = rest.split_at(text_end);
-        let num_end = tail
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(tail.len());
-        let (num, tail) = tail.split_at(num_end);
-        key.push((text.to_string(), num.parse().unwrap_or(u64::MAX)));
-        rest = tail;
-    }
-    key
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn events_read_in_number_order() {
-        let mut v = [
-            "TCEC Season 10 - Superfinal",
-            "TCEC Cup 2",
-            "TCEC Season 9 - Superfinal",
-            "TCEC Season 29 - Superfinal",
-            "TCEC Season 9 - Stage 1a",
-        ];
-        v.sort_by_cached_key(|e| natural_key(e));
-        assert_eq!(
-            v,
-            [
-                "TCEC Cup 2",
-                "TCEC Season 9 - Stage 1a",
-                "TCEC Season 9 - Superfinal",
-                "TCEC Season 10 - Superfinal",
-                "TCEC Season 29 - Superfinal",
-            ]
-        );
-    }
-
-    /// Rows follow their event in number order, the event-less (null) last.
-    #[test]
-    fn rows_in_natural_order_of_a_column() {
-        let df = df!(
-            col::EVENT => [Some("S10"), None, Some("S9"), Some("Match 2"), Some("S10a")],
-            "games" => [1u32, 2, 3, 4, 5],
-        )
-        .unwrap();
-        let out = in_natural_order(&df, col::EVENT).unwrap();
-        let games: Vec<u32> = out
-            .column("games")
-            .unwrap()
-            .u32()
-            .unwrap()
-            .into_no_null_iter()
-            .collect();
-        assert_eq!(games, [4, 3, 1, 5, 2]);
-    }
 }

@@ -58,9 +58,12 @@ pub fn check(format: Format, path: Option<&Path>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes `df` in `format` to `path`, or to stdout when `path` is `None`.
+/// Writes `df` in `format` to `path`, or to stdout when `path` is `None`;
+/// a table grouped by event with its events in number order
+/// ([`super::order::events_in_natural_order`]).
 pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<(), Error> {
     check(format, path)?;
+    let df = &mut super::order::events_in_natural_order(df)?;
     match path {
         None => {
             // Rendered first, so that a closed stdout surfaces as one io error

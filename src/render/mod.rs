@@ -1,9 +1,11 @@
 //! Everything evallab shows people: result frames in a format ([`format`]),
+//! events in the order people number them ([`order`]),
 //! SVG/PNG plots ([`plot`]), annotated PGN ([`annotate`]) and the HTML report
 //! ([`report`]). Files are written through [`crate::dataset::commit`].
 
 pub mod annotate;
 pub mod format;
+pub mod order;
 pub mod plot;
 pub mod report;
 

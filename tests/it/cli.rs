@@ -1033,3 +1033,42 @@ fn json_progress_lines_for_a_reader_of_stderr() {
     assert!(quiet.status.success());
     assert!(quiet.stderr.is_empty(), "{}", text(&quiet.stderr));
 }
+
+/// Events in the order people number them, in every command's table and in
+/// `inspect` ("S 9" before "S 10", though "S 1" sorts first as text), each
+/// event's rows in the command's own order (rank 1 first).
+#[test]
+fn events_in_number_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |event: &str, white: &str, black: &str, result: &str| {
+        format!(
+            "[Event \"{event}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+             [Result \"{result}\"]\n\n1. e4 e5 {result}\n\n"
+        )
+    };
+    let pgn = [
+        game("S 10", "B", "A", "1-0"),
+        game("S 9", "A", "B", "1-0"),
+        game("S 9", "B", "A", "1/2-1/2"),
+    ]
+    .concat();
+    let input = dir.path().join("s.pgn");
+    std::fs::write(&input, pgn).unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&[&input.display().to_string()], &ds, &[]);
+    let out = evallab(&["standings", &ds, "--format", "csv"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Vec<String> = text(&out.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(3).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(rows, ["S 9,1,A", "S 9,2,B", "S 10,1,B", "S 10,2,A"]);
+    let out = evallab(&["inspect", &ds], None);
+    let t = text(&out.stdout);
+    let at = |e: &str| {
+        t.find(&format!("| {e} "))
+            .unwrap_or_else(|| panic!("{e}: {t}"))
+    };
+    assert!(at("S 9") < at("S 10"), "{t}");
+}

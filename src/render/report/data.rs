@@ -9,7 +9,6 @@ use polars::prelude::*;
 use super::ReportOptions;
 use crate::Error;
 use crate::dataset::derived::Stamp;
-use crate::dataset::inspect::natural_key;
 use crate::dataset::{Dataset, EngineRun};
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
@@ -33,6 +32,7 @@ use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Selection, event_matches};
 use crate::render::annotate::white_pov;
+use crate::render::order::natural_key;
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, col, match_col, metric};
 
 /// The whole report's data.

@@ -291,6 +291,15 @@ impl Cell {
 /// A function of (a, b) per material row, with its gradient.
 type RowObjective = fn(&[Cell], f64, f64) -> (f64, [f64; 2]);
 
+/// A row objective with its gradient (`GRAD`, for Newton steps) and without
+/// (for Powell, which reads the value alone: the same value, computed the
+/// same way, a third faster).
+#[derive(Clone, Copy)]
+struct Objective {
+    grad: RowObjective,
+    value: RowObjective,
+}
+
 /// Win and loss rates with their derivatives in (a, b).
 struct Rates {
     w: f64,
@@ -299,10 +308,19 @@ struct Rates {
     dl: [f64; 2],
 }
 
-fn rates(x: f64, a: f64, b: f64) -> Rates {
+/// The derivatives only with `GRAD` (else zero).
+fn rates<const GRAD: bool>(x: f64, a: f64, b: f64) -> Rates {
     let bb = b.max(B_MIN);
     let (u, v) = ((x - a) / bb, (-x - a) / bb);
     let (w, l) = (logistic(u), logistic(v));
+    if !GRAD {
+        return Rates {
+            w,
+            l,
+            dw: [0.0; 2],
+            dl: [0.0; 2],
+        };
+    }
     // d/da σ((x−a)/b) = −σ(1−σ)/b; d/db = −σ(1−σ)·u/b (0 where b is guarded).
     let db = if b > B_MIN { 1.0 } else { 0.0 };
     let (sw, sl) = (w * (1.0 - w) / bb, l * (1.0 - l) / bb);
@@ -315,10 +333,10 @@ fn rates(x: f64, a: f64, b: f64) -> Rates {
 }
 
 /// −Σ log P(outcome), the reference's `evalLogProbability` before its division by N.
-fn log_probability(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
+fn log_probability<const GRAD: bool>(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
     let (mut f, mut g) = (0.0, [0.0; 2]);
     for c in cells {
-        let r = rates(c.x, a, b);
+        let r = rates::<GRAD>(c.x, a, b);
         let d = 1.0 - r.w - r.l;
         for (count, p, dp) in [
             (c.w, r.w, r.dw),
@@ -327,7 +345,7 @@ fn log_probability(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
         ] {
             if count > 0.0 {
                 f -= count * p.max(P_MIN).ln();
-                if p > P_MIN {
+                if GRAD && p > P_MIN {
                     g[0] -= count * dp[0] / p;
                     g[1] -= count * dp[1] / p;
                 }
@@ -339,17 +357,19 @@ fn log_probability(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
 
 /// Σ count·(expected score − game score)², the reference's `scoreError`
 /// squared and before its division by N (the same minimum).
-fn score_error(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
+fn score_error<const GRAD: bool>(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
     let (mut f, mut g) = (0.0, [0.0; 2]);
     for c in cells {
-        let r = rates(c.x, a, b);
+        let r = rates::<GRAD>(c.x, a, b);
         // `estimateScore`: win + draw/2 with draw = 1 − win − loss.
         let e = r.w + 0.5 * (1.0 - r.w - r.l);
         let de = [0.5 * (r.dw[0] - r.dl[0]), 0.5 * (r.dw[1] - r.dl[1])];
         for (count, s) in [(c.w, 1.0), (c.d, 0.5), (c.l, 0.0)] {
             f += count * (e - s) * (e - s);
-            g[0] += count * 2.0 * (e - s) * de[0];
-            g[1] += count * 2.0 * (e - s) * de[1];
+            if GRAD {
+                g[0] += count * 2.0 * (e - s) * de[0];
+                g[1] += count * 2.0 * (e - s) * de[1];
+            }
         }
     }
     (f, g)
@@ -360,7 +380,7 @@ fn score_error(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
 fn density_error(cells: &[Cell], a: f64, b: f64) -> (f64, [f64; 2]) {
     let (mut f, mut g) = (0.0, [0.0; 2]);
     for c in cells {
-        let r = rates(c.x, a, b);
+        let r = rates::<true>(c.x, a, b);
         let e = r.w - c.w / c.total();
         f += e * e;
         g[0] += 2.0 * e * r.dw[0];
@@ -557,10 +577,16 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
     }
     let rows = grid.rows();
     let target = f64::from(s.mom_target);
-    let row_obj: Option<RowObjective> = match s.fitting {
+    let row_obj = match s.fitting {
         Fitting::FitDensity => None,
-        Fitting::OptimizeProbability => Some(log_probability),
-        Fitting::OptimizeScore => Some(score_error),
+        Fitting::OptimizeProbability => Some(Objective {
+            grad: log_probability::<true>,
+            value: log_probability::<false>,
+        }),
+        Fitting::OptimizeScore => Some(Objective {
+            grad: score_error::<true>,
+            value: score_error::<false>,
+        }),
     };
     // Local fits where a material has enough wins (`fit_abs_locally`): the win
     // densities first, from (100, 100/6) as the reference starts with
@@ -578,12 +604,13 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
             let n: f64 = cells.iter().map(Cell::total).sum();
             match s.solver {
                 Solver::Newton => {
-                    if let Some(refined) = fit_row(obj, cells, ab) {
+                    if let Some(refined) = fit_row(obj.grad, cells, ab) {
                         ab = refined;
                     }
                 }
                 Solver::Powell => {
-                    let mut f = |p: &[f64]| reference_value(s.fitting, obj(cells, p[0], p[1]).0, n);
+                    let mut f =
+                        |p: &[f64]| reference_value(s.fitting, (obj.value)(cells, p[0], p[1]).0, n);
                     let p = powell::minimize(&mut f, &ab, POWELL_XTOL, POWELL_MAXITER);
                     ab = [p[0], p[1]];
                 }
@@ -614,7 +641,7 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
                 Solver::Powell => {
                     let x0: Vec<f64> = model.as_.iter().chain(&model.bs).copied().collect();
                     let mut f = |c: &[f64]| {
-                        reference_value(s.fitting, global_value(obj, &rows, target, c), n)
+                        reference_value(s.fitting, global_value(obj.value, &rows, target, c), n)
                     };
                     powell::minimize(&mut f, &x0, POWELL_XTOL, POWELL_MAXITER)
                 }
@@ -624,7 +651,11 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
             }
             model.as_.copy_from_slice(&coeffs[0..4]);
             model.bs.copy_from_slice(&coeffs[4..8]);
-            reference_value(s.fitting, global_value(obj, &rows, target, &coeffs), n)
+            reference_value(
+                s.fitting,
+                global_value(obj.value, &rows, target, &coeffs),
+                n,
+            )
         }
     };
     // A curve whose 50 % point lies far beyond the evals it was fitted on, or
@@ -676,7 +707,7 @@ fn global_value(obj: RowObjective, rows: &[(i32, Vec<Cell>)], target: f64, c: &[
 /// and b are linear in the coefficients, so the gradient and Hessian are the
 /// rows' (a, b) ones times the polynomial basis.
 fn global_minimum(
-    obj: RowObjective,
+    obj: Objective,
     rows: &[(i32, Vec<Cell>)],
     target: f64,
     start: &Model,
@@ -688,8 +719,8 @@ fn global_minimum(
         for (m, cells) in rows.iter().filter(|(_, cells)| !cells.is_empty()) {
             let y = f64::from(*m) / target;
             let (a, b) = (poly3(&ca, y), poly3(&cb, y));
-            let (fm, gm) = obj(cells, a, b);
-            let hm = row_hessian(obj, cells, a, b);
+            let (fm, gm) = (obj.grad)(cells, a, b);
+            let hm = row_hessian(obj.grad, cells, a, b);
             let phi = basis(y);
             f += fm;
             for i in 0..8 {
@@ -702,7 +733,7 @@ fn global_minimum(
         }
         (f, g, h)
     };
-    let (x, ok) = minimize(quad, |c| global_value(obj, rows, target, c), &x0);
+    let (x, ok) = minimize(quad, |c| global_value(obj.value, rows, target, c), &x0);
     if ok && x.iter().all(|v| v.is_finite()) {
         Ok(x)
     } else {

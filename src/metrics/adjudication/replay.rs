@@ -136,7 +136,11 @@ pub struct Replay {
 /// assert_eq!((f.ply, f.result.pgn(), f.clause), (6, "1-0", "resign"));
 /// ```
 pub fn replay(rules: &Compiled, plies: &[Ply], clocks: bool) -> Replay {
-    let mut out = Replay::default();
+    let mut out = Replay {
+        fire: None,
+        // Sized once: a sweep replays every game at every point.
+        clocks: Vec::with_capacity(if clocks { plies.len() } else { 0 }),
+    };
     let mut state = State::new();
     for i in 0..plies.len() {
         let (fire, clock) = state.step(rules, &plies[..=i]);

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use crate::metrics::relevance::math::prob_exp;
 
 /// One game from one engine's side.
@@ -344,15 +346,29 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
     ];
     let mut samples: [Vec<f64>; 3] = Default::default();
     let mut rng = SplitMix64(seed);
-    let mut pick: Vec<&GameObs> = Vec::with_capacity(all.len());
-    for _ in 0..bootstrap {
-        if all.is_empty() {
-            break;
-        }
-        pick.clear();
-        pick.extend((0..all.len()).map(|_| all[rng.below(all.len())]));
-        for (s, v) in samples.iter_mut().zip(estimate(&pick)) {
-            s.extend(v);
+    // The resamples drawn in order, a block at a time, and estimated in
+    // parallel: the same samples whatever the number of threads, and at
+    // most a block of draws in memory.
+    const BLOCK: usize = 64;
+    let mut left = if all.is_empty() { 0 } else { bootstrap };
+    while left > 0 {
+        let n = left.min(BLOCK);
+        left -= n;
+        let picks: Vec<Vec<u32>> = (0..n)
+            .map(|_| {
+                (0..all.len())
+                    .map(|_| rng.below(all.len()) as u32)
+                    .collect()
+            })
+            .collect();
+        let block: Vec<[Option<f64>; 3]> = picks
+            .par_iter()
+            .map(|p| estimate(&p.iter().map(|&i| all[i as usize]).collect::<Vec<_>>()))
+            .collect();
+        for est in block {
+            for (s, v) in samples.iter_mut().zip(est) {
+                s.extend(v);
+            }
         }
     }
     let mut est = |i: usize| {

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use polars::prelude::*;
+use rayon::prelude::*;
 
 use super::math::{Calibration, GameObs, Positions, calibrate_group};
 use super::pool::{self, Evidence, Pooled, Prior, normal_quantile};
@@ -45,9 +46,12 @@ pub fn calibrate(
     s: Settings,
 ) -> Result<Calibrated, PolarsError> {
     let groups = observations(facts, opts)?;
-    let results: Vec<(Vec<String>, Calibration)> = groups
-        .iter()
-        .map(|(k, games)| (k.clone(), calibrate_group(games, s.bootstrap, s.seed)))
+    // Each group on its own (its resamples seeded alike): in parallel, in
+    // the groups' order.
+    let list: Vec<_> = groups.iter().collect();
+    let results: Vec<(Vec<String>, Calibration)> = list
+        .par_iter()
+        .map(|&(k, games)| (k.clone(), calibrate_group(games, s.bootstrap, s.seed)))
         .collect();
     let evidence: Vec<Evidence<Positions>> = groups
         .values()

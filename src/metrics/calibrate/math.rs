@@ -479,6 +479,18 @@ mod tests {
             (c.rank.lo, c.rank.hi, c.ml.lo)
         );
         assert_eq!(calibrate_group(&games, 0, 1).rank.lo, None);
+        // The resamples are estimated in parallel, drawn in order: the same
+        // intervals on one thread as on three (150 resamples: blocks of 64,
+        // 64 and 22).
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let c = pool.install(|| calibrate_group(&games, 150, 7));
+            [c.rank, c.threshold, c.ml].map(|e| (e.lo, e.hi))
+        };
+        assert_eq!(on(1), on(3));
     }
 
     #[test]

@@ -66,23 +66,42 @@ pub struct Mean {
     pub hi: f64,
 }
 
+/// The games of a list of positions as clusters: each position's cluster,
+/// numbered in game id order (the order in which [`clustered`] sums them).
+struct Clusters {
+    of: Vec<usize>,
+    count: usize,
+}
+
+impl Clusters {
+    fn new(games: &[i64]) -> Clusters {
+        let mut ids = games.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let of = games
+            .iter()
+            .map(|g| ids.binary_search(g).expect("a game of the list"))
+            .collect();
+        Clusters {
+            of,
+            count: ids.len(),
+        }
+    }
+}
+
 /// The mean of per-position values and its cluster-robust interval: the
-/// ratio estimator's variance Σ_g (S_g − n_g·mean)² / N².
-fn clustered(values: &[f64], games: &[i64], z: f64) -> Mean {
+/// ratio estimator's variance Σ_g (S_g − n_g·mean)² / N². The clusters are
+/// found once per list of positions, not once per measure of every model.
+fn clustered(values: &[f64], clusters: &Clusters, z: f64) -> Mean {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
-    let mut per: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
-    for (v, g) in values.iter().zip(games) {
-        let e = per.entry(*g).or_default();
-        e.0 += v;
-        e.1 += 1.0;
+    let mut per = vec![(0.0, 0.0); clusters.count];
+    for (v, &c) in values.iter().zip(&clusters.of) {
+        per[c].0 += v;
+        per[c].1 += 1.0;
     }
-    let var: f64 = per
-        .values()
-        .map(|(s, k)| (s - k * mean).powi(2))
-        .sum::<f64>()
-        / (n * n);
-    let g = per.len() as f64;
+    let var: f64 = per.iter().map(|(s, k)| (s - k * mean).powi(2)).sum::<f64>() / (n * n);
+    let g = clusters.count as f64;
     // Small-sample factor G/(G−1) of the cluster variance.
     let se = (var * g / (g - 1.0).max(1.0)).sqrt();
     Mean {
@@ -463,16 +482,22 @@ pub fn validate(
             (log_loss(p, o.score), (p - o.score).powi(2))
         })
         .collect();
+    // Each subset's positions and their games, the same for every model.
+    let subsets: Vec<(Vec<usize>, Clusters)> = (0..SUBSETS.len())
+        .map(|k| {
+            let idx: Vec<usize> = (0..test.len()).filter(|&i| keep(k, i)).collect();
+            let games: Vec<i64> = idx.iter().map(|&i| test[i].game).collect();
+            (idx, Clusters::new(&games))
+        })
+        .collect();
     let scored = models
         .into_iter()
         .map(|(name, parameter, f)| {
             let p: Vec<f64> = test.iter().map(&f).collect();
             let scores = SUBSETS
                 .iter()
-                .enumerate()
-                .map(|(k, subset)| {
-                    let idx: Vec<usize> = (0..test.len()).filter(|&i| keep(k, i)).collect();
-                    let games: Vec<i64> = idx.iter().map(|&i| test[i].game).collect();
+                .zip(&subsets)
+                .map(|(subset, (idx, games))| {
                     let ll: Vec<f64> = idx.iter().map(|&i| log_loss(p[i], test[i].score)).collect();
                     let br: Vec<f64> = idx
                         .iter()
@@ -484,14 +509,11 @@ pub fn validate(
                     SubsetScore {
                         subset,
                         positions: idx.len(),
-                        games: games
-                            .iter()
-                            .collect::<std::collections::BTreeSet<_>>()
-                            .len(),
-                        log_loss: clustered(&ll, &games, z),
-                        brier: clustered(&br, &games, z),
-                        vs_best_x05: clustered(&diff, &games, z),
-                        brier_vs_best_x05: clustered(&bdiff, &games, z),
+                        games: games.count,
+                        log_loss: clustered(&ll, games, z),
+                        brier: clustered(&br, games, z),
+                        vs_best_x05: clustered(&diff, games, z),
+                        brier_vs_best_x05: clustered(&bdiff, games, z),
                     }
                 })
                 .collect();
@@ -648,10 +670,13 @@ mod tests {
     fn clustered_interval_widens_with_correlated_games() {
         // Two games, each with identical values: the clusters carry the variance.
         let v = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0];
-        let m = clustered(&v, &[1, 1, 1, 2, 2, 2], 1.96);
+        let m = clustered(&v, &Clusters::new(&[1, 1, 1, 2, 2, 2]), 1.96);
         assert_eq!(m.value, 0.5);
         // Σ (S_g − n_g·0.5)² / N² = (1.5² + 1.5²)/36 = 0.125, × G/(G−1) = 2 → se 0.5.
         assert!((m.hi - m.value - 1.96 * 0.5).abs() < 1e-12);
+        // Clusters numbered in game id order, whatever the positions' order.
+        let c = Clusters::new(&[5, 2, 5, 9, 2]);
+        assert_eq!((c.of, c.count), (vec![1, 0, 1, 2, 0], 3));
     }
 
     #[test]

@@ -43,6 +43,7 @@ from IPython.display import display
 import matplotlib.pyplot as plt
 import polars as pl
 
+import evallab
 from evallab import parts  # the committed files of a table (pip install .)
 import pyarrow.compute as pc
 import pyarrow.dataset as pads
@@ -101,9 +102,12 @@ assert counts == expected, (counts, expected)
 #
 # Games, results and plies per event, and the moves with a usable eval (`cp` or
 # `mate`; `placeholder` and `absurd` are not evals; book moves carry none).
+# polars sorts events as text ("Season 10" before "Season 4");
+# `evallab.in_event_order` gives the frame the order of the binary's tables and
+# the report.
 
 # %%
-per_event = (
+per_event = evallab.in_event_order(
     games.group_by("event")
     .agg(
         pl.len().alias("games"),
@@ -152,6 +156,7 @@ engine_moves = (
     )
     .sort("event", "engine")
     .collect()
+    .pipe(evallab.in_event_order)
 )
 
 # %% [markdown]

@@ -24,20 +24,25 @@ the rest).
 
 The ``read_*`` helpers open a table with one engine each (polars, DuckDB, Dask,
 PySpark); ``evallab.cluster`` is the ``evallab-dask`` driver and
-``evallab.checksums`` compares the content of two datasets. A failed command
+``evallab.checksums`` compares the content of two datasets; ``in_event_order``
+puts a frame you grouped by event in the binary's order (Season 4 before
+Season 10). A failed command
 raises an :mod:`evallab.errors` exception.
 """
 
 from evallab.api import Dataset, ingest
 from evallab.errors import EvallabError
 from evallab.manifest import manifest, parts
+from evallab.order import in_event_order, natural_key
 from evallab.read import read_dask, read_duckdb, read_polars, read_spark
 
 __all__ = [
     "Dataset",
     "EvallabError",
+    "in_event_order",
     "ingest",
     "manifest",
+    "natural_key",
     "parts",
     "read_dask",
     "read_duckdb",

@@ -376,8 +376,9 @@ def test_docstring_examples() -> None:
     """The examples that need no dataset (the others are marked SKIP)."""
     import evallab.api
     import evallab.errors
+    import evallab.order
 
-    for module in (evallab.api, evallab.errors):
+    for module in (evallab.api, evallab.errors, evallab.order):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
 

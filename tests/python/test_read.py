@@ -147,3 +147,36 @@ def test_read_spark(manifest):
         assert top == pl.scan_parquet(parts(manifest, "moves")).select(pl.col("ply").max()).collect().item()
     finally:
         spark.stop()
+
+
+def test_in_event_order_is_the_binarys(tmp_path):
+    """A frame grouped by event in Python, put in order by
+    ``evallab.in_event_order``, lists the events as the binary's tables do
+    (Rust's ``render::order``): names where text and number order differ."""
+    names = [
+        "TCEC Season 10 - Superfinal",
+        "TCEC Season 9 - Stage 1a",
+        "TCEC Season 9 - Superfinal",
+        "TCEC Season 9 - Stage 10",
+        "TCEC Cup 2",
+        "Match 10",
+        "Match 2",
+        "S 1.10",
+        "S 1.5",
+        "S 99999999999999999999",
+        "S 18446744073709551615",
+        "S 04",
+        "S 4",
+        "Bonus",
+    ]
+    pgn = "".join(
+        f'[Event "{e}"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n' for e in names
+    )
+    (tmp_path / "e.pgn").write_text(pgn)
+    ds = evallab.ingest(tmp_path / "e.pgn", tmp_path / "ds")
+    binary = ds.standings()["event"].unique(maintain_order=True).to_list()
+    mine = (
+        ds.scan("games").group_by("event").agg(pl.len()).sort("event").collect()
+    )
+    assert evallab.in_event_order(mine)["event"].to_list() == binary
+    assert binary[:3] == ["Bonus", "Match 2", "Match 10"]

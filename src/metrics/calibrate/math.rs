@@ -125,6 +125,53 @@ impl Positions {
     }
 }
 
+/// A group's games with their evals' bins found once, for the bootstrap's
+/// resamples: [`Positions::of`] a resample without a search per position.
+/// The sums are of whole and half points, exact in any order, so a
+/// resample's positions are the same numbers as [`Positions::of`] its games.
+struct Binned {
+    /// The group's distinct evals (cp), ascending: [`Positions::of`]'s order.
+    cps: Vec<i32>,
+    /// Each game's evals as indices into `cps`.
+    of_game: Vec<Vec<u32>>,
+}
+
+impl Binned {
+    fn new(games: &[&GameObs]) -> Binned {
+        let mut cps: Vec<i32> = games.iter().flat_map(|g| g.evals.iter().copied()).collect();
+        cps.sort_unstable();
+        cps.dedup();
+        let of_game = games
+            .iter()
+            .map(|g| {
+                let bin = |cp| cps.binary_search(cp).expect("an eval of the group") as u32;
+                g.evals.iter().map(bin).collect()
+            })
+            .collect();
+        Binned { cps, of_game }
+    }
+
+    /// The positions of the games `pick` (indices into the games of [`Binned::new`]).
+    fn positions(&self, games: &[&GameObs], pick: &[u32]) -> Positions {
+        let mut bins = vec![(0.0, 0.0); self.cps.len()];
+        for &g in pick {
+            let result = games[g as usize].result;
+            for &b in &self.of_game[g as usize] {
+                bins[b as usize].0 += 1.0;
+                bins[b as usize].1 += result;
+            }
+        }
+        Positions(
+            self.cps
+                .iter()
+                .zip(bins)
+                .filter(|(_, (n, _))| *n > 0.0)
+                .map(|(&cp, (n, s))| (f64::from(cp) / 100.0, n, s))
+                .collect(),
+        )
+    }
+}
+
 /// A log-likelihood in θ = ln x05 ([`Positions`], or any function of θ):
 /// what the pool's posterior mode maximises.
 pub trait LogLik {
@@ -146,7 +193,9 @@ impl LogLik for Positions {
             .iter()
             .map(|&(x, n, s)| {
                 let p = prob_exp(x, x05).clamp(1e-12, 1.0 - 1e-12);
-                s * p.ln() + (n - s) * (1.0 - p).ln()
+                // A side without outcomes adds nothing: no logarithm for it.
+                let side = |k: f64, q: f64| if k > 0.0 { k * q.ln() } else { 0.0 };
+                side(s, p) + side(n - s, 1.0 - p)
             })
             .sum()
     }
@@ -157,7 +206,11 @@ impl LogLik for Positions {
 /// Returns `None` without positions or when the likelihood has no interior
 /// maximum in [`X05_RANGE`] (e.g. every position of won games only).
 pub fn ml_x05(games: &[&GameObs]) -> Option<f64> {
-    let positions = Positions::of(games);
+    ml_of(&Positions::of(games))
+}
+
+/// [`ml_x05`] of the positions.
+fn ml_of(positions: &Positions) -> Option<f64> {
     if positions.is_empty() {
         return None;
     }
@@ -321,14 +374,14 @@ fn pawns(cp: i64) -> f64 {
 /// `bootstrap` resamples of the games; none when `bootstrap` is 0).
 pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibration {
     let all: Vec<&GameObs> = games.iter().collect();
-    let estimate = |gs: &[&GameObs]| {
+    let estimate = |gs: &[&GameObs], positions: &Positions| {
         [
             rank_x05(gs).map(pawns),
             threshold_x05(gs).map(pawns),
-            ml_x05(gs),
+            ml_of(positions),
         ]
     };
-    let point = estimate(&all);
+    let point = estimate(&all, &Positions::of(&all));
     let (rank, threshold) = (rank_x05(&all), threshold_x05(&all));
     let ml_se = point[2].and_then(|x| ml_sandwich(&all, x));
     let reasons = [
@@ -345,6 +398,7 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
         },
     ];
     let mut samples: [Vec<f64>; 3] = Default::default();
+    let binned = Binned::new(&all);
     let mut rng = SplitMix64(seed);
     // The resamples drawn in order, a block at a time, and estimated in
     // parallel: the same samples whatever the number of threads, and at
@@ -363,7 +417,10 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
             .collect();
         let block: Vec<[Option<f64>; 3]> = picks
             .par_iter()
-            .map(|p| estimate(&p.iter().map(|&i| all[i as usize]).collect::<Vec<_>>()))
+            .map(|p| {
+                let gs: Vec<&GameObs> = p.iter().map(|&i| all[i as usize]).collect();
+                estimate(&gs, &binned.positions(&all, p))
+            })
             .collect();
         for est in block {
             for (s, v) in samples.iter_mut().zip(est) {
@@ -491,6 +548,46 @@ mod tests {
             [c.rank, c.threshold, c.ml].map(|e| (e.lo, e.hi))
         };
         assert_eq!(on(1), on(3));
+    }
+
+    /// A resample's positions from the group's bins are Positions::of its
+    /// games, repeats included (the same bins, counts and sums, bit for bit).
+    #[test]
+    fn binned_resamples_are_positions_of_their_games() {
+        let games = [
+            g(true, 1.0, Some(300), &[30, -12, 30, 250]),
+            g(false, 0.5, Some(40), &[-12, 0, 40]),
+            g(false, 0.0, Some(5), &[]),
+            g(false, 0.0, None, &[-300, 0, 5]),
+        ];
+        let all: Vec<&GameObs> = games.iter().collect();
+        let binned = Binned::new(&all);
+        for pick in [
+            vec![0u32, 1, 2, 3],
+            vec![3, 3, 1],
+            vec![2],
+            vec![1, 0, 1, 1],
+        ] {
+            let gs: Vec<&GameObs> = pick.iter().map(|&i| all[i as usize]).collect();
+            assert_eq!(
+                binned.positions(&all, &pick).0,
+                Positions::of(&gs).0,
+                "{pick:?}"
+            );
+        }
+        // Games 3, 3 and 1: -300 twice (lost), -12 once (drawn), 0 three
+        // times (2 lost, 1 drawn), 5 twice (lost), 40 once (drawn).
+        let p = binned.positions(&all, &[3, 3, 1]).0;
+        assert_eq!(
+            p,
+            [
+                (-3.0, 2.0, 0.0),
+                (-0.12, 1.0, 0.5),
+                (0.0, 3.0, 0.5),
+                (0.05, 2.0, 0.0),
+                (0.4, 1.0, 0.5)
+            ]
+        );
     }
 
     #[test]

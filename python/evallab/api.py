@@ -22,9 +22,9 @@ shape: (4, 5)
 │ str            ┆ u32   ┆ u32  ┆ f64     ┆ str                             │
 ╞════════════════╪═══════╪══════╪═════════╪═════════════════════════════════╡
 │ Stockfish Full ┆ 132   ┆ 119  ┆ null    ┆ fewer non-won games with an ow… │
+│ Stockfish L5   ┆ 132   ┆ 2    ┆ 2.17    ┆ null                            │
 │ Stockfish L10  ┆ 132   ┆ 52   ┆ 0.26    ┆ null                            │
 │ Stockfish L15  ┆ 132   ┆ 59   ┆ -0.01   ┆ null                            │
-│ Stockfish L5   ┆ 132   ┆ 2    ┆ 2.17    ┆ null                            │
 └────────────────┴───────┴──────┴─────────┴─────────────────────────────────┘
 
 A failed command raises an :class:`evallab.errors.EvallabError` subclass
@@ -372,7 +372,7 @@ class Dataset:
 
         ``by``: ``engine``, ``event,engine`` (default) or ``season,engine``.
 
-        >>> ds.balance(by="engine").select("engine", "wins", "balance").row(1)  # doctest: +SKIP
+        >>> ds.balance(by="engine").select("engine", "wins", "balance").row(2)  # doctest: +SKIP
         ('Stockfish L10', 52, 0.26)
         """
         return self.statistic("balance", by=by, engine=engine, event=event, family=family, facts=facts)

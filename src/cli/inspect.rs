@@ -23,7 +23,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     outln!("{}", ins.tables);
     outln!(
         "per event:\n{}",
-        evallab::render::order::events_in_natural_order(&ins.events)?
+        evallab::render::order::in_natural_order(&ins.events)?
     );
     outln!("per comment dialect:\n{}", ins.dialects);
     outln!(

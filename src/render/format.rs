@@ -59,11 +59,11 @@ pub fn check(format: Format, path: Option<&Path>) -> Result<(), Error> {
 }
 
 /// Writes `df` in `format` to `path`, or to stdout when `path` is `None`;
-/// a table grouped by event with its events in number order
-/// ([`super::order::events_in_natural_order`]).
+/// a table grouped by event or engine with its names in number order
+/// ([`super::order::in_natural_order`]).
 pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<(), Error> {
     check(format, path)?;
-    let df = &mut super::order::events_in_natural_order(df)?;
+    let df = &mut super::order::in_natural_order(df)?;
     match path {
         None => {
             // Rendered first, so that a closed stdout surfaces as one io error

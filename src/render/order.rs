@@ -1,14 +1,18 @@
-//! Events in the order people number them: "TCEC Season 4" before "TCEC
-//! Season 10", "Match 2" before "Match 10". The queries sort events as text
-//! (what polars does without a sort key per row); every table written for
-//! people ([`super::format::write`], `inspect`, the report) puts them in
-//! this order.
+//! Names in the order people number them: "TCEC Season 4" before "TCEC
+//! Season 10", "Match 2" before "Match 10", "Stockfish 9" before "Stockfish
+//! 10". The queries sort names as text (what polars does without a sort key
+//! per row); every table written for people ([`super::format::write`],
+//! `inspect`, the report) puts its leading name columns in this order.
 
 use std::collections::HashSet;
 
 use polars::prelude::*;
 
-use crate::schema::col;
+use crate::schema::{col, metric};
+
+/// The name columns a table may lead with, in the order they nest (a table
+/// per event and engine: `event`, `engine`; pairs: and `opponent`).
+const NAMES: [&str; 3] = [col::EVENT, metric::ENGINE, metric::OPPONENT];
 
 /// A sort key that reads numbers as numbers: "Season 4" before "Season 10".
 pub fn natural_key(s: &str) -> Vec<(String, u64)> {
@@ -29,34 +33,61 @@ pub fn natural_key(s: &str) -> Vec<(String, u64)> {
     key
 }
 
-/// `df` with its events in [`natural_key`] order, the event-less (null)
-/// last, when it is a table sorted by event first: its first column is
-/// `event` and its rows come in blocks of one event, sorted as text (the
-/// queries' order; each block keeps its rows' order: rank, engine, …). Any
-/// other table (a list of games in file order, an event column that is not
-/// text) is returned as it is.
-pub fn events_in_natural_order(df: &DataFrame) -> PolarsResult<DataFrame> {
+/// `df` with its leading name columns ([`NAMES`]: `event`, then `engine`,
+/// then `opponent`, as far as the table has them first, in that order) in
+/// [`natural_key`] order, nameless (null) last, where the table is sorted by
+/// them: the rows come in blocks of one name, sorted as text (the queries'
+/// order). Each block keeps its rows' order (rank, …) and is ordered by the
+/// next name column within it. A table that does not lead with a name
+/// column, or whose names are not in text order (ranked engines, games in
+/// file order), is returned as it is.
+pub fn in_natural_order(df: &DataFrame) -> PolarsResult<DataFrame> {
     let first = df.columns().first().map(|c| c.name().as_str());
-    let events = match df.column(col::EVENT).and_then(|c| c.str().cloned()) {
-        Ok(events) if first == Some(col::EVENT) => events,
-        _ => return Ok(df.clone()),
+    let leading = NAMES.iter().skip_while(|&&n| Some(n) != first);
+    let mut names = Vec::new();
+    for (c, want) in df.columns().iter().zip(leading) {
+        match c.str() {
+            Ok(s) if c.name().as_str() == *want => names.push(s.clone()),
+            _ => break,
+        }
+    }
+    if names.is_empty() {
+        return Ok(df.clone());
+    }
+    let mut rows = Vec::with_capacity(df.height());
+    order(&names, 0..df.height(), &mut rows);
+    if rows.iter().enumerate().all(|(i, &r)| i == r as usize) {
+        return Ok(df.clone());
+    }
+    df.take(&IdxCa::from_vec("order".into(), rows))
+}
+
+/// Appends to `out` the rows of `range` with `names[0]`'s blocks in natural
+/// order, each block ordered by the next name column; the rows as they are
+/// when `names[0]` is not in text-ordered blocks there.
+fn order(names: &[StringChunked], range: std::ops::Range<usize>, out: &mut Vec<IdxSize>) {
+    let Some(column) = names.first() else {
+        out.extend(range.start as IdxSize..range.end as IdxSize);
+        return;
     };
-    // Blocks of equal events: (event, first row, end).
+    // Blocks of one name: (name, first row, end).
     let mut blocks: Vec<(Option<&str>, usize, usize)> = Vec::new();
     let mut seen = HashSet::new();
-    for (i, e) in events.iter().enumerate() {
+    for i in range.clone() {
+        let e = column.get(i);
         match blocks.last_mut() {
             Some(last) if last.0 == e => last.2 = i + 1,
             _ => {
                 if !seen.insert(e) {
-                    return Ok(df.clone());
+                    out.extend(range.start as IdxSize..range.end as IdxSize);
+                    return;
                 }
                 blocks.push((e, i, i + 1));
             }
         }
     }
     // Sorted as text, nulls first or last: a table sorted by something else
-    // whose events happen to come in blocks keeps its order.
+    // whose names happen to come in blocks keeps its order.
     let text = |nulls_last: bool| {
         blocks.windows(2).all(|w| {
             let (a, b) = (w[0].0, w[1].0);
@@ -64,15 +95,13 @@ pub fn events_in_natural_order(df: &DataFrame) -> PolarsResult<DataFrame> {
         })
     };
     if !text(true) && !text(false) {
-        return Ok(df.clone());
+        out.extend(range.start as IdxSize..range.end as IdxSize);
+        return;
     }
-    let key = |e: Option<&str>| (e.is_none(), e.map(natural_key));
-    blocks.sort_by_cached_key(|b| key(b.0));
-    let rows: Vec<IdxSize> = blocks
-        .iter()
-        .flat_map(|&(_, start, end)| start as IdxSize..end as IdxSize)
-        .collect();
-    df.take(&IdxCa::from_vec("order".into(), rows))
+    blocks.sort_by_cached_key(|b| (b.0.is_none(), b.0.map(natural_key)));
+    for (_, start, end) in blocks {
+        order(&names[1..], start..end, out);
+    }
 }
 
 #[cfg(test)]
@@ -114,13 +143,13 @@ mod tests {
             "games" => [1u32, 2, 3, 4, 5],
         )
         .unwrap();
-        let out = events_in_natural_order(&df).unwrap();
+        let out = in_natural_order(&df).unwrap();
         assert_eq!(games(&out), [2, 5, 3, 4, 1]);
     }
 
     /// Blocks move whole, each keeping its rows' order (rank 1, 2, 3 within
     /// an event stays so, even where the rows' own text would sort
-    /// otherwise).
+    /// otherwise: S10's engines z, b, m are not in text order).
     #[test]
     fn blocks_move_whole() {
         let df = df!(
@@ -129,8 +158,40 @@ mod tests {
             "games" => [1u32, 2, 3, 4, 5, 6],
         )
         .unwrap();
-        let out = events_in_natural_order(&df).unwrap();
+        let out = in_natural_order(&df).unwrap();
         assert_eq!(games(&out), [1, 5, 6, 2, 3, 4]);
+    }
+
+    /// Engines in number order within each event (and opponents within
+    /// each engine), in a table that leads with engine too; a table that
+    /// leads with its rank keeps its engines as ranked.
+    #[test]
+    fn engines_within_events_and_alone() {
+        let df = df!(
+            col::EVENT => ["S 10", "S 10", "S 10", "S 9", "S 9"],
+            metric::ENGINE => ["SF 10", "SF 10", "SF 9", "L5", "L10"],
+            metric::OPPONENT => ["L 10", "L 8", "SF 10", "L10", "L5"],
+            "games" => [1u32, 2, 3, 4, 5],
+        )
+        .unwrap();
+        let out = in_natural_order(&df).unwrap();
+        // S 9 before S 10; in S 10, SF 9 before SF 10, whose opponents
+        // L 8 before L 10; S 9's engines "L5", "L10" are not in text order
+        // ("L10" < "L5" as text): that block is kept as it is.
+        assert_eq!(games(&out), [4, 5, 3, 2, 1]);
+        let engines = df!(
+            metric::ENGINE => ["Stockfish 10", "Stockfish 11", "Stockfish 9", "Stockfish dev"],
+            "games" => [1u32, 2, 3, 4],
+        )
+        .unwrap();
+        assert_eq!(games(&in_natural_order(&engines).unwrap()), [3, 1, 2, 4]);
+        let ranked = df!(
+            "rank" => [1u32, 2],
+            metric::ENGINE => ["Stockfish 10", "Stockfish 9"],
+            "games" => [1u32, 2],
+        )
+        .unwrap();
+        assert_eq!(in_natural_order(&ranked).unwrap(), ranked);
     }
 
     /// Tables not sorted by event first: events interleaved, in blocks but
@@ -156,7 +217,7 @@ mod tests {
         let no_event = df!("games" => [3u32, 1, 2]).unwrap();
         let numbers = df!(col::EVENT => [10u32, 9], "games" => [1u32, 2]).unwrap();
         for df in [interleaved, file_order, second, no_event, numbers] {
-            assert_eq!(events_in_natural_order(&df).unwrap(), df);
+            assert_eq!(in_natural_order(&df).unwrap(), df);
         }
     }
 }

@@ -32,7 +32,7 @@ use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Selection, event_matches};
 use crate::render::annotate::white_pov;
-use crate::render::order::natural_key;
+use crate::render::order::{in_natural_order, natural_key};
 use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, col, match_col, metric};
 
 /// The whole report's data.
@@ -347,7 +347,7 @@ pub fn collect(
         let with_rows = |runs: &[(&EngineRun, DataFrame)]| -> Result<Vec<_>, Error> {
             let mut out = Vec::new();
             for (run, df) in runs {
-                let rows = rows_of(df, col::EVENT, &name)?;
+                let rows = shown(df, &name)?;
                 if rows.height() > 0 {
                     out.push(((*run).clone(), rows));
                 }
@@ -401,26 +401,26 @@ pub fn collect(
                 &bopts,
             )?,
             standings: event_standings,
-            pairs: rows_of(&penta, col::EVENT, &name)?,
+            pairs: shown(&penta, &name)?,
             openings: {
-                let starts = rows_of(&per_start, col::EVENT, &name)?;
+                let starts = shown(&per_start, &name)?;
                 let by_start = starts.height() > 0;
                 Openings {
                     rows: if by_start {
                         starts
                     } else {
-                        rows_of(&per_opening, col::EVENT, &name)?
+                        shown(&per_opening, &name)?
                     },
                     by_start,
                     classified: classified.is_some() && !by_start,
                 }
             },
-            balance: rows_of(&bal, col::EVENT, &name)?,
+            balance: shown(&bal, &name)?,
             calibrations,
             wdl: wdl_rows,
             eas,
             eas_globals,
-            relevance: rows_of(&rel, col::EVENT, &name)?,
+            relevance: shown(&rel, &name)?,
             agreements: with_rows(&agreements)?,
             matchings: with_rows(&matchings)?,
             adjudication: rows_of(&presets, col::EVENT, &name)?,
@@ -510,6 +510,12 @@ fn rows_of(df: &DataFrame, key: &str, value: &str) -> Result<DataFrame, Error> {
         .lazy()
         .filter(col(key).eq(lit(value)))
         .collect()?)
+}
+
+/// An event's rows of a table the page shows, its engines as the command's
+/// table lists them (Stockfish 9 before Stockfish 10).
+fn shown(df: &DataFrame, event: &str) -> Result<DataFrame, Error> {
+    Ok(in_natural_order(&rows_of(df, col::EVENT, event)?)?)
 }
 
 /// The adjudication tables of every event: the three presets, and the

@@ -36,7 +36,8 @@
 # ±100 pawns), the raw and relevance-reduced **swing** (own eval vs own previous
 # eval) and **disagreement** (own eval vs the opponent's preceding eval), P(own eval)
 # and position symbols, with the engine's x05 in the `x05` column (from
-# `calibrate --toml`). The per-engine summary is `results/relevance.csv`.
+# `calibrate --toml`). The per-engine summary is the `summary` that the same call
+# returns (the pipeline wrote it as `results/relevance.csv`).
 
 # %% tags=["parameters"]
 import os
@@ -52,6 +53,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
+import evallab
 from evallab import parts  # the committed files of a table (pip install .)
 
 pl.Config.set_tbl_rows(30)
@@ -59,15 +61,12 @@ pl.Config.set_tbl_cols(30)
 pl.Config.set_tbl_width_chars(200)
 
 root = Path(DATASET)
-if (root / "results/relevance.csv").exists() and (root / "derived/relevance_moves.parquet").exists():
-    summary = pl.read_csv(root / "results/relevance.csv")  # as the demo pipeline wrote them
-else:
-    # Another layout (the archive pipeline writes its results to `--set out=`): run
-    # `evallab relevance` through the API, which writes the per-move table beside
-    # the summary it returns (x05: `--x05`'s default for every engine).
-    import evallab
-
-    summary = evallab.Dataset(DATASET).relevance()
+# The summary and the per-move table (`derived/relevance_moves.parquet`) of one
+# `evallab relevance` call: any later run rewrites the per-move table, so the
+# pipeline's `results/relevance.csv` may no longer match it. With the pipeline's
+# per-engine x05 (`results/x05.toml`) where there is one, else `--x05`'s default.
+x05_file = root / "results/x05.toml"
+summary = evallab.Dataset(DATASET).relevance(x05=str(x05_file) if x05_file.exists() else None)
 # Lazy: each query below reads only its columns, so that an archive's millions of
 # per-move rows are never all in memory at once.
 rel = pl.scan_parquet(root / "derived/relevance_moves.parquet")
@@ -200,7 +199,7 @@ print(f"own_eval of {from_moves.height} sampled rows recomputed from the moves t
 #
 # Per engine, with its own x05: u = x05 / (4 ln 2); swings with |rr| ≥ 1u, 2u, 3u are
 # `?!`/`!?`, `?`/`!`, `??`/`!!` (drops: bad, gains: good; each swing counts once, at
-# its highest symbol). First the counts against `results/relevance.csv`.
+# its highest symbol). First the counts against the command's summary.
 
 # %%
 def econ8_units(x05):

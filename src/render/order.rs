@@ -10,9 +10,10 @@ use polars::prelude::*;
 
 use crate::schema::{col, metric};
 
-/// The name columns a table may lead with, in the order they nest (a table
-/// per event and engine: `event`, `engine`; pairs: and `opponent`).
-const NAMES: [&str; 3] = [col::EVENT, metric::ENGINE, metric::OPPONENT];
+/// The name columns a table may lead with, in whatever order it nests them
+/// (per season and engine: `season`, `engine`; pairs: `event`, `engine`,
+/// `opponent`). A season is a number, read as its text.
+const NAMES: [&str; 4] = [metric::SEASON, col::EVENT, metric::ENGINE, metric::OPPONENT];
 
 /// A sort key that reads numbers as numbers: "Season 4" before "Season 10".
 pub fn natural_key(s: &str) -> Vec<(String, u64)> {
@@ -33,22 +34,25 @@ pub fn natural_key(s: &str) -> Vec<(String, u64)> {
     key
 }
 
-/// `df` with its leading name columns ([`NAMES`]: `event`, then `engine`,
-/// then `opponent`, as far as the table has them first, in that order) in
-/// [`natural_key`] order, nameless (null) last, where the table is sorted by
-/// them: the rows come in blocks of one name, sorted as text (the queries'
-/// order). Each block keeps its rows' order (rank, …) and is ordered by the
-/// next name column within it. A table that does not lead with a name
-/// column, or whose names are not in text order (ranked engines, games in
-/// file order), is returned as it is.
+/// `df` with its leading name columns ([`NAMES`], as far as the table
+/// leads with them) in [`natural_key`] order, nameless (null) last, where
+/// the table is sorted by them: the rows come in blocks of one name, sorted
+/// as text (the queries' order) or already so. Each block keeps its rows'
+/// order (rank, …) and is ordered by the next name column within it. A
+/// table that does not lead with a name column, or whose names are in
+/// neither order (ranked engines, games in file order), is returned as it
+/// is.
 pub fn in_natural_order(df: &DataFrame) -> PolarsResult<DataFrame> {
-    let first = df.columns().first().map(|c| c.name().as_str());
-    let leading = NAMES.iter().skip_while(|&&n| Some(n) != first);
     let mut names = Vec::new();
-    for (c, want) in df.columns().iter().zip(leading) {
-        match c.str() {
-            Ok(s) if c.name().as_str() == *want => names.push(s.clone()),
-            _ => break,
+    for c in df.columns() {
+        if !NAMES.contains(&c.name().as_str()) {
+            break;
+        }
+        // A number column (the season) is sorted as a number, never as text.
+        let texts = c.dtype() == &DataType::String;
+        match c.cast(&DataType::String) {
+            Ok(text) => names.push((text.str()?.clone(), texts)),
+            Err(_) => break,
         }
     }
     if names.is_empty() {
@@ -64,9 +68,10 @@ pub fn in_natural_order(df: &DataFrame) -> PolarsResult<DataFrame> {
 
 /// Appends to `out` the rows of `range` with `names[0]`'s blocks in natural
 /// order, each block ordered by the next name column; the rows as they are
-/// when `names[0]` is not in text-ordered blocks there.
-fn order(names: &[StringChunked], range: std::ops::Range<usize>, out: &mut Vec<IdxSize>) {
-    let Some(column) = names.first() else {
+/// when `names[0]` is not in blocks in text (a text column) or natural
+/// order there.
+fn order(names: &[(StringChunked, bool)], range: std::ops::Range<usize>, out: &mut Vec<IdxSize>) {
+    let Some((column, texts)) = names.first() else {
         out.extend(range.start as IdxSize..range.end as IdxSize);
         return;
     };
@@ -86,19 +91,22 @@ fn order(names: &[StringChunked], range: std::ops::Range<usize>, out: &mut Vec<I
             }
         }
     }
-    // Sorted as text, nulls first or last: a table sorted by something else
-    // whose names happen to come in blocks keeps its order.
+    // Sorted as text (nulls first or last) or already in natural order: a
+    // table sorted by something else whose names happen to come in blocks
+    // keeps its order.
     let text = |nulls_last: bool| {
         blocks.windows(2).all(|w| {
             let (a, b) = (w[0].0, w[1].0);
             (a.is_none() == nulls_last, a) < (b.is_none() == nulls_last, b)
         })
     };
-    if !text(true) && !text(false) {
+    let key = |name: Option<&str>| (name.is_none(), name.map(natural_key));
+    let natural = || blocks.windows(2).all(|w| key(w[0].0) <= key(w[1].0));
+    if !(*texts && (text(true) || text(false))) && !natural() {
         out.extend(range.start as IdxSize..range.end as IdxSize);
         return;
     }
-    blocks.sort_by_cached_key(|b| (b.0.is_none(), b.0.map(natural_key)));
+    blocks.sort_by_cached_key(|b| key(b.0));
     for (_, start, end) in blocks {
         order(&names[1..], start..end, out);
     }
@@ -194,9 +202,30 @@ mod tests {
         assert_eq!(in_natural_order(&ranked).unwrap(), ranked);
     }
 
+    /// Seasons (numbers) in their order, each season's engines in number
+    /// order; a season column alone as it is.
+    #[test]
+    fn engines_within_seasons() {
+        let df = df!(
+            metric::SEASON => [9u32, 9, 10, 10],
+            metric::ENGINE => ["SF 10", "SF 9", "A 10", "A 2"],
+            "games" => [1u32, 2, 3, 4],
+        )
+        .unwrap();
+        assert_eq!(games(&in_natural_order(&df).unwrap()), [2, 1, 4, 3]);
+        let ranked = df!(
+            metric::SEASON => [9u32, 10],
+            "rank" => [1u32, 1],
+            metric::ENGINE => ["SF 10", "SF 9"],
+        )
+        .unwrap();
+        assert_eq!(in_natural_order(&ranked).unwrap(), ranked);
+    }
+
     /// Tables not sorted by event first: events interleaved, in blocks but
     /// not in text order (a list of games in file order), event not the
-    /// first column, no event column, or one that is not text: as they are.
+    /// first column, no name column, or seasons in descending order (a
+    /// number is never sorted as text): as they are.
     #[test]
     fn other_tables_as_they_are() {
         let interleaved = df!(
@@ -215,7 +244,7 @@ mod tests {
         )
         .unwrap();
         let no_event = df!("games" => [3u32, 1, 2]).unwrap();
-        let numbers = df!(col::EVENT => [10u32, 9], "games" => [1u32, 2]).unwrap();
+        let numbers = df!(metric::SEASON => [10u32, 9], "games" => [1u32, 2]).unwrap();
         for df in [interleaved, file_order, second, no_event, numbers] {
             assert_eq!(in_natural_order(&df).unwrap(), df);
         }

@@ -291,9 +291,9 @@ impl Cell {
 /// A function of (a, b) per material row, with its gradient.
 type RowObjective = fn(&[Cell], f64, f64) -> (f64, [f64; 2]);
 
-/// A row objective with its gradient (`GRAD`, for Newton steps) and without
-/// (for Powell, which reads the value alone: the same value, computed the
-/// same way, a third faster).
+/// A row objective with its gradient (for Newton steps) and without it (for
+/// Powell, which reads the value alone: the same value, computed the same
+/// way, without the gradient's work).
 #[derive(Clone, Copy)]
 struct Objective {
     grad: RowObjective,

@@ -71,9 +71,9 @@ pub fn in_natural_order(df: &DataFrame) -> PolarsResult<DataFrame> {
 /// when `names[0]` is not in blocks in text (a text column) or natural
 /// order there.
 fn order(names: &[(StringChunked, bool)], range: std::ops::Range<usize>, out: &mut Vec<IdxSize>) {
+    let as_is = |out: &mut Vec<IdxSize>| out.extend(range.start as IdxSize..range.end as IdxSize);
     let Some((column, texts)) = names.first() else {
-        out.extend(range.start as IdxSize..range.end as IdxSize);
-        return;
+        return as_is(out);
     };
     // Blocks of one name: (name, first row, end).
     let mut blocks: Vec<(Option<&str>, usize, usize)> = Vec::new();
@@ -84,8 +84,7 @@ fn order(names: &[(StringChunked, bool)], range: std::ops::Range<usize>, out: &m
             Some(last) if last.0 == e => last.2 = i + 1,
             _ => {
                 if !seen.insert(e) {
-                    out.extend(range.start as IdxSize..range.end as IdxSize);
-                    return;
+                    return as_is(out);
                 }
                 blocks.push((e, i, i + 1));
             }
@@ -103,8 +102,7 @@ fn order(names: &[(StringChunked, bool)], range: std::ops::Range<usize>, out: &m
     let key = |name: Option<&str>| (name.is_none(), name.map(natural_key));
     let natural = || blocks.windows(2).all(|w| key(w[0].0) <= key(w[1].0));
     if !(*texts && (text(true) || text(false))) && !natural() {
-        out.extend(range.start as IdxSize..range.end as IdxSize);
-        return;
+        return as_is(out);
     }
     blocks.sort_by_cached_key(|b| key(b.0));
     for (_, start, end) in blocks {

@@ -557,6 +557,58 @@ fn adjudication_derives_the_draw_score_from_the_clocks() {
     );
 }
 
+/// Rule sets that differ only in the TCEC draw rule's move floor, or in a
+/// key outside the TCEC rules, share one replay per game in
+/// `Chunk::clock_checks`: each set's check equals the check of that set
+/// alone, disagreeing plies included; a set with another draw score is
+/// replayed on its own. The floor does change the clocks on this corpus
+/// (the sets' tables differ), so sharing had something to get right.
+#[test]
+fn adjudication_clock_checks_share_replays_exactly() {
+    use evallab::metrics::adjudication::clocks::ClockRows;
+    use evallab::metrics::adjudication::{RuleSet, query};
+    let Some(c) = corpus() else { return };
+    let l = query::load(
+        c.ds.scan(&GAMES).unwrap(),
+        c.ds.scan(&MOVES).unwrap(),
+        &four_seasons(),
+        true,
+        None,
+    )
+    .unwrap();
+    let tcec = RuleSet::load("tcec").unwrap();
+    let with = |k: &str, v: &str| tcec.clone().set(k, v).unwrap();
+    let sets = [
+        tcec.clone(),
+        with("tcec.draw.movenumber", "1"),
+        with("tcec.draw.movenumber", "60"),
+        with("tcec.draw.score", "30"),
+        with("always.threefold", "false"),
+    ];
+    let together = l
+        .map_chunks(|ch| ch.clock_checks(&sets, ClockRows::All))
+        .unwrap();
+    let mut plies = Vec::new();
+    for (i, set) in sets.iter().enumerate() {
+        let alone = l
+            .map_chunks(|ch| ch.clock_check(set, ClockRows::All))
+            .unwrap();
+        for (a, b) in alone.iter().zip(&together) {
+            assert_same(&a.per_event, &b[i].per_event, 1, "per event");
+            assert_same(&a.plies, &b[i].plies, 1, "plies");
+        }
+        plies.push(together[0][i].plies.clone());
+    }
+    assert!(
+        !plies[1].equals_missing(&plies[2]),
+        "the floor changes no clock"
+    );
+    assert!(
+        plies[0].equals_missing(&plies[4]),
+        "threefold changed a clock"
+    );
+}
+
 /// Read in chunks of whole games, the corpus gives every adjudication
 /// table that one pass over all of it gives: the outcomes, a sweep, the
 /// clocks derived per era and event, the clock check and its report (the

@@ -11,8 +11,8 @@ use polars::prelude::*;
 use rayon::prelude::*;
 
 use super::query::{Chunk, Loaded, cols, percent};
-use super::replay::{Ply, replay};
-use super::rules::RuleSet;
+use super::replay::{Ply, replay, reprint_draw_clock};
+use super::rules::{Compiled, RuleSet, TcecDraw, TcecEra};
 use crate::Error;
 use crate::schema::{col as c, metric};
 
@@ -133,64 +133,131 @@ impl Chunk {
     /// the games, counting as it goes: a sweep that asks for no rows holds
     /// no per-ply data whatever the size of its grid.
     pub fn clock_check(&self, set: &RuleSet, rows: ClockRows) -> Result<ClockCheck, Error> {
-        let (rules, idx) = self.compiled(set)?;
+        let mut one = self.clock_checks(std::slice::from_ref(set), rows)?;
+        Ok(one.pop().expect("one check per set"))
+    }
+
+    /// [`Chunk::clock_check`] of each of `sets`, in their order. Sets whose
+    /// TCEC rules differ at most in the draw rule's move floor (a sweep of
+    /// `tcec.draw.movenumber`, or of a key outside the TCEC rules, which
+    /// never touch the clocks) share one replay per game: the floor changes
+    /// only how the draw clock is printed ([`reprint_draw_clock`]).
+    pub fn clock_checks(
+        &self,
+        sets: &[RuleSet],
+        rows: ClockRows,
+    ) -> Result<Vec<ClockCheck>, Error> {
+        let compiled = sets
+            .iter()
+            .map(|s| self.compiled(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out: Vec<Option<ClockCheck>> = sets.iter().map(|_| None).collect();
+        for family in families(sets) {
+            let rules: Vec<&[Compiled]> = family.iter().map(|&j| &compiled[j].0[..]).collect();
+            // The games' era indices depend on the events only: the same for every set.
+            let idx = &compiled[family[0]].1;
+            let per_game = self.compare_clocks(&rules, idx, rows)?;
+            for (m, &j) in family.iter().enumerate() {
+                let games: Vec<&GameClocks> = per_game.iter().map(|g| &g[m]).collect();
+                out[j] = Some(self.clock_tables(&games, rules[m], idx)?);
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|c| c.expect("every set is in a family"))
+            .collect())
+    }
+
+    /// Every game's comparison for each member of a family (`rules`, see
+    /// [`families`]): one replay under the first member's rules, its draw
+    /// clock printed again under each member's move floor.
+    fn compare_clocks(
+        &self,
+        rules: &[&[Compiled]],
+        idx: &[usize],
+        rows: ClockRows,
+    ) -> Result<Vec<Vec<GameClocks>>, Error> {
         let gids = self.games.column(c::GAME_ID)?.i64()?;
-        let per_game: Vec<GameClocks> = self
+        Ok(self
             .spans
             .par_iter()
             .zip(idx.par_iter())
             .enumerate()
             .map(|(g, (&(a, b), &r))| {
-                let mut out = GameClocks::default();
+                let mut out: Vec<GameClocks> =
+                    rules.iter().map(|_| GameClocks::default()).collect();
                 if !(a..b).any(|i| self.rd[i].is_some() || self.rr[i].is_some()) {
                     return out;
                 }
                 let plies = &self.plies[a..b];
-                let rep = replay(&rules[r], plies, true);
-                let window = rules[r]
+                let replayed = &rules[0][r];
+                let rep = replay(replayed, plies, true);
+                let window = replayed
                     .tcec
                     .as_ref()
                     .and_then(|t| t.1)
                     .map_or(10, |d| 2 * d.movecount as usize);
-                for (k, &(rd, rr)) in rep.clocks.iter().enumerate() {
+                let draws: Vec<Option<TcecDraw>> = rules
+                    .iter()
+                    .map(|m| m[r].tcec.as_ref().and_then(|t| t.1))
+                    .collect();
+                for (k, &(rd0, rr)) in rep.clocks.iter().enumerate() {
                     let (ad, ar) = (self.rd[a + k], self.rr[a + k]);
                     if ad.is_none() && ar.is_none() {
                         continue;
                     }
-                    let (rd_ok, rr_ok) = (ad.is_none_or(|v| v == rd), ar.is_none_or(|v| v == rr));
-                    out.counts[0] += u32::from(ad.is_some());
-                    out.counts[1] += u32::from(ad == Some(rd));
-                    out.counts[2] += u32::from(ar.is_some());
-                    out.counts[3] += u32::from(ar == Some(rr));
-                    let keep = match rows {
-                        ClockRows::None => false,
-                        ClockRows::Disagreeing => !(rd_ok && rr_ok),
-                        ClockRows::All => true,
-                    };
-                    let row = || ClockRow {
-                        game_id: gids.get(g).unwrap_or_default(),
-                        ply: k as u32 + 1,
-                        archive: (ad, ar),
-                        replay: (rd, rr),
-                        placeholder: plies[(k + 1).saturating_sub(window)..=k]
-                            .iter()
-                            .any(Ply::placeholder),
-                    };
-                    if !(rd_ok && rr_ok) && out.first_bad.is_none() {
-                        out.first_bad = Some(row());
-                    }
-                    if keep {
-                        out.rows.push(row());
+                    let ply = k as u32 + 1;
+                    for (o, draw) in out.iter_mut().zip(&draws) {
+                        // A book move prints no clock, whatever the floor.
+                        let rd = match draw {
+                            Some(d) if !plies[k].book => reprint_draw_clock(rd0, d, ply),
+                            _ => rd0,
+                        };
+                        let (rd_ok, rr_ok) =
+                            (ad.is_none_or(|v| v == rd), ar.is_none_or(|v| v == rr));
+                        o.counts[0] += u32::from(ad.is_some());
+                        o.counts[1] += u32::from(ad == Some(rd));
+                        o.counts[2] += u32::from(ar.is_some());
+                        o.counts[3] += u32::from(ar == Some(rr));
+                        let keep = match rows {
+                            ClockRows::None => false,
+                            ClockRows::Disagreeing => !(rd_ok && rr_ok),
+                            ClockRows::All => true,
+                        };
+                        let row = || ClockRow {
+                            game_id: gids.get(g).unwrap_or_default(),
+                            ply,
+                            archive: (ad, ar),
+                            replay: (rd, rr),
+                            placeholder: plies[(k + 1).saturating_sub(window)..=k]
+                                .iter()
+                                .any(Ply::placeholder),
+                        };
+                        if !(rd_ok && rr_ok) && o.first_bad.is_none() {
+                            o.first_bad = Some(row());
+                        }
+                        if keep {
+                            o.rows.push(row());
+                        }
                     }
                 }
                 out
             })
-            .collect();
+            .collect())
+    }
+
+    /// One set's [`ClockCheck`] from its games' comparisons.
+    fn clock_tables(
+        &self,
+        per_game: &[&GameClocks],
+        rules: &[Compiled],
+        idx: &[usize],
+    ) -> Result<ClockCheck, Error> {
         let era = |r: usize| rules[r].tcec.as_ref().map(|t| t.0.as_str());
         let events = self.games.column(c::EVENT)?.str()?;
         // Per era and event: the counts and the first disagreement in game order.
         let mut groups: HashMap<(Option<&str>, Option<&str>), EventClocks> = HashMap::new();
-        for (g, (gc, &r)) in per_game.iter().zip(&idx).enumerate() {
+        for (g, (gc, &r)) in per_game.iter().zip(idx).enumerate() {
             if gc.counts[0] + gc.counts[2] == 0 {
                 continue;
             }
@@ -258,7 +325,7 @@ impl Chunk {
         let per_event = with_percents(per_event.lazy()).collect()?;
         let kept = per_game
             .iter()
-            .zip(&idx)
+            .zip(idx)
             .flat_map(|(gc, &r)| gc.rows.iter().map(move |row| (row, r)));
         let mut gid = Vec::new();
         let mut ply = Vec::new();
@@ -290,6 +357,28 @@ impl Chunk {
         ])?;
         Ok(ClockCheck { per_event, plies })
     }
+}
+
+/// The sets grouped into families that share a replay
+/// ([`Chunk::clock_checks`]): equal TCEC rules once the draw rule's move
+/// floor is left out. Indices into `sets`, in first-seen order.
+fn families(sets: &[RuleSet]) -> Vec<Vec<usize>> {
+    let key = |s: &RuleSet| {
+        let mut eras = s.tcec.clone();
+        for d in eras.iter_mut().filter_map(|e| e.draw.as_mut()) {
+            d.movenumber = 0;
+        }
+        eras
+    };
+    let mut families: Vec<(Vec<TcecEra>, Vec<usize>)> = Vec::new();
+    for (j, s) in sets.iter().enumerate() {
+        let k = key(s);
+        match families.iter_mut().find(|(f, _)| *f == k) {
+            Some((_, members)) => members.push(j),
+            None => families.push((k, vec![j])),
+        }
+    }
+    families.into_iter().map(|(_, m)| m).collect()
 }
 
 /// The per-era sums of [`ClockCheck::per_event`].

@@ -378,35 +378,27 @@ fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
 }
 
 impl Chunk {
-    /// Each game's event and round.
-    fn events(&self) -> Result<Vec<(String, String)>, Error> {
-        let tag = |name: &str| -> Result<Vec<String>, Error> {
-            Ok(self
-                .games
-                .column(name)?
-                .str()?
-                .iter()
-                .map(|e| e.unwrap_or_default().to_string())
-                .collect())
-        };
-        Ok(tag(c::EVENT)?.into_iter().zip(tag(c::ROUND)?).collect())
-    }
-
-    /// The rule set compiled per distinct event and round, and each game's
-    /// index in it.
+    /// The rule set compiled per TCEC era of the chunk's games, and each
+    /// game's index in it.
     pub(super) fn compiled(
         &self,
         set: &RuleSet,
     ) -> Result<(Vec<super::Compiled>, Vec<usize>), Error> {
-        let mut seen: HashMap<(String, String), usize> = HashMap::new();
+        let tag = |name: &str| -> Result<_, Error> { Ok(self.games.column(name)?.str()?) };
+        let (events, rounds) = (tag(c::EVENT)?, tag(c::ROUND)?);
+        let eras = set.eras_of(
+            events
+                .iter()
+                .zip(rounds.iter())
+                .map(|(e, r)| (e.unwrap_or_default(), r.unwrap_or_default())),
+        );
+        let mut seen: HashMap<Option<usize>, usize> = HashMap::new();
         let mut rules = Vec::new();
-        let compile = set.compiler();
-        let idx = self
-            .events()?
+        let idx = eras
             .into_iter()
-            .map(|(e, r)| {
-                *seen.entry((e.clone(), r.clone())).or_insert_with(|| {
-                    rules.push(compile(&e, &r));
+            .map(|era| {
+                *seen.entry(era).or_insert_with(|| {
+                    rules.push(set.compile_era(era));
                     rules.len() - 1
                 })
             })

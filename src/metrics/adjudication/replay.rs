@@ -160,6 +160,45 @@ pub fn replay(rules: &Compiled, plies: &[Ply], clocks: bool) -> Replay {
     out
 }
 
+/// `drawClock`'s last step: `rem` plies still needed, printed −rem−1 while
+/// the rule cannot fire (no ply of the window counted yet, or the move floor
+/// out of reach even when the window fills).
+fn draw_floor(rem: i32, d: &TcecDraw, ply: u32) -> i16 {
+    if rem >= 2 * d.movecount as i32 || (ply as i32 + rem) / 2 < d.movenumber as i32 {
+        (-rem - 1) as i16
+    } else {
+        rem as i16
+    }
+}
+
+/// The draw clock a replay printed at 1-based `ply`, as rules that differ
+/// from the replayed ones only in `d`'s move floor print it: the count
+/// behind a clock does not depend on the floor, and −rem−1 keeps `rem`.
+/// For a ply with a draw clock only (not [`CLOCK_OFF`]: a book move, or an
+/// era without the rule, prints none whatever the floor).
+///
+/// ```
+/// use evallab::metrics::adjudication::{RuleSet, replay::{replay, reprint_draw_clock, Ply}};
+/// let toml = |n| format!("name = 'x'\n[[tcec]]\nera = 'e'\nevents = ''\ndraw = {{ movenumber = {n}, movecount = 2, score = 10 }}\n");
+/// let rules = |n| RuleSet::parse(&toml(n), "f").unwrap().compile("", "1");
+/// let plies = vec![Ply { white: true, eval: Some(0), ..Ply::default() }; 10];
+/// let (early, late) = (replay(&rules(1), &plies, true), replay(&rules(5), &plies, true));
+/// let d = rules(5).tcec.unwrap().1.unwrap();
+/// let reprinted: Vec<i16> = (0..10).map(|k| reprint_draw_clock(early.clocks[k].0, &d, k as u32 + 1)).collect();
+/// let late: Vec<i16> = late.clocks.iter().map(|c| c.0).collect();
+/// assert_eq!(reprinted, late);
+/// assert_eq!(late, [-4, -3, -2, -1, -1, -1, -1, -1, -1, 0]);
+/// assert_eq!(early.clocks[3].0, 0);
+/// ```
+pub fn reprint_draw_clock(printed: i16, d: &TcecDraw, ply: u32) -> i16 {
+    let rem = if printed < 0 {
+        -i32::from(printed) - 1
+    } else {
+        i32::from(printed)
+    };
+    draw_floor(rem, d, ply)
+}
+
 /// Every family's counters.
 struct State {
     cute_draw: u32,
@@ -294,11 +333,7 @@ impl State {
         } else {
             0
         };
-        let mut rem = if count >= limit { 0 } else { limit - count };
-        if rem >= limit || (ply as i32 + rem) / 2 < d.movenumber as i32 {
-            rem = -rem - 1;
-        }
-        rem as i16
+        draw_floor(if count >= limit { 0 } else { limit - count }, d, ply)
     }
 
     /// `addEval`'s draw part with `-tcecadj`: with `reset`, an irreversible

@@ -5,6 +5,8 @@
 //! Scores are centipawns from the mover's point of view; `movecount` counts the
 //! mover's own moves (TCEC's draw rule: full moves, i.e. 2·movecount plies).
 
+use std::collections::HashMap;
+
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
@@ -287,39 +289,57 @@ impl RuleSet {
 
     /// The rules of one event's round (the PGN Event and Round tags).
     pub fn compile(&self, event: &str, round: &str) -> Compiled {
-        self.compiler()(event, round)
+        self.compile_era(self.eras_of(std::iter::once((event, round)))[0])
     }
 
-    /// The rules per event and round, the era regexes compiled once.
-    pub fn compiler(&self) -> impl Fn(&str, &str) -> Compiled + '_ {
+    /// Each game's TCEC era from its Event and Round tags: the index in
+    /// `tcec` of the first era whose `events` regex matches the event and
+    /// whose `rounds` hold the round's leading number (None: no era). Each
+    /// regex runs once per distinct event, not once per game.
+    pub fn eras_of<'a>(
+        &self,
+        games: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Vec<Option<usize>> {
         // Checked in `parse`; a set built in code with a bad regex matches nothing.
-        let eras: Vec<(Option<Regex>, &TcecEra)> = self
+        let regexes: Vec<Option<Regex>> = self
             .tcec
             .iter()
-            .map(|e| (Regex::new(&e.events).ok(), e))
+            .map(|e| Regex::new(&e.events).ok())
             .collect();
-        move |event, round| {
-            let number = round
-                .split(|c: char| !c.is_ascii_digit())
-                .next()
-                .and_then(|n| n.parse::<u32>().ok());
-            let in_rounds = |e: &TcecEra| match (e.rounds, number) {
-                (None, _) => true,
-                (Some([a, b]), Some(n)) => (a..=b).contains(&n),
-                (Some(_), None) => false,
-            };
-            let era = eras
-                .iter()
-                .find(|(re, e)| re.as_ref().is_some_and(|re| re.is_match(event)) && in_rounds(e))
-                .map(|(_, e)| e);
-            Compiled {
-                resign: self.resign,
-                draw: self.draw,
-                tcec: era.map(|e| (e.era.clone(), e.draw, e.win)),
-                terra: self.terra,
-                tb: era.and_then(|e| e.tb).or(self.tb).map(|t| t.men),
-                always: self.always,
-            }
+        let mut matching: HashMap<&str, Vec<usize>> = HashMap::new();
+        games
+            .into_iter()
+            .map(|(event, round)| {
+                let eras = matching.entry(event).or_insert_with(|| {
+                    (0..regexes.len())
+                        .filter(|&i| regexes[i].as_ref().is_some_and(|re| re.is_match(event)))
+                        .collect()
+                });
+                let number = round
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .and_then(|n| n.parse::<u32>().ok());
+                eras.iter()
+                    .copied()
+                    .find(|&i| match (self.tcec[i].rounds, number) {
+                        (None, _) => true,
+                        (Some([a, b]), Some(n)) => (a..=b).contains(&n),
+                        (Some(_), None) => false,
+                    })
+            })
+            .collect()
+    }
+
+    /// The rules of the games of one TCEC era ([`RuleSet::eras_of`]).
+    pub fn compile_era(&self, era: Option<usize>) -> Compiled {
+        let era = era.map(|i| &self.tcec[i]);
+        Compiled {
+            resign: self.resign,
+            draw: self.draw,
+            tcec: era.map(|e| (e.era.clone(), e.draw, e.win)),
+            terra: self.terra,
+            tb: era.and_then(|e| e.tb).or(self.tb).map(|t| t.men),
+            always: self.always,
         }
     }
 

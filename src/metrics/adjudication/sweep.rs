@@ -6,8 +6,8 @@
 
 use polars::prelude::*;
 
-use super::clocks::ClockRows;
-use super::query::{self, By, Chunk, Loaded, cols, summary_of_sums};
+use super::clocks::{ClockCheck, ClockRows};
+use super::query::{self, By, Loaded, cols, summary_of_sums};
 use super::rules::{RuleSet, range};
 use crate::Error;
 
@@ -150,10 +150,10 @@ pub fn derive(
     let event = crate::schema::col::EVENT;
     // Counts per era and event for each point, never per-ply rows: memory
     // stays that of one chunk's replay whatever the size of the grid. Each
-    // chunk is read once for the rule set and every point.
-    let counts = |chunk: &Chunk, s: &RuleSet| -> Result<LazyFrame, Error> {
-        Ok(chunk
-            .clock_check(s, ClockRows::None)?
+    // chunk is read once for the rule set and every point, and points that
+    // differ only in the draw rule's move floor share its replays.
+    let counts = |check: ClockCheck| -> Result<LazyFrame, Error> {
+        Ok(check
             .per_event
             .lazy()
             .select([
@@ -166,17 +166,21 @@ pub fn derive(
             .lazy())
     };
     let grid = sets(set, axes)?;
+    let all: Vec<RuleSet> = std::iter::once(set.clone())
+        .chain(grid.iter().map(|(_, s)| s.clone()))
+        .collect();
     let total = grid.len() * loaded.chunks();
     let mut done = 0;
     let mut own = Vec::new();
     let mut per_point: Vec<Vec<LazyFrame>> = vec![Vec::new(); grid.len()];
     loaded.map_chunks(|chunk| {
-        own.push(counts(chunk, set)?);
-        for ((_, s), counts_of) in grid.iter().zip(&mut per_point) {
-            counts_of.push(counts(chunk, s)?);
-            done += 1;
-            progress(done, total);
+        let mut checks = chunk.clock_checks(&all, ClockRows::None)?.into_iter();
+        own.push(counts(checks.next().expect("the rule set's own"))?);
+        for (check, counts_of) in checks.zip(&mut per_point) {
+            counts_of.push(counts(check)?);
         }
+        done += grid.len();
+        progress(done, total);
         Ok(())
     })?;
     // The chunks' counts summed per era and event.

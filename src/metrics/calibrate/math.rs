@@ -374,15 +374,12 @@ fn pawns(cp: i64) -> f64 {
 /// `bootstrap` resamples of the games; none when `bootstrap` is 0).
 pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibration {
     let all: Vec<&GameObs> = games.iter().collect();
-    let estimate = |gs: &[&GameObs], positions: &Positions| {
-        [
-            rank_x05(gs).map(pawns),
-            threshold_x05(gs).map(pawns),
-            ml_of(positions),
-        ]
+    // Centipawns in (the reasons read them), pawns out.
+    let estimate = |rank: Option<i64>, threshold: Option<i64>, positions: &Positions| {
+        [rank.map(pawns), threshold.map(pawns), ml_of(positions)]
     };
-    let point = estimate(&all, &Positions::of(&all));
     let (rank, threshold) = (rank_x05(&all), threshold_x05(&all));
+    let point = estimate(rank, threshold, &Positions::of(&all));
     let ml_se = point[2].and_then(|x| ml_sandwich(&all, x));
     let reasons = [
         rank_reason(&all, rank),
@@ -419,7 +416,11 @@ pub fn calibrate_group(games: &[GameObs], bootstrap: usize, seed: u64) -> Calibr
             .par_iter()
             .map(|p| {
                 let gs: Vec<&GameObs> = p.iter().map(|&i| all[i as usize]).collect();
-                estimate(&gs, &binned.positions(&all, p))
+                estimate(
+                    rank_x05(&gs),
+                    threshold_x05(&gs),
+                    &binned.positions(&all, p),
+                )
             })
             .collect();
         for est in block {

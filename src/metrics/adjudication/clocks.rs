@@ -154,7 +154,7 @@ impl Chunk {
         let mut out: Vec<Option<ClockCheck>> = sets.iter().map(|_| None).collect();
         for family in families(sets) {
             let rules: Vec<&[Compiled]> = family.iter().map(|&j| &compiled[j].0[..]).collect();
-            // The games' era indices depend on the events only: the same for every set.
+            // A game's era comes from the eras' events and rounds, which a family shares.
             let idx = &compiled[family[0]].1;
             let per_game = self.compare_clocks(&rules, idx, rows)?;
             for (m, &j) in family.iter().enumerate() {

@@ -476,17 +476,25 @@ pub fn summary_partial(per_move: LazyFrame, by_event: bool, reference: bool) -> 
             );
         }
     }
-    let own_class = position_expr(col(cols::OWN_EVAL), col(cols::X05), PositionScheme::NineWdb);
+    // The own eval's class once per row: inside each of the nine sums below
+    // its chain of string `when`s ran nine times over.
+    const OWN_CLASS: &str = "__own_class";
     for (sym, name) in time_cols() {
         aggs.push(
-            when(own_class.clone().eq(lit(sym.glyph())))
+            when(col(OWN_CLASS).eq(lit(sym.glyph())))
                 .then(col(col::TIME_MS).cast(DataType::Float64))
                 .otherwise(lit(0.0))
                 .sum()
                 .alias(name),
         );
     }
-    per_move.group_by(summary_keys(by_event)).agg(aggs)
+    per_move
+        .with_column(
+            position_expr(col(cols::OWN_EVAL), col(cols::X05), PositionScheme::NineWdb)
+                .alias(OWN_CLASS),
+        )
+        .group_by(summary_keys(by_event))
+        .agg(aggs)
 }
 
 /// The summary from [`summary_partial`]'s rows (of one or more chunks):

@@ -147,19 +147,20 @@ impl Chunk {
         sets: &[RuleSet],
         rows: ClockRows,
     ) -> Result<Vec<ClockCheck>, Error> {
-        let compiled = sets
-            .iter()
-            .map(|s| self.compiled(s))
-            .collect::<Result<Vec<_>, _>>()?;
         let mut out: Vec<Option<ClockCheck>> = sets.iter().map(|_| None).collect();
         for family in families(sets) {
-            let rules: Vec<&[Compiled]> = family.iter().map(|&j| &compiled[j].0[..]).collect();
-            // A game's era comes from the eras' events and rounds, which a family shares.
-            let idx = &compiled[family[0]].1;
-            let per_game = self.compare_clocks(&rules, idx, rows)?;
+            // A game's era comes from the eras' events and rounds, which a
+            // family shares: found once, each member compiled per era.
+            let (eras, idx) = self.eras(&sets[family[0]])?;
+            let compiled: Vec<Vec<Compiled>> = family
+                .iter()
+                .map(|&j| eras.iter().map(|&e| sets[j].compile_era(e)).collect())
+                .collect();
+            let rules: Vec<&[Compiled]> = compiled.iter().map(Vec::as_slice).collect();
+            let per_game = self.compare_clocks(&rules, &idx, rows)?;
             for (m, &j) in family.iter().enumerate() {
                 let games: Vec<&GameClocks> = per_game.iter().map(|g| &g[m]).collect();
-                out[j] = Some(self.clock_tables(&games, rules[m], idx)?);
+                out[j] = Some(self.clock_tables(&games, rules[m], &idx)?);
             }
         }
         Ok(out

@@ -378,32 +378,39 @@ fn in_game_order(mv: &DataFrame) -> Result<bool, Error> {
 }
 
 impl Chunk {
-    /// The rule set compiled per TCEC era of the chunk's games, and each
-    /// game's index in it.
-    pub(super) fn compiled(
-        &self,
-        set: &RuleSet,
-    ) -> Result<(Vec<super::Compiled>, Vec<usize>), Error> {
+    /// The distinct TCEC eras of the chunk's games under `set` (first seen
+    /// first), and each game's index in them.
+    pub(super) fn eras(&self, set: &RuleSet) -> Result<(Vec<Option<usize>>, Vec<usize>), Error> {
         let tag = |name: &str| -> Result<_, Error> { Ok(self.games.column(name)?.str()?) };
         let (events, rounds) = (tag(c::EVENT)?, tag(c::ROUND)?);
-        let eras = set.eras_of(
+        let per_game = set.eras_of(
             events
                 .iter()
                 .zip(rounds.iter())
                 .map(|(e, r)| (e.unwrap_or_default(), r.unwrap_or_default())),
         );
         let mut seen: HashMap<Option<usize>, usize> = HashMap::new();
-        let mut rules = Vec::new();
-        let idx = eras
+        let mut eras = Vec::new();
+        let idx = per_game
             .into_iter()
             .map(|era| {
                 *seen.entry(era).or_insert_with(|| {
-                    rules.push(set.compile_era(era));
-                    rules.len() - 1
+                    eras.push(era);
+                    eras.len() - 1
                 })
             })
             .collect();
-        Ok((rules, idx))
+        Ok((eras, idx))
+    }
+
+    /// The rule set compiled per TCEC era of the chunk's games, and each
+    /// game's index in it ([`Chunk::eras`]).
+    pub(super) fn compiled(
+        &self,
+        set: &RuleSet,
+    ) -> Result<(Vec<super::Compiled>, Vec<usize>), Error> {
+        let (eras, idx) = self.eras(set)?;
+        Ok((eras.into_iter().map(|e| set.compile_era(e)).collect(), idx))
     }
 
     /// The first firing of every game (in `games` order).

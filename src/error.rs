@@ -88,6 +88,18 @@ impl Error {
         }
     }
 
+    /// Whether this says the dataset cannot be written now: another process
+    /// holds its lock, or its folder is read-only to this user. A cache
+    /// (EAS labels) is then computed and not stored.
+    pub fn is_unwritable(&self) -> bool {
+        use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+        match self {
+            Error::Locked { .. } => true,
+            Error::Io { err, .. } => matches!(err.kind(), PermissionDenied | ReadOnlyFilesystem),
+            _ => false,
+        }
+    }
+
     /// Whether this is a write to a closed pipe (the reader has gone: not an
     /// error for a command-line tool).
     pub fn is_broken_pipe(&self) -> bool {

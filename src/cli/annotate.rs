@@ -105,6 +105,16 @@ fn check_ids(ds: &Dataset, ids: &[i64]) -> anyhow::Result<()> {
 /// Writes the games of a listing (`eas --games`, `adjudicate --games`) as
 /// annotated PGN (`--pgn FILE`).
 pub fn write_listed(ds: &Dataset, listing: &DataFrame, path: &Path) -> anyhow::Result<()> {
+    // An empty listing is an answer (no game was adjudicated wrongly), not
+    // a selection that matched nothing: its PGN is empty.
+    if listing.height() == 0 {
+        evallab::render::format::write_text(path, "")?;
+        eprintln!(
+            "0 games written to {} (the listing is empty)",
+            path.display()
+        );
+        return Ok(());
+    }
     let opts = AnnotateOptions::default();
     let x05 = evallab::metrics::x05::X05::fixed(opts.x05);
     let n = write_games(ds, listed(listing)?, opts, &x05, None, path)?;

@@ -282,9 +282,10 @@ impl StatArgs {
 /// Output format and destination shared by the statistics commands.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
-    /// Output format.
-    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Table)]
-    pub(super) format: Format,
+    /// Output format [default: the one -o FILE's extension names (.csv, .json,
+    /// .ndjson, .parquet), else table].
+    #[arg(long, value_parser = choice::<Format>())]
+    pub(super) format: Option<Format>,
     /// Write to FILE instead of stdout (required for parquet).
     #[arg(short, long, value_name = "FILE")]
     pub(super) output: Option<WritePath>,
@@ -340,12 +341,12 @@ impl X05Args {
 impl OutputArgs {
     /// Checks the combination before the command writes anything.
     pub fn check(&self) -> anyhow::Result<()> {
-        format::check(self.format, self.output.as_deref())?;
+        format::check(self.format(), self.output.as_deref())?;
         Ok(())
     }
 
     pub fn write(&self, df: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
-        format::write(df, self.format, self.output.as_deref())?;
+        format::write(df, self.format(), self.output.as_deref())?;
         Ok(())
     }
 
@@ -362,6 +363,11 @@ impl OutputArgs {
             format: self.format,
             output: Some(WritePath(path.with_file_name(name))),
         })
+    }
+
+    /// The format written: `--format`, else the file's extension, else a table.
+    pub fn format(&self) -> Format {
+        Format::resolve(self.format, self.output.as_deref())
     }
 
     /// The output file's path for messages (`-` for stdout).

@@ -82,9 +82,10 @@ pub struct Args {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Format of the statistics.
-    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Table)]
-    format: Format,
+    /// Format of the statistics [default: the one --stats FILE's extension
+    /// names (.csv, .json, .ndjson, .parquet), else table].
+    #[arg(long, value_parser = choice::<Format>())]
+    format: Option<Format>,
     /// Write the statistics to FILE instead of stdout (required for parquet).
     #[arg(long, value_name = "FILE")]
     stats: Option<WritePath>,
@@ -111,7 +112,8 @@ fn depths(s: &str) -> Result<(u32, u32), String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    format::check(args.format, args.stats.as_deref())?;
+    let stats_format = Format::resolve(args.format, args.stats.as_deref());
+    format::check(stats_format, args.stats.as_deref())?;
     super::args::check_regexes(&[
         (Field::Player, Some(args.player.as_str())),
         (Field::Event, args.events.event.as_deref()),
@@ -172,6 +174,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let mut df = statistics(written.rows.lazy(), args.by, args.bootstrap, args.seed)?;
-    format::write(&mut df, args.format, args.stats.as_deref())?;
+    format::write(&mut df, stats_format, args.stats.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

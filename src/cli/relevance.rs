@@ -68,7 +68,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(path) => (write_frames(&path, None, fill)?, path.0),
         // The default per-move table lives in the dataset: its writer stores it.
         None => {
-            let w = DatasetWriter::open(&args.stat.dataset, "relevance", Open::Existing)?;
+            let w = DatasetWriter::open(&args.stat.dataset, "relevance", Open::Existing)
+                .map_err(|e| {
+                    let unwritable = e.is_unwritable();
+                    let e = anyhow::Error::from(e);
+                    if unwritable {
+                        e.context("the per-move table goes into the dataset unless --moves-out FILE names another place")
+                    } else {
+                        e
+                    }
+                })?;
             let stamp = Stamp::new("relevance", &w);
             let out = w.store_derived_batches(&RELEVANCE_MOVES, &stamp, fill)?;
             (out, w.derived_path(&RELEVANCE_MOVES))

@@ -60,11 +60,12 @@ impl DatasetWriter {
     }
 
     /// As [`DatasetWriter::open`], but `None` while another process writes
-    /// the dataset: for a cache that must not make its reader fail.
+    /// the dataset or when it is read-only to this user: for a cache that
+    /// must not make its reader fail.
     pub fn try_open(root: &Path, command: &str) -> Result<Option<DatasetWriter>, Error> {
         match DatasetWriter::open(root, command, Open::Existing) {
             Ok(w) => Ok(Some(w)),
-            Err(Error::Locked { .. }) => Ok(None),
+            Err(e) if e.is_unwritable() => Ok(None),
             Err(e) => Err(e),
         }
     }

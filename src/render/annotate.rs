@@ -323,7 +323,8 @@ pub fn references(ds: &Dataset, games: &DataFrame, label: &str) -> Result<Refere
 }
 
 /// Writes the games matching `filter` (with their moves) as annotated PGN
-/// to `path`, by game id; returns how many. No matching game is an error.
+/// to `path`, in the dataset's order (its inputs' order, each file's games
+/// as written); returns how many. No matching game is an error.
 pub fn write_games(
     ds: &Dataset,
     filter: Expr,
@@ -332,11 +333,7 @@ pub fn write_games(
     analysis: Option<&str>,
     path: &std::path::Path,
 ) -> Result<usize, Error> {
-    let games = ds
-        .scan(&GAMES)?
-        .filter(filter)
-        .sort([col::GAME_ID], SortMultipleOptions::default())
-        .collect()?;
+    let games = ds.scan(&GAMES)?.filter(filter).collect()?;
     if games.height() == 0 {
         return Err(Error::Usage("no game matches the selection".into()));
     }

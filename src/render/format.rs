@@ -49,6 +49,30 @@ impl crate::choice::Choice for Format {
 }
 crate::display_choice!(Format);
 
+impl Format {
+    /// The format a file's name asks for: `.csv`, `.json`, `.ndjson` (or
+    /// `.jsonl`), `.parquet` (or `.pq`), any case; `None` for any other name.
+    pub fn of_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "csv" => Format::Csv,
+            "json" => Format::Json,
+            "ndjson" | "jsonl" => Format::Ndjson,
+            "parquet" | "pq" => Format::Parquet,
+            _ => return None,
+        })
+    }
+
+    /// The format of an output: the one given (`--format`), else the one
+    /// its file's name asks for, else a table. `-o st.csv` writes CSV, as
+    /// a user who names the file so expects (it wrote an aligned text table).
+    pub fn resolve(given: Option<Format>, path: Option<&Path>) -> Format {
+        given
+            .or_else(|| path.and_then(Format::of_path))
+            .unwrap_or_default()
+    }
+}
+
 /// Whether `format` can go to `path` (Parquet needs a file): commands check
 /// this before they write anything.
 pub fn check(format: Format, path: Option<&Path>) -> Result<(), Error> {
@@ -175,6 +199,21 @@ mod tests {
     /// Widths from the longest text (the header's too), left-aligned, a
     /// null as `null`, a long text cut at 30 characters (polars' default
     /// when `POLARS_FMT_STR_LEN` is unset) with `...`: written out by hand.
+    #[test]
+    fn a_file_name_picks_the_format_unless_one_is_given() {
+        let r = |given, p: &str| Format::resolve(given, Some(Path::new(p)));
+        assert_eq!(r(None, "st.csv"), Format::Csv);
+        assert_eq!(r(None, "dir.v2/St.PARQUET"), Format::Parquet);
+        assert_eq!(r(None, "a.pq"), Format::Parquet);
+        assert_eq!(r(None, "a.jsonl"), Format::Ndjson);
+        assert_eq!(r(None, "a.json"), Format::Json);
+        assert_eq!(r(None, "a.txt"), Format::Table);
+        assert_eq!(r(None, "csv"), Format::Table);
+        assert_eq!(r(Some(Format::Table), "st.csv"), Format::Table);
+        assert_eq!(Format::resolve(None, None), Format::Table);
+        assert_eq!(Format::resolve(Some(Format::Json), None), Format::Json);
+    }
+
     #[test]
     fn rows_are_written_as_polars_lays_them_out() {
         let long = "abcdefghijklmnopqrstuvwxyz0123456789";

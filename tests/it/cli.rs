@@ -318,6 +318,28 @@ fn output_formats() {
         .unwrap()
         .height();
     assert_eq!(n, 2);
+    // Without --format, the file's name picks it; --format wins over it.
+    let csv_file = dir.path().join("b.csv");
+    let csv_s = csv_file.display().to_string();
+    let out = evallab(&["balance", &ds, "--by", "engine", "-o", &csv_s], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&csv_file).unwrap();
+    assert!(
+        written.starts_with("engine,games,official_wins"),
+        "{written}"
+    );
+    let out = evallab(
+        &[
+            "balance", &ds, "--by", "engine", "--format", "table", "-o", &csv_s,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        std::fs::read_to_string(&csv_file)
+            .unwrap()
+            .starts_with("| engine")
+    );
     // Parquet needs a file.
     let out = evallab(&["balance", &ds, "--format", "parquet"], None);
     assert_eq!(out.status.code(), Some(2));
@@ -901,6 +923,61 @@ fn annotate_names_an_unknown_game_id() {
     );
 }
 
+/// `annotate` writes its games in the input's order (it wrote them by game
+/// id, a hash: rounds 9.8, 10.3, 8.2 …), and a listing's `--pgn` of an empty
+/// listing is an empty file, not the error of a selection that matched nothing.
+#[test]
+fn annotated_games_keep_the_input_order_and_an_empty_listing_is_no_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let input = "data/fixtures/eas_readings.pgn";
+    ingest_ok(&[input], &ds, &[]);
+    let rounds = |pgn: &str| -> Vec<String> {
+        pgn.lines()
+            .filter(|l| l.starts_with("[Round "))
+            .map(str::to_string)
+            .collect()
+    };
+    let want = rounds(&std::fs::read_to_string(input).unwrap());
+    assert_eq!(want.len(), 9);
+    let out = dir.path().join("a.pgn").display().to_string();
+    let run = evallab(&["annotate", &ds, "-o", &out, "--event", "."], None);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(rounds(&std::fs::read_to_string(&out).unwrap()), want);
+    // No game of the TCEC fixture ends by a TCEC rule wrongly: an empty listing.
+    let ds = dir.path().join("tcec").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let pgn = dir.path().join("wrong.pgn");
+    let run = evallab(
+        &[
+            "adjudicate",
+            &ds,
+            "--rules",
+            "tcec",
+            "--games",
+            "wrong",
+            "--pgn",
+            &pgn.display().to_string(),
+            "--format",
+            "csv",
+        ],
+        None,
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(
+        text(&run.stdout).lines().count(),
+        1,
+        "{}",
+        text(&run.stdout)
+    );
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "");
+    assert!(
+        text(&run.stderr).contains("0 games written"),
+        "{}",
+        text(&run.stderr)
+    );
+}
+
 /// The EAS labels are a cache: while another process holds the dataset's lock
 /// they are computed and returned, not stored (a reader such as `report` must
 /// not fail because `eas` runs beside it); once the lock is free, stored.
@@ -924,6 +1001,69 @@ fn labels_cache_is_skipped_not_failed_while_the_dataset_is_locked() {
     let (stored, computed) = stored_labels(&Dataset::open(&ds).unwrap(), false).unwrap();
     assert!(!computed);
     assert_eq!(stored, df);
+}
+
+/// A dataset shared read-only (an archive on a server, another user's
+/// folder) serves every reader: `eas` and `report` compute the EAS labels and
+/// do not store them, `relevance` writes its per-move table where
+/// `--moves-out` says, and without it names that option. Run as `nobody`
+/// (root ignores file modes), from a copy of the binary that user may run.
+#[test]
+fn a_read_only_dataset_serves_every_reader() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mode = |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m));
+    mode(root, 0o755).unwrap();
+    let ds = root.join("ds");
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds.display().to_string(), &[]);
+    let out = root.join("out");
+    std::fs::create_dir(&out).unwrap();
+    mode(&out, 0o777).unwrap();
+    let exe = root.join("evallab");
+    std::fs::copy(env!("CARGO_BIN_EXE_evallab"), &exe).unwrap();
+    mode(&exe, 0o755).unwrap();
+    // Every file readable, nothing writable.
+    let status = Command::new("chmod")
+        .args(["-R", "a+rX,a-w"])
+        .arg(&ds)
+        .status();
+    assert!(status.unwrap().success());
+    let root_user = unsafe { libc::geteuid() } == 0;
+    let run = |args: &[&str]| {
+        let mut cmd = if root_user {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&exe);
+            c
+        } else {
+            Command::new(&exe)
+        };
+        cmd.args(args).current_dir(root).output().unwrap()
+    };
+    let ds_s = ds.display().to_string();
+    let before = std::fs::read_dir(&ds).unwrap().count();
+    for args in [
+        vec!["eas", ds_s.as_str()],
+        vec!["report", ds_s.as_str(), "-o", "out/report"],
+        vec!["relevance", ds_s.as_str(), "--moves-out", "out/rel.parquet"],
+        vec!["standings", ds_s.as_str()],
+    ] {
+        let o = run(&args);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    }
+    assert!(out.join("report/index.html").is_file() && out.join("rel.parquet").is_file());
+    let o = run(&["relevance", &ds_s]);
+    assert_eq!(o.status.code(), Some(5), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--moves-out FILE"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Nothing stored in the dataset: no derived folder, no lock file.
+    assert_eq!(std::fs::read_dir(&ds).unwrap().count(), before);
+    assert!(!ds.join("derived").exists());
+    let _ = Command::new("chmod").args(["-R", "u+w"]).arg(&ds).status();
 }
 
 /// Issue 29: a truncated download keeps its games before the damage, lists

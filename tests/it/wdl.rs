@@ -341,3 +341,45 @@ fn calc_and_annotate_take_a_wdl_model() {
         &text[..400.min(text.len())]
     );
 }
+
+/// A fitted group without bootstrap intervals says why: the demo's pooled
+/// fit has 36 of 50 resamples fitted (seed 1), too few for a percentile
+/// interval (90 % must fit); its intervals used to be empty with no reason.
+#[test]
+fn missing_bootstrap_intervals_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = evallab(&[
+        "ingest".as_ref(),
+        root.join("data/demo").as_os_str(),
+        "-o".as_ref(),
+        ds.as_os_str(),
+        "--quiet".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = evallab(&[
+        "wdl".as_ref(),
+        ds.as_os_str(),
+        "--bootstrap".as_ref(),
+        "50".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = &rows.as_array().unwrap()[0];
+    assert!(row["a_target"].is_f64() && row["a_lo"].is_null() && row["b_hi"].is_null());
+    assert_eq!(
+        row["reason"],
+        "no interval: 36 of 50 resamples could be fitted, fewer than 90 %"
+    );
+}

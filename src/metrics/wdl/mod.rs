@@ -142,6 +142,8 @@ pub struct GroupFit {
     /// Bootstrap percentile intervals of a and b at the target material.
     pub a_interval: Option<(f64, f64)>,
     pub b_interval: Option<(f64, f64)>,
+    /// Why a fitted group has no intervals (too few resamples fitted).
+    pub interval_note: Option<String>,
     /// Each key's count: `scoreWDLstat`'s map of this group.
     counts: Counts,
 }
@@ -206,7 +208,7 @@ fn fit_group(
     } else {
         math::fit(&grid, s)
     };
-    let (mut a_interval, mut b_interval) = (None, None);
+    let (mut a_interval, mut b_interval, mut interval_note) = (None, None, None);
     if fit.is_ok() && opts.bootstrap > 0 {
         let target = f64::from(s.mom_target);
         let mut rng = SplitMix64(opts.seed ^ key_hash(&key));
@@ -230,6 +232,12 @@ fn fit_group(
                 vals.sort_by(f64::total_cmp);
                 *out = Some((quantile(vals, alpha), quantile(vals, 1.0 - alpha)));
             }
+        } else {
+            interval_note = Some(format!(
+                "no interval: {} of {} resamples could be fitted, fewer than 90 %",
+                a_s.len(),
+                opts.bootstrap
+            ));
         }
     }
     let counted = rows.iter().map(|r| r.count).sum();
@@ -240,6 +248,7 @@ fn fit_group(
         fit,
         a_interval,
         b_interval,
+        interval_note,
         counts,
     }
 }
@@ -724,7 +733,10 @@ impl Fitted {
             out::REASON.into(),
             self.groups
                 .iter()
-                .map(|g| g.fit.as_ref().err().map(|e| e.to_string()))
+                .map(|g| match &g.fit {
+                    Err(e) => Some(e.to_string()),
+                    Ok(_) => g.interval_note.clone(),
+                })
                 .collect::<Vec<_>>(),
         ));
         DataFrame::new_infer_height(columns)

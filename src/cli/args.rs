@@ -307,7 +307,9 @@ impl std::fmt::Display for X05Value {
     }
 }
 
-/// clap value parser of `--x05`: a positive number of pawns, else a file.
+/// clap value parser of `--x05`: a positive number of pawns, else a file
+/// (which a pipeline's earlier step may still have to write: checked when
+/// read, [`X05Args::source`]).
 fn x05_value(s: &str) -> Result<X05Value, String> {
     match s.parse::<f64>() {
         Ok(_) => positive_pawns(s).map(X05Value::Pawns),
@@ -333,6 +335,13 @@ impl X05Args {
         use evallab::metrics::x05::DEFAULT;
         Ok(match &self.x05 {
             X05Value::Pawns(v) => X05Source::fixed(*v),
+            // A typo is a usage error naming the option, not an I/O one.
+            X05Value::File(p) if !p.is_file() => {
+                return Err(usage(format!(
+                    "--x05 {}: neither a number of pawns nor a file (calibrate --toml, wdl --save-model)",
+                    p.display()
+                )));
+            }
             X05Value::File(p) => X05Source::read(p, DEFAULT)?,
         })
     }

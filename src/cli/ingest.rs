@@ -39,9 +39,10 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["shard", "overwrite", "strict"])]
     plan: bool,
     /// Worker threads, which parse the games and encode the Parquet columns
-    /// (a reader thread decompresses besides) [default: number of cores].
-    #[arg(short, long)]
-    jobs: Option<usize>,
+    /// (a reader thread decompresses besides), 1 to 256 [default: number of
+    /// cores].
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
     /// Drop the principal variations (the largest column).
     #[arg(long)]
     no_pv: bool,
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..IngestOptions::default()
     };
     if let Some(j) = args.jobs {
-        opts.jobs = j.max(1);
+        opts.jobs = usize::from(j);
     }
     let mut progress = Progress::new(
         args.quiet,
@@ -144,12 +145,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !report.truncated.is_empty() {
         eprintln!(
             "evallab: {} input(s) end early: {}; every game before the damage is in, the cut \
-             one of each is in rejects (`evallab inspect {}`)",
+             one of each is in rejects (`evallab inspect {}`); once you have the whole file, \
+             ingest it with --overwrite (added beside, its first games would be in twice)",
             report.truncated.len(),
             report.truncated.join(", "),
             output.display()
         );
         return Ok(ExitCode::from(EXIT_TRUNCATED));
+    }
+    // Inputs that hold no game at all (a web page, an image) are no PGN: their
+    // rejects are in, and a code of the input-data kind says so.
+    if !report.inputs.is_empty() && c.games == 0 {
+        eprintln!(
+            "evallab: error: {}: no PGN game could be read ({} rejected: `evallab inspect {}`)",
+            evallab::ingest::input_names(&report.inputs),
+            c.rejects,
+            output.display()
+        );
+        return Ok(ExitCode::from(
+            evallab::Error::InputData(String::new()).exit_code(),
+        ));
     }
     if args.strict && c.rejects > 0 {
         eprintln!(

@@ -134,6 +134,23 @@ pub fn ingest(
         let writers = [&schema::GAMES, &schema::MOVES, &schema::REJECTS]
             .map(|t| PartWriter::create(root, t, part));
         ingest_inputs(&pool, &todo, writers, opts, progress, &mut report)?;
+        // A dataset is replaced only by a whole one: not by inputs that hold
+        // no game (a saved web page, an image, an empty file), which would
+        // leave it empty, nor by a cut download. Nothing is committed then.
+        if opts.overwrite && report.counts.games == 0 {
+            return Err(Error::InputData(format!(
+                "{}: no PGN game could be read ({} rejected); --overwrite kept the dataset as it was",
+                input_names(&report.inputs),
+                report.counts.rejects
+            )));
+        }
+        if opts.overwrite && !report.truncated.is_empty() {
+            return Err(Error::InputData(format!(
+                "{}: the input ends early (a cut download?); --overwrite kept the dataset as it \
+                 was: ingest the whole file, or without --overwrite to add what it holds",
+                report.truncated.join(", ")
+            )));
+        }
         report.part = Some(part);
         ds.add_run(Run {
             part,
@@ -157,6 +174,16 @@ pub fn ingest(
     report.removed = ds.removed().to_vec();
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The inputs' names for a message: the first three, then how many more.
+pub fn input_names(inputs: &[InputRecord]) -> String {
+    let mut names: Vec<&str> = inputs.iter().take(3).map(|i| i.path.as_str()).collect();
+    let more = format!("and {} more", inputs.len().saturating_sub(3));
+    if inputs.len() > 3 {
+        names.push(&more);
+    }
+    names.join(", ")
 }
 
 /// Ingests `inputs` into shard `name` of the dataset at `root` (see

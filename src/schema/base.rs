@@ -161,7 +161,7 @@ base_table! {
         dialect => (col::DIALECT, Utf8, true, "dominant eval-comment dialect: tcec, cutechess, lichess, chessbase"),
         evals => (col::EVALS, UInt32, false, "moves with a usable eval (cp or mate)"),
         unparsed_comments => (col::UNPARSED_COMMENTS, UInt32, false, "move comments no dialect could read (kept in comment_extra)"),
-        other_tags => (col::OTHER_TAGS, Utf8, true, "every other tag, and a typed tag (Date, WhiteElo, BlackElo, PlyCount) its column cannot hold, as a JSON object"),
+        other_tags => (col::OTHER_TAGS, Utf8, true, "every other tag, a typed tag (Date, WhiteElo, BlackElo, PlyCount, Variant) its column cannot hold, the earlier values of a tag written twice (`White #1`), the movetext's result where the Result tag says another (`movetext result`) and text after the result (`text after the result`), as a JSON object"),
     }
 }
 

@@ -1003,6 +1003,51 @@ fn labels_cache_is_skipped_not_failed_while_the_dataset_is_locked() {
     assert_eq!(stored, df);
 }
 
+/// Inputs that hold no game (a saved "404" page) are no PGN: exit 4 with
+/// their reject recorded; with --overwrite, and with a cut download, the
+/// dataset stays as it was (it was emptied, or replaced by the cut file).
+#[test]
+fn inputs_without_a_game_never_replace_a_dataset() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    assert_eq!(counts(&ds), (2, 0));
+    let page = dir.path().join("404.pgn");
+    std::fs::write(&page, "<html>404 Not Found</html>\n").unwrap();
+    let page = page.display().to_string();
+    let out = evallab(&["ingest", &page, "-o", &ds, "--overwrite"], None);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr)
+            .contains("no PGN game could be read (1 rejected); --overwrite kept the dataset")
+    );
+    assert_eq!(counts(&ds), (2, 0));
+    // A cut download does not replace it either.
+    let cut = dir.path().join("cut.pgn");
+    std::fs::write(
+        &cut,
+        "[Event \"x\"]\n\n1. e4 e5 1-0\n\n[Event \"y\"]\n\n1. d4 d5 2. c4",
+    )
+    .unwrap();
+    let out = evallab(
+        &[
+            "ingest",
+            &cut.display().to_string(),
+            "-o",
+            &ds,
+            "--overwrite",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert_eq!(counts(&ds), (2, 0));
+    // Added to a dataset, the page's reject is in, and the code says no PGN.
+    let other = dir.path().join("other").display().to_string();
+    let out = evallab(&["ingest", &page, "-o", &other], None);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert_eq!(counts(&other), (0, 1));
+}
+
 /// A dataset shared read-only (an archive on a server, another user's
 /// folder) serves every reader: `eas` and `report` compute the EAS labels and
 /// do not store them, `relevance` writes its per-move table where

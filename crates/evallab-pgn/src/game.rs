@@ -6,6 +6,8 @@
 //! Every word of the movetext is a move (SAN, long algebraic or UCI) or the
 //! game is rejected naming it: no token is dropped without a word.
 
+use std::borrow::Cow;
+
 use sha2::{Digest, Sha256};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
@@ -95,10 +97,12 @@ pub fn parse_batch<S: Sink + ?Sized>(
         };
         let tags = parse_tags(batch.header(g));
         let result = st.run(batch, g, &tags);
-        let cut = batch
-            .truncated
-            .as_ref()
-            .filter(|_| i + 1 == batch.games.len());
+        let last = i + 1 == batch.games.len();
+        // A plain input cut short ends inside its last game: before the
+        // game's result (a stub's or another reject's reason stands).
+        let unfinished = (batch.ends_input && last && result.is_ok() && st.result.is_none())
+            .then(|| "no result before the end of the input".to_string());
+        let cut = batch.truncated.clone().filter(|_| last).or(unfinished);
         if let Some(err) = cut {
             // Whatever the cut game's bytes say, they are not all of it.
             counts.rejects += 1;
@@ -240,6 +244,10 @@ struct GameState {
     pregame: Option<String>,
     variations: u32,
     unparsed: u32,
+    /// The result the movetext wrote (`1-0`, `½-½`, `*` …), in the arena.
+    result: Option<Span>,
+    /// Text after that result, trimmed (kept in `other_tags`), in the arena.
+    after_result: Option<Span>,
 }
 
 impl GameState {
@@ -260,6 +268,8 @@ impl GameState {
             pregame: None,
             variations: 0,
             unparsed: 0,
+            result: None,
+            after_result: None,
         }
     }
 
@@ -269,6 +279,7 @@ impl GameState {
         self.pregame = None;
         self.variations = 0;
         self.unparsed = 0;
+        (self.result, self.after_result) = (None, None);
         self.history.clear();
         let variant = tag(tags, "Variant")
             .unwrap_or("")
@@ -332,7 +343,8 @@ impl GameState {
                 "header-only stub: no movetext and Result \"?\"".into(),
             ));
         }
-        for (at, token) in Lexer::new(movetext) {
+        let mut lexer = Lexer::new(movetext);
+        for (at, token) in lexer.by_ref() {
             let fail = |reason| Failure {
                 reason,
                 pos_in_game: header_len + at,
@@ -350,6 +362,15 @@ impl GameState {
         }
         if tags.is_empty() && self.moves.is_empty() {
             return Err(at_start("no tags and no moves: not a PGN game".into()));
+        }
+        // The result ends the game; what a writer or a download put after it
+        // (a site's footer, a second result) is kept with the game's tags.
+        if let Some(r) = lexer.result() {
+            self.result = Some(self.put(&tags::decode(r)));
+            let rest = lexer.rest().trim_ascii();
+            if !rest.is_empty() {
+                self.after_result = Some(self.put(&tags::decode(rest)));
+            }
         }
         Ok(())
     }
@@ -658,17 +679,43 @@ impl GameState {
             .max_by_key(|&i| (per_dialect[i], std::cmp::Reverse(i)));
         // A typed tag whose column cannot hold its value (an impossible or
         // partial date, an Elo beyond i32) keeps its text with the others.
-        let others: Vec<(&str, &str)> = tags
-            .iter()
-            .filter(|(k, v)| match k.as_str() {
+        // A tag written again keeps its earlier values as `Name #1`, `Name
+        // #2` … (its column holds the last, as before).
+        let mut others: Vec<(Cow<str>, &str)> = Vec::new();
+        for (i, (k, v)) in tags.iter().enumerate() {
+            if tags[i + 1..].iter().any(|(l, _)| l == k) {
+                let earlier = tags[..i].iter().filter(|(e, _)| e == k).count();
+                others.push((Cow::Owned(format!("{k} #{}", earlier + 1)), v));
+                continue;
+            }
+            let keep = match k.as_str() {
+                // Read as a variant (`normal`, `From Position` …): its text too.
+                "Variant" => !matches!(v.as_str(), "" | "standard" | "chess960"),
                 "Date" => tags::parse_date(v).is_none() && !tags::is_unknown(v),
                 "WhiteElo" | "BlackElo" | "PlyCount" => {
                     tags::parse_int(v).is_none() && !tags::is_unknown(v)
                 }
                 k => !KNOWN_TAGS.contains(&k),
-            })
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
+            };
+            if keep {
+                others.push((Cow::Borrowed(k), v));
+            }
+        }
+        // The movetext's result: the result where no Result tag says one,
+        // kept beside a tag that says another; text after it kept too.
+        let tag_result = t("Result").filter(|r| !tags::is_unknown(r));
+        let written = self.result.map(|r| self.get(r));
+        let result = match (tag_result, written.and_then(canonical_result)) {
+            (None, Some(r)) => Some(r),
+            (Some(tag), Some(r)) if canonical_result(tag) != Some(r) => {
+                others.push((Cow::Borrowed("movetext result"), written.unwrap_or(r)));
+                Some(tag)
+            }
+            (tag, _) => tag.or(t("Result")),
+        };
+        if let Some(a) = self.after_result {
+            others.push((Cow::Borrowed("text after the result"), self.get(a)));
+        }
         let other_tags = (!others.is_empty()).then(|| tags::json_object(&others));
         out.game(&GameRecord {
             game_id: id,
@@ -683,7 +730,7 @@ impl GameState {
             round: t("Round"),
             white: t("White"),
             black: t("Black"),
-            result: t("Result"),
+            result,
             white_elo: t("WhiteElo").and_then(tags::parse_int),
             black_elo: t("BlackElo").and_then(tags::parse_int),
             time_control: t("TimeControl"),
@@ -707,6 +754,20 @@ impl GameState {
             other_tags: other_tags.as_deref(),
         });
     }
+}
+
+/// A result in its standard spelling (`1-0`, `0-1`, `1/2-1/2`, `*`), from
+/// any the movetext lexer takes (`½-½`, `1–0`, `1/2`); `None` for other text.
+fn canonical_result(r: &str) -> Option<&'static str> {
+    Some(match r.trim() {
+        "1-0" | "1–0" | "1—0" => "1-0",
+        "0-1" | "0–1" | "0—1" => "0-1",
+        "1/2-1/2" | "1/2" | "½-½" | "½–½" | "½—½" | "1/2–1/2" | "1/2—1/2" => {
+            "1/2-1/2"
+        }
+        "*" => "*",
+        _ => return None,
+    })
 }
 
 /// The move of a common SAN read straight from the board, or `None` for
@@ -932,6 +993,121 @@ mod tests {
         want.push("game 5 7".into());
         assert_eq!(log, want);
         assert_eq!((c.games, c.rejects, c.plies), (3, 2, 15));
+    }
+
+    /// The fields of a game a user audit found lost or bent, as a sink sees them.
+    #[derive(Default)]
+    struct Fields(Vec<String>);
+
+    impl Sink for Fields {
+        fn mv(&mut self, m: &MoveRecord<'_>) {
+            if m.time_left_ms.is_some() || m.comment_extra.is_some() {
+                self.0.push(format!(
+                    "  ply {} clock {:?} extra {:?}",
+                    m.ply, m.time_left_ms, m.comment_extra
+                ));
+            }
+        }
+        fn game(&mut self, g: &GameRecord<'_>) {
+            self.0.push(format!(
+                "game {} {:?} {:?}-{:?} {:?} plies {} date {:?} other {:?}",
+                g.game_number, g.event, g.white, g.black, g.result, g.plies, g.date, g.other_tags
+            ));
+        }
+        fn reject(&mut self, r: &RejectRecord<'_>) {
+            self.0
+                .push(format!("reject {}: {}", r.game_number, r.reason));
+        }
+    }
+
+    fn fields(pgn: &[u8]) -> (Counts, Vec<String>) {
+        let mut out = Fields::default();
+        let c = parse(pgn, &mut out);
+        (c, out.0)
+    }
+
+    /// Each input of the audit (2026-11-28): nothing lost, nothing bent.
+    #[test]
+    fn every_field_of_odd_writers_is_kept() {
+        // Lines ending in a lone CR (classic Mac OS): two games, not one empty.
+        let (c, log) = fields(b"[Event \"CR1\"]\r[White \"A\"]\r[Result \"1-0\"]\r\r1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\r\r[Event \"CR2\"]\r\r1. f3 e5 2. g4 Qh4# 0-1\r");
+        assert_eq!((c.games, c.plies), (2, 11), "{log:?}");
+        assert_eq!(
+            log[0],
+            r#"game 1 Some("CR1") Some("A")-None Some("1-0") plies 7 date None other None"#
+        );
+        // Several tags on a line, and movetext after them on theirs.
+        let (c, log) = fields(
+            b"[Event \"X\"] [White \"A\"] [Black \"B\"] [Result \"0-1\"] 1. f3 e5 2. g4 Qh4# 0-1\n",
+        );
+        assert_eq!((c.games, c.plies), (1, 4), "{log:?}");
+        assert_eq!(
+            log[0],
+            r#"game 1 Some("X") Some("A")-Some("B") Some("0-1") plies 4 date None other None"#
+        );
+        // The movetext's result: the result without a Result tag, beside a
+        // tag that says another; text after it (a site's footer) kept, the
+        // game not rejected for it.
+        let (c, log) = fields(concat!(
+            "[Event \"a\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n",
+            "[Event \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n\n",
+            "[Event \"c\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\nDownloaded from example.com\n\n",
+            "[Event \"d\"]\n[Result \"*\"]\n\n1. e4 e5 1-0 0-1 2. Nf3\n",
+        ).as_bytes());
+        assert_eq!((c.games, c.rejects), (4, 0), "{log:?}");
+        assert_eq!(
+            log[0],
+            r#"game 1 Some("a") None-None Some("0-1") plies 4 date None other None"#
+        );
+        assert_eq!(
+            log[1],
+            r#"game 2 Some("b") None-None Some("1-0") plies 2 date None other Some("{\"movetext result\":\"0-1\"}")"#
+        );
+        assert_eq!(
+            log[2],
+            r#"game 3 Some("c") None-None Some("1-0") plies 2 date None other Some("{\"text after the result\":\"Downloaded from example.com\"}")"#
+        );
+        assert_eq!(
+            log[3],
+            r#"game 4 Some("d") None-None Some("*") plies 2 date None other Some("{\"movetext result\":\"1-0\",\"text after the result\":\"0-1 2. Nf3\"}")"#
+        );
+        // A tag written twice: the last in its column, the earlier kept; a
+        // variant spelt otherwise kept; year 0 kept as text; `e.p.` read.
+        let (_, log) = fields(b"[Event \"e\"]\n[White \"First\"]\n[White \"Second\"]\n[Date \"0000.01.01\"]\n[Variant \"From Position\"]\n[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1\"]\n\n1. exd6 e.p. 1-0\n");
+        assert_eq!(
+            log[0],
+            r#"game 1 Some("e") Some("Second")-None Some("1-0") plies 1 date None other Some("{\"Date\":\"0000.01.01\",\"Variant\":\"From Position\",\"White #1\":\"First\"}")"#
+        );
+        // A clock that is none keeps its text (its sign, minutes of 99).
+        let (_, log) = fields(b"[Event \"f\"]\n\n1. e4 {[%clk -0:00:05]} e5 {[%clk 1:99:99]} 2. Nf3 {[%clk 0:01:30]} 1-0\n");
+        assert_eq!(
+            &log[..3],
+            [
+                r#"  ply 1 clock None extra Some("[%clk -0:00:05]")"#,
+                r#"  ply 2 clock None extra Some("[%clk 1:99:99]")"#,
+                r#"  ply 3 clock Some(90000) extra None"#,
+            ]
+        );
+        // A plain input cut inside its last game (no result before the end):
+        // a truncated input, the game a reject; a cut tag section too. A
+        // header-only stub at the end stays a stub.
+        for (pgn, n) in [
+            (
+                "[Event \"g\"]\n\n1. e4 e5 1-0\n\n[Event \"h\"]\n[PlyCount \"122\"]\n\n1. d4 d5 2. c4 {+0.2/20} ",
+                2,
+            ),
+            ("[Event \"g\"]\n\n1. e4 e5 1-0\n\n[Event \"TC", 2),
+        ] {
+            let (c, log) = fields(pgn.as_bytes());
+            assert_eq!((c.games, c.rejects, c.truncated), (1, 1, 1), "{log:?}");
+            assert!(log[1].starts_with(&format!("reject {n}: truncated input: no result before the end of the input (the input ends at byte {})", pgn.len())), "{log:?}");
+        }
+        let (c, log) = fields(b"[Event \"g\"]\n\n1. e4 e5 1-0\n\n[Event \"i\"]\n[Result \"?\"]\n");
+        assert_eq!((c.games, c.truncated), (1, 0), "{log:?}");
+        assert_eq!(
+            log[1],
+            "reject 2: header-only stub: no movetext and Result \"?\""
+        );
     }
 
     /// The start key and each ply's key.

@@ -118,12 +118,20 @@ pub fn not_found() -> io::Error {
     io::Error::new(io::ErrorKind::NotFound, "no such file or directory")
 }
 
+/// The `*.pgn*` regular files below `dir`. As ripgrep walks by default, a
+/// link to a directory is not followed (a link back up looped: 287 inputs
+/// for 7 files), a link to a file is; a FIFO or socket named `*.pgn` is
+/// passed over (reading one waited forever).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
+        let entry = entry?;
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
             walk(&path, out)?;
-        } else if looks_like_pgn(&path) {
+        } else if looks_like_pgn(&path)
+            && (kind.is_file() || kind.is_symlink() && path.metadata().is_ok_and(|m| m.is_file()))
+        {
             out.push(path);
         }
     }
@@ -358,6 +366,23 @@ mod tests {
             .map(|(_, p)| p.strip_prefix(dir.path()).unwrap().display().to_string())
             .collect();
         assert_eq!(names, ["a.pgn.zst", "b.pgn", "sub/c.PGN"]);
+        // A link back up is not followed, a link to a file is; a FIFO is no input.
+        std::os::unix::fs::symlink("..", dir.path().join("sub/loop")).unwrap();
+        std::os::unix::fs::symlink("../b.pgn", dir.path().join("sub/link.pgn")).unwrap();
+        let fifo = dir.path().join("pipe.pgn");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let names: Vec<_> = expand(std::slice::from_ref(&d))
+            .unwrap()
+            .iter()
+            .map(|(_, p)| p.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["a.pgn.zst", "b.pgn", "sub/c.PGN", "sub/link.pgn"]);
         let got = expand(&[format!("{d}/*.pgn"), format!("{d}/b.pgn")]).unwrap();
         assert_eq!(got.len(), 1, "duplicates are dropped");
         assert!(expand(&[format!("{d}/nothing*.pgn")]).is_err());

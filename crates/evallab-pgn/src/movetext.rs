@@ -63,11 +63,15 @@ impl std::fmt::Display for LexError {
 }
 
 /// The tokens of one movetext, each with its byte position; after an error
-/// it yields nothing more.
+/// it yields nothing more. A result (`1-0`, `0-1`, `1/2-1/2`, `*`, and their
+/// dash and `½` spellings) ends the game: the lexer stops there, and
+/// [`Lexer::result`] and [`Lexer::rest`] say what it was and what followed.
 #[derive(Debug, Clone)]
 pub struct Lexer<'a> {
     b: &'a [u8],
     pos: usize,
+    result: Option<&'a [u8]>,
+    rest: usize,
 }
 
 impl<'a> Lexer<'a> {
@@ -75,7 +79,26 @@ impl<'a> Lexer<'a> {
         Lexer {
             b: movetext,
             pos: 0,
+            result: None,
+            rest: movetext.len(),
         }
+    }
+
+    /// The game's result as the movetext wrote it, once read.
+    pub fn result(&self) -> Option<&'a [u8]> {
+        self.result
+    }
+
+    /// The movetext after the result (all of it past the end without one).
+    pub fn rest(&self) -> &'a [u8] {
+        &self.b[self.rest..]
+    }
+
+    /// Stops at a result that spans `at..end`.
+    fn finish(&mut self, at: usize, end: usize) {
+        self.result = Some(&self.b[at..end]);
+        self.rest = end;
+        self.pos = self.b.len();
     }
 
     fn fail(&mut self, at: usize, e: LexError) -> Option<(usize, Result<Token<'a>, LexError>)> {
@@ -158,18 +181,34 @@ pub const EVAL_SYMBOLS: [&str; 14] = [
     "+-", "-+", "+/-", "-/+", "+=", "=+", "+/=", "=/+", "=", "∞", "±", "∓", "⩲", "⩱",
 ];
 
+/// What a word that is no move stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Markup {
+    /// Not markup: a move, or a word to reject.
+    None,
+    /// A move number or an evaluation symbol.
+    Skip,
+    /// The game's result.
+    Result,
+}
+
 /// Whether a word is markup: a move number, a result or an evaluation symbol.
-fn is_markup_word(w: &[u8]) -> bool {
+fn markup(w: &[u8]) -> Markup {
     const RESULTS: [&[u8]; 4] = [b"1-0", b"0-1", b"1/2-1/2", b"1/2"];
     // Moves start with a letter; markup with a digit or `½`.
     if w.first().is_some_and(u8::is_ascii_alphabetic) {
-        return false;
+        return Markup::None;
     }
     // `0000` is UCI's null move, not a move number.
-    (w.iter().all(u8::is_ascii_digit) && w != b"0000")
-        || RESULTS.contains(&w)
-        || EVAL_SYMBOLS.iter().any(|s| s.as_bytes() == w)
-        || is_result_with_dash(w)
+    if w.iter().all(u8::is_ascii_digit) && w != b"0000" {
+        Markup::Skip
+    } else if RESULTS.contains(&w) || is_result_with_dash(w) {
+        Markup::Result
+    } else if EVAL_SYMBOLS.iter().any(|s| s.as_bytes() == w) {
+        Markup::Skip
+    } else {
+        Markup::None
+    }
 }
 
 /// `1–0`, `0—1`, `½-½`, `1/2–1/2`: results with an en or em dash, or halves.
@@ -259,7 +298,11 @@ impl<'a> Iterator for Lexer<'a> {
         while self.pos < b.len() {
             let at = self.pos;
             match b[at] {
-                c if c.is_ascii_whitespace() || c == b'.' || c == b'*' => self.pos += 1,
+                c if c.is_ascii_whitespace() || c == b'.' => self.pos += 1,
+                b'*' => {
+                    self.finish(at, at + 1);
+                    return None;
+                }
                 b'!' | b'?' | b')' | b'}' => self.pos += 1,
                 b'$' => {
                     self.pos += 1;
@@ -290,8 +333,17 @@ impl<'a> Iterator for Lexer<'a> {
                         .map_or(b.len(), |n| at + 1 + n);
                     self.pos = end;
                     let w = &b[at..end];
-                    if !is_markup_word(w) {
-                        return Some((at, Ok(Token::Word(w))));
+                    match markup(w) {
+                        // `exd6 e.p.`: the en passant mark, not a move `e`.
+                        Markup::None if w == b"e" && b[end..].starts_with(b".p.") => {
+                            self.pos = end + 3;
+                        }
+                        Markup::None => return Some((at, Ok(Token::Word(w)))),
+                        Markup::Skip => {}
+                        Markup::Result => {
+                            self.finish(at, end);
+                            return None;
+                        }
                     }
                 }
             }
@@ -321,21 +373,47 @@ mod tests {
     #[test]
     fn markup_is_consumed_and_every_other_word_kept() {
         assert_eq!(
-            words(
-                "1.e4 e5 2. Nf3!? $14 Nc6?? 3...Bb5 +- \u{b1} = * 1-0 0-1 1/2-1/2 1/2 1\u{2013}0 \u{bd}-\u{bd} 12"
-                    .as_bytes()
-            ),
-            ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+            words("1.e4 e5 2. Nf3!? $14 Nc6?? 3...Bb5 +- \u{b1} = 12 Nf6".as_bytes()),
+            ["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6"]
         );
         assert_eq!(
-            words(b"e2e4 d7d8R e.p. 0000 -- [x] 1-0-0 $x"),
-            ["e2e4", "d7d8R", "e", "p", "0000", "--", "[x]", "1-0-0", "x"]
+            words(b"e2e4 d7d8R exd6 e.p. 0000 -- [x] 1-0-0 $x"),
+            ["e2e4", "d7d8R", "exd6", "0000", "--", "[x]", "1-0-0", "x"]
         );
         // A `;` line and a `%` escape line, but a `%` inside a line is a word.
         assert_eq!(
             words(b"e4 ; e5 {\nd4\n%c5\nc4 a%b"),
             ["e4", "d4", "c4", "a%b"]
         );
+    }
+
+    /// A result in any spelling ends the game: the lexer stops, says which,
+    /// and hands back what followed it.
+    #[test]
+    fn a_result_ends_the_movetext() {
+        for (mt, result, rest) in [
+            ("e4 e5 1-0", "1-0", ""),
+            (
+                "e4 e5 0-1\n\nDownloaded from x",
+                "0-1",
+                "\n\nDownloaded from x",
+            ),
+            ("e4 1/2-1/2 {after}", "1/2-1/2", " {after}"),
+            ("e4 1/2", "1/2", ""),
+            ("e4 *", "*", ""),
+            ("e4 e5*", "*", ""),
+            ("e4 1\u{2013}0 0-1 2. Nf3", "1\u{2013}0", " 0-1 2. Nf3"),
+            ("e4 \u{bd}-\u{bd}", "\u{bd}-\u{bd}", ""),
+        ] {
+            let mut lx = Lexer::new(mt.as_bytes());
+            let n = lx.by_ref().count();
+            assert_eq!(n, 1 + usize::from(mt.starts_with("e4 e5")), "{mt}");
+            assert_eq!(lx.result(), Some(result.as_bytes()), "{mt}");
+            assert_eq!(lx.rest(), rest.as_bytes(), "{mt}");
+        }
+        let mut lx = Lexer::new(b"e4 e5 {no result}");
+        assert_eq!(lx.by_ref().count(), 3);
+        assert_eq!((lx.result(), lx.rest()), (None, &b""[..]));
     }
 
     #[test]

@@ -52,6 +52,9 @@ pub struct Batch {
     /// The input ended early (the decoder's message): the last game is the
     /// one that was cut.
     pub truncated: Option<String>,
+    /// This is the input's last batch: its last game is the input's last,
+    /// which a plain file cut short also leaves unfinished.
+    pub ends_input: bool,
 }
 
 impl Batch {
@@ -112,6 +115,10 @@ pub struct Splitter<R> {
     number: u32,
     /// The decoder's message when the input ended early.
     truncated: Option<String>,
+    /// Whether lines end in a lone CR (classic Mac OS): decided by the first
+    /// read, then every CR read becomes LF, so that the line-based scan and
+    /// the tag reader see lines (they saw one line, and lost every game).
+    cr_lines: Option<bool>,
 }
 
 impl<R: Read> Splitter<R> {
@@ -130,6 +137,7 @@ impl<R: Read> Splitter<R> {
             done: Vec::new(),
             number: 0,
             truncated: None,
+            cr_lines: None,
         }
     }
 
@@ -153,6 +161,7 @@ impl<R: Read> Splitter<R> {
                     self.close(self.buf.len());
                     return Ok(self.emit().map(|b| Batch {
                         truncated: self.truncated.take(),
+                        ends_input: true,
                         ..b
                     }));
                 }
@@ -192,6 +201,17 @@ impl<R: Read> Splitter<R> {
         // `read_to_end` stops short of the limit only at the end of the input.
         if n < CHUNK {
             self.eof = true;
+        }
+        let cr_lines = *self.cr_lines.get_or_insert_with(|| {
+            let read = &self.buf[len..];
+            memchr(b'\n', read).is_none() && memchr(b'\r', read).is_some()
+        });
+        if cr_lines {
+            for b in &mut self.buf[len..] {
+                if *b == b'\r' {
+                    *b = b'\n';
+                }
+            }
         }
         if self.base == 0 && len < 3 && self.buf.starts_with(b"\xef\xbb\xbf") && self.pos == 0 {
             self.pos = 3; // UTF-8 BOM
@@ -266,13 +286,25 @@ impl<R: Read> Splitter<R> {
                     };
                     let line = &self.buf[p..next];
                     if line.first() == Some(&b'[') {
+                        let movetext = crate::tags::movetext_after_tags(line);
                         if line.starts_with(NEW_GAME) && self.open.is_some_and(|o| o.has_tags) {
                             self.begin(p, true);
                         }
                         if let Some(o) = self.open.as_mut() {
                             o.has_tags = true;
+                            // Movetext after the tags on their line (a
+                            // writer's one-line games): it starts there.
+                            if let Some(k) = movetext {
+                                o.movetext = Some(p + k);
+                            }
                         }
-                        self.pos = next;
+                        match movetext {
+                            Some(k) => {
+                                self.pos = p + k;
+                                self.state = State::Movetext;
+                            }
+                            None => self.pos = next,
+                        }
                     } else if line.iter().all(u8::is_ascii_whitespace) {
                         self.pos = next;
                     } else {
@@ -374,6 +406,7 @@ impl<R: Read> Splitter<R> {
             buf,
             games: std::mem::take(&mut self.done),
             truncated: None,
+            ends_input: false,
         })
     }
 }

@@ -19,36 +19,124 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// Reads the tags of a tag section in order. Lines that are not tags are ignored.
+/// Reads the tags of a tag section in order: every `[Name "value"]`, also
+/// several on one line. Lines that are not tags are ignored.
 ///
 /// ```
 /// use evallab_pgn::tags::parse_tags;
-/// let tags = parse_tags(b"[Event \"A \\\"B\\\"\"]\r\n[White \"x\"]\n");
-/// assert_eq!(tags, vec![("Event".into(), "A \"B\"".into()), ("White".into(), "x".into())]);
+/// let tags = parse_tags(b"[Event \"A \\\"B\\\"\"]\r\n[White \"x\"] [Black \"y\"]\n");
+/// assert_eq!(tags[0], ("Event".into(), "A \"B\"".into()));
+/// assert_eq!(tags[1..], [("White".into(), "x".into()), ("Black".into(), "y".into())]);
 /// ```
 pub fn parse_tags(header: &[u8]) -> Vec<(String, String)> {
     let mut out = Vec::with_capacity(24);
     for line in header.split(|&b| b == b'\n') {
-        let line = line.trim_ascii();
-        let Some(body) = line.strip_prefix(b"[") else {
-            continue;
-        };
-        let name_len = body
-            .iter()
-            .position(|&b| b.is_ascii_whitespace() || b == b'"' || b == b']')
-            .unwrap_or(body.len());
-        if name_len == 0 {
-            continue;
-        }
-        let name = decode(&body[..name_len]).into_owned();
-        let rest = &body[name_len..];
-        let value = match rest.iter().position(|&b| b == b'"') {
-            Some(q) => unescape(&rest[q + 1..]),
-            None => String::new(),
-        };
-        out.push((name, value));
+        out.extend(LineTags::new(line).map(|(name, value)| {
+            (
+                decode(name).into_owned(),
+                value.map(unescape).unwrap_or_default(),
+            )
+        }));
     }
     out
+}
+
+/// Where the tags that open `line` stop, when movetext follows them on the
+/// same line (`[Result "0-1"] 1. f3 e5 …`): the offset of that movetext.
+/// `None` when the rest of the line is blank, or not movetext (an unreadable
+/// tag, which stays in the tag section).
+pub fn movetext_after_tags(line: &[u8]) -> Option<usize> {
+    let mut tags = LineTags::new(line);
+    tags.by_ref().count();
+    let rest = tags.i
+        + line[tags.i..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+    (tags.complete && rest < line.len() && line[rest] != b'[').then_some(rest)
+}
+
+/// The tags at the start of a line, one after another: each one's name and
+/// its value as written between its quotes (escapes kept; without a closing
+/// quote, the rest of the line; `None` without a value). Stops at anything
+/// that is not a tag; `i` is then where the tags end.
+struct LineTags<'a> {
+    b: &'a [u8],
+    i: usize,
+    /// The last tag read ended with its `]` (false before the first).
+    complete: bool,
+}
+
+impl<'a> LineTags<'a> {
+    fn new(b: &'a [u8]) -> Self {
+        LineTags {
+            b,
+            i: 0,
+            complete: false,
+        }
+    }
+}
+
+impl<'a> Iterator for LineTags<'a> {
+    type Item = (&'a [u8], Option<&'a [u8]>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.b;
+        let mut i = self.i
+            + b[self.i..]
+                .iter()
+                .take_while(|c| c.is_ascii_whitespace())
+                .count();
+        if b.get(i) != Some(&b'[') {
+            return None;
+        }
+        i += 1;
+        let name_len = b[i..]
+            .iter()
+            .position(|&c| c.is_ascii_whitespace() || c == b'"' || c == b']')
+            .unwrap_or(b.len() - i);
+        if name_len == 0 {
+            self.complete = false;
+            return None;
+        }
+        let name = &b[i..i + name_len];
+        i += name_len;
+        i += b[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+        let mut value = None;
+        if b.get(i) == Some(&b'"') {
+            let start = i + 1;
+            let mut j = start;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = j.min(b.len());
+            value = Some(&b[start..end]);
+            i = (end + 1).min(b.len());
+            i += b[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_whitespace())
+                .count();
+        }
+        if b.get(i) == Some(&b']') {
+            self.i = i + 1;
+            self.complete = true;
+        } else {
+            // No `]` where the tag should end: the line is this tag's.
+            self.i = b.len();
+            self.complete = false;
+            if value.is_none() {
+                // `[Name junk`: the value is unknown, as before.
+                value = b[i..]
+                    .iter()
+                    .position(|&c| c == b'"')
+                    .map(|q| &b[i + q + 1..]);
+            }
+        }
+        Some((name, value))
+    }
 }
 
 /// The value after the opening quote, up to the closing quote, with `\"` and
@@ -86,15 +174,18 @@ fn unescape(s: &[u8]) -> String {
 /// assert_eq!(parse_date("1900.02.29"), None);
 /// assert_eq!(parse_date("2000.02.29"), Some(11016));
 /// assert_eq!(parse_date("2024.04.31"), None);
+/// assert_eq!(parse_date("0000.01.01"), None);
+/// assert_eq!(parse_date("0001.01.01"), Some(-719162));
 /// ```
 pub fn parse_date(s: &str) -> Option<i32> {
     let mut it = s.trim().splitn(3, ['.', '-', '/']);
     let y: i64 = it.next()?.parse().ok()?;
     let m: i64 = it.next()?.parse().ok()?;
     let d: i64 = it.next()?.parse().ok()?;
-    // Beyond ±5.8 million years the day count leaves i32 anyway; bounding the
-    // year first keeps the arithmetic below from overflowing (found by fuzzing).
-    if !(1..=12).contains(&m) || !(-5_000_000..=5_000_000).contains(&y) {
+    // A PGN date's year has four digits: year 0 and below, which Python's
+    // datetime cannot hold, keep their text (`other_tags`). The bound also
+    // keeps the arithmetic below from overflowing (found by fuzzing).
+    if !(1..=12).contains(&m) || !(1..=9999).contains(&y) {
         return None;
     }
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
@@ -158,10 +249,10 @@ pub fn parse_time_control(s: &str) -> Option<(f64, f64)> {
 }
 
 /// Tags as a JSON object (keys sorted), for the `other_tags` column.
-pub fn json_object(pairs: &[(&str, &str)]) -> String {
+pub fn json_object<K: AsRef<str>>(pairs: &[(K, &str)]) -> String {
     let map: serde_json::Map<String, serde_json::Value> = pairs
         .iter()
-        .map(|(k, v)| (k.to_string(), serde_json::Value::from(*v)))
+        .map(|(k, v)| (k.as_ref().to_string(), serde_json::Value::from(*v)))
         .collect();
     serde_json::Value::Object(map).to_string()
 }

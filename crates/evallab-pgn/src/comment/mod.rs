@@ -135,13 +135,23 @@ pub(super) fn push_extra(extra: &mut String, s: &str) {
     }
 }
 
+/// Fills an empty field; `false` (the caller keeps the text in `extra`) when
+/// the value does not parse, or when the field already has one: a comment
+/// that writes a key twice (`wv=0.5, wv=0.7`) keeps its first value in the
+/// column and the second as text.
 pub(super) fn set<T>(slot: &mut Option<T>, v: Option<T>) -> bool {
+    if slot.is_some() {
+        return false;
+    }
     let ok = v.is_some();
     *slot = v;
     ok
 }
 
 pub(super) fn set_eval<'a>(c: &mut MoveComment<'a>, v: &'a str, pov: Pov) -> bool {
+    if c.eval.is_some() {
+        return false;
+    }
     c.eval = parse_eval_token(v, pov);
     c.eval_raw = c.eval.map(|_| v);
     c.eval.is_some()
@@ -184,12 +194,17 @@ pub fn parse_duration_ms(v: &str) -> Option<i64> {
     if let Some(s) = whole_seconds(v.as_bytes()) {
         return Some(s as i64 * 1000);
     }
-    // Not a clock: no `:` at all.
+    // Not a clock: no `:` at all, more than `h:m:s`, or a sign that would
+    // be lost (`-0:00:05`).
     memchr::memchr(b':', v.as_bytes())?;
+    if v.split(':').count() > 3 || v.contains('-') {
+        return None;
+    }
     let mut secs = 0f64;
-    for part in v.split(':') {
+    for (i, part) in v.split(':').enumerate() {
         let x = num::parse_f64(part)?;
-        if x.is_nan() || x < 0.0 {
+        // Minutes and seconds below 60 (`1:99:99` is no clock).
+        if x.is_nan() || x < 0.0 || (i > 0 && x >= 60.0) {
             return None;
         }
         secs = secs * 60.0 + x;
@@ -206,14 +221,14 @@ pub(super) fn secs_ms(secs: f64) -> Option<i64> {
     (ms.abs() < i64::MAX as f64).then_some(ms as i64)
 }
 
-/// The seconds of `h:m:s` with one or more `:`, every part ASCII digits, in
-/// one pass (30 % of the TCEC archive's moves carry such clocks); `None` for any
-/// other shape, on overflow, or from 2^40 s on.
+/// The seconds of `m:s` or `h:m:s`, every part ASCII digits, minutes and
+/// seconds below 60, in one pass (30 % of the TCEC archive's moves carry such
+/// clocks); `None` for any other shape, on overflow, or from 2^40 s on.
 fn whole_seconds(b: &[u8]) -> Option<u64> {
     let (mut total, mut part, mut digits, mut colons) = (0u64, 0u64, 0u32, 0u32);
     for &c in b {
         if c == b':' {
-            if digits == 0 {
+            if digits == 0 || colons == 2 || (colons > 0 && part >= 60) {
                 return None;
             }
             total = total.checked_mul(60)?.checked_add(part)?;
@@ -227,7 +242,7 @@ fn whole_seconds(b: &[u8]) -> Option<u64> {
             digits += 1;
         }
     }
-    if digits == 0 || colons == 0 {
+    if digits == 0 || colons == 0 || part >= 60 {
         return None;
     }
     let s = total.checked_mul(60)?.checked_add(part)?;
@@ -346,7 +361,20 @@ mod tests {
         assert_eq!(parse_duration_ms("+0:07:08"), Some(428_000));
         assert_eq!(parse_duration_ms("1:-1:00"), None);
         assert_eq!(parse_duration_ms("1::00"), None);
-        assert_eq!(parse_duration_ms("0:0:0:1"), Some(1000));
+        // Not clocks: their text stays (a sign, minutes or seconds from 60 on,
+        // more parts than h:m:s).
+        for v in [
+            "0:0:0:1",
+            "-0:00:05",
+            "1:99:99",
+            "1:2:3:4",
+            "1:00:00:00:00",
+            "0:60",
+            "1:00:60.5",
+        ] {
+            assert_eq!(parse_duration_ms(v), None, "{v}");
+        }
+        assert_eq!(parse_duration_ms("0:59.5"), Some(59_500));
         assert_eq!(
             parse_duration_ms("99999999:00:00"),
             Some(359_999_996_400_000)
@@ -361,10 +389,16 @@ mod tests {
             if !v.contains(':') {
                 return None;
             }
-            v.as_bytes()
-                .split(|&c| c == b':')
-                .try_fold(0u64, |w, part| {
-                    w.checked_mul(60)?.checked_add(num::parse_u64(part)?)
+            let parts: Vec<&[u8]> = v.as_bytes().split(|&c| c == b':').collect();
+            if parts.len() > 3 {
+                return None;
+            }
+            parts
+                .iter()
+                .enumerate()
+                .try_fold(0u64, |w, (i, part)| {
+                    let x = num::parse_u64(part).filter(|&x| i == 0 || x < 60)?;
+                    w.checked_mul(60)?.checked_add(x)
                 })
                 .filter(|&s| s < 1 << 40)
         };

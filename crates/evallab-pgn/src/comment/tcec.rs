@@ -53,8 +53,10 @@ pub(super) fn parse_tcec<'a>(t: &'a str, c: &mut MoveComment<'a>, extra: &mut St
             b"wv" => set_eval(c, v, Pov::White),
             // Arena's verbose keys (TCEC Match 4) are aliases of the short ones.
             b"ev" | b"Eval" => {
-                ev = Some(v);
-                true
+                ev.is_none() && {
+                    ev = Some(v);
+                    true
+                }
             }
             b"d" | b"Depth" => set(&mut c.depth, parse_i16(n)),
             b"sd" => set(&mut c.seldepth, parse_i16(n)),
@@ -201,44 +203,53 @@ fn common_field<'a>(
         D | SD | R50 | RD | RR => {
             let (x, e) = int()?;
             let x = i16::try_from(x).ok()?;
-            *match k {
-                D => &mut c.depth,
-                SD => &mut c.seldepth,
-                R50 => &mut c.r50,
-                RD => &mut c.rd,
-                _ => &mut c.rr,
-            } = Some(x);
+            fill(
+                match k {
+                    D => &mut c.depth,
+                    SD => &mut c.seldepth,
+                    R50 => &mut c.r50,
+                    RD => &mut c.rd,
+                    _ => &mut c.rr,
+                },
+                x,
+            )?;
             e
         }
         N | TB => {
             let (x, e) = int()?;
-            *if k == N { &mut c.nodes } else { &mut c.tb_hits } = Some(x);
+            fill(if k == N { &mut c.nodes } else { &mut c.tb_hits }, x)?;
             e
         }
         // Plain nodes per second and clocks in milliseconds: integers, as
         // `parse_nps` and `parse_duration_ms` read them first.
         S => {
             let (x, e) = int()?;
-            c.nps = Some(x);
+            fill(&mut c.nps, x)?;
             e
         }
         MT | TL => {
             let (x, e) = int()?;
-            *if k == MT {
-                &mut c.time_ms
-            } else {
-                &mut c.time_left_ms
-            } = Some(x);
+            fill(
+                if k == MT {
+                    &mut c.time_ms
+                } else {
+                    &mut c.time_left_ms
+                },
+                x,
+            )?;
             e
         }
         H | PH => {
             let (v, e) = number()?;
             let x = percent(v)?;
-            *if k == H {
-                &mut c.hash_full
-            } else {
-                &mut c.ponder_hit
-            } = Some(x);
+            fill(
+                if k == H {
+                    &mut c.hash_full
+                } else {
+                    &mut c.ponder_hit
+                },
+                x,
+            )?;
             e
         }
         WV | EV | PD | MB | WDL => {
@@ -246,22 +257,29 @@ fn common_field<'a>(
             match k {
                 WV if !set_eval(c, v, Pov::White) => return None,
                 WV => {}
-                EV => *ev = Some(v),
-                PD => c.expected_reply = Some(v),
-                MB => c.mb = Some(v),
-                _ => c.wdl = Some(v),
+                EV => fill(ev, v)?,
+                PD => fill(&mut c.expected_reply, v)?,
+                MB => fill(&mut c.mb, v)?,
+                _ => fill(&mut c.wdl, v)?,
             }
             e
         }
         PV => {
             // A PV runs for dozens of bytes: memchr finds its end faster.
             let end = memchr::memchr(b',', &b[v0..]).map_or(b.len(), |n| v0 + n);
-            c.pv = Some(text(end)?.0);
+            fill(&mut c.pv, text(end)?.0)?;
             end
         }
         _ => return None,
     };
     Some(end + 1)
+}
+
+/// Fills an empty field (`None` for the general loop, which keeps a second
+/// value's text, see [`super::set`]).
+#[inline]
+fn fill<T>(slot: &mut Option<T>, v: T) -> Option<()> {
+    slot.is_none().then(|| *slot = Some(v))
 }
 
 /// The index of the first `x` or `y` in `b[i..]`, or `b.len()`. Eight bytes
@@ -332,12 +350,22 @@ mod tests {
         );
         assert_eq!((c.eval_raw, c.pv), (Some("0.25"), Some("e4 e5")));
         let (c, extra) = p("d= 45 , sd =61,\tn=7, R50=5x, Rd=99999, pd= , wv=1.0.0, mt=1, d=3");
-        assert_eq!((c.depth, c.seldepth, c.nodes), (Some(3), Some(61), Some(7)));
+        assert_eq!(
+            (c.depth, c.seldepth, c.nodes),
+            (Some(45), Some(61), Some(7))
+        );
         assert_eq!((c.r50, c.rd, c.expected_reply), (None, None, Some("")));
         assert_eq!((c.eval, c.time_ms), (None, Some(1)));
-        assert_eq!(extra, "R50=5x Rd=99999 wv=1.0.0");
-        // A later bad value of a key clears the earlier good one.
-        assert_eq!(p("d=4, sd=2, d=x, sd=3").0.depth, None);
+        assert_eq!(extra, "R50=5x Rd=99999 wv=1.0.0 d=3");
+        // A key written twice: the first value in the column, the second
+        // (good or bad) kept as text.
+        let (c, extra) = p("d=4, sd=2, d=x, sd=3, wv=0.5, wv=0.7, pv=e4, pv=d4, ev=0.1, ev=0.2");
+        assert_eq!(
+            (c.depth, c.seldepth, c.eval_raw, c.pv),
+            (Some(4), Some(2), Some("0.5"), Some("e4"))
+        );
+        // (`ev` gives way to `wv`, era C, as before.)
+        assert_eq!(extra, "d=x sd=3 wv=0.7 pv=d4 ev=0.2");
     }
 
     /// The integers read as they are scanned (`common_field`'s `int`): the

@@ -19,6 +19,8 @@ use evallab::metrics::relevance::symbols::{
 /// symbol against an alternative (--inverse X_OLD SYMBOL --move-scheme S).
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["limits", "from", "eval", "inverse"])))]
+// calc has no engine to look up: the shared help's per-engine file is none of its.
+#[command(mut_arg("x05", |a| a.help("x_0_5: pawns (> 0), or a WDL model of `wdl --save-model` (its a(--material)/100)")))]
 pub struct Args {
     #[command(flatten)]
     x05: super::args::X05Args,

@@ -7,13 +7,14 @@ use evallab::dataset::shard::commit_shards;
 
 /// Commit the complete shards of `ingest --shard` into the dataset (all or none).
 ///
-/// Commit the complete shards written by `ingest --shard` into the dataset,
-/// all in one manifest (all or none). Idempotent: shards the dataset already
+/// Commit the complete shards written by `ingest --shard` (and the
+/// `--shard` runs of `analyze`, `match` and `policy`) into the dataset, all
+/// in one manifest (all or none). Idempotent: shards the dataset already
 /// has are skipped, so running it again, or committing a shard a retried
 /// task wrote twice, adds nothing. Half-written shards are left alone.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder (created if missing).
+    /// Dataset folder (the one the shards were written into).
     dataset: PathBuf,
     /// Commit only these shards [default: every complete shard].
     #[arg(long, value_name = "NAME")]

@@ -25,8 +25,9 @@ pub struct Args {
     /// PGN files, directories, globs, or `-` for stdin.
     #[arg(required = true)]
     inputs: Vec<String>,
-    /// Dataset folder (created if missing; added to if it exists).
-    #[arg(short, long, required_unless_present = "plan")]
+    /// Dataset folder (created if missing; added to if it exists). Required
+    /// (not with --plan).
+    #[arg(short, long, value_name = "DATASET", required_unless_present = "plan")]
     output: Option<WritePath>,
     /// Write the parts into shard NAME of the dataset (`DATASET/shards/NAME/`)
     /// without the lock and without committing them: `evallab commit` adds

@@ -69,8 +69,8 @@ pub struct Args {
     /// Longest wait for one search, seconds; the engine is then killed.
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     timeout: f64,
-    /// Output folder: logs/, results_PLAYER.txt, match.parquet (not with
-    /// --shard). Formerly `--out-dir`.
+    /// Output folder: logs/, results_PLAYER.txt, match.parquet. Required
+    /// (not with --shard). Formerly `--out-dir`.
     #[arg(short, long, value_name = "DIR", required_unless_present = "shard")]
     output: Option<WritePath>,
     /// Statistics per player, per event and player, or per game and player.

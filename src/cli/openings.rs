@@ -30,7 +30,8 @@ pub struct Args {
     dataset: PathBuf,
     /// The opening table: a folder of TSV files (eco, name, pgn), as the
     /// Lichess chess-openings repository's a.tsv … e.tsv, or one such file.
-    /// The default is the copy beside a checkout of evallab.
+    /// The default, relative to the current folder, is where a checkout of
+    /// evallab finds the project's copy (run from the checkout).
     #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLE)]
     table: ReadPath,
     #[command(flatten)]
@@ -45,10 +46,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     a.out.check()?;
     if !a.table.exists() {
         return Err(usage(format!(
-            "no opening table at {}: pass --table DIR, a folder with the a.tsv … e.tsv of \
+            "no opening table at {} ({}): pass --table DIR, a folder with the a.tsv … e.tsv of \
              Lichess's chess-openings (CC0): \
              git clone https://github.com/lichess-org/chess-openings",
-            a.table.display()
+            a.table.display(),
+            std::path::absolute(&*a.table)
+                .unwrap_or_else(|_| a.table.to_path_buf())
+                .display()
         )));
     }
     let table = OpeningTable::read(&a.table)?;

@@ -168,6 +168,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.counts_json {
         evallab::render::format::write_text(path, &fitted.counts_json())?;
     }
+    // The table first: a plot or model that cannot be made (no group has a
+    // fit) fails the command after the table has said why.
+    args.stat.out.write(&mut fitted.table()?)?;
     if let Some(path) = &args.plot {
         plot::wdl(&fitted, path)?;
     }
@@ -181,6 +184,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    args.stat.out.write(&mut fitted.table()?)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -295,6 +295,14 @@ pub struct CommitReport {
 /// error and nothing is committed: its games would be there twice.
 pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error> {
     only.iter().try_for_each(|n| check_name(n))?;
+    // A new dataset's folder holds its shards already: no folder is a typo
+    // (it was created, and "0 shards committed" said nothing was wrong).
+    if !root.is_dir() {
+        return Err(Error::Dataset(format!(
+            "{}: no such folder: no dataset and no shards to commit",
+            root.display()
+        )));
+    }
     let mut ds = DatasetWriter::open(root, "commit", Open::OrCreate)?;
     let mut report = CommitReport {
         stale_lock: ds.stale().cloned(),

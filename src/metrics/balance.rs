@@ -36,10 +36,12 @@ impl Choice for Group {
     }
     fn help(self) -> &'static str {
         match self {
-            Group::Engine => "One row per engine over all events",
-            Group::EventEngine => "One row per event (match, tournament stage) and engine",
+            // Scopes, not rows: crosstable and pairs have a row per
+            // opponent (or pair) within each.
+            Group::Engine => "Over all events, per engine",
+            Group::EventEngine => "Per event (match, tournament stage) and engine",
             Group::SeasonEngine => {
-                "One row per TCEC season (\"Season N\" in the event; other events alone) and engine"
+                "Per TCEC season (\"Season N\" in the event; other events alone) and engine"
             }
         }
     }

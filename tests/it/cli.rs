@@ -1048,6 +1048,18 @@ fn inputs_without_a_game_never_replace_a_dataset() {
     assert_eq!(counts(&other), (0, 1));
 }
 
+/// `commit` on a mistyped folder says so, and creates nothing (it made the
+/// folder and said "0 shards committed").
+#[test]
+fn commit_names_a_folder_that_is_not_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let typo = dir.path().join("nonexist_ds");
+    let out = evallab(&["commit", &typo.display().to_string()], None);
+    assert_eq!(out.status.code(), Some(6), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("no such folder: no dataset and no shards to commit"));
+    assert!(!typo.exists());
+}
+
 /// A dataset shared read-only (an archive on a server, another user's
 /// folder) serves every reader: `eas` and `report` compute the EAS labels and
 /// do not store them, `relevance` writes its per-move table where

@@ -123,8 +123,13 @@ def binary() -> str:
 def argv(options: Mapping[str, Option], reserved: frozenset[str] | set[str] = _RESERVED) -> list[str]:
     """Command-line options from keyword arguments.
 
+    A valued option is one word, ``--flag=value``, so that a value starting with
+    ``-`` (``white=-10``) is read as the value, never as another option:
+
     >>> argv({"by": "engine", "family": ["^Stockfish=Stockfish", "^Lc0=Lc0"], "moves_out": None, "per_game": True})
-    ['--by', 'engine', '--family', '^Stockfish=Stockfish', '--family', '^Lc0=Lc0', '--per-game']
+    ['--by=engine', '--family=^Stockfish=Stockfish', '--family=^Lc0=Lc0', '--per-game']
+    >>> argv({"white": -10, "sprt": "-3,1"})
+    ['--white=-10', '--sprt=-3,1']
     """
     out: list[str] = []
     for key, value in options.items():
@@ -136,10 +141,9 @@ def argv(options: Mapping[str, Option], reserved: frozenset[str] | set[str] = _R
         if value is True:
             out.append(flag)
         elif isinstance(value, (str, int, float, os.PathLike)):
-            out += [flag, _text(value)]
+            out.append(f"{flag}={_text(value)}")
         else:
-            for v in value:
-                out += [flag, _text(v)]
+            out += [f"{flag}={_text(v)}" for v in value]
     return out
 
 

@@ -105,6 +105,10 @@ CASES = [
     ("standings", {"by": "engine", "terminations": True}, ["--by", "engine", "--terminations"]),
     ("crosstable", {"wide": True}, ["--wide"]),
     ("pairs", {"sprt": "0,5"}, ["--sprt", "0,5"]),
+    # Values that start with `-` (clap reads `--sprt -3,1` as two options).
+    ("pairs", {"sprt": "-3,1"}, ["--sprt=-3,1"]),
+    ("ratings", {"event": DEMO_EVENT, "bootstrap": 50, "white": -10, "average": -100},
+     ["--event", DEMO_EVENT, "--bootstrap", "50", "--white=-10", "--average=-100"]),
     ("opening_stats", {}, []),
     ("engine_stats", {"phase": True}, ["--phase"]),
 ]
@@ -145,6 +149,16 @@ def test_policy_adds_the_clis_rows_and_ease_reads_them(ds: evallab.Dataset, lc0_
     got = ds.ease(analysis="sf", policy="maia", top=3)
     assert got.height > 0
     assert_frame_equal(got, cli_frame(tmp_path, "ease", ds.path, "--analysis", "sf", "--policy", "maia", "--top", "3"))
+
+
+def test_negative_values_are_values_not_options(ds: evallab.Dataset) -> None:
+    """`white=-10` reaches the binary as the value -10 (not as an option `-1`)."""
+    tables = ds.statistic_tables("ratings", event=DEMO_EVENT, bootstrap=0, white=-10, average=-100)
+    assert tables["summary"]["white_advantage"].to_list() == [-10.0]
+    ratings = tables["ratings"]["rating"]
+    assert ratings.len() == 4 and abs(ratings.mean() - -100) < 0.01  # type: ignore[operator]
+    pairs = ds.pairs(sprt="-3,1", event=DEMO_EVENT)
+    assert pairs.height > 0 and pairs["llr"].is_not_null().all(), pairs.columns
 
 
 def test_side_tables_are_returned_by_name(ds: evallab.Dataset, tmp_path: Path) -> None:

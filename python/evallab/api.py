@@ -36,13 +36,15 @@ from __future__ import annotations
 import functools
 import json
 import os
+import queue
 import warnings
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, TypeVar, Union
@@ -213,6 +215,11 @@ def run(args: Sequence[str], *, progress: str | None = None, live: bool = False)
     command has succeeded (a failure's lines are the exception's). Its progress
     lines (``EVALLAB_PROGRESS=json``) draw a bar titled ``progress`` (tqdm if
     installed, else a text line); without ``progress`` they are dropped.
+
+    An interrupt (Jupyter's, Ctrl-C: ``KeyboardInterrupt``) or any other
+    exception while the binary runs stops it (SIGTERM, then SIGKILL after
+    ``STOP_GRACE`` seconds) before it propagates: the binary never runs on,
+    holding the dataset's lock and its engines.
     """
     command = [binary(), *args]
     env = {**os.environ, "EVALLAB_PROGRESS": "json"}
@@ -220,8 +227,19 @@ def run(args: Sequence[str], *, progress: str | None = None, live: bool = False)
         # `with` on the process closes its stderr pipe (else a ResourceWarning).
         with subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True, env=env) as proc:
             assert proc.stderr is not None
-            kept = _relay(proc.stderr, progress, live)
-            code = proc.wait()
+            lines = _Lines(proc.stderr)
+            try:
+                kept = _relay(lines, progress, live)
+                code = proc.wait()
+            except BaseException:
+                # Popen's exit only waits (a quarter second on an interrupt),
+                # it never stops the process.
+                _stop(proc)
+                if not lines.finish(STOP_GRACE):
+                    # Something the binary started still holds the pipe:
+                    # closing it now would wait for the reader; it closes it.
+                    proc.stderr = None
+                raise
         out.seek(0)
         stdout = out.read()
     if code != 0:
@@ -231,7 +249,68 @@ def run(args: Sequence[str], *, progress: str | None = None, live: bool = False)
     return stdout
 
 
-def _relay(stderr: IO[str], progress: str | None, live: bool) -> str:
+#: Seconds an interrupted binary has to exit on SIGTERM before it is killed.
+STOP_GRACE = 5.0
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """Stops the binary: SIGTERM, then SIGKILL if it has not exited within
+    ``STOP_GRACE`` seconds (or if a second interrupt comes meanwhile)."""
+    try:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+class _Lines:
+    """The lines of the binary's stderr, read by a thread and waited for with
+    a timeout, so that an interrupt is raised at once even while the binary
+    prints nothing. (A blocking read in the main thread takes a SIGINT only
+    at the binary's next line once polars is imported: its SIGINT handler
+    makes the read resume after the signal.) The reader closes the stream
+    at its end."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._read, args=(stream,), name="evallab-stderr", daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        try:
+            for line in stream:
+                self._queue.put(line)
+        except (OSError, ValueError):
+            pass
+        finally:
+            try:
+                stream.close()
+            finally:
+                self._queue.put(None)
+
+    def __iter__(self) -> Iterator[str]:
+        while True:
+            try:
+                line = self._queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if line is None:
+                return
+            yield line
+
+    def finish(self, timeout: float) -> bool:
+        """Whether the reader reached the end of the stream within ``timeout``."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+
+def _relay(stderr: Iterable[str], progress: str | None, live: bool) -> str:
     """Draws the binary's progress and returns its other stderr lines,
     forwarding them as they come when ``live``."""
     kept: list[str] = []

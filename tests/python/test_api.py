@@ -20,7 +20,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -29,6 +32,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import evallab
+import evallab.api
 from evallab.api import binary
 from evallab.errors import DatasetError, EvallabError, InputDataError, UsageError
 
@@ -180,6 +184,100 @@ def test_match_returns_the_cli_statistics(ds: evallab.Dataset, tmp_path: Path) -
     assert r.returncode == 0, r.stderr
     assert got.height > 0
     assert_frame_equal(got, pl.read_parquet(out))
+
+
+def _children(pid: int) -> set[int]:
+    """The child processes of `pid` (Linux's /proc), e.g. analyze's engines."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found |= {int(c) for c in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _gone(pid: int, seconds: float = 10.0) -> bool:
+    """Whether process `pid` has ended (or is a zombie) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[-1].startswith(("Z", "X")):
+                return True
+        except OSError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def popens(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[str]]:
+    """The processes the API starts, as it starts them."""
+    started: list[subprocess.Popen[str]] = []
+
+    class Recorded(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[call-overload]
+            started.append(self)
+
+    monkeypatch.setattr(evallab.api.subprocess, "Popen", Recorded)
+    return started
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="SKIPPED: needs Linux's /proc")
+def test_an_interrupt_stops_the_binary_and_its_engines(tmp_path: Path, popens: list[subprocess.Popen[str]]) -> None:
+    """Jupyter's interrupt is a SIGINT to the kernel alone (the binary does
+    not get it): the API stops the binary itself, at once even while it
+    prints nothing (quiet=True) and polars (imported) handles SIGINT, and
+    with it go its engines and its lock on the dataset."""
+    copy = tmp_path / "ds"
+    shutil.copytree(SOURCE, copy)
+    d = evallab.Dataset(copy)
+    engines: set[int] = set()
+    sent: list[float] = []
+
+    def interrupt() -> None:
+        # Once the analysis runs (its engine started), interrupt the main
+        # thread as Jupyter does.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (popens and _children(popens[0].pid)):
+            time.sleep(0.05)
+        time.sleep(1.0)
+        engines.update(_children(popens[0].pid) if popens else ())
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    timer = threading.Thread(target=interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            d.analyze(uci=STOCKFISH, depth=99, max_games=1, jobs=1, label="slow", quiet=True)
+    finally:
+        timer.join()
+    assert sent and time.monotonic() - sent[0] < 10, "the interrupt was not taken at once"
+    [proc] = popens
+    assert proc.returncode == -signal.SIGTERM, proc.returncode  # the API's SIGTERM ended it
+    assert _gone(proc.pid, 0)
+    assert engines, "no engine had started"
+    assert all(_gone(e) for e in engines), f"engines {engines} outlived the binary"
+    # The lock is free: the next job on the dataset runs.
+    d.analyze(uci=STOCKFISH, depth=1, max_games=1, jobs=1, label="after", quiet=True)
+    assert "after" in d.labels
+
+
+def test_an_error_in_the_relay_stops_the_binary(
+    ds: evallab.Dataset, tmp_path: Path, popens: list[subprocess.Popen[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object) -> str:
+        raise RuntimeError("the progress bar broke")
+
+    monkeypatch.setattr(evallab.api, "_relay", broken)
+    with pytest.raises(RuntimeError, match="progress bar broke"):
+        ds.report(output=tmp_path / "report")
+    [proc] = popens
+    assert proc.returncode == -signal.SIGTERM, proc.returncode
+    assert _gone(proc.pid, 0)
 
 
 def test_tables_and_labels_come_from_the_manifest(ds: evallab.Dataset) -> None:

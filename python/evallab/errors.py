@@ -13,6 +13,7 @@ message (its ``evallab: error: …`` line, or clap's usage text):
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 
 
@@ -62,6 +63,19 @@ class DatasetError(EvallabError):
 
     exit_code = 6
     exit_kind = "dataset"
+
+
+class NotADatasetError(DatasetError, FileNotFoundError):
+    """The folder is no dataset (missing, or without ``manifest.json``),
+    found by the package before any command runs (``Dataset(PATH)``,
+    ``manifest(PATH)``). A :class:`DatasetError`, and a
+    ``FileNotFoundError`` as it was before it was one."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.errno = errno.ENOENT
+        #: The folder that is no dataset.
+        self.path = path
 
 
 class RenderError(EvallabError):

@@ -14,6 +14,7 @@ The module works on a copy, which it gives an analysis (Stockfish, from PATH or
 from __future__ import annotations
 
 import doctest
+import errno
 import gc
 import inspect
 import json
@@ -346,6 +347,21 @@ def test_errors_carry_the_exit_kind_and_message(ds: evallab.Dataset, tmp_path: P
     assert issubclass(UsageError, EvallabError)
     with pytest.raises(TypeError, match="output options"):
         ds.statistic("balance", format="csv")
+
+
+def test_a_folder_that_is_no_dataset_raises_a_dataset_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    for path, missing in ((tmp_path / "nope", "no such folder"), (tmp_path, "no manifest.json"),
+                          (tmp_path / "file", "not a folder")):  # fmt: skip
+        with pytest.raises(DatasetError) as e:
+            evallab.Dataset(path)
+        assert str(e.value) == f"{path}: not an evallab dataset ({missing}); create one with evallab.ingest(INPUTS, OUTPUT)"
+        assert isinstance(e.value, EvallabError) and e.value.exit_code == 6 and e.value.exit_kind == "dataset"
+        # Code written when it was a FileNotFoundError still catches it.
+        assert isinstance(e.value, FileNotFoundError) and e.value.errno == errno.ENOENT
+        assert e.value.path == str(path) and e.value.command == []  # type: ignore[attr-defined]
+    with pytest.raises(FileNotFoundError, match="nope: not an evallab dataset"):
+        evallab.manifest(tmp_path / "nope")
 
 
 def test_openings_classifies_every_game_and_feeds_opening_stats(ds: evallab.Dataset, tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, TypeVar, Union
 
-from evallab.errors import ERROR_PREFIX, error_for
+from evallab.errors import CLAP_PREFIX, ERROR_PREFIX, error_for
 from evallab.manifest import engine_runs, files
 from evallab.manifest import tables as manifest_tables
 from evallab.manifest import manifest as _manifest
@@ -205,10 +205,11 @@ def _bar(desc: str) -> _Bar:
         return _TextBar(desc, sys.stderr)
 
 
-def run(args: Sequence[str], *, progress: str | None = None, live: bool = False) -> str:
+def run(args: Sequence[str], *, progress: str | None = None, live: bool = False, keywords: bool = False) -> str:
     """Runs ``evallab ARGS`` and returns its stdout, or raises the
     :class:`~evallab.errors.EvallabError` of its exit code, whose message is
-    the binary's error.
+    the binary's error (with ``keywords``, each option it names followed by
+    its Python keyword: the API's methods).
 
     The binary's other stderr lines go to ``sys.stderr`` (where a notebook
     shows them): as they come when ``live`` (the long jobs), else once the
@@ -221,6 +222,14 @@ def run(args: Sequence[str], *, progress: str | None = None, live: bool = False)
     ``STOP_GRACE`` seconds) before it propagates: the binary never runs on,
     holding the dataset's lock and its engines.
     """
+    stdout, unshown = _run(args, progress=progress, live=live, keywords=keywords)
+    sys.stderr.write(unshown)
+    return stdout
+
+
+def _run(args: Sequence[str], *, progress: str | None, live: bool, keywords: bool) -> tuple[str, str]:
+    """``run`` less its last step: returns the stdout and the stderr lines not
+    shown yet (all of them unless ``live``), for the caller to show."""
     command = [binary(), *args]
     env = {**os.environ, "EVALLAB_PROGRESS": "json"}
     with tempfile.TemporaryFile("w+") as out:
@@ -229,7 +238,7 @@ def run(args: Sequence[str], *, progress: str | None = None, live: bool = False)
             assert proc.stderr is not None
             lines = _Lines(proc.stderr)
             try:
-                kept = _relay(lines, progress, live)
+                kept, unshown = _relay(lines, progress, live)
                 code = proc.wait()
             except BaseException:
                 # Popen's exit only waits (a quarter second on an interrupt),
@@ -243,10 +252,8 @@ def run(args: Sequence[str], *, progress: str | None = None, live: bool = False)
         out.seek(0)
         stdout = out.read()
     if code != 0:
-        raise error_for(code, command, kept)
-    if not live:
-        sys.stderr.write(kept)
-    return stdout
+        raise error_for(code, command, kept, keywords=keywords)
+    return stdout, unshown
 
 
 #: Seconds an interrupted binary has to exit on SIGTERM before it is killed.
@@ -310,11 +317,15 @@ class _Lines:
         return not self._thread.is_alive()
 
 
-def _relay(stderr: Iterable[str], progress: str | None, live: bool) -> str:
-    """Draws the binary's progress and returns its other stderr lines,
-    forwarding them as they come when ``live``."""
+def _relay(stderr: Iterable[str], progress: str | None, live: bool) -> tuple[str, str]:
+    """Draws the binary's progress and returns its other stderr lines, and
+    those of them it has not shown: when ``live`` it shows them as they come,
+    but for an error's, which are the exception's message (not shown twice).
+    """
     kept: list[str] = []
+    unshown: list[str] = []
     bar: _Bar | None = None
+    usage = False
     try:
         for line in stderr:
             if line.startswith('{"progress":'):
@@ -328,13 +339,16 @@ def _relay(stderr: Iterable[str], progress: str | None, live: bool) -> str:
                 # What follows goes below the finished bar.
                 bar.close()
                 bar = None
-            # The error line is the exception's message: not shown twice.
-            if live and not line.startswith(ERROR_PREFIX):
+            # A usage error of clap is its last lines (its usage text follows).
+            usage = usage or line.startswith(CLAP_PREFIX)
+            if live and not usage and not line.startswith(ERROR_PREFIX):
                 sys.stderr.write(line)
+            elif not line.startswith(ERROR_PREFIX):
+                unshown.append(line)
     finally:
         if bar is not None:
             bar.close()
-    return "".join(kept)
+    return "".join(kept), "".join(unshown)
 
 
 @contextmanager
@@ -432,7 +446,7 @@ class Dataset:
         with _scratch() as tmp:
             run(
                 [command, str(self.path), *argv(options), "--format", "parquet", "-o", str(tmp / "out.parquet")],
-                progress=command,
+                progress=command, keywords=True,
             )
             return _frames(tmp, command)
 
@@ -774,7 +788,7 @@ class Dataset:
 
         with _scratch() as tmp:
             run(["openings", str(self.path), *argv(dict(table=table)), "-o", str(tmp / "counts.csv")],
-                progress="openings")  # fmt: skip
+                progress="openings", keywords=True)  # fmt: skip
         return pl.read_parquet(self.path / "derived" / "openings.parquet")
 
     def engine_stats(
@@ -838,7 +852,7 @@ class Dataset:
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
                 shard=shard, label=label, reuse=reuse, timeout=timeout,
             ))],
-            progress="analyze", live=True,
+            progress="analyze", live=True, keywords=True,
         )  # fmt: skip
 
     @_renamed("policy")
@@ -872,7 +886,7 @@ class Dataset:
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
                 shard=shard, label=label, timeout=timeout,
             ))],
-            progress="policy", live=True,
+            progress="policy", live=True, keywords=True,
         )  # fmt: skip
 
     @_renamed("match")
@@ -916,7 +930,7 @@ class Dataset:
                     max_games=max_games, slice=slice, shard=shard, label=label, timeout=timeout,
                     output=output, by=by, bootstrap=bootstrap, seed=seed,
                 ), reserved={"format", "stats"}), "--format", "parquet", "--stats", str(tmp / "out.parquet")],
-                progress="match", live=True,
+                progress="match", live=True, keywords=True,
             )  # fmt: skip
             return _frames(tmp, "match")["match"]
 
@@ -948,7 +962,7 @@ class Dataset:
                 output=output, event=event, trajectories=trajectories, x05=x05, family=family,
                 rating_model=rating_model, solver=solver, wdl_test=wdl_test, wdl_train=wdl_train,
             ), reserved=_RESERVED - {"output"})],
-            progress="report",
+            progress="report", keywords=True,
         )  # fmt: skip
         return Path(output) / "index.html"
 
@@ -975,6 +989,7 @@ class Dataset:
                 output=output, game=game, event=event, x05=x05, position_scheme=position_scheme,
                 move_scheme=move_scheme, analysis=analysis,
             ), reserved=_RESERVED - {"output"})],
+            keywords=True,
         )  # fmt: skip
         return Path(output)
 
@@ -1004,7 +1019,7 @@ def ingest(
             shard=shard, jobs=jobs, no_pv=no_pv, strict=strict, overwrite=overwrite,
             batch_mib=batch_mib, quiet=quiet,
         ))],
-        progress="ingest", live=True,
+        progress="ingest", live=True, keywords=True,
     )  # fmt: skip
     return Dataset(output)
 

@@ -364,6 +364,45 @@ def test_a_folder_that_is_no_dataset_raises_a_dataset_error(tmp_path: Path) -> N
         evallab.manifest(tmp_path / "nope")
 
 
+def test_usage_errors_read_as_python_not_as_the_cli(ds: evallab.Dataset) -> None:
+    """A usage error's message is clap's error and its tips, each option
+    named with its keyword; not the usage text, which shows options the API
+    sets itself (`--format`, `--output`). The whole stderr stays in `.stderr`."""
+    with pytest.raises(UsageError) as e:
+        ds.ease(analysis="sf")  # no policy
+    assert str(e.value) == "the following required arguments were not provided:\n  --policy <LABEL> (Python: policy=)"
+    assert "Usage: evallab ease" in e.value.stderr and "--format <FORMAT>" in e.value.stderr
+    with pytest.raises(UsageError) as e:
+        ds.balance(by="nope")
+    assert str(e.value) == (
+        "invalid value 'nope' for '--by <BY>' (Python: by=)\n  [possible values: engine, event,engine, season,engine]"
+    )
+    with pytest.raises(UsageError) as e:
+        ds.statistic("balance", byy="engine")
+    assert str(e.value) == (
+        "unexpected argument '--byy' found (Python: byy=)\n\n  tip: a similar argument exists: '--by' (Python: by=)"
+    )
+    # The binary's own usage errors name their options' keywords too.
+    with pytest.raises(UsageError) as e:
+        ds.balance(event="(")
+    assert str(e.value).startswith("--event: ") and str(e.value).endswith(" (Python: event=)"), str(e.value)
+
+
+def test_a_long_jobs_usage_error_is_shown_once(ds: evallab.Dataset, capsys: pytest.CaptureFixture[str]) -> None:
+    """A long job shows the binary's lines as they come, but not clap's usage
+    error: that is the exception's message (and its usage text is nobody's)."""
+    with pytest.raises(UsageError) as e:
+        ds.analyze(uci=STOCKFISH, depth=3, nodes=5, label="never")
+    assert str(e.value) == (
+        "the argument '--depth <DEPTH>' cannot be used with '--nodes <NODES>' (Python: depth=, nodes=)"
+    )
+    assert capsys.readouterr().err == ""
+    with pytest.raises(UsageError) as e:
+        evallab.ingest(ROOT / "data/demo", ds.path.parent / "never", batch_mib=-1)
+    assert str(e.value).startswith("invalid value '-1' for '--batch-mib <BATCH_MIB>'"), str(e.value)
+    assert str(e.value).endswith("(Python: batch_mib=)") and capsys.readouterr().err == ""
+
+
 def test_openings_classifies_every_game_and_feeds_opening_stats(ds: evallab.Dataset, tmp_path: Path) -> None:
     table = ROOT.parent / "shared" / "openings"
     if not table.is_dir():

@@ -37,6 +37,7 @@ import functools
 import json
 import os
 import queue
+import re
 import warnings
 import shutil
 import subprocess
@@ -368,6 +369,30 @@ def _frames(folder: Path, main: str) -> dict[str, pl.DataFrame]:
     return frames
 
 
+def _as_frames(text: str, folder: Path, command: str, frames: Mapping[str, object]) -> str:
+    """The binary's lines with the output files they name in ``folder`` (a
+    temporary folder, gone when the call returns) named as the frames
+    ``statistic_tables`` returns.
+
+    >>> _as_frames("details in /t/out.*.parquet; main: /t/out.parquet", Path("/t"), "adjudicate",
+    ...            dict(adjudicate=1, causes=2, eras=3))
+    'details in the frames "causes", "eras" of ds.statistic_tables("adjudicate", ...); main: the returned frame'
+    >>> _as_frames("eras in /t/out.eras.parquet", Path("/t"), "adjudicate", {})
+    'eras in ds.statistic_tables("adjudicate", ...)["eras"]'
+    """
+    call = f'ds.statistic_tables("{command}", ...)'
+
+    def name(m: re.Match[str]) -> str:
+        suffix = m.group(1)
+        if suffix is None:
+            return "the returned frame"
+        if suffix == "*":
+            return "the frames " + ", ".join(f'"{n}"' for n in frames if n != command) + f" of {call}"
+        return f'{call}["{suffix}"]'
+
+    return re.sub(re.escape(str(folder)) + r"[/\\]out(?:\.([^\s/\\]+?))?\.parquet", name, text)
+
+
 class Dataset:
     """An evallab dataset folder (written by ``evallab ingest``).
 
@@ -444,11 +469,13 @@ class Dataset:
         dict_keys(['ratings', 'summary'])
         """
         with _scratch() as tmp:
-            run(
+            _, shown = _run(
                 [command, str(self.path), *argv(options), "--format", "parquet", "-o", str(tmp / "out.parquet")],
-                progress=command, keywords=True,
+                progress=command, live=False, keywords=True,
             )
-            return _frames(tmp, command)
+            frames = _frames(tmp, command)
+        sys.stderr.write(_as_frames(shown, tmp, command, frames))
+        return frames
 
     def statistic(self, command: str, **options: Option) -> pl.DataFrame:
         """The main frame of the statistic ``command`` (any command with

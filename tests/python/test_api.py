@@ -173,6 +173,26 @@ def test_side_tables_are_returned_by_name(ds: evallab.Dataset, tmp_path: Path) -
     assert_frame_equal(tables["summary"], pl.read_parquet(tmp_path / "ratings.summary.parquet"))
 
 
+def test_messages_name_the_returned_frames_not_the_deleted_folder(
+    ds: evallab.Dataset, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`adjudicate --check-clocks` says where its detail tables are: through
+    the API, in the returned frames (the temporary folder it wrote them to is
+    gone when the call returns)."""
+    tables = ds.statistic_tables("adjudicate", rules="tcec", check_clocks=True)
+    err = capsys.readouterr().err
+    assert list(tables) == ["adjudicate", "causes", "eras", "exceptions", "rule-ends"]
+    assert (
+        'details in the frames "causes", "eras", "exceptions", "rule-ends" of ds.statistic_tables("adjudicate", ...)\n'
+        in err
+    ), err
+    assert "evallab-" not in err and "out." not in err, err
+    cli_frame(tmp_path, "adjudicate", ds.path, "--rules", "tcec", "--check-clocks")
+    for name in ("eras", "exceptions"):
+        assert_frame_equal(tables[name], pl.read_parquet(tmp_path / f"adjudicate.{name}.parquet"))
+    assert tables["exceptions"].height > 0
+
+
 def test_match_returns_the_cli_statistics(ds: evallab.Dataset, tmp_path: Path) -> None:
     opts = ["--player", ".", "--mlm-depth", "4", "--slm-depths", "3..5", "--multipv", "3",
             "--moves", "10..14", "--max-games", "2", "--label", "mm", "--output", str(tmp_path / "cli")]  # fmt: skip

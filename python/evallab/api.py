@@ -406,6 +406,13 @@ class Dataset:
     """
 
     def __init__(self, path: PathLike) -> None:
+        """Opens the dataset folder ``path`` (written by ``evallab ingest`` or
+        :func:`evallab.ingest`); nothing is read but its ``manifest.json``.
+
+        Raises :class:`~evallab.errors.NotADatasetError` (a ``DatasetError``,
+        also a ``FileNotFoundError``) when ``path`` is no dataset: missing, or
+        without ``manifest.json``.
+        """
         self.path = Path(path)
         # Fails early, naming the folder, when it is no dataset.
         _manifest(self.path)
@@ -479,8 +486,12 @@ class Dataset:
 
     def statistic(self, command: str, **options: Option) -> pl.DataFrame:
         """The main frame of the statistic ``command`` (any command with
-        ``--format``), e.g. one that has no method yet:
-        ``ds.statistic("difficulty", by="engine")``."""
+        ``--format``; the options are its own, as keywords): what its method
+        returns, and the way to a command that has no method yet.
+
+        >>> ds.statistic("standings", by="engine").select("engine", "points").row(0)  # doctest: +SKIP
+        ('Stockfish Full', 125.0)
+        """
         return self.statistic_tables(command, **options)[command]
 
     def balance(
@@ -515,7 +526,8 @@ class Dataset:
         plot: PathLike | None = None,
         facts: PathLike | None = None,
     ) -> pl.DataFrame:
-        """x_0_5 estimated three ways per engine, with intervals: ``evallab calibrate``.
+        """x_0_5 estimated three ways per engine, with intervals: ``evallab calibrate``
+        (``level``: the pooled intervals' level, a fraction: 0.95).
 
         >>> ds.calibrate(bootstrap=200, seed=1).columns[:3]  # doctest: +SKIP
         ['engine', 'games', 'positions']
@@ -556,7 +568,8 @@ class Dataset:
     ) -> pl.DataFrame:
         """Stockfish's WDL model fitted per group: ``evallab wdl``. One row per
         group with the coefficients ``as0..as3``, ``bs0..bs3`` (WDL_model's
-        order), a and b at ``mom_target`` and x05 = a/100 in pawns.
+        order), a and b at ``mom_target`` and x05 = a/100 in pawns
+        (``level``: the bootstrap intervals' level, a fraction: 0.95).
 
         ``validate=True`` (with ``train`` and ``test`` event regexes) returns
         the out-of-sample validation table instead; its reliability table is
@@ -739,7 +752,17 @@ class Dataset:
         solver: str | None = None,
     ) -> pl.DataFrame:
         """Ordo ratings with errors: ``evallab ratings`` (its summary:
-        ``ds.statistic_tables("ratings")["summary"]``)."""
+        ``ds.statistic_tables("ratings")["summary"]``).
+
+        Units, as the command's: ``average``, ``scale`` and ``white`` in Elo
+        (``white="auto"``, the default, fits White's advantage);
+        ``draw_rate`` in **percent** (``draw_rate=35`` is 35 %; ``"auto"``
+        fits it), but ``level`` a **fraction** (``level=0.9`` for 90 %
+        intervals; the deprecated ``confidence=`` was a percentage).
+
+        >>> ds.ratings().select("engine", "rating").row(0)  # doctest: +SKIP
+        ('Stockfish Full', 2783.49)
+        """
         return self.statistic(
             "ratings", engine=engine, event=event, family=family, average=average, anchor=anchor,
             white=white, draw_rate=draw_rate, scale=scale, bootstrap=bootstrap, seed=seed,

@@ -19,6 +19,7 @@ import gc
 import inspect
 import json
 import os
+import pydoc
 import re
 import shutil
 import signal
@@ -369,6 +370,11 @@ def test_errors_carry_the_exit_kind_and_message(ds: evallab.Dataset, tmp_path: P
         ds.statistic("balance", format="csv")
 
 
+def test_dataset_init_says_what_it_does() -> None:
+    doc = pydoc.render_doc(evallab.Dataset.__init__)
+    assert "Initialize self" not in doc and "Opens the dataset folder" in doc and "NotADatasetError" in doc
+
+
 def test_a_folder_that_is_no_dataset_raises_a_dataset_error(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     for path, missing in ((tmp_path / "nope", "no such folder"), (tmp_path, "no manifest.json"),
@@ -589,6 +595,70 @@ def test_docstring_examples() -> None:
     for module in (evallab.api, evallab.errors, evallab.order):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+# The docstrings whose examples need a dataset (marked SKIP above): run on
+# the demo's games by the test below, or not, with why. A new one must be in
+# one of the two lists, so that no example goes unchecked unnoticed.
+DEMO_EXAMPLES = {
+    "evallab.api", "evallab.api.Dataset.scan", "evallab.api.Dataset.statistic_tables",
+    "evallab.api.Dataset.statistic", "evallab.api.Dataset.balance", "evallab.api.Dataset.calibrate",
+    "evallab.api.Dataset.ratings",
+}  # fmt: skip
+NOT_RUN = {
+    "evallab.api.Dataset": "the demo pipeline's dataset: its engine runs (sf-1k, sf-match) are the pipeline's",
+    "evallab.api.Dataset.analyze": "a long job: what it shows is on stderr, with timings",
+    "evallab.api.ingest": "a long job: what it shows is on stderr, with timings",
+    "evallab.api.Dataset.report": "writes a report (test_report_and_annotate_write_their_files_as_the_cli_does)",
+    "evallab.api.Dataset.annotate": "writes a PGN (test_report_and_annotate_write_their_files_as_the_cli_does)",
+    "evallab.api.Dataset.wdl": "shows no output (a bootstrap of seconds)",
+}
+
+
+@pytest.fixture(scope="module")
+def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder as the examples expect it: `data/` (the repository's) and
+    `demo-dataset`, the games of data/demo."""
+    folder = tmp_path_factory.mktemp("examples")
+    (folder / "data").symlink_to(ROOT / "data")
+    evallab.ingest(ROOT / "data" / "demo", folder / "demo-dataset", quiet=True)
+    return folder
+
+
+def run_examples(tests: list[doctest.DocTest]) -> None:
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        for example in test.examples:
+            example.options.pop(doctest.SKIP, None)
+        test.globs.update(evallab=evallab, pl=pl, ds=evallab.Dataset("demo-dataset"))
+        runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+    assert sum(len(t.examples) for t in tests) == runner.tries
+
+
+def test_docstring_examples_run_on_the_demo(demo_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The API's examples that need a dataset, on the demo's games: each shows
+    what the call returns there."""
+    monkeypatch.chdir(demo_folder)
+    found = {t.name: t for t in doctest.DocTestFinder().find(evallab.api) if t.examples}
+    need_data = {name for name, t in found.items() if any(e.options.get(doctest.SKIP) for e in t.examples)}
+    assert need_data == DEMO_EXAMPLES | set(NOT_RUN), need_data ^ (DEMO_EXAMPLES | set(NOT_RUN))
+    run_examples([found[name] for name in sorted(DEMO_EXAMPLES)])
+
+
+def test_the_guides_examples_run_on_the_demo(demo_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/guide/python.md's `>>>` examples (its `text` blocks), on the demo's games."""
+    monkeypatch.chdir(demo_folder)
+    guide = ROOT / "docs/guide/python.md"
+    text = guide.read_text()
+    parser = doctest.DocTestParser()
+    tests = []
+    for m in re.finditer(r"^```text\n(>>> .*?)^```", text, re.M | re.S):
+        line = text.count("\n", 0, m.start(1))
+        tests.append(parser.get_doctest(m.group(1), {}, f"docs/guide/python.md:{line + 1}", str(guide), line))
+    assert len(tests) == 2 and any("ratings()" in e.source for t in tests for e in t.examples)
+    run_examples(tests)
 
 
 @pytest.fixture(scope="module")

@@ -192,7 +192,11 @@ def threshold_x05(df: pl.DataFrame) -> float | None:
 def prob(x, x05):
     """P(x) of metrics.md §2.3 (White/own POV, pawns)."""
     x = np.asarray(x, dtype=float)
-    return np.where(x <= 0, 2.0 ** (x / x05 - 1), 1 - 2.0 ** (-x / x05 - 1))
+    # 2^(−|x|/x05 − 1) is both sides' power (x/x05 − 1 for x ≤ 0, −x/x05 − 1 for
+    # x > 0), so no side is computed where it is not used (2^(x/x05 − 1) overflows
+    # for a large x > 0).
+    tail = 2.0 ** (-np.abs(x) / x05 - 1)
+    return np.where(x <= 0, tail, 1 - tail)
 
 
 positions = (
@@ -419,9 +423,12 @@ ours.select("engine", "games", "x05_ml", "ml_se_log", "x05_pooled", "pooled_lo",
 # ## Compare with `evallab calibrate`
 
 # %%
-# As the demo pipeline runs it; the TOML for `relevance --x05` goes to a scratch folder.
-x05_file = Path(tempfile.mkdtemp()) / "x05.toml"
-theirs = ds.calibrate(bootstrap=200, seed=1, toml=x05_file)
+# As the demo pipeline runs it; the TOML for `relevance --x05` goes to a scratch
+# folder, removed once read.
+with tempfile.TemporaryDirectory(prefix="evallab-02-") as scratch:
+    x05_file = Path(scratch) / "x05.toml"
+    theirs = ds.calibrate(bootstrap=200, seed=1, toml=x05_file)
+    x05_toml = tomllib.loads(x05_file.read_text())
 cmp = ours.join(theirs, on="engine", how="full", suffix="_evallab", coalesce=True).sort("engine")
 assert cmp.height == ours.height == theirs.height, "engines differ between notebook and calibrate.csv"
 cmp.select(
@@ -455,7 +462,6 @@ for method in ("rank", "threshold"):
 # 1e-7 of ln x05 and sum the positions in another order: on a nearly flat likelihood
 # (an ml of 17 pawns from 4 games on the TCEC archive) the two optima differ by a few
 # parts in a million, hence the relative term.
-x05_toml = tomllib.loads(x05_file.read_text())
 for r in cmp.filter(pl.col("x05_ml").is_not_null() & pl.col("x05_ml_evallab").is_not_null()).iter_rows(named=True):
     slack = 1e-5 * r["x05_ml"]
     assert abs(r["x05_ml"] - r["x05_ml_evallab"]) <= 0.0005 + slack, r

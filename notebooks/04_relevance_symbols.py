@@ -31,7 +31,8 @@
 #   u = x05/(4 ln 2), `!?`/`?!` from 1u, `!`/`?` from 2u, `!!`/`??` from 3u.
 #
 # `evallab relevance` writes one row per engine move with an own eval to
-# `derived/relevance_moves.parquet`: own eval, own previous eval and the opponent's
+# `derived/relevance_moves.parquet`, or to `--moves-out FILE` (here: a temporary
+# file, so that the notebook never writes into the dataset it reads): own eval, own previous eval and the opponent's
 # preceding eval (pawns, own POV; mates count as ±100 and every eval is clipped to
 # ±100 pawns), the raw and relevance-reduced **swing** (own eval vs own previous
 # eval) and **disagreement** (own eval vs the opponent's preceding eval), P(own eval)
@@ -46,6 +47,7 @@ DATASET = os.environ.get("EVALLAB_DATASET", "../demo-dataset")
 
 # %%
 import math
+import tempfile
 from pathlib import Path
 
 from IPython.display import display
@@ -61,15 +63,20 @@ pl.Config.set_tbl_cols(30)
 pl.Config.set_tbl_width_chars(200)
 
 root = Path(DATASET)
-# The summary and the per-move table (`derived/relevance_moves.parquet`) of one
-# `evallab relevance` call: any later run rewrites the per-move table, so the
-# pipeline's `results/relevance.csv` may no longer match it. With the pipeline's
-# per-engine x05 (`results/x05.toml`) where there is one, else `--x05`'s default.
+# The summary and the per-move table of one `evallab relevance` call, the table
+# into a temporary folder (removed at the end): without `moves_out` the call
+# would rewrite the dataset's `derived/relevance_moves.parquet`. With the
+# pipeline's per-engine x05 (`results/x05.toml`) where there is one, else
+# `--x05`'s default.
+scratch = tempfile.TemporaryDirectory(prefix="evallab-04-")
+moves_file = Path(scratch.name) / "relevance_moves.parquet"
 x05_file = root / "results/x05.toml"
-summary = evallab.Dataset(DATASET).relevance(x05=str(x05_file) if x05_file.exists() else None)
+summary = evallab.Dataset(DATASET).relevance(
+    x05=str(x05_file) if x05_file.exists() else None, moves_out=moves_file
+)
 # Lazy: each query below reads only its columns, so that an archive's millions of
 # per-move rows are never all in memory at once.
-rel = pl.scan_parquet(root / "derived/relevance_moves.parquet")
+rel = pl.scan_parquet(moves_file)
 n_rows = rel.select(pl.len()).collect().item()
 print(n_rows, "rows")
 rel.head().collect()
@@ -262,3 +269,6 @@ for ax in axes.flat[len(engines):]:
     ax.set_visible(False)
 fig.tight_layout()
 plt.show()
+
+# %%
+scratch.cleanup()  # the per-move table of this notebook

@@ -215,7 +215,8 @@ if (root / "results/relevance_reference_moves.parquet").exists():  # as the demo
     relevance_reference = pl.read_csv(root / "results/relevance_reference.csv")
 else:
     # Another layout (the archive pipeline writes to `--set out=`): both relevance runs
-    # through the API, the reference's per-move table into a scratch file.
+    # through the API, their per-move tables into scratch files (without `moves_out`,
+    # `relevance` would rewrite the dataset's `derived/relevance_moves.parquet`).
     import tempfile
 
     import evallab
@@ -224,7 +225,7 @@ else:
     with tempfile.TemporaryDirectory() as scratch:
         relevance_reference = ds.relevance(analysis=LABEL, moves_out=f"{scratch}/moves.parquet")
         ref_moves = pl.read_parquet(f"{scratch}/moves.parquet")
-    relevance_archive = ds.relevance()
+        relevance_archive = ds.relevance(moves_out=f"{scratch}/archive_moves.parquet")
 chk = (
     ref_moves.select("game_id", "ply", "engine", "x05", "ref_swing_rr")
     .join(per.select("game_id", "ply", "top1", "best", "played"), on=["game_id", "ply"], how="left")

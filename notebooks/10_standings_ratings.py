@@ -305,8 +305,8 @@ for ev in events.filter(pl.col("engines") >= 3).sort("games", "event", descendin
         league = ev
         break
 sel = {} if summary.height == 1 else {"event": f"^{re.escape(league)}$"}
-newton = ds.statistic_tables("ratings", simulations=0, each_group=True, **sel)
-by_search = ds.statistic_tables("ratings", solver="ordo", simulations=0, each_group=True, **sel)
+newton = ds.statistic_tables("ratings", bootstrap=0, each_group=True, **sel)
+by_search = ds.statistic_tables("ratings", solver="ordo", bootstrap=0, each_group=True, **sel)
 both_ = newton["ratings"].join(
     by_search["ratings"].select("engine", pl.col("rating").alias("ordo_search")), on="engine"
 ).filter(pl.col("rating").is_not_null())
@@ -503,12 +503,14 @@ import tempfile
 
 event = standings.group_by("event").agg(pl.col("games").sum()).sort("games", descending=True)["event"][0]
 literal = re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", event)  # the event's name as a regex
-page = ds.report(output=Path(tempfile.mkdtemp()) / "report", event=f"^{literal}$", trajectories=1)
-row = re.search(r'<tr><td><a href="#e0">(.*?)</a></td><td>(\d+)</td><td>(.*?)</td><td>(.*?)</td>', page.read_text())
+with tempfile.TemporaryDirectory(prefix="evallab-10-") as scratch:  # removed once read
+    page = ds.report(output=Path(scratch) / "report", event=f"^{literal}$", trajectories=1)
+    text = page.read_text()
+row = re.search(r'<tr><td><a href="#e0">(.*?)</a></td><td>(\d+)</td><td>(.*?)</td><td>(.*?)</td>', text)
 assert row, "no events table on the page"
 name, played, winner, score = (html.unescape(x) for x in row.groups())
 first, second = standings.filter(pl.col("event") == event).sort("rank").head(2).iter_rows(named=True)
 assert (name, winner) == (event, first["engine"]), (name, winner)
 assert score == f"{points[(event, first['engine'])]:.1f}–{points[(event, second['engine'])]:.1f}", score
 assert int(played) == finished.filter(pl.col("event") == event).height, played
-print(f"report {page}: {event}, {played} games, {winner} first with {score}, as re-derived")
+print(f"the report's page: {event}, {played} games, {winner} first with {score}, as re-derived")

@@ -72,7 +72,9 @@ pl.Config.set_tbl_cols(20)
 pl.Config.set_fmt_str_lengths(60)
 
 ds = evallab.Dataset(DATASET)
-scratch = Path(tempfile.mkdtemp())
+# A scratch folder for the command's side files, removed at the end.
+scratch_dir = tempfile.TemporaryDirectory(prefix="evallab-12-")
+scratch = Path(scratch_dir.name)
 
 BAD_TERMINATIONS = ["time forfeit", "abandoned", "stalled connection", "illegal move", "unterminated"]
 MOVE_LIMIT = 200  # scoreWDLstat counts no move after full move 200
@@ -491,3 +493,6 @@ else:
     ax.legend(fontsize=8)
     fig.tight_layout()
     plt.show()
+
+# %%
+scratch_dir.cleanup()

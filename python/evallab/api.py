@@ -36,18 +36,21 @@ from __future__ import annotations
 import functools
 import json
 import os
+import queue
+import re
 import warnings
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, TypeVar, Union
 
-from evallab.errors import ERROR_PREFIX, error_for
+from evallab.errors import CLAP_PREFIX, ERROR_PREFIX, error_for
 from evallab.manifest import engine_runs, files
 from evallab.manifest import tables as manifest_tables
 from evallab.manifest import manifest as _manifest
@@ -123,8 +126,13 @@ def binary() -> str:
 def argv(options: Mapping[str, Option], reserved: frozenset[str] | set[str] = _RESERVED) -> list[str]:
     """Command-line options from keyword arguments.
 
+    A valued option is one word, ``--flag=value``, so that a value starting with
+    ``-`` (``white=-10``) is read as the value, never as another option:
+
     >>> argv({"by": "engine", "family": ["^Stockfish=Stockfish", "^Lc0=Lc0"], "moves_out": None, "per_game": True})
-    ['--by', 'engine', '--family', '^Stockfish=Stockfish', '--family', '^Lc0=Lc0', '--per-game']
+    ['--by=engine', '--family=^Stockfish=Stockfish', '--family=^Lc0=Lc0', '--per-game']
+    >>> argv({"white": -10, "sprt": "-3,1"})
+    ['--white=-10', '--sprt=-3,1']
     """
     out: list[str] = []
     for key, value in options.items():
@@ -136,10 +144,9 @@ def argv(options: Mapping[str, Option], reserved: frozenset[str] | set[str] = _R
         if value is True:
             out.append(flag)
         elif isinstance(value, (str, int, float, os.PathLike)):
-            out += [flag, _text(value)]
+            out.append(f"{flag}={_text(value)}")
         else:
-            for v in value:
-                out += [flag, _text(v)]
+            out += [f"{flag}={_text(v)}" for v in value]
     return out
 
 
@@ -199,39 +206,127 @@ def _bar(desc: str) -> _Bar:
         return _TextBar(desc, sys.stderr)
 
 
-def run(args: Sequence[str], *, progress: str | None = None, live: bool = False) -> str:
+def run(args: Sequence[str], *, progress: str | None = None, live: bool = False, keywords: bool = False) -> str:
     """Runs ``evallab ARGS`` and returns its stdout, or raises the
     :class:`~evallab.errors.EvallabError` of its exit code, whose message is
-    the binary's error.
+    the binary's error (with ``keywords``, each option it names followed by
+    its Python keyword: the API's methods).
 
     The binary's other stderr lines go to ``sys.stderr`` (where a notebook
     shows them): as they come when ``live`` (the long jobs), else once the
     command has succeeded (a failure's lines are the exception's). Its progress
     lines (``EVALLAB_PROGRESS=json``) draw a bar titled ``progress`` (tqdm if
     installed, else a text line); without ``progress`` they are dropped.
+
+    An interrupt (Jupyter's, Ctrl-C: ``KeyboardInterrupt``) or any other
+    exception while the binary runs stops it (SIGTERM, then SIGKILL after
+    ``STOP_GRACE`` seconds) before it propagates: the binary never runs on,
+    holding the dataset's lock and its engines.
     """
+    stdout, unshown = _run(args, progress=progress, live=live, keywords=keywords)
+    sys.stderr.write(unshown)
+    return stdout
+
+
+def _run(args: Sequence[str], *, progress: str | None, live: bool, keywords: bool) -> tuple[str, str]:
+    """``run`` less its last step: returns the stdout and the stderr lines not
+    shown yet (all of them unless ``live``), for the caller to show."""
     command = [binary(), *args]
     env = {**os.environ, "EVALLAB_PROGRESS": "json"}
     with tempfile.TemporaryFile("w+") as out:
         # `with` on the process closes its stderr pipe (else a ResourceWarning).
         with subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True, env=env) as proc:
             assert proc.stderr is not None
-            kept = _relay(proc.stderr, progress, live)
-            code = proc.wait()
+            lines = _Lines(proc.stderr)
+            try:
+                kept, unshown = _relay(lines, progress, live)
+                code = proc.wait()
+            except BaseException:
+                # Popen's exit only waits (a quarter second on an interrupt),
+                # it never stops the process.
+                _stop(proc)
+                if not lines.finish(STOP_GRACE):
+                    # Something the binary started still holds the pipe:
+                    # closing it now would wait for the reader; it closes it.
+                    proc.stderr = None
+                raise
         out.seek(0)
         stdout = out.read()
     if code != 0:
-        raise error_for(code, command, kept)
-    if not live:
-        sys.stderr.write(kept)
-    return stdout
+        raise error_for(code, command, kept, keywords=keywords)
+    return stdout, unshown
 
 
-def _relay(stderr: IO[str], progress: str | None, live: bool) -> str:
-    """Draws the binary's progress and returns its other stderr lines,
-    forwarding them as they come when ``live``."""
+#: Seconds an interrupted binary has to exit on SIGTERM before it is killed.
+STOP_GRACE = 5.0
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """Stops the binary: SIGTERM, then SIGKILL if it has not exited within
+    ``STOP_GRACE`` seconds (or if a second interrupt comes meanwhile)."""
+    try:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+class _Lines:
+    """The lines of the binary's stderr, read by a thread and waited for with
+    a timeout, so that an interrupt is raised at once even while the binary
+    prints nothing. (A blocking read in the main thread takes a SIGINT only
+    at the binary's next line once polars is imported: its SIGINT handler
+    makes the read resume after the signal.) The reader closes the stream
+    at its end."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._read, args=(stream,), name="evallab-stderr", daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        try:
+            for line in stream:
+                self._queue.put(line)
+        except (OSError, ValueError):
+            pass
+        finally:
+            try:
+                stream.close()
+            finally:
+                self._queue.put(None)
+
+    def __iter__(self) -> Iterator[str]:
+        while True:
+            try:
+                line = self._queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if line is None:
+                return
+            yield line
+
+    def finish(self, timeout: float) -> bool:
+        """Whether the reader reached the end of the stream within ``timeout``."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+
+def _relay(stderr: Iterable[str], progress: str | None, live: bool) -> tuple[str, str]:
+    """Draws the binary's progress and returns its other stderr lines, and
+    those of them it has not shown: when ``live`` it shows them as they come,
+    but for an error's, which are the exception's message (not shown twice).
+    """
     kept: list[str] = []
+    unshown: list[str] = []
     bar: _Bar | None = None
+    usage = False
     try:
         for line in stderr:
             if line.startswith('{"progress":'):
@@ -245,13 +340,16 @@ def _relay(stderr: IO[str], progress: str | None, live: bool) -> str:
                 # What follows goes below the finished bar.
                 bar.close()
                 bar = None
-            # The error line is the exception's message: not shown twice.
-            if live and not line.startswith(ERROR_PREFIX):
+            # A usage error of clap is its last lines (its usage text follows).
+            usage = usage or line.startswith(CLAP_PREFIX)
+            if live and not usage and not line.startswith(ERROR_PREFIX):
                 sys.stderr.write(line)
+            elif not line.startswith(ERROR_PREFIX):
+                unshown.append(line)
     finally:
         if bar is not None:
             bar.close()
-    return "".join(kept)
+    return "".join(kept), "".join(unshown)
 
 
 @contextmanager
@@ -271,6 +369,30 @@ def _frames(folder: Path, main: str) -> dict[str, pl.DataFrame]:
     return frames
 
 
+def _as_frames(text: str, folder: Path, command: str, frames: Mapping[str, object]) -> str:
+    """The binary's lines with the output files they name in ``folder`` (a
+    temporary folder, gone when the call returns) named as the frames
+    ``statistic_tables`` returns.
+
+    >>> _as_frames("details in /t/out.*.parquet; main: /t/out.parquet", Path("/t"), "adjudicate",
+    ...            dict(adjudicate=1, causes=2, eras=3))
+    'details in the frames "causes", "eras" of ds.statistic_tables("adjudicate", ...); main: the returned frame'
+    >>> _as_frames("eras in /t/out.eras.parquet", Path("/t"), "adjudicate", {})
+    'eras in ds.statistic_tables("adjudicate", ...)["eras"]'
+    """
+    call = f'ds.statistic_tables("{command}", ...)'
+
+    def name(m: re.Match[str]) -> str:
+        suffix = m.group(1)
+        if suffix is None:
+            return "the returned frame"
+        if suffix == "*":
+            return "the frames " + ", ".join(f'"{n}"' for n in frames if n != command) + f" of {call}"
+        return f'{call}["{suffix}"]'
+
+    return re.sub(re.escape(str(folder)) + r"[/\\]out(?:\.([^\s/\\]+?))?\.parquet", name, text)
+
+
 class Dataset:
     """An evallab dataset folder (written by ``evallab ingest``).
 
@@ -284,6 +406,13 @@ class Dataset:
     """
 
     def __init__(self, path: PathLike) -> None:
+        """Opens the dataset folder ``path`` (written by ``evallab ingest`` or
+        :func:`evallab.ingest`); nothing is read but its ``manifest.json``.
+
+        Raises :class:`~evallab.errors.NotADatasetError` (a ``DatasetError``,
+        also a ``FileNotFoundError``) when ``path`` is no dataset: missing, or
+        without ``manifest.json``.
+        """
         self.path = Path(path)
         # Fails early, naming the folder, when it is no dataset.
         _manifest(self.path)
@@ -347,16 +476,22 @@ class Dataset:
         dict_keys(['ratings', 'summary'])
         """
         with _scratch() as tmp:
-            run(
+            _, shown = _run(
                 [command, str(self.path), *argv(options), "--format", "parquet", "-o", str(tmp / "out.parquet")],
-                progress=command,
+                progress=command, live=False, keywords=True,
             )
-            return _frames(tmp, command)
+            frames = _frames(tmp, command)
+        sys.stderr.write(_as_frames(shown, tmp, command, frames))
+        return frames
 
     def statistic(self, command: str, **options: Option) -> pl.DataFrame:
         """The main frame of the statistic ``command`` (any command with
-        ``--format``), e.g. one that has no method yet:
-        ``ds.statistic("difficulty", by="engine")``."""
+        ``--format``; the options are its own, as keywords): what its method
+        returns, and the way to a command that has no method yet.
+
+        >>> ds.statistic("standings", by="engine").select("engine", "points").row(0)  # doctest: +SKIP
+        ('Stockfish Full', 125.0)
+        """
         return self.statistic_tables(command, **options)[command]
 
     def balance(
@@ -391,7 +526,8 @@ class Dataset:
         plot: PathLike | None = None,
         facts: PathLike | None = None,
     ) -> pl.DataFrame:
-        """x_0_5 estimated three ways per engine, with intervals: ``evallab calibrate``.
+        """x_0_5 estimated three ways per engine, with intervals: ``evallab calibrate``
+        (``level``: the pooled intervals' level, a fraction: 0.95).
 
         >>> ds.calibrate(bootstrap=200, seed=1).columns[:3]  # doctest: +SKIP
         ['engine', 'games', 'positions']
@@ -432,7 +568,8 @@ class Dataset:
     ) -> pl.DataFrame:
         """Stockfish's WDL model fitted per group: ``evallab wdl``. One row per
         group with the coefficients ``as0..as3``, ``bs0..bs3`` (WDL_model's
-        order), a and b at ``mom_target`` and x05 = a/100 in pawns.
+        order), a and b at ``mom_target`` and x05 = a/100 in pawns
+        (``level``: the bootstrap intervals' level, a fraction: 0.95).
 
         ``validate=True`` (with ``train`` and ``test`` event regexes) returns
         the out-of-sample validation table instead; its reliability table is
@@ -615,7 +752,17 @@ class Dataset:
         solver: str | None = None,
     ) -> pl.DataFrame:
         """Ordo ratings with errors: ``evallab ratings`` (its summary:
-        ``ds.statistic_tables("ratings")["summary"]``)."""
+        ``ds.statistic_tables("ratings")["summary"]``).
+
+        Units, as the command's: ``average``, ``scale`` and ``white`` in Elo
+        (``white="auto"``, the default, fits White's advantage);
+        ``draw_rate`` in **percent** (``draw_rate=35`` is 35 %; ``"auto"``
+        fits it), but ``level`` a **fraction** (``level=0.9`` for 90 %
+        intervals; the deprecated ``confidence=`` was a percentage).
+
+        >>> ds.ratings().select("engine", "rating").row(0)  # doctest: +SKIP
+        ('Stockfish Full', 2783.49)
+        """
         return self.statistic(
             "ratings", engine=engine, event=event, family=family, average=average, anchor=anchor,
             white=white, draw_rate=draw_rate, scale=scale, bootstrap=bootstrap, seed=seed,
@@ -691,7 +838,7 @@ class Dataset:
 
         with _scratch() as tmp:
             run(["openings", str(self.path), *argv(dict(table=table)), "-o", str(tmp / "counts.csv")],
-                progress="openings")  # fmt: skip
+                progress="openings", keywords=True)  # fmt: skip
         return pl.read_parquet(self.path / "derived" / "openings.parquet")
 
     def engine_stats(
@@ -755,7 +902,7 @@ class Dataset:
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
                 shard=shard, label=label, reuse=reuse, timeout=timeout,
             ))],
-            progress="analyze", live=True,
+            progress="analyze", live=True, keywords=True,
         )  # fmt: skip
 
     @_renamed("policy")
@@ -789,7 +936,7 @@ class Dataset:
                 player=player, plies=plies, skip_book=skip_book, max_games=max_games, slice=slice,
                 shard=shard, label=label, timeout=timeout,
             ))],
-            progress="policy", live=True,
+            progress="policy", live=True, keywords=True,
         )  # fmt: skip
 
     @_renamed("match")
@@ -833,7 +980,7 @@ class Dataset:
                     max_games=max_games, slice=slice, shard=shard, label=label, timeout=timeout,
                     output=output, by=by, bootstrap=bootstrap, seed=seed,
                 ), reserved={"format", "stats"}), "--format", "parquet", "--stats", str(tmp / "out.parquet")],
-                progress="match", live=True,
+                progress="match", live=True, keywords=True,
             )  # fmt: skip
             return _frames(tmp, "match")["match"]
 
@@ -865,7 +1012,7 @@ class Dataset:
                 output=output, event=event, trajectories=trajectories, x05=x05, family=family,
                 rating_model=rating_model, solver=solver, wdl_test=wdl_test, wdl_train=wdl_train,
             ), reserved=_RESERVED - {"output"})],
-            progress="report",
+            progress="report", keywords=True,
         )  # fmt: skip
         return Path(output) / "index.html"
 
@@ -892,6 +1039,7 @@ class Dataset:
                 output=output, game=game, event=event, x05=x05, position_scheme=position_scheme,
                 move_scheme=move_scheme, analysis=analysis,
             ), reserved=_RESERVED - {"output"})],
+            keywords=True,
         )  # fmt: skip
         return Path(output)
 
@@ -921,7 +1069,7 @@ def ingest(
             shard=shard, jobs=jobs, no_pv=no_pv, strict=strict, overwrite=overwrite,
             batch_mib=batch_mib, quiet=quiet,
         ))],
-        progress="ingest", live=True,
+        progress="ingest", live=True, keywords=True,
     )  # fmt: skip
     return Dataset(output)
 

@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Union
 
+from evallab.errors import NotADatasetError
+
 #: A dataset folder.
 Folder = Union[str, "os.PathLike[str]"]
 
@@ -40,10 +42,17 @@ BASE_TABLES = ("games", "moves", "rejects")
 
 
 def manifest(dataset: Folder) -> dict[str, Any]:
-    """The dataset's manifest (a dict), or FileNotFoundError naming the folder."""
-    path = Path(dataset) / FILE
+    """The dataset's manifest (a dict), or
+    :class:`~evallab.errors.NotADatasetError` (a ``DatasetError``, and a
+    ``FileNotFoundError``) naming the folder and what it lacks."""
+    folder = Path(dataset)
+    path = folder / FILE
     if not path.is_file():
-        raise FileNotFoundError(f"{dataset}: not an evallab dataset (no {FILE})")
+        missing = "no such folder" if not folder.exists() else "not a folder" if not folder.is_dir() else f"no {FILE}"
+        raise NotADatasetError(
+            f"{os.fspath(dataset)}: not an evallab dataset ({missing}); create one with evallab.ingest(INPUTS, OUTPUT)",
+            os.fspath(dataset),
+        )
     m: dict[str, Any] = json.loads(path.read_text())
     return m
 

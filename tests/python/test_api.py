@@ -14,13 +14,18 @@ The module works on a copy, which it gives an analysis (Stockfish, from PATH or
 from __future__ import annotations
 
 import doctest
+import errno
 import gc
 import inspect
 import json
 import os
+import pydoc
 import re
 import shutil
+import signal
 import subprocess
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -29,6 +34,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import evallab
+import evallab.api
 from evallab.api import binary
 from evallab.errors import DatasetError, EvallabError, InputDataError, UsageError
 
@@ -105,6 +111,10 @@ CASES = [
     ("standings", {"by": "engine", "terminations": True}, ["--by", "engine", "--terminations"]),
     ("crosstable", {"wide": True}, ["--wide"]),
     ("pairs", {"sprt": "0,5"}, ["--sprt", "0,5"]),
+    # Values that start with `-` (clap reads `--sprt -3,1` as two options).
+    ("pairs", {"sprt": "-3,1"}, ["--sprt=-3,1"]),
+    ("ratings", {"event": DEMO_EVENT, "bootstrap": 50, "white": -10, "average": -100},
+     ["--event", DEMO_EVENT, "--bootstrap", "50", "--white=-10", "--average=-100"]),
     ("opening_stats", {}, []),
     ("engine_stats", {"phase": True}, ["--phase"]),
 ]
@@ -147,11 +157,41 @@ def test_policy_adds_the_clis_rows_and_ease_reads_them(ds: evallab.Dataset, lc0_
     assert_frame_equal(got, cli_frame(tmp_path, "ease", ds.path, "--analysis", "sf", "--policy", "maia", "--top", "3"))
 
 
+def test_negative_values_are_values_not_options(ds: evallab.Dataset) -> None:
+    """`white=-10` reaches the binary as the value -10 (not as an option `-1`)."""
+    tables = ds.statistic_tables("ratings", event=DEMO_EVENT, bootstrap=0, white=-10, average=-100)
+    assert tables["summary"]["white_advantage"].to_list() == [-10.0]
+    ratings = tables["ratings"]["rating"]
+    assert ratings.len() == 4 and abs(ratings.mean() - -100) < 0.01  # type: ignore[operator]
+    pairs = ds.pairs(sprt="-3,1", event=DEMO_EVENT)
+    assert pairs.height > 0 and pairs["llr"].is_not_null().all(), pairs.columns
+
+
 def test_side_tables_are_returned_by_name(ds: evallab.Dataset, tmp_path: Path) -> None:
     tables = ds.statistic_tables("ratings", event=DEMO_EVENT, bootstrap=50)
     assert list(tables) == ["ratings", "summary"]
     cli_frame(tmp_path, "ratings", ds.path, "--event", DEMO_EVENT, "--bootstrap", "50")
     assert_frame_equal(tables["summary"], pl.read_parquet(tmp_path / "ratings.summary.parquet"))
+
+
+def test_messages_name_the_returned_frames_not_the_deleted_folder(
+    ds: evallab.Dataset, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`adjudicate --check-clocks` says where its detail tables are: through
+    the API, in the returned frames (the temporary folder it wrote them to is
+    gone when the call returns)."""
+    tables = ds.statistic_tables("adjudicate", rules="tcec", check_clocks=True)
+    err = capsys.readouterr().err
+    assert list(tables) == ["adjudicate", "causes", "eras", "exceptions", "rule-ends"]
+    assert (
+        'details in the frames "causes", "eras", "exceptions", "rule-ends" of ds.statistic_tables("adjudicate", ...)\n'
+        in err
+    ), err
+    assert "evallab-" not in err and "out." not in err, err
+    cli_frame(tmp_path, "adjudicate", ds.path, "--rules", "tcec", "--check-clocks")
+    for name in ("eras", "exceptions"):
+        assert_frame_equal(tables[name], pl.read_parquet(tmp_path / f"adjudicate.{name}.parquet"))
+    assert tables["exceptions"].height > 0
 
 
 def test_match_returns_the_cli_statistics(ds: evallab.Dataset, tmp_path: Path) -> None:
@@ -166,6 +206,100 @@ def test_match_returns_the_cli_statistics(ds: evallab.Dataset, tmp_path: Path) -
     assert r.returncode == 0, r.stderr
     assert got.height > 0
     assert_frame_equal(got, pl.read_parquet(out))
+
+
+def _children(pid: int) -> set[int]:
+    """The child processes of `pid` (Linux's /proc), e.g. analyze's engines."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found |= {int(c) for c in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _gone(pid: int, seconds: float = 10.0) -> bool:
+    """Whether process `pid` has ended (or is a zombie) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[-1].startswith(("Z", "X")):
+                return True
+        except OSError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def popens(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[str]]:
+    """The processes the API starts, as it starts them."""
+    started: list[subprocess.Popen[str]] = []
+
+    class Recorded(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[call-overload]
+            started.append(self)
+
+    monkeypatch.setattr(evallab.api.subprocess, "Popen", Recorded)
+    return started
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="SKIPPED: needs Linux's /proc")
+def test_an_interrupt_stops_the_binary_and_its_engines(tmp_path: Path, popens: list[subprocess.Popen[str]]) -> None:
+    """Jupyter's interrupt is a SIGINT to the kernel alone (the binary does
+    not get it): the API stops the binary itself, at once even while it
+    prints nothing (quiet=True) and polars (imported) handles SIGINT, and
+    with it go its engines and its lock on the dataset."""
+    copy = tmp_path / "ds"
+    shutil.copytree(SOURCE, copy)
+    d = evallab.Dataset(copy)
+    engines: set[int] = set()
+    sent: list[float] = []
+
+    def interrupt() -> None:
+        # Once the analysis runs (its engine started), interrupt the main
+        # thread as Jupyter does.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (popens and _children(popens[0].pid)):
+            time.sleep(0.05)
+        time.sleep(1.0)
+        engines.update(_children(popens[0].pid) if popens else ())
+        sent.append(time.monotonic())
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    timer = threading.Thread(target=interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            d.analyze(uci=STOCKFISH, depth=99, max_games=1, jobs=1, label="slow", quiet=True)
+    finally:
+        timer.join()
+    assert sent and time.monotonic() - sent[0] < 10, "the interrupt was not taken at once"
+    [proc] = popens
+    assert proc.returncode == -signal.SIGTERM, proc.returncode  # the API's SIGTERM ended it
+    assert _gone(proc.pid, 0)
+    assert engines, "no engine had started"
+    assert all(_gone(e) for e in engines), f"engines {engines} outlived the binary"
+    # The lock is free: the next job on the dataset runs.
+    d.analyze(uci=STOCKFISH, depth=1, max_games=1, jobs=1, label="after", quiet=True)
+    assert "after" in d.labels
+
+
+def test_an_error_in_the_relay_stops_the_binary(
+    ds: evallab.Dataset, tmp_path: Path, popens: list[subprocess.Popen[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object) -> str:
+        raise RuntimeError("the progress bar broke")
+
+    monkeypatch.setattr(evallab.api, "_relay", broken)
+    with pytest.raises(RuntimeError, match="progress bar broke"):
+        ds.report(output=tmp_path / "report")
+    [proc] = popens
+    assert proc.returncode == -signal.SIGTERM, proc.returncode
+    assert _gone(proc.pid, 0)
 
 
 def test_tables_and_labels_come_from_the_manifest(ds: evallab.Dataset) -> None:
@@ -236,6 +370,65 @@ def test_errors_carry_the_exit_kind_and_message(ds: evallab.Dataset, tmp_path: P
         ds.statistic("balance", format="csv")
 
 
+def test_dataset_init_says_what_it_does() -> None:
+    doc = pydoc.render_doc(evallab.Dataset.__init__)
+    assert "Initialize self" not in doc and "Opens the dataset folder" in doc and "NotADatasetError" in doc
+
+
+def test_a_folder_that_is_no_dataset_raises_a_dataset_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    for path, missing in ((tmp_path / "nope", "no such folder"), (tmp_path, "no manifest.json"),
+                          (tmp_path / "file", "not a folder")):  # fmt: skip
+        with pytest.raises(DatasetError) as e:
+            evallab.Dataset(path)
+        assert str(e.value) == f"{path}: not an evallab dataset ({missing}); create one with evallab.ingest(INPUTS, OUTPUT)"
+        assert isinstance(e.value, EvallabError) and e.value.exit_code == 6 and e.value.exit_kind == "dataset"
+        # Code written when it was a FileNotFoundError still catches it.
+        assert isinstance(e.value, FileNotFoundError) and e.value.errno == errno.ENOENT
+        assert e.value.path == str(path) and e.value.command == []  # type: ignore[attr-defined]
+    with pytest.raises(FileNotFoundError, match="nope: not an evallab dataset"):
+        evallab.manifest(tmp_path / "nope")
+
+
+def test_usage_errors_read_as_python_not_as_the_cli(ds: evallab.Dataset) -> None:
+    """A usage error's message is clap's error and its tips, each option
+    named with its keyword; not the usage text, which shows options the API
+    sets itself (`--format`, `--output`). The whole stderr stays in `.stderr`."""
+    with pytest.raises(UsageError) as e:
+        ds.ease(analysis="sf")  # no policy
+    assert str(e.value) == "the following required arguments were not provided:\n  --policy <LABEL> (Python: policy=)"
+    assert "Usage: evallab ease" in e.value.stderr and "--format <FORMAT>" in e.value.stderr
+    with pytest.raises(UsageError) as e:
+        ds.balance(by="nope")
+    assert str(e.value) == (
+        "invalid value 'nope' for '--by <BY>' (Python: by=)\n  [possible values: engine, event,engine, season,engine]"
+    )
+    with pytest.raises(UsageError) as e:
+        ds.statistic("balance", byy="engine")
+    assert str(e.value) == (
+        "unexpected argument '--byy' found (Python: byy=)\n\n  tip: a similar argument exists: '--by' (Python: by=)"
+    )
+    # The binary's own usage errors name their options' keywords too.
+    with pytest.raises(UsageError) as e:
+        ds.balance(event="(")
+    assert str(e.value).startswith("--event: ") and str(e.value).endswith(" (Python: event=)"), str(e.value)
+
+
+def test_a_long_jobs_usage_error_is_shown_once(ds: evallab.Dataset, capsys: pytest.CaptureFixture[str]) -> None:
+    """A long job shows the binary's lines as they come, but not clap's usage
+    error: that is the exception's message (and its usage text is nobody's)."""
+    with pytest.raises(UsageError) as e:
+        ds.analyze(uci=STOCKFISH, depth=3, nodes=5, label="never")
+    assert str(e.value) == (
+        "the argument '--depth <DEPTH>' cannot be used with '--nodes <NODES>' (Python: depth=, nodes=)"
+    )
+    assert capsys.readouterr().err == ""
+    with pytest.raises(UsageError) as e:
+        evallab.ingest(ROOT / "data/demo", ds.path.parent / "never", batch_mib=-1)
+    assert str(e.value).startswith("invalid value '-1' for '--batch-mib <BATCH_MIB>'"), str(e.value)
+    assert str(e.value).endswith("(Python: batch_mib=)") and capsys.readouterr().err == ""
+
+
 def test_openings_classifies_every_game_and_feeds_opening_stats(ds: evallab.Dataset, tmp_path: Path) -> None:
     table = ROOT.parent / "shared" / "openings"
     if not table.is_dir():
@@ -254,13 +447,35 @@ def test_openings_classifies_every_game_and_feeds_opening_stats(ds: evallab.Data
 
 
 def cli_options(command: str) -> set[str]:
-    """The long options of `evallab COMMAND --help`, as keyword names."""
-    text = cli(command, "--help").stdout
-    return {m.replace("-", "_") for m in re.findall(r"^\s+(?:-\w, )?--([a-z0-9-]+)", text, re.M)} - {"help"}
+    """Every option of `evallab COMMAND`, as keyword names: the binary's own
+    list (`evallab __commands`), not what `--help` shows."""
+    return {a["name"] for a in commands()[command]["args"] if not a["positional"]}
 
 
-# Options the API sets itself (output) or does not offer (ingest --plan prints a list).
-SET_BY_API = {"format", "output", "explain", "stats", "plan"}
+# The output options, which the API sets itself (`output` is a keyword where
+# it is a file for people: the tests below).
+SET_BY_API = {"format", "output", "explain", "stats"}
+# The options of a command its function does not take, and why: nothing else
+# may be left out (a list for every command hid ingest's `--plan` from all).
+NOT_KEYWORDS = {
+    "ingest": {
+        "plan": "prints the inputs and writes nothing (a distributed ingest's first step): "
+        "evallab.api.run(['ingest', '--plan', *inputs]) returns its JSON lines, as evallab.cluster reads them",
+    },
+}
+
+
+def keywords_of(command: str, *, output: bool = False) -> set[str]:
+    """The keywords of the function of `command`: its options but the output
+    ones (`output=`, when it is a file for people) and its NOT_KEYWORDS."""
+    set_by_api = SET_BY_API - {"output"} if output else SET_BY_API
+    return cli_options(command) - set_by_api - set(NOT_KEYWORDS.get(command, {}))
+
+
+def test_options_left_out_are_options_of_their_commands() -> None:
+    for command, why in NOT_KEYWORDS.items():
+        assert set(why) <= cli_options(command), f"{command}: {set(why) - cli_options(command)} are no options of it"
+    assert SET_BY_API <= set().union(*(cli_options(c) for c in commands()))
 METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
            "ratings", "standings", "crosstable", "pairs", "opening_stats", "openings", "engine_stats", "analyze", "policy",
            "match", "report", "annotate"]  # fmt: skip
@@ -290,8 +505,7 @@ def test_methods_take_the_commands_options(method: str) -> None:
     params = set(inspect.signature(getattr(evallab.Dataset, method)).parameters) - {"self"}
     # `match -o DIR` is the run's folder, not the statistics (`--stats`);
     # `report` and `annotate` write no table, only their `-o` file.
-    set_by_api = SET_BY_API - {"output"} if method in ("match", "report", "annotate") else SET_BY_API
-    assert params == cli_options(method.replace("_", "-")) - set_by_api
+    assert params == keywords_of(method.replace("_", "-"), output=method in ("match", "report", "annotate"))
 
 
 def test_renamed_keywords_are_the_commands_renamed_options() -> None:
@@ -369,7 +583,7 @@ def test_match_without_a_player_fails_as_the_cli_does(ds: evallab.Dataset) -> No
 
 def test_ingest_takes_the_commands_options() -> None:
     params = set(inspect.signature(evallab.ingest).parameters) - {"inputs"}
-    assert params == cli_options("ingest") - (SET_BY_API - {"output"})
+    assert params == keywords_of("ingest", output=True)
 
 
 def test_docstring_examples() -> None:
@@ -381,6 +595,70 @@ def test_docstring_examples() -> None:
     for module in (evallab.api, evallab.errors, evallab.order):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+# The docstrings whose examples need a dataset (marked SKIP above): run on
+# the demo's games by the test below, or not, with why. A new one must be in
+# one of the two lists, so that no example goes unchecked unnoticed.
+DEMO_EXAMPLES = {
+    "evallab.api", "evallab.api.Dataset.scan", "evallab.api.Dataset.statistic_tables",
+    "evallab.api.Dataset.statistic", "evallab.api.Dataset.balance", "evallab.api.Dataset.calibrate",
+    "evallab.api.Dataset.ratings",
+}  # fmt: skip
+NOT_RUN = {
+    "evallab.api.Dataset": "the demo pipeline's dataset: its engine runs (sf-1k, sf-match) are the pipeline's",
+    "evallab.api.Dataset.analyze": "a long job: what it shows is on stderr, with timings",
+    "evallab.api.ingest": "a long job: what it shows is on stderr, with timings",
+    "evallab.api.Dataset.report": "writes a report (test_report_and_annotate_write_their_files_as_the_cli_does)",
+    "evallab.api.Dataset.annotate": "writes a PGN (test_report_and_annotate_write_their_files_as_the_cli_does)",
+    "evallab.api.Dataset.wdl": "shows no output (a bootstrap of seconds)",
+}
+
+
+@pytest.fixture(scope="module")
+def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder as the examples expect it: `data/` (the repository's) and
+    `demo-dataset`, the games of data/demo."""
+    folder = tmp_path_factory.mktemp("examples")
+    (folder / "data").symlink_to(ROOT / "data")
+    evallab.ingest(ROOT / "data" / "demo", folder / "demo-dataset", quiet=True)
+    return folder
+
+
+def run_examples(tests: list[doctest.DocTest]) -> None:
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        for example in test.examples:
+            example.options.pop(doctest.SKIP, None)
+        test.globs.update(evallab=evallab, pl=pl, ds=evallab.Dataset("demo-dataset"))
+        runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+    assert sum(len(t.examples) for t in tests) == runner.tries
+
+
+def test_docstring_examples_run_on_the_demo(demo_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The API's examples that need a dataset, on the demo's games: each shows
+    what the call returns there."""
+    monkeypatch.chdir(demo_folder)
+    found = {t.name: t for t in doctest.DocTestFinder().find(evallab.api) if t.examples}
+    need_data = {name for name, t in found.items() if any(e.options.get(doctest.SKIP) for e in t.examples)}
+    assert need_data == DEMO_EXAMPLES | set(NOT_RUN), need_data ^ (DEMO_EXAMPLES | set(NOT_RUN))
+    run_examples([found[name] for name in sorted(DEMO_EXAMPLES)])
+
+
+def test_the_guides_examples_run_on_the_demo(demo_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/guide/python.md's `>>>` examples (its `text` blocks), on the demo's games."""
+    monkeypatch.chdir(demo_folder)
+    guide = ROOT / "docs/guide/python.md"
+    text = guide.read_text()
+    parser = doctest.DocTestParser()
+    tests = []
+    for m in re.finditer(r"^```text\n(>>> .*?)^```", text, re.M | re.S):
+        line = text.count("\n", 0, m.start(1))
+        tests.append(parser.get_doctest(m.group(1), {}, f"docs/guide/python.md:{line + 1}", str(guide), line))
+    assert len(tests) == 2 and any("ratings()" in e.source for t in tests for e in t.examples)
+    run_examples(tests)
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,35 @@ pub struct Series {
     pub color: &'static str,
     /// Dashed line.
     pub dashed: bool,
+    /// The points' shape (series of points only).
+    pub marker: Marker,
     /// (x, y, point radius): a radius > 0 draws points, 0 draws a line.
     pub points: Vec<(f64, f64, f64)>,
+}
+
+/// The shape of a point series' points: two series of one colour (wins and
+/// draws of one material band) told apart by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marker {
+    Dot,
+    Square,
+}
+
+impl Marker {
+    /// The SVG element of a point at (x, y) of radius `r` (a square of the
+    /// same area as the dot would have less ink: its side is 1.6 r).
+    fn svg(self, x: f64, y: f64, r: f64) -> String {
+        match self {
+            Marker::Dot => format!(r#"<circle cx="{x:.0}" cy="{y:.0}" r="{r:.1}"/>"#),
+            Marker::Square => format!(
+                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"/>"#,
+                x - 0.8 * r,
+                y - 0.8 * r,
+                1.6 * r,
+                1.6 * r
+            ),
+        }
+    }
 }
 
 /// A chart panel: axes with ranges and labels, and its series.
@@ -140,12 +167,7 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
         if s.points.iter().any(|p| p.2 > 0.0) {
             let _ = write!(svg, r#"<g fill="{}" fill-opacity="0.55">"#, s.color);
             for &(x, y, rad) in s.points.iter().filter(|p| inside(p.0, p.1)) {
-                let _ = write!(
-                    svg,
-                    r#"<circle cx="{:.0}" cy="{:.0}" r="{rad:.1}"/>"#,
-                    sx(x),
-                    sy(y)
-                );
+                svg.push_str(&s.marker.svg(sx(x).round(), sy(y).round(), rad));
             }
             svg.push_str("</g>\n");
         } else {
@@ -177,8 +199,10 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
             );
         }
     }
-    // Legend, bottom right inside the plot area (curves rising from the origin
-    // leave it free), on a translucent box; unlabelled series stay out of it.
+    // Legend in the corner of the plot area that covers the fewest of the
+    // series' points (bottom right, then bottom left, top left, top right on
+    // a tie: curves rising from the origin leave the bottom right free), on
+    // a translucent box; unlabelled series stay out of it.
     let legend: Vec<&Series> = c.series.iter().filter(|s| !s.label.is_empty()).collect();
     let n = legend.len() as f64;
     let lw = 8.0
@@ -189,21 +213,41 @@ pub fn draw(svg: &mut String, c: &Chart, ox: f64, oy: f64, w: f64, h: f64) {
                 .max()
                 .unwrap_or(0) as f64
         + 30.0;
-    let (lx, ly) = (ox + l + pw - lw - 6.0, oy + t + ph - 15.0 * n - 12.0);
+    let lh = 15.0 * n + 6.0;
+    let corners = [
+        (ox + l + pw - lw - 6.0, oy + t + ph - lh - 6.0),
+        (ox + l + 6.0, oy + t + ph - lh - 6.0),
+        (ox + l + 6.0, oy + t + 6.0),
+        (ox + l + pw - lw - 6.0, oy + t + 6.0),
+    ];
+    let covered = |&(cx, cy): &(f64, f64)| {
+        c.series
+            .iter()
+            .flat_map(|s| &s.points)
+            .filter(|p| inside(p.0, p.1))
+            .filter(|p| {
+                let (x, y) = (sx(p.0), sy(p.1));
+                (cx - 4.0..=cx + lw + 4.0).contains(&x) && (cy - 4.0..=cy + lh + 4.0).contains(&y)
+            })
+            .count()
+    };
+    let (lx, ly) = corners
+        .iter()
+        .min_by_key(|c| covered(c))
+        .copied()
+        .unwrap_or(corners[0]);
     let _ = writeln!(
         svg,
-        r##"<rect x="{lx:.1}" y="{ly:.1}" width="{lw:.1}" height="{:.1}" fill="white" fill-opacity="0.85" stroke="#bbb"/>"##,
-        15.0 * n + 6.0
+        r##"<rect x="{lx:.1}" y="{ly:.1}" width="{lw:.1}" height="{lh:.1}" fill="white" fill-opacity="0.85" stroke="#bbb"/>"##,
     );
     for (i, s) in legend.iter().enumerate() {
         let y = ly + 15.0 + 15.0 * i as f64;
         let x = lx + 6.0;
         let mark = if s.points.iter().any(|p| p.2 > 0.0) {
             format!(
-                r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="{}"/>"#,
-                x + 8.0,
-                y - 4.0,
-                s.color
+                r#"<g fill="{}">{}</g>"#,
+                s.color,
+                s.marker.svg(x + 8.0, y - 4.0, 4.0)
             )
         } else {
             let dash = if s.dashed {
@@ -304,9 +348,10 @@ pub fn calibration_chart(p: &CalibrationPanel) -> Chart {
         })
         .collect();
     let mut series = vec![Series {
-        label: "positions: win rate by own eval".into(),
+        label: "positions: win rate by own eval (dot area ∝ positions)".into(),
         color: PALETTE[6],
         dashed: false,
+        marker: Marker::Dot,
         points: empirical,
     }];
     let c = p.calibration;
@@ -323,6 +368,7 @@ pub fn calibration_chart(p: &CalibrationPanel) -> Chart {
                 label: format!("{name}: x05 = {x05:.2}"),
                 color: PALETTE[i],
                 dashed: false,
+                marker: Marker::Dot,
                 points: sample(win_curve(x05)),
             });
         }
@@ -331,12 +377,14 @@ pub fn calibration_chart(p: &CalibrationPanel) -> Chart {
         label: "TCEC formula (50% at 1.91)".into(),
         color: PALETTE[3],
         dashed: true,
+        marker: Marker::Dot,
         points: sample(tcec_curve),
     });
     series.push(Series {
         label: "Stockfish convention (+1.00 = 50%)".into(),
         color: PALETTE[4],
         dashed: true,
+        marker: Marker::Dot,
         points: sample(win_curve(1.0)),
     });
     Chart {
@@ -401,24 +449,28 @@ pub fn wdl_charts(fitted: &Fitted) -> Vec<Chart> {
                 label: format!("wins, material {lo}–{hi}"),
                 color,
                 dashed: false,
+                marker: Marker::Dot,
                 points: big.iter().map(|o| (o.0, o.2, 1.6)).collect(),
             });
             rates.push(Series {
                 label: format!("draws, material {lo}–{hi}"),
                 color,
                 dashed: false,
+                marker: Marker::Square,
                 points: big.iter().map(|o| (o.0, o.3, 1.0)).collect(),
             });
             rates.push(Series {
                 label: format!("model at {mid}"),
                 color,
                 dashed: false,
+                marker: Marker::Dot,
                 points: curve(&|x| fit.model.wdl(x, mid).0),
             });
             rates.push(Series {
                 label: String::new(),
                 color,
                 dashed: true,
+                marker: Marker::Dot,
                 points: curve(&|x| fit.model.wdl(x, mid).1),
             });
         }
@@ -448,6 +500,7 @@ pub fn wdl_charts(fitted: &Fitted) -> Vec<Chart> {
                     label: "a, local fits".into(),
                     color: PALETTE[0],
                     dashed: false,
+                    marker: Marker::Dot,
                     points: fit
                         .local
                         .iter()
@@ -458,12 +511,14 @@ pub fn wdl_charts(fitted: &Fitted) -> Vec<Chart> {
                     label: "a(m)".into(),
                     color: PALETTE[0],
                     dashed: false,
+                    marker: Marker::Dot,
                     points: ms.iter().map(|&m| (m, fit.model.a(m), 0.0)).collect(),
                 },
                 Series {
                     label: "b, local fits".into(),
                     color: PALETTE[1],
                     dashed: false,
+                    marker: Marker::Dot,
                     points: fit
                         .local
                         .iter()
@@ -474,6 +529,7 @@ pub fn wdl_charts(fitted: &Fitted) -> Vec<Chart> {
                     label: "b(m)".into(),
                     color: PALETTE[1],
                     dashed: false,
+                    marker: Marker::Dot,
                     points: ms.iter().map(|&m| (m, fit.model.b(m), 0.0)).collect(),
                 },
             ],
@@ -497,6 +553,7 @@ pub fn tradeoff(title: &str, points: &[(String, f64, f64)], path: &Path) -> Resu
             label: format!("{} rule settings", points.len()),
             color: PALETTE[0],
             dashed: false,
+            marker: Marker::Dot,
             points: points.iter().map(|p| (p.1, p.2, 4.0)).collect(),
         }],
     };
@@ -572,12 +629,25 @@ fn render_png(svg: &str) -> Result<Vec<u8>, Error> {
 }
 
 /// Ratings as a figure: per engine, top to bottom, its rating as a dot and
-/// its 95 % interval as a bar (Ordo's summaries in a picture). Rows are
-/// (engine, rating, error, connectivity group), by group; an engine without
-/// a rating is left out. Groups the games do not connect are each on their
-/// own scale: a rule and the group's number part them.
-pub fn ratings_chart(rows: &[(String, f64, f64, u32)]) -> String {
-    let (name_w, w, row_h, top, bottom) = (200.0, 760.0, 20.0, 10.0, 40.0);
+/// its interval at `level` % as a bar (Ordo's summaries in a picture). Rows
+/// are (engine, rating, error, connectivity group), by group; an engine
+/// without a rating is left out. Every group is drawn on the one axis, but
+/// each group's ratings are relative to its own average: a heading row names
+/// each group (when there are several) and the caption says so. The axis'
+/// ticks are labelled above and below the rows (a long chart keeps its scale
+/// in view at both ends); the names' column is as wide as the longest name
+/// (up to 48 characters, a longer one cut with "…", whole on hover).
+pub fn ratings_chart(rows: &[(String, f64, f64, u32)], level: f64) -> String {
+    const MAX_NAME: usize = 48;
+    let longest = rows
+        .iter()
+        .map(|r| r.0.chars().count().min(MAX_NAME))
+        .max()
+        .unwrap_or(0);
+    // About 6.5 px a character at font size 11.
+    let name_w = (longest as f64 * 6.5 + 16.0).clamp(80.0, 340.0);
+    let (plot_w, row_h, top, bottom) = (560.0, 20.0, 24.0, 44.0);
+    let w = name_w + plot_w + 20.0;
     let lo = rows.iter().map(|r| r.1 - r.2).fold(f64::INFINITY, f64::min);
     let hi = rows
         .iter()
@@ -590,52 +660,70 @@ pub fn ratings_chart(rows: &[(String, f64, f64, u32)]) -> String {
     } else {
         (0.0, 100.0)
     };
-    let plot_w = w - name_w - 20.0;
     let x = |v: f64| name_w + (v - lo) / (hi - lo) * plot_w;
-    let h = top + row_h * rows.len() as f64 + bottom;
+    let groups = rows.windows(2).filter(|w| w[0].3 != w[1].3).count() + 1;
+    // A heading row per group when there are several.
+    let heading = |i: usize| groups > 1 && (i == 0 || rows[i - 1].3 != rows[i].3);
+    let mut y = top;
+    let mut layout = Vec::with_capacity(rows.len());
+    for i in 0..rows.len() {
+        if heading(i) {
+            y += row_h;
+        }
+        layout.push(y + row_h / 2.0);
+        y += row_h;
+    }
+    let axis_y = y;
+    let h = axis_y + bottom;
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">"#
     );
-    let axis_y = top + row_h * rows.len() as f64;
     let st = step(hi - lo);
     let mut v = (lo / st).ceil() * st;
     while v <= hi + 1e-9 {
         let _ = write!(
             svg,
-            r##"<line x1="{0:.1}" y1="{top:.1}" x2="{0:.1}" y2="{axis_y:.1}" stroke="#ddd"/><text x="{0:.1}" y="{1:.1}" text-anchor="middle">{v:.0}</text>"##,
+            r##"<line x1="{0:.1}" y1="{top:.1}" x2="{0:.1}" y2="{axis_y:.1}" stroke="#ddd"/><text x="{0:.1}" y="{1:.1}" text-anchor="middle">{v:.0}</text><text x="{0:.1}" y="{2:.1}" text-anchor="middle">{v:.0}</text>"##,
             x(v),
-            axis_y + 14.0
+            axis_y + 14.0,
+            top - 8.0,
         );
         v += st;
     }
-    let groups = rows.windows(2).filter(|w| w[0].3 != w[1].3).count() + 1;
     let _ = write!(
         svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="12">Elo, with its 95 % interval{}</text>"#,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="12">Elo, with its {} % interval{}</text>"#,
         name_w + plot_w / 2.0,
         axis_y + 32.0,
+        level,
         if groups > 1 {
-            "; each group on its own scale"
+            "; one axis, but each group is rated against its own average: compare within a group only"
         } else {
             ""
         }
     );
-    for (i, (name, rating, err, group)) in rows.iter().enumerate() {
-        let y = top + row_h * (i as f64 + 0.5);
-        if groups > 1 && (i == 0 || rows[i - 1].3 != *group) {
+    for (i, ((name, rating, err, group), &y)) in rows.iter().zip(&layout).enumerate() {
+        if heading(i) {
+            let hy = y - row_h;
             let _ = write!(
                 svg,
-                r##"<line x1="0" y1="{0:.0}" x2="{w:.0}" y2="{0:.0}" stroke="#999" stroke-dasharray="3 3"/><text x="{w:.0}" y="{1:.0}" text-anchor="end" fill="#555">group {group}</text>"##,
-                y - row_h / 2.0,
-                y + 4.0
+                r##"<line x1="0" y1="{0:.0}" x2="{w:.0}" y2="{0:.0}" stroke="#999" stroke-dasharray="3 3"/><text x="4" y="{1:.0}" fill="#555" font-weight="bold">group {group}</text>"##,
+                hy - row_h / 2.0,
+                hy + 4.0
             );
         }
+        let shown: String = if name.chars().count() > MAX_NAME {
+            name.chars().take(MAX_NAME - 1).chain(['…']).collect()
+        } else {
+            name.clone()
+        };
         let _ = write!(
             svg,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{}" stroke-width="2"/><circle cx="{:.1}" cy="{y:.1}" r="4" fill="{}"/>"##,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end"><title>{}</title>{}</text><line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{}" stroke-width="2"/><circle cx="{:.1}" cy="{y:.1}" r="4" fill="{}"/>"##,
             name_w - 8.0,
             y + 4.0,
             escape(name),
+            escape(&shown),
             x(rating - err),
             x(rating + err),
             PALETTE[0],
@@ -651,20 +739,44 @@ pub fn ratings_chart(rows: &[(String, f64, f64, u32)]) -> String {
 mod tests {
     use super::*;
 
-    /// A dot and a bar per engine on round hundreds; groups parted by a rule
-    /// and named, with the caption saying their scales differ.
+    /// A dot and a bar per engine on round hundreds, the ticks labelled
+    /// above and below; groups parted by a heading row of their own (no
+    /// engine's row under it), with the caption saying they share the axis
+    /// but not the reference; a long name cut, whole on hover.
     #[test]
     fn ratings_chart_draws_intervals_and_parts_groups() {
-        let one = ratings_chart(&[
-            ("A".into(), 2350.0, 40.0, 1),
-            ("B<".into(), 2250.0, 40.0, 1),
-        ]);
+        let one = ratings_chart(
+            &[
+                ("A".into(), 2350.0, 40.0, 1),
+                ("B<".into(), 2250.0, 40.0, 1),
+            ],
+            95.0,
+        );
         assert_eq!(one.matches("<circle").count(), 2);
-        assert!(one.contains(">B&lt;</text>") && one.contains(">2200</text>"));
-        assert!(!one.contains("group 1") && !one.contains("own scale"));
-        let two = ratings_chart(&[("A".into(), 2350.0, 40.0, 1), ("C".into(), 2300.0, 10.0, 2)]);
+        assert!(one.contains(">B&lt;</text>"));
+        assert_eq!(one.matches(">2200</text>").count(), 2, "above and below");
+        assert!(one.contains("with its 95 % interval</text>"));
+        assert!(!one.contains("group 1") && !one.contains("own average"));
+        let long = "x".repeat(60);
+        let two = ratings_chart(
+            &[
+                ("A".into(), 2350.0, 40.0, 1),
+                (long.clone(), 2300.0, 10.0, 2),
+            ],
+            90.0,
+        );
         assert!(two.contains(">group 1</text>") && two.contains(">group 2</text>"));
-        assert!(two.contains("each group on its own scale"));
+        assert!(two.contains("with its 90 % interval; one axis, but each group is rated"));
+        // Rows: heading 1 at 24–44, A at 44–64 (centre 54), heading 2, then C.
+        assert!(
+            two.contains(r##"y="38" fill="#555" font-weight="bold">group 1</text>"##),
+            "{two}"
+        );
+        assert!(
+            two.contains(r#"cy="54.0""#) && two.contains(r#"cy="94.0""#),
+            "{two}"
+        );
+        assert!(two.contains(&format!("<title>{long}</title>{}…</text>", "x".repeat(47))));
     }
 
     #[test]
@@ -687,6 +799,7 @@ mod tests {
                 label: "a".into(),
                 color: PALETTE[0],
                 dashed: true,
+                marker: Marker::Dot,
                 points: vec![(0.0, 0.0, 0.0), (1.0, 1.0, 0.0)],
             }],
         };

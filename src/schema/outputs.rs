@@ -256,11 +256,11 @@ pub const RATINGS_SUMMARY: Output = Output {
         GAMES,
         q(
             "reference",
-            "Scale",
+            "Reference (anchor)",
             "",
             0,
             None,
-            "What fixes the scale (the pool's average).",
+            "The reference the ratings are relative to: the pool's average, or an anchored engine.",
         ),
         q(
             "white_advantage",
@@ -280,7 +280,7 @@ pub const RATINGS_SUMMARY: Output = Output {
         ),
         q(
             "draw_rate_pct",
-            "Draw rate",
+            "Fitted draw rate",
             "%",
             1,
             None,
@@ -288,7 +288,7 @@ pub const RATINGS_SUMMARY: Output = Output {
         ),
         q(
             "draw_rate_sd_pct",
-            "± Draw rate",
+            "± Fitted draw rate",
             "%",
             1,
             LO,
@@ -1144,7 +1144,7 @@ pub const SUMMARY: Output = Output {
         ),
         q(
             "draw_pct",
-            "Draw rate",
+            "Drawn games",
             "%",
             0,
             None,

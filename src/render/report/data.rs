@@ -319,7 +319,9 @@ pub fn collect(
     let count = names.len();
     for (i, name) in names.into_iter().enumerate() {
         steps.next(&format!("event {} of {count}: {name}", i + 1));
-        let calibrations = obs
+        // Engines in natural order (Stockfish L5 before L10), as the
+        // standings' other tables list them.
+        let mut calibrations: Vec<_> = obs
             .iter()
             .filter(|(k, _)| k.first() == Some(&name))
             .map(|(k, g)| {
@@ -330,7 +332,8 @@ pub fn collect(
                 )
             })
             .collect();
-        let wdl_rows = wdl_events
+        calibrations.sort_by_cached_key(|c| natural_key(&c.0));
+        let mut wdl_rows = wdl_events
             .groups
             .iter()
             .filter(|g| g.key.first() == Some(&name))
@@ -341,7 +344,8 @@ pub fn collect(
                     g.retained(&wdl_events.settings) as u64,
                 )
             })
-            .collect();
+            .collect::<Vec<_>>();
+        wdl_rows.sort_by_cached_key(|w| natural_key(&w.0));
         let (eas, eas_globals) =
             score(&rows_of(labels, col::EVENT, &name)?, &EasOptions::default())?;
         let with_rows = |runs: &[(&EngineRun, DataFrame)]| -> Result<Vec<_>, Error> {

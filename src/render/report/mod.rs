@@ -94,7 +94,7 @@ explains itself on hover; definitions in the book: docs/reference/outputs.md, do
         .map(|e| (e.name.as_str(), summary::Summary::of(e)))
         .collect();
     html.push_str("<section id=events><h2>Events</h2>");
-    html.push_str(&summary::table(&summaries, true)?);
+    html.push_str(&summary::toc(&summaries)?);
     html.push_str("</section>");
     html.push_str(&sections::overall_ratings(data)?);
     html.push_str(&sections::wdl_overall(data)?);

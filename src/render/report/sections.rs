@@ -6,16 +6,17 @@ use std::fmt::Write as _;
 use polars::prelude::*;
 
 use super::data::{EventData, ReportData};
+use super::summary::thousands;
 use crate::Error;
 use crate::metrics::adjudication::query as adj;
 use crate::metrics::matching::query::out as mout;
 use crate::metrics::ratings::Ratings;
 use crate::metrics::relevance::math::prob_exp;
 use crate::metrics::relevance::symbols::MoveSymbol;
-use crate::metrics::wdl::Model;
+use crate::metrics::wdl::{self, Model};
 use crate::render::annotate::{AnnotateOptions, move_symbol};
 use crate::render::escape;
-use crate::render::plot::{self, CalibrationPanel, Chart, PALETTE, Series};
+use crate::render::plot::{self, CalibrationPanel, Chart, Marker, PALETTE, Series};
 use crate::schema::metric::pairs as pm;
 use crate::schema::metric::ratings as rm;
 use crate::schema::metric::standings as st;
@@ -139,39 +140,100 @@ pub fn ratings(e: &EventData) -> Result<String, Error> {
         return Ok(String::new());
     };
     let mut html = String::from("<h3>Ratings</h3>");
-    html.push_str(&ratings_tables(r)?);
+    html.push_str(&ratings_tables(r, 0)?);
     Ok(html)
 }
 
+/// Games an engine needs to be in the chart and the main table of the
+/// ratings of all events together. An engine of 2 games won has a rating
+/// (4ku: 3007 ± 231 in the TCEC archive) that would rank it first, and its
+/// interval rests on the model more than on the games. 20 games put an
+/// interval near ±150 Elo at most; every engine is still in the folded full
+/// table under the main one. To show every engine again, set this to 0.
+pub const MIN_RATED_GAMES: u32 = 20;
+
+/// Engines the ratings chart draws at most (the first in the table's order:
+/// the largest group's best rated): the TCEC archive's 2,048 engines made a
+/// chart 40,730 px tall. The tables list them all.
+pub const CHART_MAX_ENGINES: usize = 60;
+
 /// The ratings over every selected event: the page's first section.
 pub fn overall_ratings(data: &ReportData) -> Result<String, Error> {
-    let mut html = String::from(
+    let level = data.ratings.as_ref().ok().map_or(95.0, level_of);
+    let mut html = format!(
         "<section id=ratings><h2>Ratings of all events together</h2><p class=note>\
          As <code>evallab ratings --each-group</code>: Ordo's maximum-likelihood Elo \
          (pool average 2300, white advantage and draw rate fitted; the solver in the \
-         summary, <code>--solver</code>), errors at 95 % from \
+         summary, <code>--solver</code>), errors at {level} % from \
          1,000 replays, CFS the confidence that an engine is stronger than the next one; \
-         engines the games do not connect are rated in their own group \
-         (docs/definitions/ratings.md).</p>",
+         engines the games do not connect are rated in their own group, against that \
+         group's own average (docs/definitions/ratings.md).</p>",
     );
-    html.push_str(&ratings_tables(&data.ratings)?);
+    html.push_str(&ratings_tables(&data.ratings, MIN_RATED_GAMES)?);
     html.push_str("</section>");
     Ok(html)
 }
 
+/// The level (%) of a ratings' intervals, from its summary (95 % when the
+/// summary does not say).
+fn level_of(r: &Ratings) -> f64 {
+    r.summary
+        .column(rm::CONFIDENCE)
+        .ok()
+        .and_then(|c| c.cast(&DataType::Float64).ok())
+        .and_then(|c| c.f64().ok()?.iter().next().flatten())
+        .unwrap_or(95.0)
+}
+
+/// The note of a ratings group: the fit's own, or, when the draw rate is
+/// printed as its bound (100.0 at the catalogue's rounding) without one,
+/// that it is at its bound as printed. The rule is the printed number, so
+/// that every group showing 100.0 carries a warning and no other does
+/// without the fit's own reason (Ordo's note for a search that stopped
+/// short of the bound).
+fn group_note(note: Option<&str>, draw_pct: Option<f64>) -> Option<String> {
+    let q = out::RATINGS_SUMMARY
+        .get(rm::DRAW_RATE)
+        .expect("a ratings summary column");
+    let printed_bound = draw_pct.is_some_and(|d| q.format(d) == q.format(100.0));
+    match note {
+        Some(n) => Some(n.to_string()),
+        None if printed_bound => Some(format!(
+            "draw rate {} %, at its 100 % bound as printed (nearly every game between \
+             equal engines a draw): the errors and CFS rest on the few decisive games and \
+             understate the uncertainty",
+            q.format(draw_pct.unwrap_or(100.0))
+        )),
+        None => None,
+    }
+}
+
 /// A ratings summary per group and the ratings table, or why there are none.
-fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
+/// Engines with fewer than `min_games` games are left out of the chart and
+/// the main table, and listed in a folded full table (0: every engine).
+fn ratings_tables(r: &Result<Ratings, String>, min_games: u32) -> Result<String, Error> {
     let r = match r {
         Ok(r) => r,
         Err(why) => return Ok(format!("<p class=note>No ratings: {}</p>", escape(why))),
     };
+    let level = level_of(r);
+    let enough = if min_games > 0 {
+        r.ratings
+            .clone()
+            .lazy()
+            .filter(col(rm::PLAYED).cast(DataType::UInt32).gt_eq(lit(min_games)))
+            .collect()?
+    } else {
+        r.ratings.clone()
+    };
+    let left_out = r.ratings.height() - enough.height();
     // The figure first: who is stronger, and how sure, at a glance.
-    let engines = r.ratings.column(metric::ENGINE)?.str()?;
-    let rating = r.ratings.column(rm::RATING)?.f64()?;
-    let error = r.ratings.column(rm::ERROR)?.f64()?;
-    let group = r.ratings.column(rm::GROUP)?.cast(&DataType::UInt32)?;
+    let engines = enough.column(metric::ENGINE)?.str()?;
+    let rating = enough.column(rm::RATING)?.f64()?;
+    let error = enough.column(rm::ERROR)?.f64()?;
+    let group = enough.column(rm::GROUP)?.cast(&DataType::UInt32)?;
     let group = group.u32()?;
-    let rows: Vec<(String, f64, f64, u32)> = (0..r.ratings.height())
+    let rows: Vec<(String, f64, f64, u32)> = (0..enough.height())
         .filter_map(|i| {
             let (n, v) = (engines.get(i)?, rating.get(i)?);
             Some((
@@ -182,11 +244,31 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
             ))
         })
         .collect();
-    let mut html = if rows.is_empty() {
-        String::new()
-    } else {
-        plot::ratings_chart(&rows)
-    };
+    let mut html = String::new();
+    if left_out > 0 {
+        let _ = write!(
+            html,
+            "<p class=note>Shown: the {} engines with at least {min_games} games; {left_out} \
+             engines with fewer are left out of the chart and the main table (a rating from a \
+             handful of games is mostly the model's guess) and are listed in the full table \
+             below it.</p>",
+            enough.height()
+        );
+    }
+    if rows.len() > CHART_MAX_ENGINES {
+        let _ = write!(
+            html,
+            "<p class=note>The chart draws the first {CHART_MAX_ENGINES} of these {} engines \
+             in the table's order (group 1's best rated); the table lists them all.</p>",
+            rows.len()
+        );
+    }
+    if !rows.is_empty() {
+        html.push_str(&plot::ratings_chart(
+            &rows[..rows.len().min(CHART_MAX_ENGINES)],
+            level,
+        ));
+    }
     html.push_str(&table(
         &r.summary,
         &out::RATINGS_SUMMARY,
@@ -204,32 +286,47 @@ fn ratings_tables(r: &Result<Ratings, String>) -> Result<String, Error> {
         ],
     )?);
     let notes = r.summary.column(rm::NOTE)?.str()?;
-    for (group, note) in notes.iter().enumerate() {
-        if let Some(note) = note {
+    let draws = r.summary.column(rm::DRAW_RATE)?.cast(&DataType::Float64)?;
+    for (group, (note, draw)) in notes.iter().zip(draws.f64()?.iter()).enumerate() {
+        if let Some(note) = group_note(note, draw) {
             html.push_str(&format!(
                 "<p class=note>Group {}: {}.</p>",
                 group + 1,
-                escape(note)
+                escape(&note)
             ));
         }
     }
-    html.push_str(&table(
-        &r.ratings,
-        &out::RATINGS,
-        &[
-            metric::RANK,
-            metric::ENGINE,
-            rm::RATING,
-            rm::ERROR,
-            rm::POINTS,
-            rm::PLAYED,
-            rm::SCORE_PCT,
-            rm::CFS_NEXT,
-            rm::GROUP,
-            rm::KIND,
-            metric::REASON,
-        ],
+    let cols = [
+        metric::RANK,
+        metric::ENGINE,
+        rm::RATING,
+        rm::ERROR,
+        rm::POINTS,
+        rm::PLAYED,
+        rm::SCORE_PCT,
+        rm::CFS_NEXT,
+        rm::GROUP,
+        rm::KIND,
+        metric::REASON,
+    ];
+    let headers: Vec<Header> = Header::all(&out::RATINGS, &cols)?
+        .into_iter()
+        .map(|h| h.at_level(level))
+        .collect();
+    html.push_str(&table_of(
+        &enough,
+        out::RATINGS.title,
+        &headers,
+        Fold::Closed,
     )?);
+    if left_out > 0 {
+        html.push_str(&table_of(
+            &r.ratings,
+            &format!("All engines, with the {left_out} of fewer than {min_games} games"),
+            &headers,
+            Fold::Always,
+        )?);
+    }
     Ok(html)
 }
 
@@ -426,6 +523,14 @@ pub fn balance(e: &EventData) -> Result<String, Error> {
 /// A calibration chart per engine, two to a row.
 pub fn calibration(e: &EventData) -> Result<String, Error> {
     let mut html = String::from("<h3>Calibration: win rate by own eval</h3>");
+    if !e.calibrations.is_empty() {
+        html.push_str(
+            "<p class=note>Dots: the share of the engine's positions in each 0.2-pawn bin of \
+             its own eval (0–4) whose game it won; a dot's area is proportional to the \
+             positions in its bin (the fullest bin the largest dot), so small dots rest on \
+             few positions. Lines: x05 estimates and two conventions.</p>",
+        );
+    }
     let charts: Vec<Chart> = e
         .calibrations
         .iter()
@@ -515,6 +620,7 @@ fn x05_by_material(models: &[(String, Result<Model, String>, u64)]) -> Option<Ch
             label: (*name).clone(),
             color: PALETTE[i % PALETTE.len()],
             dashed: false,
+            marker: Marker::Dot,
             points: (m.material_min..=m.material_max)
                 .map(|k| (f64::from(k), m.a(f64::from(k)) / 100.0, 0.0))
                 .collect(),
@@ -547,21 +653,7 @@ pub fn wdl_overall(data: &ReportData) -> Result<String, Error> {
         {
             match &g.fit {
                 Ok(f) => {
-                    let m = &f.model;
-                    let _ = write!(
-                        html,
-                        "<p>{:.0} positions of {} games: a(58) = {:.1} cp, b(58) = {:.1} cp; x05 = {:.2} at \
-                         material 58, {:.2} at 30, {:.2} at 20. <code>as = [{}]</code>, <code>bs = [{}]</code>.</p>",
-                        f.retained.iter().sum::<f64>(),
-                        g.games,
-                        m.a(58.0),
-                        m.b(58.0),
-                        m.a(58.0) / 100.0,
-                        m.a(30.0) / 100.0,
-                        m.a(20.0) / 100.0,
-                        m.as_.map(|c| format!("{c:.4}")).join(", "),
-                        m.bs.map(|c| format!("{c:.4}")).join(", "),
-                    );
+                    html.push_str(&wdl_header(f, g, fitted.settings.mom_target));
                     html.push_str(&plot::grid(&plot::wdl_charts(fitted), 2, 560.0, 380.0));
                 }
                 Err(e) => {
@@ -597,6 +689,44 @@ pub fn wdl_overall(data: &ReportData) -> Result<String, Error> {
     Ok(html)
 }
 
+/// The pooled model in a sentence: a and b at the target material and x05
+/// at three materials, rounded as their precision deserves (whole
+/// centipawns, x05 to 0.01 pawn), with the bootstrap interval of a and b
+/// when the fit has one. The report fits without a bootstrap (it would
+/// refit the whole archive hundreds of times), so it says where to get one
+/// rather than print a point as if exact. The cubic coefficients, rounded,
+/// stay for whoever reuses the model.
+fn wdl_header(f: &wdl::Fit, g: &wdl::GroupFit, target: i32) -> String {
+    let m = &f.model;
+    let t = f64::from(target);
+    let iv =
+        |v: Option<(f64, f64)>| v.map_or(String::new(), |(lo, hi)| format!(" ({lo:.0}–{hi:.0})"));
+    let intervals = match (&g.a_interval, &g.interval_note) {
+        (Some(_), _) => "intervals: bootstrap over games".to_string(),
+        (None, Some(note)) => escape(note),
+        (None, None) => "point estimates: the report runs no bootstrap; \
+             <code>evallab wdl DATASET --bootstrap 200</code> gives their intervals"
+            .to_string(),
+    };
+    format!(
+        "<p>{:.0} positions of {} games: a({target}) = {:.0} cp{}, b({target}) = {:.0} cp{}; \
+         x05 = a/100 = {:.2} at material {target}, {:.2} at 30, {:.2} at 20 ({intervals}). \
+         <span class=note>Cubic coefficients (cp): <code>as = [{}]</code>, \
+         <code>bs = [{}]</code>.</span></p>",
+        f.retained.iter().sum::<f64>(),
+        g.games,
+        m.a(t),
+        iv(g.a_interval),
+        m.b(t),
+        iv(g.b_interval),
+        m.a(t) / 100.0,
+        m.a(30.0) / 100.0,
+        m.a(20.0) / 100.0,
+        m.as_.map(|c| format!("{c:.1}")).join(", "),
+        m.bs.map(|c| format!("{c:.1}")).join(", "),
+    )
+}
+
 /// The EAS components: the globals, stacked bars and the table.
 pub fn eas(e: &EventData) -> Result<String, Error> {
     let mut html = String::from("<h3>EAS components</h3>");
@@ -607,8 +737,16 @@ pub fn eas(e: &EventData) -> Result<String, Error> {
         g.avg_all, g.short_limit, g.early_limit
     );
     html.push_str(&eas_bars(&e.eas)?);
+    // Scores of six and seven digits with thousands separators.
+    let mut shown = e.eas.clone();
+    for name in ["part_sac", "part_early", "part_short", "part_draw", "eas"] {
+        if let Ok(c) = e.eas.column(name).and_then(|c| c.cast(&DataType::Int64)) {
+            let v: Vec<Option<String>> = c.i64()?.iter().map(|v| v.map(thousands)).collect();
+            shown.with_column(Column::new(name.into(), v))?;
+        }
+    }
     html.push_str(&table(
-        &e.eas,
+        &shown,
         &out::EAS,
         &[
             "rank",
@@ -816,6 +954,15 @@ impl Header {
         names.iter().map(|n| Header::of(output, n)).collect()
     }
 
+    /// The header with its interval's level: the catalogue's "95 %" (the
+    /// default) replaced by the level the data was computed at.
+    pub fn at_level(mut self, level: f64) -> Header {
+        let pct = format!("{level} %");
+        self.label = self.label.replace("95 %", &pct);
+        self.title = self.title.replace("95 %", &pct);
+        self
+    }
+
     /// The `<th>` element.
     pub(super) fn th(&self) -> String {
         format!(
@@ -855,6 +1002,8 @@ enum Fold {
     Closed,
     /// Open, where the rows are the point (a Chess960 event's start positions).
     Open,
+    /// Folded however short (a table the page repeats in full).
+    Always,
 }
 
 /// An HTML table of some columns of a frame, labelled from the catalogue.
@@ -886,7 +1035,7 @@ fn table_of(df: &DataFrame, title: &str, headers: &[Header], fold: Fold) -> Resu
         s.push_str("</tr>");
     }
     s.push_str("</tbody></table>");
-    if df.height() > FOLD_ROWS {
+    if df.height() > FOLD_ROWS || fold == Fold::Always {
         s = format!(
             "<details class=fold{}><summary>{}: {} rows</summary>{s}</details>",
             if fold == Fold::Open { " open" } else { "" },
@@ -897,9 +1046,28 @@ fn table_of(df: &DataFrame, title: &str, headers: &[Header], fold: Fold) -> Resu
     Ok(s)
 }
 
-/// EAS parts as stacked bars in a table (one row per engine).
+/// The EAS parts, in the bars' order, with what each colour is.
+const EAS_PARTS: [(&str, &str); 4] = [
+    ("part_sac", "sacrifices"),
+    ("part_early", "early wins"),
+    ("part_short", "short wins"),
+    ("part_draw", "bad draws"),
+];
+
+/// EAS parts as stacked bars in a table (one row per engine), under a
+/// legend of the four colours; each span names its part and value on hover.
 fn eas_bars(df: &DataFrame) -> Result<String, Error> {
-    let mut s = String::from("<table class=bars><thead><tr>");
+    let mut s = String::from("<p class=note>Parts: ");
+    for (k, (col_name, what)) in EAS_PARTS.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<span style=\"display:inline-block;width:10px;height:10px;background:{}\"></span> \
+             {what} (<code>{col_name}</code>){}",
+            PALETTE[k],
+            if k + 1 < EAS_PARTS.len() { " · " } else { "" }
+        );
+    }
+    s.push_str("</p><table class=bars><thead><tr>");
     for h in Header::all(&out::EAS, &["engine", "eas", "parts"])? {
         s.push_str(&h.th());
     }
@@ -909,10 +1077,9 @@ fn eas_bars(df: &DataFrame) -> Result<String, Error> {
         return Ok(s);
     }
     let engine = df.column("engine")?.str()?.clone();
-    let parts = ["part_sac", "part_early", "part_short", "part_draw"];
-    let vals: Vec<Int64Chunked> = parts
+    let vals: Vec<Int64Chunked> = EAS_PARTS
         .iter()
-        .map(|p| df.column(p).and_then(|c| c.i64().cloned()))
+        .map(|p| df.column(p.0).and_then(|c| c.i64().cloned()))
         .collect::<PolarsResult<_>>()?;
     let total = df.column("eas")?.i64()?.clone();
     let max = total.max().unwrap_or(1).max(1) as f64;
@@ -921,14 +1088,17 @@ fn eas_bars(df: &DataFrame) -> Result<String, Error> {
             s,
             "<tr><td>{}</td><td>{}</td><td><div class=bar>",
             escape(engine.get(i).unwrap_or("")),
-            total.get(i).unwrap_or(0)
+            thousands(total.get(i).unwrap_or(0))
         );
         for (k, v) in vals.iter().enumerate() {
-            let w = v.get(i).unwrap_or(0) as f64 / max * 100.0;
+            let v = v.get(i).unwrap_or(0);
+            let w = v as f64 / max * 100.0;
             let _ = write!(
                 s,
-                "<span style=\"width:{w:.2}%;background:{}\"></span>",
-                PALETTE[k]
+                "<span style=\"width:{w:.2}%;background:{}\" title=\"{}: {}\"></span>",
+                PALETTE[k],
+                EAS_PARTS[k].1,
+                thousands(v)
             );
         }
         s.push_str("</div></td></tr>");
@@ -970,24 +1140,28 @@ fn trajectory(title: &str, plies: &[(bool, Option<f64>)], opts: AnnotateOptions)
                 label: "eval".into(),
                 color: PALETTE[0],
                 dashed: false,
+                marker: Marker::Dot,
                 points: eval,
             },
             Series {
                 label: format!("P(White) (0 at −5, 1 at +5), x05 {}", opts.x05),
                 color: PALETTE[4],
                 dashed: true,
+                marker: Marker::Dot,
                 points: p,
             },
             Series {
                 label: "? and ??".into(),
                 color: PALETTE[1],
                 dashed: false,
+                marker: Marker::Dot,
                 points: bad,
             },
             Series {
                 label: "! and !!".into(),
                 color: PALETTE[2],
                 dashed: false,
+                marker: Marker::Dot,
                 points: good,
             },
         ],
@@ -1006,6 +1180,7 @@ fn ease_chart(title: &str, source: &str, points: &[(f64, f64)], plies: usize) ->
             label: "ease, sum form".into(),
             color: PALETTE[3],
             dashed: false,
+            marker: Marker::Dot,
             points: points
                 .iter()
                 .map(|&(x, y)| (x, y.clamp(0.0, 1.0), 0.0))
@@ -1034,6 +1209,7 @@ fn expected_chart(title: &str, points: &[(f64, f64)], plies: usize) -> Chart {
             label: "expected rating".into(),
             color: PALETTE[5],
             dashed: false,
+            marker: Marker::Dot,
             points: points.iter().map(|&(x, y)| (x, y, 0.0)).collect(),
         }],
     }
@@ -1129,10 +1305,22 @@ mod tests {
             )
         );
         assert!(
-            html.contains("<span style=\"width:25.00%;background:#D55E00\">"),
+            html.contains(
+                "<span style=\"width:25.00%;background:#D55E00\" title=\"early wins: 25\"></span>"
+            ),
             "{html}"
         );
         assert!(html.contains("<td>few games</td>"));
+        // A legend of the four colours, in the bars' order.
+        assert!(
+            html.contains("background:#0072B2\"></span> sacrifices (<code>part_sac</code>) · ")
+        );
+        assert!(
+            html.contains("background:#CC79A7\"></span> bad draws (<code>part_draw</code>)</p>")
+        );
+        assert_eq!(thousands(1_234_567), "1\u{202f}234\u{202f}567");
+        assert_eq!(thousands(-1000), "-1\u{202f}000");
+        assert_eq!(thousands(999), "999");
     }
 
     /// Sections without data write their heading only, or nothing.

@@ -22,13 +22,22 @@ pub struct Summary {
     /// First and second in the standings, with their points.
     pub winner: Option<(String, f64)>,
     pub runner_up: Option<(String, f64)>,
-    /// The winner's Elo over the runner-up and its 95 % error, when known.
+    /// The winner's Elo over the runner-up and its error, when known.
     pub elo: Option<(f64, Option<f64>)>,
+    /// The level (%) of that error: the pairs' 95 %, or the ratings' own.
+    pub level: f64,
+    /// Why the Elo difference has no interval, when it has none.
+    pub no_interval: Option<String>,
+    /// The share of the event's engine pairs that met, when it has three
+    /// engines or more: below [`ROUND_ROBIN_SHARE`], a knockout or pairing
+    /// event, whose points are no ranking.
+    pub met_share: Option<f64>,
     pub draw_pct: Option<f64>,
     /// Each engine's balance (pawns), as the balance table lists them.
     pub balances: Vec<(String, Option<f64>)>,
-    /// The engines in EAS order with their scores.
-    pub eas: Vec<(String, i64)>,
+    /// The engines in EAS order with their scores, and the EAS table's
+    /// caveat (few wins or draws) where it has one.
+    pub eas: Vec<(String, i64, Option<String>)>,
 }
 
 fn strings(df: &DataFrame, name: &str) -> Vec<String> {
@@ -48,6 +57,35 @@ fn floats(df: &DataFrame, name: &str) -> Vec<Option<f64>> {
         .unwrap_or_default()
 }
 
+/// The share of an event's engine pairs that must have met for its points
+/// to rank its engines (a round robin, or nearly): below it, as in a cup's
+/// mini-matches or a Swiss, the summary says "most points", not "won", and
+/// gives no Elo difference of the top two (who may never have met). To
+/// treat every event as a league again, set it to 0.
+pub const ROUND_ROBIN_SHARE: f64 = 0.5;
+
+/// Games below which the top two's Elo difference is shown as a dash: its
+/// interval, when the fit gives one, spans several hundred Elo.
+pub const MIN_ELO_GAMES: f64 = 10.0;
+
+/// The share of engine pairs of the event's crosstable that played each
+/// other (its opponent cells: points/games, or null), with three engines
+/// or more.
+fn met_share(cross: &DataFrame) -> Option<f64> {
+    let engines = strings(cross, metric::ENGINE);
+    let n = engines.len();
+    if n < 3 {
+        return None;
+    }
+    let mut met = 0usize;
+    for e in &engines {
+        let c = cross.column(e).ok()?;
+        met += c.len() - c.null_count();
+    }
+    // Each pair twice (both rows), the diagonal never.
+    Some(met as f64 / (n * (n - 1)) as f64)
+}
+
 impl Summary {
     /// Reads the summary off the event's standings, pairs, ratings, balance
     /// and EAS tables (an absent table leaves its part out).
@@ -61,6 +99,7 @@ impl Summary {
         let draws = total(metric::DRAWS) / 2.0;
         let place = |i: usize| Some((engines.get(i)?.clone(), points.get(i).copied()??));
         let (winner, runner_up) = (place(0), place(1));
+        let mut level = PAIRS_LEVEL;
         let elo = match (&winner, &runner_up) {
             // The pairs' Elo without an error (a score of 0 or 100 % in
             // reach) yields to the ratings' difference with one. So does a
@@ -69,31 +108,75 @@ impl Summary {
             // 14 pairs exactly even, 20 games in none).
             (Some((w, _)), Some((r, _))) => {
                 let pairs = pairs_elo(&e.pairs, w, r);
-                pairs
-                    .filter(|(_, err)| err.is_some())
-                    .or_else(|| ratings_elo(e.ratings.as_ref(), w, r))
-                    .or(pairs)
+                match pairs.filter(|(_, err)| err.is_some()) {
+                    Some(p) => Some(p),
+                    None => match ratings_elo(e.ratings.as_ref(), w, r) {
+                        Some((d, err, l)) => {
+                            level = l;
+                            Some((d, err))
+                        }
+                        None => pairs,
+                    },
+                }
             }
+            _ => None,
+        };
+        // A bare number under a "±" header reads as exact: without an
+        // interval, or from too few games, the cell is a dash and says why.
+        let winner_row = engines
+            .iter()
+            .position(|n| Some(n) == winner.as_ref().map(|w| &w.0));
+        let wins = floats(s, metric::WINS);
+        let all_wins = winner_row.is_some_and(|i| {
+            let g = floats(s, metric::GAMES).get(i).copied().flatten();
+            g.is_some() && wins.get(i).copied().flatten() == g
+        });
+        let no_interval = match elo {
+            Some(_) if games < MIN_ELO_GAMES => Some(format!("too few games ({games})")),
+            Some((_, None)) if all_wins => Some("all wins: no interval".into()),
+            Some((_, None)) => Some("no interval: the replays never vary".into()),
             _ => None,
         };
         let balances = strings(&e.balance, metric::ENGINE)
             .into_iter()
             .zip(floats(&e.balance, metric::BALANCE))
             .collect();
+        let warnings: Vec<Option<String>> = e
+            .eas
+            .column("warning")
+            .ok()
+            .and_then(|c| c.str().ok().cloned())
+            .map(|c| c.iter().map(|w| w.map(str::to_string)).collect())
+            .unwrap_or_default();
         let eas = strings(&e.eas, "engine")
             .into_iter()
             .zip(floats(&e.eas, "eas"))
-            .map(|(n, v)| (n, v.unwrap_or(0.0) as i64))
+            .enumerate()
+            .map(|(i, (n, v))| {
+                (
+                    n,
+                    v.unwrap_or(0.0) as i64,
+                    warnings.get(i).cloned().flatten(),
+                )
+            })
             .collect();
         Summary {
             games: games as u64,
             winner,
             runner_up,
             elo,
+            level,
+            no_interval,
+            met_share: met_share(&e.crosstable),
             draw_pct: (games > 0.0).then(|| draws / games * 100.0),
             balances,
             eas,
         }
+    }
+
+    /// A knockout or pairing event: most pairs of its engines never met.
+    pub fn pairing(&self) -> bool {
+        self.met_share.is_some_and(|m| m < ROUND_ROBIN_SHARE)
     }
 
     /// The cells of the summary row, in [`SUMMARY`]'s order after the event.
@@ -107,6 +190,11 @@ impl Summary {
             _ => "—".into(),
         };
         let elo = self.elo_text().unwrap_or_else(|| "—".into());
+        let winner = match name(&self.winner) {
+            Some(w) if self.pairing() => format!("{w} (most points; pairing event)"),
+            Some(w) => w,
+            None => "—".into(),
+        };
         let list = |v: Vec<String>| {
             if v.is_empty() {
                 "—".to_string()
@@ -116,7 +204,7 @@ impl Summary {
         };
         vec![
             self.games.to_string(),
-            name(&self.winner).unwrap_or_else(|| "—".into()),
+            winner,
             score,
             elo,
             self.draw_pct.map_or("—".into(), |d| fmt("draw_pct", d)),
@@ -136,26 +224,49 @@ impl Summary {
                 self.eas
                     .iter()
                     .enumerate()
-                    .map(|(i, (n, v))| format!("{}. {} ({v})", i + 1, escape(n)))
+                    .map(|(i, (n, v, warning))| match warning {
+                        Some(w) => format!(
+                            "{}. {} ({}, {})",
+                            i + 1,
+                            escape(n),
+                            thousands(*v),
+                            escape(w)
+                        ),
+                        None => format!("{}. {} ({})", i + 1, escape(n), thousands(*v)),
+                    })
                     .collect(),
             ),
         ]
     }
 
     /// The Elo difference with its sign, a plus too (one that rounds to
-    /// zero is +0, not -0), and its error when known.
+    /// zero is +0, not -0), and its error; a dash with the reason where it
+    /// has no interval, comes from too few games, or is no comparison (a
+    /// pairing event); a note where the runner-up is rated higher.
     fn elo_text(&self) -> Option<String> {
         let fmt = |v| Quantity::format(SUMMARY.get("elo_difference").expect("a column"), v);
+        if self.pairing() && self.elo.is_some() {
+            return Some("— (pairing event: the top two are not compared)".into());
+        }
         let (d, err) = self.elo?;
+        if let Some(why) = &self.no_interval {
+            return Some(format!("— ({why})"));
+        }
         let s = fmt(d);
         let signed = match s.strip_prefix('-') {
             Some(m) if m.bytes().any(|b| matches!(b, b'1'..=b'9')) => s,
             Some(m) => format!("+{m}"),
             None => format!("+{s}"),
         };
-        Some(match err {
+        let negative = signed.starts_with('-');
+        let text = match err {
             Some(err) => format!("{signed} ± {}", fmt(err)),
             None => signed,
+        };
+        Some(if negative {
+            format!("{text} (runner-up rated higher)")
+        } else {
+            text
         })
     }
 
@@ -164,13 +275,34 @@ impl Summary {
         let Some((w, wp)) = &self.winner else {
             return "<p class=answer>No games with a result.</p>".into();
         };
-        let mut s = format!("<p class=answer><b>{}</b> won with {wp} points", escape(w));
-        if let Some((r, rp)) = &self.runner_up {
-            let _ = write!(s, ", {} second with {rp}", escape(r));
-        }
-        if let Some(elo) = self.elo_text() {
-            let _ = write!(s, "; Elo difference {elo}");
-        }
+        let mut s = if self.pairing() {
+            let mut s = format!("<p class=answer>Most points: <b>{}</b>, {wp}", escape(w));
+            if let Some((r, rp)) = &self.runner_up {
+                let _ = write!(s, ", then {} with {rp}", escape(r));
+            }
+            let _ = write!(
+                s,
+                ", in a knockout or pairing event (only {:.0} % of the engine pairs met): the \
+                 points rank no one; see the crosstable and the game pairs",
+                100.0 * self.met_share.unwrap_or(0.0)
+            );
+            s
+        } else {
+            let mut s = format!("<p class=answer><b>{}</b> won with {wp} points", escape(w));
+            if let Some((r, rp)) = &self.runner_up {
+                let _ = write!(s, ", {} second with {rp}", escape(r));
+            }
+            match (&self.no_interval, self.elo_text()) {
+                (Some(why), Some(_)) => {
+                    let _ = write!(s, "; no Elo difference: {why}");
+                }
+                (None, Some(elo)) => {
+                    let _ = write!(s, "; Elo difference {elo}");
+                }
+                _ => {}
+            }
+            s
+        };
         if let Some(d) = self.draw_pct {
             let _ = write!(s, "; {d:.0} % of the {} games drawn", self.games);
         }
@@ -178,6 +310,23 @@ impl Summary {
         s
     }
 }
+
+/// An integer with thousands separators (a thin space: 1 234 567), as
+/// the page's EAS scores of six and seven digits read.
+pub fn thousands(v: i64) -> String {
+    let digits = v.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    if v < 0 { format!("-{out}") } else { out }
+}
+
+/// The level (%) of the pairs' intervals ([`crate::metrics::pairs::math::Z95`]).
+const PAIRS_LEVEL: f64 = 95.0;
 
 /// The winner's pentanomial Elo over the runner-up, from their pairs row
 /// (either way round), when the pairs hold every game the two played.
@@ -200,13 +349,19 @@ fn pairs_elo(pairs: &DataFrame, w: &str, r: &str) -> Option<(f64, Option<f64>)> 
 }
 
 /// The difference of the two ratings; its error the sum of theirs, a bound
-/// that holds however they correlate (in a pool of two they are opposite).
+/// that holds however they correlate (in a pool of two they are opposite);
+/// and the level of the ratings' errors.
 fn ratings_elo(
     r: Option<&Result<Ratings, String>>,
     w: &str,
     ru: &str,
-) -> Option<(f64, Option<f64>)> {
+) -> Option<(f64, Option<f64>, f64)> {
     let r = r?.as_ref().ok()?;
+    let level = floats(&r.summary, rm::CONFIDENCE)
+        .first()
+        .copied()
+        .flatten()
+        .unwrap_or(95.0);
     let engines = strings(&r.ratings, metric::ENGINE);
     let (rating, error) = (
         floats(&r.ratings, rm::RATING),
@@ -224,27 +379,103 @@ fn ratings_elo(
         (Some(a), Some(b)) if a + b > 0.0 => Some(a + b),
         _ => None,
     };
-    Some((d, err))
+    Some((d, err, level))
 }
 
 /// The summary table: with `link` one row per event, its name linking to its
 /// section (the page's table of contents); without, the event's own row.
 pub fn table(rows: &[(&str, Summary)], link: bool) -> Result<String, Error> {
+    let index: Vec<usize> = (0..rows.len()).collect();
+    table_from(rows, link.then_some(&index[..]))
+}
+
+/// The kind of an event, by its name, that the table of contents groups
+/// it under: its season ("Season 9"), the cups, test events (a name with
+/// "test" or "bonus"), or the rest.
+pub fn toc_group(event: &str) -> String {
+    let lower = event.to_ascii_lowercase();
+    if lower.contains("test") || lower.contains("bonus") {
+        return "Test and bonus events".into();
+    }
+    if let Some(at) = lower.find("season ") {
+        let n: String = event[at + 7..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        return format!("Season {n}");
+    }
+    if lower.contains("cup") {
+        return "Cups".into();
+    }
+    "Other events".into()
+}
+
+/// Events beyond which the table of contents is folded per group (a click
+/// unfolds a season); at or under it every group is open.
+pub const TOC_OPEN_EVENTS: usize = 40;
+
+/// The table of contents: the summary rows grouped by [`toc_group`], in the
+/// events' order of first appearance, a table per group under its name and
+/// count; folded when there are more than [`TOC_OPEN_EVENTS`] events (test
+/// events always are), each event keeping its link to its section.
+pub fn toc(rows: &[(&str, Summary)]) -> Result<String, Error> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, (event, _)) in rows.iter().enumerate() {
+        let g = toc_group(event);
+        match groups.iter_mut().find(|(name, _)| *name == g) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((g, vec![i])),
+        }
+    }
+    // Test events last.
+    groups.sort_by_key(|(g, _)| g.starts_with("Test"));
+    if groups.len() <= 1 {
+        return table(rows, true);
+    }
+    let mut html = String::new();
+    for (g, idx) in &groups {
+        let open = rows.len() <= TOC_OPEN_EVENTS && !g.starts_with("Test");
+        let part: Vec<(&str, Summary)> = idx.iter().map(|&i| rows[i].clone()).collect();
+        let _ = write!(
+            html,
+            "<details class=fold{}><summary>{}: {} event{}</summary>",
+            if open { " open" } else { "" },
+            escape(g),
+            idx.len(),
+            if idx.len() == 1 { "" } else { "s" }
+        );
+        html.push_str(&table_from(&part, Some(idx))?);
+        html.push_str("</details>");
+    }
+    Ok(html)
+}
+
+/// [`table`], with `link` the section each row links to.
+fn table_from(rows: &[(&str, Summary)], link: Option<&[usize]>) -> Result<String, Error> {
     let names: Vec<&str> = SUMMARY
         .columns
         .iter()
         .map(|c| c.name)
-        .filter(|n| link || *n != "event")
+        .filter(|n| link.is_some() || *n != "event")
         .collect();
     let mut html = String::from("<table class=summary><thead><tr>");
+    // The rows' level when they share one (the report's default, 95 %).
+    let level = rows.first().map_or(PAIRS_LEVEL, |r| r.1.level);
+    let one_level = rows.iter().all(|r| r.1.level == level);
     for h in Header::all(&SUMMARY, &names)? {
+        let h = if one_level { h.at_level(level) } else { h };
         html.push_str(&h.th());
     }
     html.push_str("</tr></thead><tbody>");
     for (i, (event, s)) in rows.iter().enumerate() {
         html.push_str("<tr>");
-        if link {
-            let _ = write!(html, "<td><a href=\"#e{i}\">{}</a></td>", escape(event));
+        if let Some(index) = link {
+            let _ = write!(
+                html,
+                "<td><a href=\"#e{}\">{}</a></td>",
+                index.get(i).copied().unwrap_or(i),
+                escape(event)
+            );
         }
         for c in s.cells() {
             let _ = write!(html, "<td>{c}</td>");
@@ -282,7 +513,12 @@ mod tests {
                 metric::BALANCE => [Some(0.618f64), None],
             )
             .unwrap(),
-            eas: df!("engine" => ["B<", "A"], "eas" => [120i64, 80]).unwrap(),
+            eas: df!(
+                "engine" => ["B<", "A"],
+                "eas" => [1_234_567i64, 80],
+                "warning" => [Some("few wins or draws"), None],
+            )
+            .unwrap(),
             ..EventData::default()
         }
     }
@@ -303,7 +539,7 @@ mod tests {
                 "+70 ± 56",
                 "60",
                 "A 0.62 · B&lt; —",
-                "1. B&lt; (120) · 2. A (80)"
+                "1. B&lt; (1\u{202f}234\u{202f}567, few wins or draws) · 2. A (80)"
             ]
         );
         assert_eq!(
@@ -350,7 +586,134 @@ mod tests {
         assert_eq!(of([20.0, 25.0]).elo, Some((50.0, Some(45.0))));
         assert_eq!(of([20.0, 25.0]).cells()[3], "+50 ± 45");
         assert_eq!(of([0.0, 0.0]).elo, Some((50.0, None)));
-        assert_eq!(of([0.0, 0.0]).cells()[3], "+50");
+        // No bare number under the "±" header: a dash and the reason.
+        assert_eq!(
+            of([0.0, 0.0]).cells()[3],
+            "— (no interval: the replays never vary)"
+        );
+        assert!(
+            of([0.0, 0.0])
+                .sentence()
+                .contains("; no Elo difference: no interval: the replays never vary;")
+        );
+    }
+
+    /// Too few games, or a winner of all its games: a dash with the reason;
+    /// a runner-up rated higher is said so; the level is the ratings' own.
+    #[test]
+    fn no_bare_elo_and_the_level_from_the_data() {
+        let mut e = event();
+        e.pairs = DataFrame::empty();
+        e.standings = df!(
+            metric::RANK => [1u32, 2],
+            metric::ENGINE => ["A", "B<"],
+            metric::GAMES => [2u32, 2],
+            metric::WINS => [2u32, 0],
+            metric::DRAWS => [0u32, 0],
+            st::POINTS => [2.0f64, 0.0],
+        )
+        .unwrap();
+        let ratings = |a: f64, err: f64, level: f64| {
+            Some(Ok(Ratings {
+                ratings: df!(
+                    metric::ENGINE => ["A", "B<"],
+                    rm::RATING => [a, 2300.0],
+                    rm::ERROR => [err, err],
+                )
+                .unwrap(),
+                summary: df!(rm::CONFIDENCE => [level]).unwrap(),
+                los: None,
+            }))
+        };
+        e.ratings = ratings(2493.0, 0.0, 95.0);
+        assert_eq!(Summary::of(&e).cells()[3], "— (too few games (2))");
+        e.standings = df!(
+            metric::RANK => [1u32, 2],
+            metric::ENGINE => ["A", "B<"],
+            metric::GAMES => [12u32, 12],
+            metric::WINS => [12u32, 0],
+            metric::DRAWS => [0u32, 0],
+            st::POINTS => [12.0f64, 0.0],
+        )
+        .unwrap();
+        assert_eq!(Summary::of(&e).cells()[3], "— (all wins: no interval)");
+        e.ratings = ratings(2280.0, 10.0, 90.0);
+        let s = Summary::of(&e);
+        assert_eq!(s.level, 90.0);
+        assert_eq!(s.cells()[3], "-20 ± 20 (runner-up rated higher)");
+        let html = table(&[("E", s)], true).unwrap();
+        assert!(html.contains(">Elo difference (± 90 %)</th>"), "{html}");
+    }
+
+    /// The table of contents per season, test events last and folded,
+    /// each event linking to its own section.
+    #[test]
+    fn toc_groups_by_season() {
+        assert_eq!(toc_group("TCEC Season 9 - Stage 1a"), "Season 9");
+        assert_eq!(toc_group("TCEC Cup 3 Round16"), "Cups");
+        assert_eq!(toc_group("TCEC Season 20 Testing"), "Test and bonus events");
+        assert_eq!(toc_group("CCC 1"), "Other events");
+        let s = Summary::of(&event());
+        let rows = [
+            ("TCEC Season 9 - Stage 1", s.clone()),
+            ("S9 test", s.clone()),
+            ("TCEC Season 9 - Superfinal", s.clone()),
+            ("TCEC Season 10 - Superfinal", s),
+        ];
+        let html = toc(&rows).unwrap();
+        let at = |x: &str| html.find(x).unwrap_or_else(|| panic!("{x}: {html}"));
+        assert!(
+            at("<summary>Season 9: 2 events</summary>")
+                < at("<summary>Season 10: 1 event</summary>")
+        );
+        assert!(
+            at("<summary>Season 10: 1 event</summary>")
+                < at("<details class=fold><summary>Test and bonus events: 1 event")
+        );
+        assert!(html.contains("<a href=\"#e2\">TCEC Season 9 - Superfinal</a>"));
+        assert!(html.contains("<a href=\"#e1\">S9 test</a>"));
+        assert!(html.contains("<details class=fold open><summary>Season 9"));
+    }
+
+    /// A cup round (most pairs never met): "most points", no Elo of the top
+    /// two; a round robin is a league.
+    #[test]
+    fn a_pairing_event_is_no_league() {
+        let mut e = event();
+        fn cell(v: [Option<&'static str>; 4]) -> Vec<Option<&'static str>> {
+            v.to_vec()
+        }
+        e.crosstable = df!(
+            metric::ENGINE => ["A", "B<", "C", "D"],
+            "A" => cell([None, Some("0/2"), None, None]),
+            "B<" => cell([Some("2/2"), None, None, None]),
+            "C" => cell([None, None, None, Some("1/2")]),
+            "D" => cell([None, None, Some("1/2"), None]),
+        )
+        .unwrap();
+        let s = Summary::of(&e);
+        // 4 of 12 ordered pairs met.
+        assert!((s.met_share.unwrap() - 1.0 / 3.0).abs() < 1e-12);
+        assert!(s.pairing());
+        assert_eq!(s.cells()[1], "A (most points; pairing event)");
+        assert_eq!(
+            s.cells()[3],
+            "— (pairing event: the top two are not compared)"
+        );
+        assert_eq!(
+            s.sentence(),
+            "<p class=answer>Most points: <b>A</b>, 6, then B&lt; with 4, in a knockout or \
+             pairing event (only 33 % of the engine pairs met): the points rank no one; see \
+             the crosstable and the game pairs; 60 % of the 10 games drawn.</p>"
+        );
+        e.crosstable = df!(
+            metric::ENGINE => ["A", "B<", "C"],
+            "A" => cell([None, Some("0/2"), Some("1/2"), None])[..3].to_vec(),
+            "B<" => cell([Some("2/2"), None, Some("1/2"), None])[..3].to_vec(),
+            "C" => cell([Some("1/2"), Some("1/2"), None, None])[..3].to_vec(),
+        )
+        .unwrap();
+        assert!(!Summary::of(&e).pairing());
     }
 
     /// Pairs that leave games between the two unpaired give way to the

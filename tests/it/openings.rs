@@ -195,8 +195,10 @@ fn a_missing_table_says_where_to_get_one() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("no opening table at ../shared/openings: pass --table DIR")
-            && err.contains("git clone https://github.com/lichess-org/chess-openings"),
+        err.contains(&format!(
+            "no opening table at ../shared/openings ({}): pass --table DIR",
+            dir.path().join("../shared/openings").display()
+        )) && err.contains("git clone https://github.com/lichess-org/chess-openings"),
         "{err}"
     );
     assert!(!ds.join("derived/openings.parquet").exists());

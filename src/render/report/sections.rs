@@ -258,8 +258,9 @@ fn ratings_tables(r: &Result<Ratings, String>, min_games: u32) -> Result<String,
     if rows.len() > CHART_MAX_ENGINES {
         let _ = write!(
             html,
-            "<p class=note>The chart draws the first {CHART_MAX_ENGINES} of these {} engines \
-             in the table's order (group 1's best rated); the table lists them all.</p>",
+            "<p class=note>The chart draws the first {CHART_MAX_ENGINES} of the {} of these \
+             engines with a rating, in the table's order (group 1's best rated); the table \
+             lists them all.</p>",
             rows.len()
         );
     }

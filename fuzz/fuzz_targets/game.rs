@@ -35,8 +35,8 @@ impl Sink for Outcomes {
 }
 
 /// The move-like words of a movetext outside comments, variations, `;` and
-/// `%` lines, up to the first comment or variation that does not end (then
-/// `true`).
+/// `%` lines, up to the game's result (`*`, `1-0` …: what follows it is no
+/// move) or the first comment or variation that does not end (then `true`).
 fn move_words(t: &[u8]) -> (Vec<&[u8]>, bool) {
     let mut words = Vec::new();
     let mut i = 0;
@@ -88,7 +88,9 @@ fn move_words(t: &[u8]) -> (Vec<&[u8]>, bool) {
             i = eol(i);
         } else if c == b'$' {
             i += 1 + t[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        } else if c.is_ascii_whitespace() || b".*!?)}".contains(&c) {
+        } else if c == b'*' {
+            return (words, false);
+        } else if c.is_ascii_whitespace() || b".!?)}".contains(&c) {
             i += 1;
         } else {
             let n = t[i..]
@@ -100,7 +102,15 @@ fn move_words(t: &[u8]) -> (Vec<&[u8]>, bool) {
             let number = w.iter().all(u8::is_ascii_digit) && w != b"0000";
             let dashed = text.replace(['–', '—'], "-");
             let result = ["1-0", "0-1", "1/2-1/2", "1/2", "½-½"].contains(&dashed.as_str());
-            if !number && !result && !EVAL_SYMBOLS.contains(&&*text) {
+            if result {
+                return (words, false);
+            }
+            // `exd6 e.p.`: the en passant mark.
+            if w == b"e" && t[i + n..].starts_with(b".p.") {
+                i += n + 3;
+                continue;
+            }
+            if !number && !EVAL_SYMBOLS.contains(&&*text) {
                 words.push(w);
             }
             i += n;

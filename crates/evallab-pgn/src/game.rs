@@ -18,7 +18,7 @@ use shakmaty::{
 };
 
 use crate::comment::{self, Dialect, EvalKind, MoveComment};
-use crate::movetext::{Lexer, Notation, Token, notation};
+use crate::movetext::{Lexer, Notation, Token, notation, result_of};
 use crate::sink::{GameRecord, MoveRecord, RejectRecord, Sink};
 use crate::split::{Batch, GameSpan};
 use crate::tags::{self, decode, parse_tags};
@@ -705,9 +705,10 @@ impl GameState {
         // kept beside a tag that says another; text after it kept too.
         let tag_result = t("Result").filter(|r| !tags::is_unknown(r));
         let written = self.result.map(|r| self.get(r));
-        let result = match (tag_result, written.and_then(canonical_result)) {
+        let canonical = |r: &str| result_of(r.trim().as_bytes());
+        let result = match (tag_result, written.and_then(canonical)) {
             (None, Some(r)) => Some(r),
-            (Some(tag), Some(r)) if canonical_result(tag) != Some(r) => {
+            (Some(tag), Some(r)) if canonical(tag) != Some(r) => {
                 others.push((Cow::Borrowed("movetext result"), written.unwrap_or(r)));
                 Some(tag)
             }
@@ -754,20 +755,6 @@ impl GameState {
             other_tags: other_tags.as_deref(),
         });
     }
-}
-
-/// A result in its standard spelling (`1-0`, `0-1`, `1/2-1/2`, `*`), from
-/// any the movetext lexer takes (`½-½`, `1–0`, `1/2`); `None` for other text.
-fn canonical_result(r: &str) -> Option<&'static str> {
-    Some(match r.trim() {
-        "1-0" | "1–0" | "1—0" => "1-0",
-        "0-1" | "0–1" | "0—1" => "0-1",
-        "1/2-1/2" | "1/2" | "½-½" | "½–½" | "½—½" | "1/2–1/2" | "1/2—1/2" => {
-            "1/2-1/2"
-        }
-        "*" => "*",
-        _ => return None,
-    })
 }
 
 /// The move of a common SAN read straight from the board, or `None` for

@@ -194,7 +194,6 @@ enum Markup {
 
 /// Whether a word is markup: a move number, a result or an evaluation symbol.
 fn markup(w: &[u8]) -> Markup {
-    const RESULTS: [&[u8]; 4] = [b"1-0", b"0-1", b"1/2-1/2", b"1/2"];
     // Moves start with a letter; markup with a digit or `½`.
     if w.first().is_some_and(u8::is_ascii_alphabetic) {
         return Markup::None;
@@ -202,7 +201,7 @@ fn markup(w: &[u8]) -> Markup {
     // `0000` is UCI's null move, not a move number.
     if w.iter().all(u8::is_ascii_digit) && w != b"0000" {
         Markup::Skip
-    } else if RESULTS.contains(&w) || is_result_with_dash(w) {
+    } else if result_of(w).is_some() {
         Markup::Result
     } else if EVAL_SYMBOLS.iter().any(|s| s.as_bytes() == w) {
         Markup::Skip
@@ -211,18 +210,30 @@ fn markup(w: &[u8]) -> Markup {
     }
 }
 
-/// `1–0`, `0—1`, `½-½`, `1/2–1/2`: results with an en or em dash, or halves.
-fn is_result_with_dash(w: &[u8]) -> bool {
-    let Ok(s) = std::str::from_utf8(w) else {
-        return false;
-    };
-    let Some((a, b)) = s.split_once(['-', '–', '—']) else {
-        return false;
-    };
-    matches!(
-        (a, b),
-        ("1", "0") | ("0", "1") | ("½", "½") | ("1/2", "1/2")
-    )
+/// A result in its standard spelling (`1-0`, `0-1`, `1/2-1/2`, `*`) from any
+/// the lexer reads as one: `1/2` alone, an en or em dash (`1–0`, `0—1`),
+/// halves (`½-½`); `None` for any other text. The game reader types the
+/// movetext's result and compares the Result tag's with it.
+///
+/// ```
+/// use evallab_pgn::movetext::result_of;
+/// assert_eq!(result_of("½–½".as_bytes()), Some("1/2-1/2"));
+/// assert_eq!(result_of(b"1/2"), Some("1/2-1/2"));
+/// assert_eq!(result_of(b"1-0-0"), None);
+/// ```
+pub fn result_of(w: &[u8]) -> Option<&'static str> {
+    match w {
+        b"*" => return Some("*"),
+        b"1/2" => return Some("1/2-1/2"),
+        _ => {}
+    }
+    let (a, b) = std::str::from_utf8(w).ok()?.split_once(['-', '–', '—'])?;
+    match (a, b) {
+        ("1", "0") => Some("1-0"),
+        ("0", "1") => Some("0-1"),
+        ("½", "½") | ("1/2", "1/2") => Some("1/2-1/2"),
+        _ => None,
+    }
 }
 
 /// How a word names a move.

@@ -15,7 +15,8 @@ pub enum Better {
 /// One output column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quantity {
-    /// The column's name in the command's output.
+    /// The column's name in the command's output. A `*` stands for a family
+    /// of columns the data decide (`end_*`: one per termination class).
     pub name: &'static str,
     /// What a reader calls it.
     pub label: &'static str,
@@ -26,6 +27,8 @@ pub struct Quantity {
     pub better: Option<Better>,
     /// What it means (one or two sentences).
     pub doc: &'static str,
+    /// Built by the HTML report from other columns (no command writes it).
+    pub report_only: bool,
 }
 
 const fn q(
@@ -43,6 +46,24 @@ const fn q(
         digits,
         better,
         doc,
+        report_only: false,
+    }
+}
+
+/// A column the HTML report builds from a command's columns (`endings` from
+/// the standings' `end_*`): declared with the output it belongs to, and
+/// exempt from the test that every declared column is written by the command.
+const fn built(
+    name: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    digits: u8,
+    better: Option<Better>,
+    doc: &'static str,
+) -> Quantity {
+    Quantity {
+        report_only: true,
+        ..q(name, label, unit, digits, better, doc)
     }
 }
 

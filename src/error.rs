@@ -71,6 +71,31 @@ impl Error {
         }
     }
 
+    /// This error as an I/O error about `path` when an operating system
+    /// error is behind it: a full disk under parquet's or polars' writer
+    /// ("External: No space left on device …") then names the file it was
+    /// writing, and exits as an I/O error. Any other error is returned as is.
+    pub fn writing(self, path: &Path) -> Error {
+        let inner: Option<&(dyn std::error::Error + 'static)> = match &self {
+            Error::Parquet(e) => Some(e),
+            Error::Arrow(e) => Some(e),
+            Error::Polars(e) => Some(e),
+            _ => None,
+        };
+        let mut cause = inner;
+        while let Some(e) = cause {
+            if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                let err = match io.raw_os_error() {
+                    Some(code) => std::io::Error::from_raw_os_error(code),
+                    None => std::io::Error::new(io.kind(), io.to_string()),
+                };
+                return Error::io(path, err);
+            }
+            cause = e.source();
+        }
+        self
+    }
+
     /// The process exit code of this kind (see the module docs).
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -104,5 +129,30 @@ impl Error {
     /// error for a command-line tool).
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Io { err, .. } if err.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full disk under parquet's writer (wrapped twice, naming no file)
+    /// comes out as an I/O error about the file being written.
+    #[test]
+    fn a_write_failure_names_its_file() {
+        let full = std::io::Error::from_raw_os_error(28);
+        let inner = parquet::errors::ParquetError::External(Box::new(full));
+        let outer = parquet::errors::ParquetError::External(Box::new(inner));
+        let e = Error::from(outer).writing(Path::new("ds/moves/part-000002.parquet"));
+        assert_eq!(e.exit_code(), 5);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "ds/moves/part-000002.parquet: {}",
+                std::io::Error::from_raw_os_error(28)
+            )
+        );
+        let other = Error::Dataset("x".into()).writing(Path::new("p"));
+        assert_eq!(other.to_string(), "x");
     }
 }

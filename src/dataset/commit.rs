@@ -46,6 +46,11 @@ impl Staged {
         Ok((staged, file))
     }
 
+    /// The path the file is committed to.
+    pub fn dst(&self) -> &Path {
+        &self.dst
+    }
+
     /// fsyncs `file` (the one [`Staged::create`] returned), renames it to the
     /// target and fsyncs the folder so the rename itself is durable.
     pub fn commit(mut self, file: File) -> Result<(), Error> {
@@ -99,7 +104,7 @@ pub fn write_with(
         return fill(&mut file);
     }
     let (staged, mut file) = Staged::create(dst)?;
-    fill(&mut file)?;
+    fill(&mut file).map_err(|e| e.writing(dst))?;
     staged.commit(file)
 }
 

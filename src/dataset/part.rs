@@ -74,7 +74,9 @@ impl PartWriter {
     /// See [`ParallelWriter::release`].
     pub fn release(&mut self, pool: &ThreadPool, finals: Finals) -> Result<(), Error> {
         let groups = self.parquet.row_groups();
-        self.parquet.release(Some(pool), finals)?;
+        self.parquet
+            .release(Some(pool), finals)
+            .map_err(|e| e.writing(self.staged.dst()))?;
         self.after_write(groups);
         Ok(())
     }
@@ -92,7 +94,9 @@ impl PartWriter {
     ) -> Result<(), Error> {
         let groups = self.parquet.row_groups();
         let (fields, tag) = pending.unwrap_or((&[], None));
-        self.parquet.write_pending_with(batch, pool, fields, tag)?;
+        self.parquet
+            .write_pending_with(batch, pool, fields, tag)
+            .map_err(|e| e.writing(self.staged.dst()))?;
         self.after_write(groups);
         Ok(())
     }
@@ -105,7 +109,10 @@ impl PartWriter {
     }
 
     pub fn commit(self) -> Result<(), Error> {
-        let file = self.parquet.into_inner()?;
+        let file = self
+            .parquet
+            .into_inner()
+            .map_err(|e| e.writing(self.staged.dst()))?;
         self.staged.commit(file)
     }
 }

@@ -130,6 +130,36 @@ impl DatasetWriter {
     }
 }
 
+/// A run that failed before its commit point may leave parts it committed
+/// under names no manifest lists: they go now, by the manifest on disk (the
+/// one in memory may list parts never committed, or no longer list the runs
+/// an `--overwrite` was replacing). A first write that failed also leaves no
+/// empty table folders behind. (A killed writer's leftovers go at the next
+/// open instead.) After a commit there is nothing to remove.
+impl Drop for DatasetWriter {
+    fn drop(&mut self) {
+        let root = self.ds.root.clone();
+        let first = !root.join(crate::schema::MANIFEST_FILE).exists();
+        let on_disk = if first {
+            Ok(Dataset {
+                root: root.clone(),
+                manifest: Default::default(),
+            })
+        } else {
+            Dataset::load(&root, false)
+        };
+        if let Ok(ds) = on_disk {
+            let _ = ds.collect_garbage();
+        }
+        if first {
+            for t in crate::schema::ALL_TABLES {
+                // Fails, as it should, on a folder that is not empty.
+                let _ = std::fs::remove_dir(root.join(t.name));
+            }
+        }
+    }
+}
+
 impl Deref for DatasetWriter {
     type Target = Dataset;
 
@@ -163,6 +193,55 @@ mod tests {
                 .unwrap()
                 .is_some()
         );
+    }
+
+    /// A writer dropped before its commit point (a run that failed) takes
+    /// its committed but unlisted parts with it, judged by the manifest on
+    /// disk: after a failed first write nothing is left but the lock file;
+    /// after a failed `--overwrite` the listed parts are all still there.
+    #[test]
+    fn a_failed_write_leaves_no_unlisted_part_and_keeps_the_listed_ones() {
+        use crate::dataset::{Run, part_file};
+        use crate::schema::TABLES;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("ds");
+        let put = |t: &Table, part: u32| {
+            let p = root.join(part_file(t, part));
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, b"PAR1").unwrap();
+            p
+        };
+        let w = DatasetWriter::open(&root, "ingest", Open::OrCreate).unwrap();
+        let orphans: Vec<PathBuf> = TABLES.iter().map(|t| put(t, 1)).collect();
+        drop(w);
+        for (t, p) in TABLES.iter().zip(&orphans) {
+            assert!(
+                !p.exists() && !root.join(t.name).exists(),
+                "{}",
+                p.display()
+            );
+        }
+
+        let mut w = DatasetWriter::open(&root, "ingest", Open::OrCreate).unwrap();
+        let listed: Vec<PathBuf> = TABLES.iter().map(|t| put(t, 1)).collect();
+        w.add_run(Run {
+            part: 1,
+            started_unix: 0,
+            seconds: 0.0,
+            options: serde_json::Value::Null,
+            inputs: Vec::new(),
+            files: Run::base_files(1),
+            shard: None,
+        });
+        w.commit().unwrap();
+        drop(w);
+        let mut w = DatasetWriter::open(&root, "ingest", Open::Replace).unwrap();
+        w.set_runs(Vec::new());
+        let orphans: Vec<PathBuf> = TABLES.iter().map(|t| put(t, 2)).collect();
+        drop(w);
+        assert!(listed.iter().all(|p| p.exists()));
+        assert!(orphans.iter().all(|p| !p.exists()));
+        assert_eq!(Dataset::open(&root).unwrap().parts(&TABLES[0]), listed[..1]);
     }
 
     /// A derived table reads back only under the stamp it was stored with,

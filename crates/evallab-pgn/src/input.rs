@@ -236,17 +236,99 @@ pub fn open_decoded(path: &Path) -> io::Result<Box<dyn Read + Send>> {
     };
     Ok(match Compression::detect(&head) {
         Compression::None => Box::new(f),
-        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(f)),
+        Compression::Gzip => Box::new(GzipMembers::new(f)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(f)?),
         Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(f)),
         Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(f)),
     })
 }
 
+/// gzip's members one after another, as `gzip -dc` reads them: zero bytes
+/// after a member are padding (tape archivers and some downloaders fill the
+/// last block with them), not the start of another member. flate2's
+/// `MultiGzDecoder` failed the whole input there ("invalid gzip header").
+/// Anything else after the padding is still an error.
+struct GzipMembers<R: io::BufRead> {
+    member: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: io::BufRead> GzipMembers<R> {
+    fn new(r: R) -> Self {
+        GzipMembers {
+            member: Some(flate2::bufread::GzDecoder::new(r)),
+        }
+    }
+}
+
+impl<R: io::BufRead> Read for GzipMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while let Some(member) = self.member.as_mut() {
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            let mut rest = self.member.take().expect("a member").into_inner();
+            let head = rest.fill_buf()?;
+            match head.first() {
+                None => {}
+                Some(0) => skip_zero_padding(&mut rest)?,
+                Some(_) => self.member = Some(flate2::bufread::GzDecoder::new(rest)),
+            }
+        }
+        Ok(0)
+    }
+}
+
+/// Reads `r` to its end, which must hold only zero bytes.
+fn skip_zero_padding(r: &mut impl io::BufRead) -> io::Result<()> {
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if buf.iter().any(|&b| b != 0) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "bytes after the zero padding that follows the gzip data",
+            ));
+        }
+        let n = buf.len();
+        r.consume(n);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::io::Write;
+
+    /// Two gzip members, then zero padding: read as `gzip -dc` reads them;
+    /// anything but zeros after the padding is an error.
+    #[test]
+    fn gzip_members_and_zero_padding() {
+        let gz = |t: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(t).unwrap();
+            e.finish().unwrap()
+        };
+        let read = |bytes: &[u8]| {
+            let mut out = Vec::new();
+            GzipMembers::new(io::BufReader::with_capacity(7, bytes))
+                .read_to_end(&mut out)
+                .map(|_| out)
+        };
+        let mut bytes = [gz(b"1. e4 *\n"), gz(b"1. d4 *\n")].concat();
+        assert_eq!(read(&bytes).unwrap(), b"1. e4 *\n1. d4 *\n");
+        bytes.extend([0; 512]);
+        assert_eq!(read(&bytes).unwrap(), b"1. e4 *\n1. d4 *\n");
+        bytes.push(b'x');
+        let err = read(&bytes).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{err}");
+        // A cut member is still an early end (exit 9 upstream).
+        let cut = gz(&[b'a'; 5000]);
+        let err = read(&cut[..cut.len() - 4]).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{err}");
+    }
 
     /// `text` as it is and in each compression, by extension.
     fn encodings(text: &[u8]) -> Vec<(&'static str, Vec<u8>)> {

@@ -148,10 +148,13 @@ fn fastchess_fields<'a>(mut rest: &'a str, c: &mut MoveComment<'a>, extra: &mut 
             "n" => set(&mut c.nodes, parse_i64(v.as_bytes())),
             "sd" => set(&mut c.seldepth, parse_i16(v.as_bytes())),
             "nps" => set(&mut c.nps, parse_i64(v.as_bytes())),
-            // UCI's hashfull is permille; the column is percent.
+            // UCI's hashfull is permille; the column is percent. Beyond
+            // 1000 it is no fill of the hash: its text is kept.
             "hashfull" => set(
                 &mut c.hash_full,
-                parse_i64(v.as_bytes()).map(|p| p as f32 / 10.0),
+                parse_i64(v.as_bytes())
+                    .filter(|p| (0..=1000).contains(p))
+                    .map(|p| p as f32 / 10.0),
             ),
             "tbhits" => set(&mut c.tb_hits, parse_i64(v.as_bytes())),
             // `pv=""`: the engine gave none.
@@ -218,6 +221,9 @@ mod tests {
         assert_eq!(c.hash_full, Some(1.2));
         assert_eq!(c.pv, Some("e7e5 g1f3"));
         assert_eq!(extra, "line=\"info string a, b\" White mates");
+        // Beyond 1000 permille it is no fill of the hash: the text stays.
+        let (c, extra) = p("+0.35/21 1.207s, hashfull=99999999");
+        assert_eq!((c.hash_full, extra.as_str()), (None, "hashfull=99999999"));
         // The short form, a mate in plies (mover POV), and no score.
         let (c, extra) = p("+1.16/8 0.004s");
         assert_eq!(

@@ -120,6 +120,28 @@ pub fn parse_f32(s: &str) -> Option<f32> {
     }
 }
 
+/// The f32 that the decimal `s` is, when an f32 keeps its value: read back
+/// as that f32's shortest decimal it is `s`'s value again. `99999999` (an
+/// f32 100000000) and `0.123456789` are not: an f32 column would bend them,
+/// so they keep their text.
+///
+/// ```
+/// use evallab_pgn::comment::num::exact_f32;
+/// assert_eq!(exact_f32("42.0"), Some(42.0));
+/// assert_eq!(exact_f32("16777216"), Some(16777216.0));
+/// assert_eq!(exact_f32("99999999"), None);
+/// assert_eq!(exact_f32("1e39"), None);
+/// ```
+pub fn exact_f32(s: &str) -> Option<f32> {
+    let x = parse_f32(s).filter(|x| x.is_finite())?;
+    match decimal(s.as_bytes()) {
+        // Six significant digits or fewer: an f32 tells every such decimal
+        // apart (FLT_DIG), the common case, without formatting.
+        Some((_, m, _)) if m < 1_000_000 => Some(x),
+        _ => (x.to_string().parse::<f64>().ok() == parse_f64(s)).then_some(x),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! `Eval = 0.00, Depth = 1, MoveTime = 00:00:00` (TCEC Match 4), whose keys are
 //! aliases of the short ones in the same loop.
 
-use super::num::{parse_f32, parse_i16, parse_i64};
+use super::num::{exact_f32, parse_i16, parse_i64};
 use super::{Dialect, MoveComment, Pov, parse_duration_ms, push_extra, set, set_eval};
 
 /// `d=`, `wv=`, `ev=` …, or Arena's verbose `Eval = 0.00`: an ASCII key, then
@@ -316,7 +316,7 @@ fn parse_nps(v: &str) -> Option<i64> {
 /// `h` and `ph`, percent; `None` beyond f32, which parsing makes infinite
 /// (and for NaN), for the text to stay.
 fn percent(v: &str) -> Option<f32> {
-    parse_f32(v).filter(|x| x.is_finite())
+    exact_f32(v)
 }
 
 #[cfg(test)]
@@ -468,6 +468,10 @@ mod tests {
         let (c, extra) = p("h=1e39, ph=NaN, h=1e38");
         assert_eq!((c.hash_full, c.ponder_hit), (Some(1e38), None));
         assert_eq!(extra, "h=1e39 ph=NaN");
+        // More digits than an f32 keeps: the text, not a rounded value.
+        let (c, extra) = p("h=99999999, ph=12.3456789, h=42.5");
+        assert_eq!((c.hash_full, c.ponder_hit), (Some(42.5), None));
+        assert_eq!(extra, "h=99999999 ph=12.3456789");
     }
 
     #[test]

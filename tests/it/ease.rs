@@ -185,6 +185,25 @@ fn a_user_policy_table_in_percent_or_fractions() {
         assert_eq!(df.height(), 11);
         ease.push(df.column("ease").unwrap().f64().unwrap().clone());
     }
+    // Files that cannot be used: exit 4 (input data), naming the file.
+    let good = dir.path().join("p1.parquet").display().to_string();
+    let model = dir.path().join("model.json");
+    std::fs::write(&model, "{}").unwrap();
+    let model = model.display().to_string();
+    for (args, file) in [
+        (vec!["--policy-file", "Cargo.toml"], "Cargo.toml"),
+        (
+            vec!["--policy-file", &good, "--rating-model", &model],
+            &model[..],
+        ),
+    ] {
+        let mut argv = vec!["ease", &ds, "--analysis", "sf", "--positions"];
+        argv.extend(args);
+        let out = evallab(&argv);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{argv:?}: {err}");
+        assert!(err.contains(file), "{err}");
+    }
     let (a, b) = (&ease[0], &ease[1]);
     assert!(a.null_count() < a.len());
     for (x, y) in a.iter().zip(b.iter()) {

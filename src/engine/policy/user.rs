@@ -19,8 +19,27 @@ pub fn scan(file: &Path) -> Result<LazyFrame, Error> {
         return Err(Error::io(file, evallab_pgn::input::not_found()));
     }
     let path = PlRefPath::new(file.to_string_lossy().as_ref());
-    let lf = LazyFrame::scan_parquet(path, ScanArgsParquet::default())
-        .map_err(|e| Error::InputData(format!("{}: {e}", file.display())))?;
+    let unusable = |e: &dyn std::fmt::Display| {
+        Error::InputData(format!(
+            "{}: not a table of priors ({e}); --policy-file needs a Parquet file with \
+             columns {}, {}, {} (UCI) and {}",
+            file.display(),
+            col::GAME_ID,
+            col::PLY,
+            col::MOVE,
+            policy_col::PRIOR
+        ))
+    };
+    let mut lf =
+        LazyFrame::scan_parquet(path, ScanArgsParquet::default()).map_err(|e| unusable(&e))?;
+    // Read the file's schema now: a file that is no Parquet, or lacks a
+    // column, fails here naming itself, not later inside the ease query.
+    let schema = lf.collect_schema().map_err(|e| unusable(&e))?;
+    for name in [col::GAME_ID, col::PLY, col::MOVE, policy_col::PRIOR] {
+        if schema.get(name).is_none() {
+            return Err(unusable(&format!("no column {name}")));
+        }
+    }
     Ok(lf.select([
         col(col::GAME_ID).cast(DataType::Int64),
         col(col::PLY).cast(DataType::UInt32),

@@ -152,7 +152,7 @@ impl RatingModel {
     pub fn load(path: &std::path::Path) -> Result<Self, Error> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         let model: RatingModel = serde_json::from_str(&text).map_err(|e| {
-            Error::Usage(format!(
+            Error::InputData(format!(
                 "{}: not an evallab rating model ({e})",
                 path.display()
             ))
@@ -176,7 +176,7 @@ impl RatingModel {
                 .all(|node| node.feature().is_none_or(|f| f < n)),
         };
         if !fits {
-            return Err(Error::Usage(format!(
+            return Err(Error::InputData(format!(
                 "{}: the model's parameters do not match its {n} features",
                 path.display()
             )));

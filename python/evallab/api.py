@@ -612,18 +612,21 @@ class Dataset:
         *,
         rules: str | None = None,
         hard_avg: int | None = None,
+        by: str | None = None,
         engine: str | None = None,
         event: str | None = None,
+        family: Sequence[str] = (),
         games: str | None = None,
         pgn: PathLike | None = None,
         relabel: bool = False,
         facts: PathLike | None = None,
     ) -> pl.DataFrame:
         """The EAS score and its components per engine: ``evallab eas``
-        (``games=`` lists the games behind a number instead)."""
+        (``by="event,engine"``: each event its own population; ``games=``
+        lists the games behind a number instead)."""
         return self.statistic(
-            "eas", rules=rules, hard_avg=hard_avg, engine=engine, event=event, games=games,
-            pgn=pgn, relabel=relabel, facts=facts,
+            "eas", rules=rules, hard_avg=hard_avg, by=by, engine=engine, event=event,
+            family=family, games=games, pgn=pgn, relabel=relabel, facts=facts,
         )  # fmt: skip
 
     def ease(

@@ -180,6 +180,11 @@ pub struct SelectionArgs {
 }
 
 impl SelectionArgs {
+    /// The `--engine` regex, as given.
+    pub fn engine(&self) -> Option<&str> {
+        self.engine.as_deref()
+    }
+
     pub fn selection(&self) -> anyhow::Result<Selection> {
         selection(self.events.event.clone(), self.engine.clone(), &self.family)
     }

@@ -1,16 +1,14 @@
 //! `evallab eas <DATASET>`: the EAS aggressiveness score per engine.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use evallab::dataset::Dataset;
-use evallab::metrics::Field;
-use evallab::metrics::eas::{Behind, EasOptions, Rules, games_behind, score, stored_labels};
+use evallab::metrics::balance::Group;
+use evallab::metrics::eas::{Behind, EasOptions, Rules, games_behind, score_by, stored_labels};
 use evallab::metrics::facts::read_facts;
 use evallab::schema::EAS_LABELS;
 
-use super::args::OutputArgs;
+use super::args::StatArgs;
 use super::args::choice;
 use super::args::{ReadPath, WritePath};
 
@@ -20,21 +18,16 @@ use super::args::{ReadPath, WritePath};
 /// wins, early sacrifices and short wins, bad draws (docs/guide/eas.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Dataset folder written by `evallab ingest`.
-    dataset: PathBuf,
     /// Rule set: v6 (current reference) or v5 (V5.2–5.8).
     #[arg(long, value_parser = choice::<Rules>(), default_value_t = Rules::V6)]
     rules: Rules,
     /// Fix the all-games average length (moves) instead of computing it.
     #[arg(long, value_name = "N")]
     hard_avg: Option<i32>,
-    /// Keep engines matching this regex (the population stays the input;
-    /// one that matches no engine of it is an error).
-    #[arg(long, value_name = "REGEX")]
-    engine: Option<String>,
-    // The selected events' games are the input: the population.
-    #[command(flatten)]
-    events: super::args::EventArgs,
+    /// Over all the selected games (one population), or each event or
+    /// season its own population (its averages in the last columns).
+    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
+    by: Group,
     /// List the games behind a number of the --engine engines instead.
     #[arg(long, value_parser = choice::<Behind>())]
     games: Option<Behind>,
@@ -48,23 +41,27 @@ pub struct Args {
     /// of the stored ones.
     #[arg(long, value_name = "DIR", conflicts_with = "relabel")]
     facts: Option<ReadPath>,
+    // --engine keeps rows; the selected events' games stay the population.
     #[command(flatten)]
-    out: OutputArgs,
+    stat: StatArgs,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the labels are stored.
-    if a.games.is_some() && a.engine.is_none() {
+    if a.games.is_some() && a.stat.select.engine().is_none() {
         return Err(super::args::usage("--games needs --engine REGEX"));
     }
+    if a.games.is_some() && a.by != Group::Engine {
+        return Err(super::args::usage(
+            "--games lists games over the whole selection: leave out --by",
+        ));
+    }
+    let (ds, selection) = a.stat.open()?;
     let opts = EasOptions {
         rules: a.rules,
         hard_avg: a.hard_avg,
-        selection: super::args::selection(a.events.event, a.engine, &[])?,
+        selection,
     };
-    a.out.check()?;
-    let ds = Dataset::open(&a.dataset)?;
-    super::args::check_matches(&ds, &opts.selection, Field::Engine)?;
     let t = Instant::now();
     let (lab, computed) = match &a.facts {
         Some(dir) => (read_facts(&ds, dir)?.1, false),
@@ -78,19 +75,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ds.derived_path(&EAS_LABELS).display()
         );
     }
-    let (mut table, g) = score(&lab, &opts)?;
+    let (mut table, g) = score_by(&lab, &opts, a.by)?;
     if let Some(which) = a.games {
-        let mut df = games_behind(&lab, &opts.selection, which, g.short_limit)?;
+        let short_limit = g.expect("--games is over all the selection").short_limit;
+        let mut df = games_behind(&lab, &opts.selection, which, short_limit)?;
         if let Some(path) = &a.pgn {
             super::annotate::write_listed(&ds, &df, path)?;
         }
-        a.out.write(&mut df)?;
+        a.stat.out.write(&mut df)?;
         return Ok(ExitCode::SUCCESS);
     }
-    eprintln!(
-        "avg_all = {} moves ({} decisive games), L = {}, early_limit = {} plies, rules {:?}",
-        g.avg_all, g.decisive_games, g.short_limit, g.early_limit, opts.rules
-    );
-    a.out.write(&mut table)?;
+    if let Some(g) = g {
+        eprintln!(
+            "avg_all = {} moves ({} decisive games), L = {}, early_limit = {} plies, rules {:?}",
+            g.avg_all, g.decisive_games, g.short_limit, g.early_limit, opts.rules
+        );
+    }
+    a.stat.out.write(&mut table)?;
     Ok(ExitCode::SUCCESS)
 }

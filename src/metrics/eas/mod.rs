@@ -21,5 +21,5 @@ pub mod stored;
 
 pub use games::{Behind, games_behind};
 pub use labels::{Labeller, cols, labels, mark_duplicates};
-pub use score::{EasOptions, Globals, Rules, score};
+pub use score::{EasOptions, GLOBALS, Globals, Rules, score, score_by};
 pub use stored::stored_labels;

@@ -9,6 +9,8 @@ use super::labels::cols;
 use super::rules::{self, avg_moves, bad_draw_gd, early_limit, pct100};
 use crate::Error;
 use crate::metrics::Selection;
+use crate::metrics::balance::Group;
+use crate::metrics::season;
 use crate::schema::col;
 
 /// Which rule set to score with (`--rules`: v6, v5).
@@ -131,6 +133,80 @@ pub fn score(labels: &DataFrame, opts: &EasOptions) -> Result<(DataFrame, Global
         .collect();
     rows.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.engine.cmp(&b.engine)));
     Ok((frame(&rows)?, g))
+}
+
+/// The globals' columns in a grouped table ([`score_by`]).
+pub const GLOBALS: [&str; 4] = ["avg_all", "short_limit", "early_limit", "decisive_games"];
+
+/// The EAS table per `group`. Over all the input ([`Group::Engine`]) it is
+/// [`score`]'s. Per event or season each group is its own population, as the
+/// report's per-event sections score them: its key column first, its
+/// [`GLOBALS`] after the score's columns, groups in key order (a game without
+/// an Event tag is the event "").
+pub fn score_by(
+    labels: &DataFrame,
+    opts: &EasOptions,
+    group: Group,
+) -> Result<(DataFrame, Option<Globals>), Error> {
+    let Some(key) = group.outer() else {
+        let (table, g) = score(labels, opts)?;
+        return Ok((table, Some(g)));
+    };
+    let event = col(col::EVENT).fill_null(lit(""));
+    let keyed = labels
+        .clone()
+        .lazy()
+        .with_column(match group {
+            Group::SeasonEngine => season(event).alias(key),
+            _ => event.alias(key),
+        })
+        .collect()?;
+    let mut keys: Vec<String> = keyed
+        .column(key)?
+        .str()?
+        .unique()?
+        .iter()
+        .flatten()
+        .map(String::from)
+        .collect();
+    keys.sort_unstable();
+    let mut out: Option<DataFrame> = None;
+    for k in keys {
+        let part = keyed
+            .clone()
+            .lazy()
+            .filter(col(key).eq(lit(k.as_str())))
+            .collect()?;
+        let (mut t, g) = score(&part, opts)?;
+        let h = t.height();
+        if h == 0 {
+            continue;
+        }
+        t.insert_column(0, Column::new(key.into(), vec![k.as_str(); h]))?;
+        let values = [g.avg_all, g.short_limit, g.early_limit, g.decisive_games];
+        for (name, v) in GLOBALS.into_iter().zip(values) {
+            t.with_column(Column::new(name.into(), vec![v; h]))?;
+        }
+        match &mut out {
+            Some(o) => {
+                o.vstack_mut(&t)?;
+            }
+            None => out = Some(t),
+        }
+    }
+    let table = match out {
+        Some(t) => t,
+        // No selected engine in any group: the columns, no rows.
+        None => {
+            let (mut t, _) = score(&keyed.head(Some(0)), opts)?;
+            t.insert_column(0, Column::new(key.into(), Vec::<&str>::new()))?;
+            for name in GLOBALS {
+                t.with_column(Column::new(name.into(), Vec::<i32>::new()))?;
+            }
+            t
+        }
+    };
+    Ok((table, None))
 }
 
 /// One engine's numbers.
@@ -289,6 +365,63 @@ mod tests {
             cols::BAD_DRAW[1] => [false, false, false, false, true, false, false],
         )
         .unwrap()
+    }
+
+    /// Per event, each event's games are the population: its rows equal
+    /// `score` of that event alone (the report's per-event section), with
+    /// its globals beside them; over all, `score_by` is `score`.
+    #[test]
+    fn each_event_is_its_own_population() {
+        let mut l = hand_labels();
+        let events: Vec<&str> = [vec!["Season 2 Final"; 4], vec!["Season 10 League"; 3]].concat();
+        l.with_column(Column::new(col::EVENT.into(), events))
+            .unwrap();
+        let opts = EasOptions::default();
+        let (all, g) = score_by(&l, &opts, Group::Engine).unwrap();
+        assert!(all.equals_missing(&score(&l, &opts).unwrap().0));
+        assert_eq!(g, Some(score(&l, &opts).unwrap().1));
+        for (group, key) in [
+            (Group::EventEngine, col::EVENT),
+            (Group::SeasonEngine, crate::schema::metric::SEASON),
+        ] {
+            let (by, g) = score_by(&l, &opts, group).unwrap();
+            assert_eq!(g, None);
+            assert_eq!(by.get_column_names()[0].as_str(), key);
+            let season = group == Group::SeasonEngine;
+            // Key order: "Season 10 League" ("10") before "Season 2 Final" ("2").
+            for (event, n, from, len) in [
+                ("Season 10 League", "10", 4, 3),
+                ("Season 2 Final", "2", 0, 4),
+            ] {
+                let (want, gw) = score(&l.slice(from, len), &opts).unwrap();
+                let value = if season { n } else { event };
+                let got = by
+                    .clone()
+                    .lazy()
+                    .filter(col(key).eq(lit(value)))
+                    .collect()
+                    .unwrap();
+                let names: Vec<String> = want
+                    .get_column_names()
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect();
+                assert!(got.select(names).unwrap().equals_missing(&want), "{event}");
+                let avg = got.column("avg_all").unwrap().i32().unwrap().get(0);
+                assert_eq!(avg, Some(gw.avg_all), "{event}");
+            }
+            let first = by
+                .column(key)
+                .unwrap()
+                .str()
+                .unwrap()
+                .get(0)
+                .map(String::from);
+            assert_eq!(
+                first.as_deref(),
+                Some(if season { "10" } else { "Season 10 League" })
+            );
+        }
     }
 
     fn totals(df: &DataFrame) -> Vec<(String, i64)> {

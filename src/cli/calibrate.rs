@@ -67,7 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.resample.seed,
         level: args.level,
     };
-    let c = calibrate(facts, &opts, settings)?;
+    let shown = super::progress::Shared::new("groups");
+    let c = calibrate(facts, &opts, settings, &shown.ticker("calibrated"))?;
+    shown.finish();
     args.stat.out.write(&mut c.table(&opts)?)?;
     let (groups, identified, pooled) = (c.results.len(), c.identified(), c.pooled());
     eprintln!(

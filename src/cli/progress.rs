@@ -4,7 +4,10 @@
 //! nothing.
 
 use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use evallab::metrics::Ticker;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -75,6 +78,37 @@ impl Progress {
     /// Clears the bar before the command's summary lines.
     pub fn finish(self) {
         if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Progress that the library's worker threads report through a [`Ticker`]
+/// (a bootstrap's fits): a bar of `unit` with an ETA, shared by the threads.
+pub struct Shared(Arc<Mutex<Progress>>);
+
+impl Shared {
+    pub fn new(unit: &str) -> Shared {
+        let template =
+            format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, ETA {{eta}} {{msg}}");
+        Shared(Arc::new(Mutex::new(Progress::new(false, unit, &template))))
+    }
+
+    /// The ticker to hand the library; `what` is the bar's message.
+    pub fn ticker(&self, what: &'static str) -> Ticker {
+        let p = Arc::clone(&self.0);
+        Ticker::new(move |done, total| {
+            if let Ok(mut p) = p.lock() {
+                p.update(done as u64, total as u64, || what.to_string());
+            }
+        })
+    }
+
+    /// Clears the bar (before the command's own lines).
+    pub fn finish(self) {
+        if let Ok(p) = self.0.lock()
+            && let Progress::Bar(bar) = &*p
+        {
             bar.finish_and_clear();
         }
     }

@@ -154,6 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let shown = super::progress::Shared::new("fits");
     let opts = Options {
         group: args.by,
         selection,
@@ -163,8 +164,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bootstrap: args.resample.bootstrap,
         seed: args.resample.seed,
         level: args.level,
+        progress: shown.ticker("fitted"),
     };
     let fitted = wdl::wdl(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
+    shown.finish();
     if let Some(path) = &args.counts_json {
         evallab::render::format::write_text(path, &fitted.counts_json())?;
     }

@@ -29,11 +29,67 @@ pub use selection::{
     matches,
 };
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use polars::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
 use crate::schema::{col, metric};
+
+/// Progress of a long computation (a bootstrap over many groups): told
+/// `(done, total)` after each unit, from whichever thread finished it. The
+/// default tells nobody. The library counts; the command line draws.
+#[derive(Clone, Default)]
+pub struct Ticker(Option<Arc<dyn Fn(usize, usize) + Send + Sync>>);
+
+impl Ticker {
+    pub fn new(f: impl Fn(usize, usize) + Send + Sync + 'static) -> Ticker {
+        Ticker(Some(Arc::new(f)))
+    }
+
+    /// A count of `total` units that tells this ticker as each one ends.
+    pub fn count(&self, total: usize) -> Count<'_> {
+        Count {
+            ticker: self,
+            done: AtomicUsize::new(0),
+            total,
+        }
+    }
+}
+
+impl std::fmt::Debug for Ticker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Ticker"
+        } else {
+            "Ticker(off)"
+        })
+    }
+}
+
+/// Units done of a [`Ticker::count`].
+pub struct Count<'a> {
+    ticker: &'a Ticker,
+    done: AtomicUsize,
+    total: usize,
+}
+
+impl Count<'_> {
+    /// One more unit done.
+    pub fn tick(&self) {
+        self.add(1);
+    }
+
+    /// `n` more units done (or skipped: a count must reach its total).
+    pub fn add(&self, n: usize) {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        if let Some(f) = &self.ticker.0 {
+            f(done, self.total);
+        }
+    }
+}
 
 /// A game's start position: its set-up FEN (`games.start_fen`) in the game's
 /// castling mode, or the standard start.
@@ -262,6 +318,25 @@ pub fn to_pawns(e: Expr) -> Expr {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// Ticks from many threads and units skipped at once: the count tells
+    /// every step and ends at its total.
+    #[test]
+    fn a_count_reaches_its_total_from_many_threads() {
+        use rayon::prelude::*;
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let told = Arc::clone(&seen);
+        let ticker = Ticker::new(move |done, total| told.lock().unwrap().push((done, total)));
+        let count = ticker.count(100);
+        (0..90).into_par_iter().for_each(|_| count.tick());
+        count.add(10);
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 91);
+        assert!(seen.iter().all(|&(_, total)| total == 100));
+        assert_eq!(seen.iter().map(|&(done, _)| done).max(), Some(100));
+        // The default tells nobody.
+        Ticker::default().count(1).tick();
+    }
 
     /// The `game_id` column of a frame.
     pub(crate) fn ids(df: &DataFrame) -> Vec<i64> {

@@ -1231,6 +1231,55 @@ fn json_progress_lines_for_a_reader_of_stderr() {
     assert!(quiet.stderr.is_empty(), "{}", text(&quiet.stderr));
 }
 
+/// The bootstraps' progress (`wdl`, `calibrate`) ends at its total, also
+/// when groups without a fit skip their resamples (the demo's engines, 4
+/// groups: 4 × (1 + 20) fits; the calibrations count groups).
+#[test]
+fn bootstrap_progress_reaches_its_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    let out = evallab(&["ingest", "data/demo", "-o", &ds, "--quiet"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for (args, unit, total) in [
+        (
+            vec![
+                "wdl",
+                &ds,
+                "--by",
+                "engine",
+                "--bootstrap",
+                "20",
+                "--min-positions",
+                "3000",
+            ],
+            "fits",
+            84,
+        ),
+        (vec!["calibrate", &ds, "--bootstrap", "50"], "groups", 4),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_evallab"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("EVALLAB_PROGRESS", "json")
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let last = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("{\"progress\":"))
+            .last()
+            .unwrap_or_else(|| panic!("{args:?}: no progress in {stderr}"));
+        let p: serde_json::Value = serde_json::from_str(&format!("{{\"p\":{last}")).unwrap();
+        assert_eq!(
+            (p["p"]["done"].as_u64(), p["p"]["total"].as_u64()),
+            (Some(total), Some(total)),
+            "{args:?}"
+        );
+        assert_eq!(p["p"]["unit"], unit);
+    }
+}
+
 /// Events in the order people number them, in every command's table and in
 /// `inspect` ("S 9" before "S 10", though "S 1" sorts first as text), each
 /// event's rows in the command's own order (rank 1 first).

@@ -1137,7 +1137,7 @@ fn posterior_modes_of_two_games_land_nearer_the_engines_value_than_the_default()
         seed: 1,
         level: 0.95,
     };
-    let cal = calibrate(facts, &opts, settings).unwrap();
+    let cal = calibrate(facts, &opts, settings, &Default::default()).unwrap();
     // Without own evals, no value; with them, always one, inside its interval.
     for ((_, r), p) in cal.results.iter().zip(&cal.pooled) {
         assert_eq!(p.is_some(), r.positions > 0, "{r:?}");

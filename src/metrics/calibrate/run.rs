@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use super::math::{Calibration, GameObs, Positions, calibrate_group};
 use super::pool::{self, Evidence, Pooled, Prior, normal_quantile};
 use super::query::observations;
+use crate::metrics::Ticker;
 use crate::metrics::balance::BalanceOptions;
 use crate::metrics::x05::file::{self, PoolRecord, Record, X05File};
 use crate::schema::metric;
@@ -40,18 +41,25 @@ pub struct Calibrated {
 
 /// Calibrates every group of `opts` in the game facts (with own evals) of
 /// [`crate::metrics::balance::game_facts`].
+/// `progress` counts the groups as they are done.
 pub fn calibrate(
     facts: LazyFrame,
     opts: &BalanceOptions,
     s: Settings,
+    progress: &Ticker,
 ) -> Result<Calibrated, PolarsError> {
     let groups = observations(facts, opts)?;
     // Each group on its own (its resamples seeded alike): in parallel, in
     // the groups' order.
     let list: Vec<_> = groups.iter().collect();
+    let count = progress.count(list.len());
     let results: Vec<(Vec<String>, Calibration)> = list
         .par_iter()
-        .map(|&(k, games)| (k.clone(), calibrate_group(games, s.bootstrap, s.seed)))
+        .map(|&(k, games)| {
+            let c = calibrate_group(games, s.bootstrap, s.seed);
+            count.tick();
+            (k.clone(), c)
+        })
         .collect();
     let evidence: Vec<Evidence<Positions>> = groups
         .values()

@@ -19,9 +19,9 @@ use std::ops::Range;
 use polars::prelude::*;
 use rayon::prelude::*;
 
-use crate::metrics::Selection;
 use crate::metrics::calibrate::SplitMix64;
 use crate::metrics::chunks::CHUNK_PLIES;
+use crate::metrics::{Count, Selection, Ticker};
 use crate::schema::{col, metric};
 pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Settings, Solver, poly3};
 
@@ -100,6 +100,8 @@ pub struct Options {
     pub bootstrap: usize,
     pub seed: u64,
     pub level: f64,
+    /// Told of each fit: a group's, or with a bootstrap each resample's.
+    pub progress: Ticker,
 }
 
 impl Default for Options {
@@ -113,6 +115,7 @@ impl Default for Options {
             bootstrap: 0,
             seed: 1,
             level: 0.95,
+            progress: Ticker::default(),
         }
     }
 }
@@ -193,12 +196,14 @@ fn grid_of(rows: &[Row], s: &Settings, weight: impl Fn(usize) -> f64) -> Grid {
 /// Fits one group: the point fit, then `bootstrap` refits on games drawn
 /// with replacement (Poisson weights), each seeded from `seed` and the key.
 /// `counts` is the group's map (its rows summed over the games).
+/// `count` is told of the point fit and of each resample ([`units`]).
 fn fit_group(
     key: Vec<String>,
     rows: Vec<Row>,
     counts: Counts,
     games: usize,
     opts: &Options,
+    count: &Count,
 ) -> GroupFit {
     let s = &opts.settings;
     let grid = grid_of(&rows, s, |_| 1.0);
@@ -208,7 +213,11 @@ fn fit_group(
     } else {
         math::fit(&grid, s)
     };
+    count.tick();
     let (mut a_interval, mut b_interval, mut interval_note) = (None, None, None);
+    if fit.is_err() {
+        count.add(opts.bootstrap);
+    }
     if fit.is_ok() && opts.bootstrap > 0 {
         let target = f64::from(s.mom_target);
         let mut rng = SplitMix64(opts.seed ^ key_hash(&key));
@@ -220,7 +229,9 @@ fn fit_group(
         let fits: Vec<(f64, f64)> = weights
             .par_iter()
             .filter_map(|w| {
-                let f = math::fit(&grid_of(&rows, s, |g| w[g]), s).ok()?;
+                let f = math::fit(&grid_of(&rows, s, |g| w[g]), s);
+                count.tick();
+                let f = f.ok()?;
                 Some((f.model.a(target), f.model.b(target)))
             })
             .collect();
@@ -251,6 +262,12 @@ fn fit_group(
         interval_note,
         counts,
     }
+}
+
+/// The fits of `groups` groups: each group's point fit and its resamples
+/// (counted as done when a group without a point fit skips them).
+fn units(groups: usize, opts: &Options) -> usize {
+    groups * (1 + opts.bootstrap)
 }
 
 /// FNV-1a of a group key: each group's bootstrap stream is its own, whatever
@@ -389,7 +406,9 @@ fn fit_rows(
     let game = df.column(col::GAME_ID)?.i64()?;
     let cc = CountCols::new(df)?;
     let mut groups: Vec<GroupFit> = Vec::new();
-    for (key, run) in key_runs(&key_columns(df, &keys)?, df.height()) {
+    let runs = key_runs(&key_columns(df, &keys)?, df.height());
+    let count = opts.progress.count(units(runs.len(), opts));
+    for (key, run) in runs {
         // The group's games numbered in id order as they come.
         let mut ids: BTreeMap<i64, usize> = BTreeMap::new();
         let mut counts = Counts::new();
@@ -410,10 +429,17 @@ fn fit_rows(
             })
             .collect();
         let games = n_games.get(&key).copied().unwrap_or(ids.len());
-        groups.push(fit_group(key, rows, counts, games, opts));
+        groups.push(fit_group(key, rows, counts, games, opts, &count));
     }
     if groups.is_empty() && keys.is_empty() {
-        groups.push(fit_group(Vec::new(), Vec::new(), Counts::new(), 0, opts));
+        groups.push(fit_group(
+            Vec::new(),
+            Vec::new(),
+            Counts::new(),
+            0,
+            opts,
+            &count,
+        ));
     }
     Ok(Fitted {
         keys,
@@ -460,6 +486,7 @@ fn fit_maps(
     opts: &Options,
 ) -> Fitted {
     let groups: Vec<(Vec<String>, Counts)> = groups.into_iter().collect();
+    let count = opts.progress.count(units(groups.len(), opts));
     let mut fits: Vec<GroupFit> = groups
         .into_par_iter()
         .map(|(key, counts)| {
@@ -475,11 +502,18 @@ fn fit_maps(
                 })
                 .collect();
             let games = n_games.get(&key).copied().unwrap_or(1);
-            fit_group(key, rows, counts, games, opts)
+            fit_group(key, rows, counts, games, opts, &count)
         })
         .collect();
     if fits.is_empty() && keys.is_empty() {
-        fits.push(fit_group(Vec::new(), Vec::new(), Counts::new(), 0, opts));
+        fits.push(fit_group(
+            Vec::new(),
+            Vec::new(),
+            Counts::new(),
+            0,
+            opts,
+            &count,
+        ));
     }
     Fitted {
         keys,

@@ -381,6 +381,7 @@ pub fn validate(
             seed: 1,
             level: 0.95,
         },
+        &crate::metrics::Ticker::default(),
     )?;
     let cal_mean = cal.prior.map_or(opts.default_x05, |p| p.mu.exp());
     let cal_x05: BTreeMap<String, f64> = cal

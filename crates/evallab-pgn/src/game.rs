@@ -352,6 +352,7 @@ impl GameState {
             match token.map_err(|e| fail(e.to_string()))? {
                 Token::Word(w) => self.play(w).map_err(fail)?,
                 Token::Comment(c) => self.on_comment(c),
+                Token::Stray(t) => self.keep_text(&decode(t)),
                 Token::Variation => {
                     self.variations = self
                         .variations
@@ -524,41 +525,49 @@ impl GameState {
         Ok(())
     }
 
-    fn on_comment(&mut self, bytes: &[u8]) {
-        let text = decode(bytes);
+    /// Text kept as it is (a stray `}`, a second comment): after the last
+    /// move's `comment_extra`, or before the first move with the pregame
+    /// comment.
+    fn keep_text(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
         let Some(last) = self.moves.len().checked_sub(1) else {
-            let text = text.trim();
-            if !text.is_empty() {
-                match &mut self.pregame {
-                    Some(p) => {
-                        p.push(' ');
-                        p.push_str(text);
-                    }
-                    None => self.pregame = Some(text.to_string()),
+            match &mut self.pregame {
+                Some(p) => {
+                    p.push(' ');
+                    p.push_str(text);
                 }
+                None => self.pregame = Some(text.to_string()),
             }
             return;
         };
-        let mut extra = std::mem::take(&mut self.extra);
-        extra.clear();
+        let joined = match self.moves[last].extra {
+            Some(prev) => format!("{} {}", self.get(prev), text),
+            None => text.to_string(),
+        };
+        let span = self.put(&joined);
+        self.moves[last].extra = Some(span);
+    }
+
+    fn on_comment(&mut self, bytes: &[u8]) {
+        let text = decode(bytes);
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            return self.keep_text(&text);
+        };
         if self.moves[last].dialect.is_some() || self.moves[last].book {
             // A second comment on the same move: keep its text, do not re-read it.
-            extra.push_str(text.trim());
-        } else {
-            let c = comment::parse(&text, &mut extra);
-            if c.dialect.is_none() && !c.book && !extra.is_empty() {
-                self.unparsed += 1;
-            }
-            self.apply(last, &c);
+            return self.keep_text(&text);
         }
-        if !extra.is_empty() {
-            let joined = match self.moves[last].extra {
-                Some(prev) => format!("{} {}", self.get(prev), extra),
-                None => extra.clone(),
-            };
-            let span = self.put(&joined);
-            self.moves[last].extra = Some(span);
+        let mut extra = std::mem::take(&mut self.extra);
+        extra.clear();
+        let c = comment::parse(&text, &mut extra);
+        if c.dialect.is_none() && !c.book && !extra.is_empty() {
+            self.unparsed += 1;
         }
+        self.apply(last, &c);
+        self.keep_text(&extra);
         self.extra = extra;
     }
 
@@ -1073,6 +1082,17 @@ mod tests {
                 r#"  ply 1 clock None extra Some("[%clk -0:00:05]")"#,
                 r#"  ply 2 clock None extra Some("[%clk 1:99:99]")"#,
                 r#"  ply 3 clock Some(90000) extra None"#,
+            ]
+        );
+        // A `}` or `)` that closes nothing stays beside its move, with the
+        // comment's own leftovers.
+        let (c, log) = fields(b"[Event \"s\"]\n\n1. e4 } e5 {[%clk 0:01:30] x} ) 2. Nf3 1-0\n");
+        assert_eq!((c.games, c.plies), (1, 3), "{log:?}");
+        assert_eq!(
+            &log[..2],
+            [
+                r#"  ply 1 clock None extra Some("}")"#,
+                r#"  ply 2 clock Some(90000) extra Some("x )")"#,
             ]
         );
         // A plain input cut inside its last game (no result before the end):

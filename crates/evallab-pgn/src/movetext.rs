@@ -3,7 +3,8 @@
 //! NAGs, `!`/`?` glyphs, `;` and `%` lines) consumed here.
 //!
 //! Every other run of characters is a [`Token::Word`], which the game reader
-//! must play as a move or reject the game with: no text outside comments and
+//! must play as a move or reject the game with, and a `}` or `)` that closes
+//! nothing is a [`Token::Stray`] it keeps: no text outside comments and
 //! variations is dropped. A word ends at whitespace or at one of
 //! `{ } ( ) ; $ ! ? . *`, so `1.e4`, `Nf3!?` and `e4$1` are read as a move
 //! number or a glyph beside their move.
@@ -42,6 +43,9 @@ pub enum Token<'a> {
     Comment(&'a [u8]),
     /// A variation `( … )`, skipped whole.
     Variation,
+    /// A `}` or `)` that closes nothing: kept by the game reader as text
+    /// beside the move before it, never dropped.
+    Stray(&'a [u8]),
 }
 
 /// Movetext the lexer cannot cut into tokens.
@@ -314,7 +318,11 @@ impl<'a> Iterator for Lexer<'a> {
                     self.finish(at, at + 1);
                     return None;
                 }
-                b'!' | b'?' | b')' | b'}' => self.pos += 1,
+                b'!' | b'?' => self.pos += 1,
+                b')' | b'}' => {
+                    self.pos += 1;
+                    return Some((at, Ok(Token::Stray(&b[at..at + 1]))));
+                }
                 b'$' => {
                     self.pos += 1;
                     while self.pos < b.len() && b[self.pos].is_ascii_digit() {

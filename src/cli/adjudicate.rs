@@ -10,6 +10,7 @@ use evallab::metrics::adjudication::tablebase::Syzygy;
 use evallab::metrics::adjudication::tables::{
     ClockReport, Verdict, clock_report, games_behind, rule_summary,
 };
+use evallab::metrics::in_dataset_order;
 use evallab::render::plot;
 use evallab::schema::{GAMES, MOVES};
 use polars::prelude::DataFrame;
@@ -136,7 +137,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let outcomes = loaded.outcomes(&set)?;
         match a.games {
             Some(v) => {
-                let df = games_behind(&outcomes, v)?;
+                let df = in_dataset_order(games_behind(&outcomes, v)?, ds.scan(&GAMES)?)?;
                 if let Some(path) = &a.pgn {
                     super::annotate::write_listed(&ds, &df, path)?;
                 }

@@ -6,7 +6,8 @@ use std::time::Instant;
 use evallab::metrics::balance::Group;
 use evallab::metrics::eas::{Behind, EasOptions, Rules, games_behind, score_by, stored_labels};
 use evallab::metrics::facts::read_facts;
-use evallab::schema::EAS_LABELS;
+use evallab::metrics::in_dataset_order;
+use evallab::schema::{EAS_LABELS, GAMES};
 
 use super::args::StatArgs;
 use super::args::choice;
@@ -78,7 +79,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let (mut table, g) = score_by(&lab, &opts, a.by)?;
     if let Some(which) = a.games {
         let short_limit = g.expect("--games is over all the selection").short_limit;
-        let mut df = games_behind(&lab, &opts.selection, which, short_limit)?;
+        let mut df = in_dataset_order(
+            games_behind(&lab, &opts.selection, which, short_limit)?,
+            ds.scan(&GAMES)?,
+        )?;
         if let Some(path) = &a.pgn {
             super::annotate::write_listed(&ds, &df, path)?;
         }

@@ -294,6 +294,33 @@ pub fn season(event: Expr) -> Expr {
         .fill_null(event)
 }
 
+/// A listing of games (rows with a `game_id`) in the dataset's order: its
+/// inputs' order, each file's games as written, as `annotate` writes their
+/// PGN, not in the order of the ids (hashes). A game's rows keep theirs.
+pub fn in_dataset_order(listing: DataFrame, games: LazyFrame) -> Result<DataFrame, PolarsError> {
+    const AT: &str = "__dataset_row";
+    let names: Vec<Expr> = listing
+        .get_column_names()
+        .into_iter()
+        .map(|c| col(c.clone()))
+        .collect();
+    let order = games.select([col(col::GAME_ID)]).with_row_index(AT, None);
+    listing
+        .lazy()
+        .join(
+            order,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .sort(
+            [AT],
+            SortMultipleOptions::default().with_maintain_order(true),
+        )
+        .select(names)
+        .collect()
+}
+
 /// The columns that name a game to a reader: game_id, event, round, white,
 /// black, result.
 pub const GAME_NAMING: [&str; 6] = [
@@ -336,6 +363,19 @@ pub(crate) mod tests {
         assert_eq!(seen.iter().map(|&(done, _)| done).max(), Some(100));
         // The default tells nobody.
         Ticker::default().count(1).tick();
+    }
+
+    /// Listed games come in the games table's order, a game's rows in theirs.
+    #[test]
+    fn a_listing_in_dataset_order() {
+        let games = df!(col::GAME_ID => [30i64, 10, 20]).unwrap();
+        let listing =
+            df!(col::GAME_ID => [10i64, 20, 30, 10], "side" => ["w", "w", "b", "b"]).unwrap();
+        let got = in_dataset_order(listing, games.lazy()).unwrap();
+        assert_eq!(ids(&got), [30, 10, 10, 20]);
+        let side = got.column("side").unwrap().str().unwrap();
+        assert_eq!(side.get(1), Some("w"));
+        assert_eq!(got.get_column_names(), ["game_id", "side"]);
     }
 
     /// The `game_id` column of a frame.

@@ -50,7 +50,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from evallab.api import binary
+from evallab.api import _stop, binary
 
 FAULT_ENV = "EVALLAB_DASK_FAULT"
 
@@ -87,7 +87,13 @@ def run_evallab(evallab, args, cwd, fault=None, watch=None):
             time.sleep(0.2)  # some rows into the parts
             proc.kill()
             raise RuntimeError(f"injected fault: killed `evallab {' '.join(args[:3])} …` mid-write")
-        out, err = proc.communicate()
+        try:
+            out, err = proc.communicate()
+        except BaseException:
+            # An interrupt (Ctrl-C in a local run, a cancelled task) stops the
+            # binary as the API's does: SIGTERM, then SIGKILL.
+            _stop(proc)
+            raise
     if proc.returncode != 0:
         raise RuntimeError(f"`evallab {' '.join(args)}` exited {proc.returncode}:\n{err}")
     return out, err

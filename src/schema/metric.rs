@@ -181,8 +181,10 @@ pub mod ratings {
     pub const WHITE_SD: &str = "white_sd";
     pub const DRAW_RATE: &str = "draw_rate_pct";
     pub const DRAW_RATE_SD: &str = "draw_rate_sd_pct";
-    pub const SIMULATIONS: &str = "simulations";
-    pub const CONFIDENCE: &str = "confidence_pct";
+    /// Bootstrap resamples drawn (the `--bootstrap` that made them).
+    pub const BOOTSTRAP: &str = "bootstrap";
+    /// The intervals' level, a fraction (`--level`).
+    pub const LEVEL: &str = "level";
     pub const DISCONNECTED: &str = "disconnected_replays";
     pub const SOLVER: &str = "solver";
     pub const NOTE: &str = "note";

@@ -85,7 +85,7 @@ pub struct Ratings {
     /// wins, draws, losses, group, kind, reason.
     pub ratings: DataFrame,
     /// group, engines, games, reference, white_advantage, white_sd,
-    /// draw_rate_pct, draw_rate_sd_pct, simulations, confidence_pct,
+    /// draw_rate_pct, draw_rate_sd_pct, bootstrap, level,
     /// disconnected_replays, solver, note.
     pub summary: DataFrame,
     /// engine, then one column per engine (same order, by group and rating):
@@ -506,8 +506,8 @@ fn summary_frame(
         m::WHITE_SD => white_sd.into_iter().map(|x| x.map(round2)).collect::<Vec<_>>(),
         m::DRAW_RATE => rated.iter().map(|r| round2(100.0 * r.draw)).collect::<Vec<_>>(),
         m::DRAW_RATE_SD => draw_sd.into_iter().map(|x| x.map(|v| round2(100.0 * v))).collect::<Vec<_>>(),
-        m::SIMULATIONS => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.rating.len() as u32)).collect::<Vec<_>>(),
-        m::CONFIDENCE => vec![100.0 * opts.confidence; rated.len()],
+        m::BOOTSTRAP => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.rating.len() as u32)).collect::<Vec<_>>(),
+        m::LEVEL => vec![opts.confidence; rated.len()],
         m::DISCONNECTED => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.disconnected as u32)).collect::<Vec<_>>(),
         m::SOLVER => vec![solver_name(opts.solver); rated.len()],
         m::NOTE => rated.iter().map(|r| bound_note(r, opts)).collect::<Vec<_>>(),

@@ -174,15 +174,15 @@ pub fn overall_ratings(data: &ReportData) -> Result<String, Error> {
     Ok(html)
 }
 
-/// The level (%) of a ratings' intervals, from its summary (95 % when the
-/// summary does not say).
+/// The level (%) of a ratings' intervals, from its summary's fraction (95 %
+/// when the summary does not say).
 fn level_of(r: &Ratings) -> f64 {
     r.summary
-        .column(rm::CONFIDENCE)
+        .column(rm::LEVEL)
         .ok()
         .and_then(|c| c.cast(&DataType::Float64).ok())
         .and_then(|c| c.f64().ok()?.iter().next().flatten())
-        .unwrap_or(95.0)
+        .map_or(95.0, |f| 100.0 * f)
 }
 
 /// The note of a ratings group: the fit's own, or, when the draw rate is
@@ -282,7 +282,7 @@ fn ratings_tables(r: &Result<Ratings, String>, min_games: u32) -> Result<String,
             rm::WHITE_SD,
             rm::DRAW_RATE,
             rm::DRAW_RATE_SD,
-            rm::SIMULATIONS,
+            rm::BOOTSTRAP,
             rm::SOLVER,
         ],
     )?);
@@ -1418,7 +1418,7 @@ mod tests {
                 rm::WHITE_SD => [12.0f64],
                 rm::DRAW_RATE => [55.5f64],
                 rm::DRAW_RATE_SD => [6.24f64],
-                rm::SIMULATIONS => [400u32],
+                rm::BOOTSTRAP => [400u32],
                 rm::SOLVER => ["newton"],
                 rm::NOTE => [Some("a note")],
             )

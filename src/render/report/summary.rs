@@ -357,11 +357,11 @@ fn ratings_elo(
     ru: &str,
 ) -> Option<(f64, Option<f64>, f64)> {
     let r = r?.as_ref().ok()?;
-    let level = floats(&r.summary, rm::CONFIDENCE)
+    let level = floats(&r.summary, rm::LEVEL)
         .first()
         .copied()
         .flatten()
-        .unwrap_or(95.0);
+        .map_or(95.0, |f| 100.0 * f);
     let engines = strings(&r.ratings, metric::ENGINE);
     let (rating, error) = (
         floats(&r.ratings, rm::RATING),
@@ -621,7 +621,7 @@ mod tests {
                     rm::ERROR => [err, err],
                 )
                 .unwrap(),
-                summary: df!(rm::CONFIDENCE => [level]).unwrap(),
+                summary: df!(rm::LEVEL => [level / 100.0]).unwrap(),
                 los: None,
             }))
         };

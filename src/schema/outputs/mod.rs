@@ -316,12 +316,12 @@ pub const RATINGS_SUMMARY: Output = Output {
             "Its standard deviation over the replays.",
         ),
         q(
-            "simulations",
+            "bootstrap",
             "Replays",
             "",
             0,
             None,
-            "Simulated replays behind the errors.",
+            "Simulated replays behind the errors (`--bootstrap`).",
         ),
         q(
             "solver",

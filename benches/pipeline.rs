@@ -109,7 +109,9 @@ fn queries(c: &mut Criterion) {
         b.iter(|| {
             let (games, moves) = scan();
             let rows = per_move(games, moves, &bopts.selection.families, &x05, None).unwrap();
-            summary(rows, false, false).collect().unwrap()
+            summary(rows, evallab::metrics::balance::Group::Engine, false)
+                .collect()
+                .unwrap()
         })
     });
     g.bench_function("eas_labels", |b| b.iter(|| labels([scan()]).unwrap()));

@@ -8,8 +8,11 @@ use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::difficulty::model::RatingModel;
 use evallab::metrics::difficulty::query::{DifficultyOptions, with_expected_rating};
 use evallab::metrics::ease::math::Form;
-use evallab::metrics::ease::query::{EaseOptions, View, check_edges, per_group, per_position};
+use evallab::metrics::ease::query::{
+    EaseOptions, View, check_edges, per_group, per_position, selected_positions,
+};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
+use polars::prelude::LazyFrame;
 
 use super::args::ReadPath;
 use super::args::RunLabel;
@@ -98,6 +101,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(RatingModel::load)
         .transpose()?;
     let positions = per_position(ds.scan(&ANALYSIS)?, priors.clone(), &ease_opts)?;
+    let tables =
+        || -> anyhow::Result<_> { Ok((ds.scan(&GAMES)?, ds.scan(&MOVES)?, ds.scan(&ANALYSIS)?)) };
+    let listed = || -> anyhow::Result<LazyFrame> {
+        Ok(selected_positions(
+            positions.clone(),
+            tables()?,
+            &args.analysis,
+            &opts.selection,
+        )?)
+    };
     let mut df = if let Some(model) = &model {
         let opts = DifficultyOptions {
             analysis_label: args.analysis.0.clone(),
@@ -105,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             top: args.top,
         };
         with_expected_rating(
-            positions.collect()?,
+            listed()?.collect()?,
             (
                 ds.scan(&GAMES)?,
                 ds.scan(&MOVES)?,
@@ -116,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             model,
         )?
     } else if args.positions {
-        positions.collect()?
+        listed()?.collect()?
     } else {
         let keys = if args.per_game {
             vec![schema_col::GAME_ID, metric::ENGINE]
@@ -130,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         per_group(
             positions,
-            (ds.scan(&GAMES)?, ds.scan(&MOVES)?, ds.scan(&ANALYSIS)?),
+            tables()?,
             &args.analysis,
             &opts.selection,
             &keys,

@@ -8,7 +8,7 @@ use evallab::dataset::derived::{Stamp, write_frames};
 use evallab::dataset::writer::{DatasetWriter, Open};
 use evallab::engine::analyze::resolve_label;
 use evallab::metrics::balance::Group;
-use evallab::metrics::relevance::{CHUNK, Reference, by_event, per_move_summarised};
+use evallab::metrics::relevance::{CHUNK, Reference, per_move_summarised};
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
 use polars::prelude::DataFrame;
 
@@ -26,7 +26,7 @@ use super::args::choice;
 pub struct Args {
     #[command(flatten)]
     x05: super::args::X05Args,
-    /// Group the summary by engine (default) or by event and engine.
+    /// Group the summary by engine (default), by event and engine, or by season and engine.
     #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::Engine)]
     by: Group,
     /// Move symbols from this engine analysis (`evallab analyze`, MultiPV ≥ 2):
@@ -43,7 +43,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every option is checked before the per-move table is written.
-    let by_event = by_event(args.by)?;
     let (ds, sel) = args.stat.open()?;
     let source = args.x05.source()?;
     let reference = match &args.analysis {
@@ -57,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         per_move_summarised(
             (ds.scan(&GAMES)?, ds.scan(&MOVES)?),
             &sel,
-            by_event,
+            args.by,
             &source.x05,
             reference.as_ref(),
             CHUNK,

@@ -148,9 +148,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             v.train_positions, v.train_games, v.test_positions, v.test_games
         );
         args.stat.out.write(&mut v.table()?)?;
+        // Beside -o as FILE.reliability.EXT, else on stderr (as the ratings'
+        // summary): a second table on stdout broke a CSV reader's one table.
         match args.stat.out.beside("reliability") {
             Some(side) => side.write(&mut v.reliability_table()?)?,
-            None => args.stat.out.write(&mut v.reliability_table()?)?,
+            None => eprintln!("{}", v.reliability_table()?),
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -187,6 +187,7 @@ fn analysis_is_identical_whatever_jobs_resumes_and_reruns_do_nothing() {
     let out = evallab(&["agreement", &a, "--by", "engine", "--format", "csv"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let csv = text(&out.stdout);
+    crate::outputs::assert_declared("agreement", &crate::outputs::csv_header(&csv));
     let positions: u64 = csv
         .lines()
         .skip(1)
@@ -201,6 +202,7 @@ fn analysis_is_identical_whatever_jobs_resumes_and_reruns_do_nothing() {
         .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
         .finish()
         .unwrap();
+    crate::outputs::assert_frame_declared("relevance --analysis", &summary);
     let sum = |c: &str| {
         summary
             .column(c)

@@ -189,6 +189,7 @@ fn difficulty_end_to_end() {
         csv(out.stdout)
     };
     let per = run(&["--puzzles"]);
+    crate::outputs::assert_frame_declared("difficulty --puzzles", &per);
     assert_eq!(per.height(), 40);
     // The whole line: as many solver moves as the fixture's Moves say, and
     // every solver position priced.
@@ -205,6 +206,7 @@ fn difficulty_end_to_end() {
     let prior = per.column("prior_min").unwrap().f64().unwrap().clone();
     assert!(prior.iter().all(|p| p.is_some_and(|p| p > 0.0 && p <= 1.0)));
     let table = run(&["--bootstrap", "50", "--min-theme", "10"]);
+    crate::outputs::assert_frame_declared("difficulty", &table);
     let all = table
         .clone()
         .lazy()
@@ -251,6 +253,7 @@ fn difficulty_end_to_end() {
         "--inner-folds",
         "2",
     ]);
+    crate::outputs::assert_frame_declared("difficulty --models", &models);
     // Every family, then the whole choice; the shipped family marked once.
     let kinds: Vec<String> = models
         .column("kind")
@@ -277,6 +280,7 @@ fn difficulty_end_to_end() {
     assert_eq!((m.training_puzzles, m.analysis.as_str()), (40, "sf"));
     // --predict is the model on the --puzzles table's features.
     let pred = run(&["--predict", &model]);
+    crate::outputs::assert_frame_declared("difficulty --predict", &pred);
     let expected = pred
         .column("expected_rating")
         .unwrap()
@@ -300,6 +304,7 @@ fn difficulty_end_to_end() {
         "--min-theme",
         "1",
     ]);
+    crate::outputs::assert_frame_declared("difficulty --breakdown", &bands);
     let n = bands.column("n").unwrap().cast(&DataType::Int64).unwrap();
     // `all`, then the bands: each puzzle in one band.
     assert_eq!(n.i64().unwrap().get(0), Some(40));

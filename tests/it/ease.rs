@@ -185,8 +185,33 @@ fn a_user_policy_table_in_percent_or_fractions() {
         assert_eq!(df.height(), 11);
         ease.push(df.column("ease").unwrap().f64().unwrap().clone());
     }
-    // Files that cannot be used: exit 4 (input data), naming the file.
+    // The summaries' columns, each grouping, are declared outputs.
     let good = dir.path().join("p1.parquet").display().to_string();
+    // --positions lists the positions of the selected movers only: each
+    // engine's, together every position.
+    let (a, b) = (
+        ease_positions(&[&ds, "--policy-file", &good, "--engine", "Engine A"]).height(),
+        ease_positions(&[&ds, "--policy-file", &good, "--engine", "Engine B"]).height(),
+    );
+    assert!(a > 0 && b > 0 && a + b == 11, "{a} + {b}");
+    for (name, extra) in [
+        ("ease", vec![]),
+        ("ease", vec!["--by", "event,engine"]),
+        ("ease", vec!["--per-game"]),
+        ("ease --bands", vec!["--bands", "0.5"]),
+        (
+            "ease --bands",
+            vec!["--by", "season,engine", "--bands", "0.5"],
+        ),
+    ] {
+        let mut argv = vec!["ease", &ds, "--analysis", "sf", "--policy-file", &good];
+        argv.extend(extra);
+        argv.extend(["--format", "csv"]);
+        let out = evallab(&argv);
+        assert!(out.status.success(), "{argv:?}: {}", text(&out.stderr));
+        crate::outputs::assert_declared(name, &crate::outputs::csv_header(&text(&out.stdout)));
+    }
+    // Files that cannot be used: exit 4 (input data), naming the file.
     let model = dir.path().join("model.json");
     std::fs::write(&model, "{}").unwrap();
     let model = model.display().to_string();
@@ -242,8 +267,10 @@ fn ease_positions(args: &[&str]) -> DataFrame {
     argv.extend(["--analysis", "sf", "--positions", "--format", "csv"]);
     let out = evallab(&argv);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    CsvReadOptions::default()
+    let df = CsvReadOptions::default()
         .into_reader_with_file_handle(std::io::Cursor::new(out.stdout))
         .finish()
-        .unwrap()
+        .unwrap();
+    crate::outputs::assert_frame_declared("ease --positions", &df);
+    df
 }

@@ -9,6 +9,7 @@
 //! - [`ease`]: `policy` and `ease` with lc0 + Maia-1900 and Stockfish;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`layout`]: the source tree: no import cycle, one dataset writer;
+//! - [`outputs`]: every command's columns against `schema::outputs`;
 //! - [`pairs`]: colour-swapped pairs and engine statistics on the TCEC archive;
 //! - [`ratings`]: `evallab ratings` against Ordo 1.2.6 on a hand-set fixture;
 //! - [`report_browser`]: the demo report rendered in headless Chromium;
@@ -29,6 +30,7 @@ mod fixtures;
 mod layout;
 mod matching;
 mod openings;
+mod outputs;
 mod pairs;
 mod ratings;
 mod report_browser;

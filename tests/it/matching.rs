@@ -87,6 +87,16 @@ fn hand_picked_positions_give_the_protocol_outcomes() {
     ];
     let out = evallab(&args);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    crate::outputs::assert_declared("match", &crate::outputs::csv_header(&text(&out.stdout)));
+    // The report shows the stored run, MM with its interval beside it.
+    let html_dir = dir.path().join("report");
+    let rep = evallab(&["report", &ds, "-o", html_dir.to_str().unwrap()]);
+    assert!(rep.status.success(), "{}", text(&rep.stderr));
+    let html = std::fs::read_to_string(html_dir.join("index.html")).unwrap();
+    assert!(
+        html.contains("<h3>Move matching") && html.contains(">Move match low (95 %)</th>"),
+        "no move-matching interval in the report"
+    );
     let results = std::fs::read_to_string(out_dir.join("results_Tester.txt")).unwrap();
     let re = line_format();
     let lines = match_lines(&results);

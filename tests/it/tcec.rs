@@ -815,16 +815,32 @@ fn relevance_in_chunks_equals_one_pass() {
         seen.windows(2).all(|w| at[&w[0]] < at[&w[1]]),
         "games out of the table's order"
     );
-    let sum = |df: DataFrame| summary(df.lazy(), true, false).collect().unwrap();
+    let sum = |df: DataFrame| {
+        summary(
+            df.lazy(),
+            evallab::metrics::balance::Group::EventEngine,
+            false,
+        )
+        .collect()
+        .unwrap()
+    };
     let whole = sum(one);
     assert_same(&whole, &sum(chunked), 8, "relevance summary");
     // The summary from the chunks' partial sums: the same bits however the
     // chunks are cut (its totals are integers of nano-pawns until the end).
     let summarised = |chunk| {
         let tables = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
-        per_move_summarised(tables, &sel, true, &x05, None, chunk, &mut |_| Ok(()))
-            .unwrap()
-            .1
+        per_move_summarised(
+            tables,
+            &sel,
+            evallab::metrics::balance::Group::EventEngine,
+            &x05,
+            None,
+            chunk,
+            &mut |_| Ok(()),
+        )
+        .unwrap()
+        .1
     };
     for chunk in [u64::MAX, 20_000, 7_777] {
         assert_same(

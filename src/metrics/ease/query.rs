@@ -230,6 +230,29 @@ pub enum View<'a> {
     Bands(&'a [f64]),
 }
 
+/// The priced positions whose mover the selection keeps (its events, its
+/// engines after the families): what `ease --positions` lists. Without an
+/// event or engine filter, every position.
+pub fn selected_positions(
+    per_position: LazyFrame,
+    (games, moves, analysis): (LazyFrame, LazyFrame, LazyFrame),
+    analysis_label: &str,
+    sel: &Selection,
+) -> PolarsResult<LazyFrame> {
+    if sel.event.is_none() && sel.engine.is_none() {
+        return Ok(per_position);
+    }
+    let kept = selected_per_move(games, moves, analysis, analysis_label, sel)?
+        .select([col(col::GAME_ID), col(col::PLY)])
+        .unique(None, UniqueKeepStrategy::Any);
+    Ok(per_position.join(
+        kept,
+        [col(col::GAME_ID), col(col::PLY)],
+        [col(col::GAME_ID), col(col::PLY)],
+        JoinArgs::new(JoinType::Semi),
+    ))
+}
+
 /// [`summary`] or [`bands`] per group (`keys`) of the selection's movers:
 /// the played moves' losses against the reference analysis `analysis_label`
 /// (`agreement`'s per-move rows) joined to the priced positions.

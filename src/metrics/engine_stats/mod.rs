@@ -166,6 +166,11 @@ pub fn engine_stats_in_chunks(
             if c == col::TIME_MS {
                 v = v / lit(1000.0);
             }
+            if matches!(c, col::HASH_FULL | col::PONDER_HIT) {
+                // Percentages stored as f32 with at most a few decimals: as
+                // f64 their 0.9 read 0.8999999761581421 in the medians.
+                v = v.round(4, RoundMode::default());
+            }
             Value {
                 value: v,
                 count: Some(format!("{name}_moves")),

@@ -17,7 +17,7 @@ use crate::metrics::balance::Group;
 use crate::metrics::chunks::{CHUNK_PLIES, GameChunks, game_id_in, game_ids};
 use crate::metrics::x05::X05;
 use crate::metrics::{
-    Families, MATERIAL, Selection, engine_games, own_evals, with_material_before,
+    Families, MATERIAL, Selection, engine_games, own_evals, season, with_material_before,
 };
 use crate::schema::{col, metric};
 
@@ -259,25 +259,13 @@ pub fn per_move(
     ]))
 }
 
-/// Whether the summary is per event and engine (else per engine): relevance
-/// groups by nothing else.
-pub fn by_event(group: Group) -> Result<bool, crate::Error> {
-    match group {
-        Group::Engine => Ok(false),
-        Group::EventEngine => Ok(true),
-        Group::SeasonEngine => Err(crate::Error::Usage(
-            "relevance groups by engine or by event,engine".into(),
-        )),
-    }
-}
-
 /// [`per_move_chunked`] over the selection's games, each chunk's rows handed
 /// to `sink` and summed: the number of rows and the [`summary`] per engine
-/// (and event with `by_event`), one chunk's rows in memory at a time.
+/// (and event or season, by `group`), one chunk's rows in memory at a time.
 pub fn per_move_summarised(
     (games, moves): (LazyFrame, LazyFrame),
     sel: &Selection,
-    by_event: bool,
+    group: Group,
     x05: &X05,
     reference: Option<&Reference>,
     chunk_plies: u64,
@@ -293,8 +281,7 @@ pub fn per_move_summarised(
         reference,
         chunk_plies,
         &mut |chunk| {
-            partials
-                .push(summary_partial(chunk.clone().lazy(), by_event, with_reference).collect()?);
+            partials.push(summary_partial(chunk.clone().lazy(), group, with_reference).collect()?);
             sink(chunk)
         },
     )?;
@@ -304,7 +291,7 @@ pub fn per_move_summarised(
     )?;
     Ok((
         rows,
-        summary_total(partials, by_event, with_reference).collect()?,
+        summary_total(partials, group, with_reference).collect()?,
     ))
 }
 
@@ -367,20 +354,22 @@ pub fn symbol_col(scheme: MoveScheme, sym: MoveSymbol) -> String {
 /// `reference`: the move symbols are counted from `ref_swing_rr` (the
 /// reference analysis's reading) instead of the archived evals' swing, and
 /// `ref_moves` counts the moves that have one.
-pub fn summary(per_move: LazyFrame, by_event: bool, reference: bool) -> LazyFrame {
+pub fn summary(per_move: LazyFrame, group: Group, reference: bool) -> LazyFrame {
     summary_total(
-        summary_partial(per_move, by_event, reference),
-        by_event,
+        summary_partial(per_move, group, reference),
+        group,
         reference,
     )
 }
 
-fn summary_keys(by_event: bool) -> Vec<Expr> {
-    if by_event {
-        vec![col(col::EVENT), col(metric::ENGINE)]
-    } else {
-        vec![col(metric::ENGINE)]
-    }
+/// The summary's group keys as columns: event or season (from the event),
+/// then the engine.
+fn summary_keys(group: Group) -> Vec<Expr> {
+    let outer = match group.outer() {
+        Some(metric::SEASON) => Some(season(col(col::EVENT)).alias(metric::SEASON)),
+        outer => outer.map(col),
+    };
+    outer.into_iter().chain([col(metric::ENGINE)]).collect()
 }
 
 /// The time columns of [`summary`], one per nine-wdb position class.
@@ -422,7 +411,7 @@ fn pawns_of(nano: Expr) -> Expr {
 /// [`summary`]'s sums over some of the moves: counts, total losses and
 /// milliseconds per group, without the means. Partial sums of chunks of the
 /// moves add up in [`summary_total`] to the summary of all of them.
-pub fn summary_partial(per_move: LazyFrame, by_event: bool, reference: bool) -> LazyFrame {
+pub fn summary_partial(per_move: LazyFrame, group: Group, reference: bool) -> LazyFrame {
     let swing = col(cols::SWING_RR);
     let loss_rr = when(swing.clone().lt(lit(0.0)))
         .then(-swing.clone())
@@ -493,14 +482,19 @@ pub fn summary_partial(per_move: LazyFrame, by_event: bool, reference: bool) -> 
             position_expr(col(cols::OWN_EVAL), col(cols::X05), PositionScheme::NineWdb)
                 .alias(OWN_CLASS),
         )
-        .group_by(summary_keys(by_event))
+        .group_by(summary_keys(group))
         .agg(aggs)
 }
 
 /// The summary from [`summary_partial`]'s rows (of one or more chunks):
 /// the sums added up, then the means and seconds.
-pub fn summary_total(partials: LazyFrame, by_event: bool, reference: bool) -> LazyFrame {
-    let keys = summary_keys(by_event);
+pub fn summary_total(partials: LazyFrame, group: Group, reference: bool) -> LazyFrame {
+    let keys: Vec<Expr> = group
+        .outer()
+        .into_iter()
+        .chain([metric::ENGINE])
+        .map(col)
+        .collect();
     let names: Vec<String> = partials
         .clone()
         .collect_schema()
@@ -508,7 +502,7 @@ pub fn summary_total(partials: LazyFrame, by_event: bool, reference: bool) -> La
         .unwrap_or_default();
     let sums: Vec<Expr> = names
         .iter()
-        .filter(|n| !matches!(n.as_str(), col::EVENT | metric::ENGINE))
+        .filter(|n| !matches!(n.as_str(), col::EVENT | metric::SEASON | metric::ENGINE))
         .map(|n| col(n.as_str()).sum())
         .collect();
     let total = |c: &str| pawns_of(col(c)).alias(c);
@@ -693,7 +687,7 @@ mod tests {
         assert_eq!(f(cols::OPP_PREV_EVAL, 3), Some(0.5));
         assert!((f(cols::SWING_RR, 3).unwrap() - rr(-0.2, -0.4, 1.0)).abs() < 1e-12);
         assert_eq!(f(cols::OWN_PREV_EVAL, 0), None);
-        let s = summary(df.lazy(), false, false).collect().unwrap();
+        let s = summary(df.lazy(), Group::Engine, false).collect().unwrap();
         let moves = s
             .column(cols::MOVES)
             .unwrap()

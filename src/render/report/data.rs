@@ -243,7 +243,7 @@ pub fn collect(
             families: opts.families.clone(),
             ..bopts.selection.clone()
         },
-        true,
+        crate::metrics::balance::Group::EventEngine,
         &opts.x05,
         None,
         relevance::CHUNK,
@@ -290,7 +290,14 @@ pub fn collect(
                 [col(col::GAME_ID)],
                 JoinArgs::new(JoinType::Inner),
             );
-        let df = matching::summary(rows, &[col::EVENT, match_col::PLAYER]).collect()?;
+        // MM with its bootstrap interval over the games, as `match` prints it.
+        let df = matching::with_interval(
+            rows,
+            &[col::EVENT, match_col::PLAYER],
+            &[col::GAME_ID],
+            MATCH_BOOTSTRAP,
+            1,
+        )?;
         matchings.push((run, df));
     }
     steps.next("adjudication rules replayed");
@@ -485,6 +492,9 @@ impl<'a> Steps<'a> {
 /// Replays per event's ratings: enough for errors to about ±5 %, so that a
 /// report of hundreds of events stays quick (the overall ratings take 1,000).
 const EVENT_SIMULATIONS: usize = 400;
+/// Resamples of the games behind MM's interval in the move-matching tables
+/// (`match --bootstrap`'s default).
+const MATCH_BOOTSTRAP: usize = 1000;
 
 /// The ratings of `games` (the report's games, already selected), each group
 /// on its own; a pool that cannot be rated (no finished game, no finite

@@ -827,7 +827,8 @@ pub fn engine_runs(e: &EventData) -> Result<String, Error> {
             html,
             "<h3>Move matching <code>{}</code></h3><p class=note>{} ({}): Regan's zig-zag \
              protocol per tested player. MM = share of moves that are the engine's first \
-             choice at the last SLM depth; EV = share with the top move's eval; AE = mean \
+             choice at the last SLM depth, with its 95 % interval (a bootstrap over the \
+             games); EV = share with the top move's eval; AE = mean \
              eval drop (pawns, evals capped at ±10); ASD = the drop scaled by 1/(1+|z|).</p>",
             escape(&run.label),
             escape(&run.engine.name),
@@ -840,6 +841,8 @@ pub fn engine_runs(e: &EventData) -> Result<String, Error> {
                 match_col::PLAYER,
                 mout::MOVES,
                 mout::MM,
+                mout::MM_LO,
+                mout::MM_HI,
                 mout::EV,
                 mout::AE,
                 mout::ASD,

@@ -241,7 +241,7 @@ mod tests {
         drop(w);
         assert!(listed.iter().all(|p| p.exists()));
         assert!(orphans.iter().all(|p| !p.exists()));
-        assert_eq!(Dataset::open(&root).unwrap().parts(&TABLES[0]), listed[..1]);
+        assert_eq!(Dataset::open(&root).unwrap().parts(TABLES[0]), listed[..1]);
     }
 
     /// A derived table reads back only under the stamp it was stored with,

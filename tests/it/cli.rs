@@ -1268,7 +1268,7 @@ fn bootstrap_progress_reaches_its_total() {
         let last = stderr
             .lines()
             .filter_map(|l| l.strip_prefix("{\"progress\":"))
-            .last()
+            .next_back()
             .unwrap_or_else(|| panic!("{args:?}: no progress in {stderr}"));
         let p: serde_json::Value = serde_json::from_str(&format!("{{\"p\":{last}")).unwrap();
         assert_eq!(

@@ -620,7 +620,8 @@ fn pipeline_reruns_after_an_evallab_upgrade() {
 }
 
 /// Issue 9, defect 4: every option is checked before anything is written —
-/// `relevance --by season,engine` used to write its per-move table first.
+/// `relevance --by season,engine` (then refused) used to write its per-move
+/// table first.
 #[test]
 fn invalid_options_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -631,7 +632,7 @@ fn invalid_options_write_nothing() {
     let plot = dir.path().join("c.jpg").display().to_string();
     let toml = dir.path().join("x.toml");
     for args in [
-        vec!["relevance", &d, "--by", "season,engine"],
+        vec!["relevance", &d, "--event", "("],
         vec!["relevance", &d, "--format", "parquet"],
         vec!["eas", &d, "--games", "short"],
         vec!["eas", &d, "--event", "("],

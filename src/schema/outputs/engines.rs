@@ -2,6 +2,8 @@
 
 use super::*;
 
+const PUZZLE_ID: Quantity = q("puzzle_id", "Puzzle", "", 0, None, "The Lichess PuzzleId.");
+
 // ---------------------------------------------------------------------------
 // Group keys, shared by the outputs below.
 
@@ -126,7 +128,7 @@ pub const AGREEMENT_MOVES: Output = Output {
             None,
             "The position is the one before this ply; its move is the game's move at this ply.",
         ),
-        q("event", "Event", "", 0, None, "The game's Event tag."),
+        GAME_EVENT,
         q(
             "season",
             "Season",
@@ -549,7 +551,7 @@ pub const MATCH_TABLE: Output = Output {
             None,
             "The game's row in the dataset's games table, from 0 (the rows' order).",
         ),
-        q("event", "Event", "", 0, None, "The game's Event tag."),
+        GAME_EVENT,
         q("site", "Site", "", 0, None, "The game's Site tag."),
         q(
             "date",
@@ -559,9 +561,9 @@ pub const MATCH_TABLE: Output = Output {
             None,
             "The game's date, YYYY-MM-DD; empty when unknown.",
         ),
-        q("round", "Round", "", 0, None, "The game's Round tag."),
-        q("white", "White", "", 0, None, "The White player."),
-        q("black", "Black", "", 0, None, "The Black player."),
+        ROUND,
+        WHITE,
+        BLACK,
     ],
 };
 
@@ -860,7 +862,7 @@ pub const DIFFICULTY_PUZZLES: Output = Output {
           features read the puzzle's move at every solver position as the solution.",
     columns: &[
         GAME_ID,
-        q("puzzle_id", "Puzzle", "", 0, None, "The Lichess PuzzleId."),
+        PUZZLE_ID,
         q(
             "rating",
             "Rating",
@@ -1289,7 +1291,7 @@ pub const DIFFICULTY_PREDICTIONS: Output = Output {
     doc: "`evallab difficulty --predict FILE`: a saved model's expected rating of each puzzle, \
           in puzzle id order (the model is not refitted).",
     columns: &[
-        q("puzzle_id", "Puzzle", "", 0, None, "The Lichess PuzzleId."),
+        PUZZLE_ID,
         q(
             "rating",
             "Rating",

@@ -129,6 +129,19 @@ const EVENT: Quantity = q(
     "The event (the games' Event tag; \"\" without one): a group key when `--by` groups by \
      event.",
 );
+/// A listed game's tags.
+const GAME_EVENT: Quantity = q("event", "Event", "", 0, None, "The game's Event tag.");
+const ROUND: Quantity = q("round", "Round", "", 0, None, "The game's Round tag.");
+const WHITE: Quantity = q("white", "White", "", 0, None, "The White player.");
+const BLACK: Quantity = q("black", "Black", "", 0, None, "The Black player.");
+const RESULT: Quantity = q(
+    "result",
+    "Result",
+    "",
+    0,
+    None,
+    "The recorded result: 1-0, 0-1, 1/2-1/2 or *.",
+);
 const SEASON: Quantity = q(
     "season",
     "Season",

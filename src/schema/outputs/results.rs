@@ -2,6 +2,17 @@
 
 use super::*;
 
+const GAMES_WON: Quantity = q("wins", "Wins", "", 0, HI, "Those games the engine won.");
+const GAMES_DRAWN: Quantity = q("draws", "Draws", "", 0, None, "Those games drawn.");
+const GAMES_LOST: Quantity = q(
+    "losses",
+    "Losses",
+    "",
+    0,
+    LO,
+    "Those games the engine lost.",
+);
+
 // ---------------------------------------------------------------------------
 // Group keys and names, shared by the outputs below.
 
@@ -227,16 +238,9 @@ pub const CROSSTABLE_LONG: Output = Output {
             None,
             "Finished games between the engine and the opponent in the group.",
         ),
-        q("wins", "Wins", "", 0, HI, "Those games the engine won."),
-        q("draws", "Draws", "", 0, None, "Those games drawn."),
-        q(
-            "losses",
-            "Losses",
-            "",
-            0,
-            LO,
-            "Those games the engine lost.",
-        ),
+        GAMES_WON,
+        GAMES_DRAWN,
+        GAMES_LOST,
         q(
             "points",
             "Points",
@@ -986,8 +990,8 @@ pub const PAIRS_UNPAIRED: Output = Output {
           matches.",
     columns: &[
         GAME_ID,
-        q("event", "Event", "", 0, None, "The game's Event tag."),
-        q("round", "Round", "", 0, None, "The game's Round tag."),
+        GAME_EVENT,
+        ROUND,
         q(
             "white",
             "White",
@@ -1226,16 +1230,9 @@ pub const OPENINGS_PER_ENGINE: Output = Output {
             None,
             "Finished games (1-0, 0-1, 1/2-1/2) the engine played with the opening.",
         ),
-        q("wins", "Wins", "", 0, HI, "Those games the engine won."),
-        q("draws", "Draws", "", 0, None, "Those games drawn."),
-        q(
-            "losses",
-            "Losses",
-            "",
-            0,
-            LO,
-            "Those games the engine lost.",
-        ),
+        GAMES_WON,
+        GAMES_DRAWN,
+        GAMES_LOST,
         q(
             "points",
             "Points",

@@ -2,10 +2,12 @@
 
 use super::*;
 
+const MODEL: Quantity = q("model", "Model", "", 0, None, "The eval → outcome model.");
+const GAME_PLIES: Quantity = q("plies", "Plies", "", 0, None, "Plies of the game.");
+
 // ---------------------------------------------------------------------------
 // Group keys and game listings, shared by the outputs below.
 
-const GAME_EVENT: Quantity = q("event", "Event", "", 0, None, "The game's Event tag.");
 /// `event` in the clock check's rows, one per era and event (no `--by`).
 const CLOCK_EVENT: Quantity = q(
     "event",
@@ -14,17 +16,6 @@ const CLOCK_EVENT: Quantity = q(
     0,
     None,
     "The event (its games' Event tag).",
-);
-const ROUND: Quantity = q("round", "Round", "", 0, None, "The game's Round tag.");
-const WHITE: Quantity = q("white", "White", "", 0, None, "The White player.");
-const BLACK: Quantity = q("black", "Black", "", 0, None, "The Black player.");
-const RESULT: Quantity = q(
-    "result",
-    "Result",
-    "",
-    0,
-    None,
-    "The recorded result: 1-0, 0-1, 1/2-1/2 or *.",
 );
 
 // ---------------------------------------------------------------------------
@@ -624,7 +615,7 @@ pub const WDL_VALIDATION: Output = Output {
           the training events, scored on the test events' positions: one row per model and \
           subset (docs/guide/wdl.md).",
     columns: &[
-        q("model", "Model", "", 0, None, "The eval → outcome model."),
+        MODEL,
         q(
             "parameter",
             "Parameter",
@@ -768,7 +759,7 @@ pub const WDL_RELIABILITY: Output = Output {
           `FILE.reliability.EXT` (without `-o`, after the validation table): per model and \
           decile of its prediction on the test positions, the mean predicted and observed score.",
     columns: &[
-        q("model", "Model", "", 0, None, "The eval → outcome model."),
+        MODEL,
         q(
             "decile",
             "Decile",
@@ -1558,7 +1549,7 @@ pub const ADJUDICATION_GAMES: Output = Output {
         WHITE,
         BLACK,
         RESULT,
-        q("plies", "Plies", "", 0, None, "Plies of the game."),
+        GAME_PLIES,
         q(
             "fire_ply",
             "Fired at",
@@ -1986,7 +1977,7 @@ pub const ADJUDICATION_CLOCKS_EXCEPTIONS: Output = Output {
         WHITE,
         BLACK,
         RESULT,
-        q("plies", "Plies", "", 0, None, "Plies of the game."),
+        GAME_PLIES,
         q(
             "archive_rule",
             "Archived rule",

@@ -1,5 +1,5 @@
 //! Every command's output columns agree with their declaration in
-//! `evallab::schema::outputs`, from which the book's `outputs.md` and the
+//! `evallab::schema::outputs`, from which the book's `docs/reference/outputs.md` and the
 //! HTML report's headers come: each column a command writes is declared, and
 //! each declared column is written by one of the runs below (or, for the
 //! engine commands, by the engine test that calls [`assert_written`]).

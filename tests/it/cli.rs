@@ -1319,3 +1319,52 @@ fn events_in_number_order() {
     };
     assert!(at("S 9") < at("S 10"), "{t}");
 }
+
+/// An engine named like a fixed column (`engine`, `games`) keeps both in
+/// the wide crosstable and the LOS matrix: its column is `vs engine` (the
+/// crosstable overwrote the fixed column; the matrix failed).
+#[test]
+fn an_engine_named_like_a_column_gets_vs() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    let game = |w: &str, b: &str, r: &str| {
+        format!(
+            "[Event \"E\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n1. e4 e5 {r}\n\n"
+        )
+    };
+    let games = [
+        game("engine", "B", "1-0"),
+        game("B", "engine", "1/2-1/2"),
+        game("B", "engine", "0-1"),
+    ]
+    .concat();
+    std::fs::write(&pgn, games).unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&[&pgn.display().to_string()], &ds, &[]);
+    let out = evallab(&["crosstable", &ds, "--wide", "--format", "csv"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "event,rank,engine,points,games,vs engine,B\nE,1,engine,2.5,3,,2.5/3\nE,2,B,0.5,3,0.5/3,\n"
+    );
+    let los = dir.path().join("los.csv");
+    let los_s = los.display().to_string();
+    let out = evallab(
+        &[
+            "ratings",
+            &ds,
+            "--white",
+            "30",
+            "--bootstrap",
+            "50",
+            "--los-matrix",
+            &los_s,
+            "--format",
+            "csv",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let matrix = std::fs::read_to_string(&los).unwrap();
+    assert!(matrix.starts_with("engine,vs engine,B\n"), "{matrix}");
+}

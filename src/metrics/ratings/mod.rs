@@ -575,7 +575,12 @@ fn los_frame(
         order.iter().map(name).collect::<Vec<_>>(),
     )];
     for (c, v) in order.iter().zip(cols) {
-        columns.push(Column::new(name(c).into(), v));
+        // An engine named `engine` gets `vs engine`, as in the wide crosstable.
+        let mut header = name(c);
+        while columns.iter().any(|col| col.name().as_str() == header) {
+            header = format!("vs {header}");
+        }
+        columns.push(Column::new(header.into(), v));
     }
     DataFrame::new(order.len(), columns)
 }

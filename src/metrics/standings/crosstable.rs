@@ -50,7 +50,8 @@ pub fn crosstable(games: LazyFrame, opts: &BalanceOptions) -> PolarsResult<LazyF
 /// points, games) and one column per opponent with the engine's
 /// "points/games" (2.5/4) against it (null where they did not meet). The columns are
 /// the engines in the order of the standings (rank order for one event),
-/// then any other opponents by name.
+/// then any other opponents by name; an opponent named like another column
+/// (`games`, `rank`) gets `vs NAME`.
 pub fn crosstable_wide(
     standings: &DataFrame,
     crosstable: &DataFrame,
@@ -113,7 +114,13 @@ pub fn crosstable_wide(
         metric::GAMES,
     ]))?;
     for (name, cell) in columns.iter().zip(cells) {
-        out.with_column(Column::new(name.as_str().into(), cell))?;
+        // An opponent named like a column already there (an engine called
+        // `games`) would replace it: its column is `vs games` instead.
+        let mut header = name.clone();
+        while out.get_column_index(&header).is_some() {
+            header = format!("vs {header}");
+        }
+        out.with_column(Column::new(header.into(), cell))?;
     }
     Ok(out)
 }
@@ -124,6 +131,39 @@ mod tests {
     use super::super::tests::{games, get, opts};
     use super::*;
     use crate::metrics::balance::Group;
+
+    /// An engine named like a fixed column keeps both: its opponents' column
+    /// is `vs games`, the `games` count stays the count.
+    #[test]
+    fn an_opponent_named_like_a_column_does_not_replace_it() {
+        let g = games(&[
+            ("E", "games", "B", "1-0", None),
+            ("E", "B", "games", "1/2-1/2", None),
+        ]);
+        let o = opts(Group::EventEngine);
+        let df = crosstable(g.clone(), &o).unwrap().collect().unwrap();
+        let s = standings(g, &o).unwrap().collect().unwrap();
+        let wide = crosstable_wide(&s, &df, &o).unwrap();
+        let names: Vec<String> = wide
+            .get_column_names()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "event", "rank", "engine", "points", "games", "vs games", "B"
+            ]
+        );
+        let n = wide
+            .column(metric::GAMES)
+            .unwrap()
+            .cast(&DataType::UInt32)
+            .unwrap();
+        assert_eq!(n.u32().unwrap().get(0), Some(2));
+        let vs = wide.column("vs games").unwrap().str().unwrap().clone();
+        assert_eq!(vs.get(1), Some("0.5/2"));
+    }
 
     /// A and B meet three times (A White twice: a win and a draw; Black once:
     /// a loss); A and C once (C White, A wins).

@@ -303,7 +303,8 @@ pub const CROSSTABLE: Output = Output {
             None,
             "One column per opponent, `*` ranging over the engines of the table in standings \
              order, then any other opponent by name: the engine's points (one decimal) and \
-             finished games against it, as `2.5/4`; empty where the two did not meet.",
+             finished games against it, as `2.5/4`; empty where the two did not meet. An \
+             opponent named like another column (`games`) is `vs games`.",
         ),
     ],
 };
@@ -618,7 +619,8 @@ pub const RATINGS_LOS: Output = Output {
             None,
             "One column per rated engine, `*` ranging over their names in the rows' order: the \
              confidence that the row's engine is stronger than the column's; empty on the \
-             diagonal, across groups, and without replays.",
+             diagonal, across groups, and without replays. An engine named `engine` is \
+             `vs engine`.",
         ),
     ],
 };

@@ -27,7 +27,14 @@ use super::args::{StatArgs, usage};
 pub struct Args {
     /// One row per engine pair and event, season ("Season N" in the event
     /// name), or over all events.
-    #[arg(long, value_parser = choice::<Group>(), default_value_t = Group::EventEngine)]
+    /// (The listings, --openings and --unpaired, have a row per pair or
+    /// game: no --by.)
+    #[arg(
+        long,
+        value_parser = choice::<Group>(),
+        default_value_t = Group::EventEngine,
+        conflicts_with_all = ["openings", "unpaired"]
+    )]
     by: Group,
     /// The LLR of a GSPRT of H0 elo = ELO0 against H1 elo = ELO1, with error
     /// rates ALPHA and BETA (0.05 each when left out), e.g. `--sprt 0,5`.

@@ -321,6 +321,17 @@ pub fn in_dataset_order(listing: DataFrame, games: LazyFrame) -> Result<DataFram
         .collect()
 }
 
+/// `name` as a column beside columns `taken` already has: itself, else
+/// `vs name`, prefixed again until free. An opponent or engine named like a
+/// fixed column (`games`, `engine`) would otherwise replace it.
+pub fn free_column_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
+    let mut header = name.to_string();
+    while taken(&header) {
+        header = format!("vs {header}");
+    }
+    header
+}
+
 /// The columns that name a game to a reader: game_id, event, round, white,
 /// black, result.
 pub const GAME_NAMING: [&str; 6] = [

@@ -575,11 +575,9 @@ fn los_frame(
         order.iter().map(name).collect::<Vec<_>>(),
     )];
     for (c, v) in order.iter().zip(cols) {
-        // An engine named `engine` gets `vs engine`, as in the wide crosstable.
-        let mut header = name(c);
-        while columns.iter().any(|col| col.name().as_str() == header) {
-            header = format!("vs {header}");
-        }
+        let header = crate::metrics::free_column_name(&name(c), |h| {
+            columns.iter().any(|col| col.name().as_str() == h)
+        });
         columns.push(Column::new(header.into(), v));
     }
     DataFrame::new(order.len(), columns)

@@ -8,6 +8,7 @@ use polars::prelude::*;
 
 use super::{count, group_keys, sides};
 use crate::metrics::balance::BalanceOptions;
+use crate::metrics::free_column_name;
 use crate::schema::metric;
 use crate::schema::metric::standings as st;
 
@@ -114,12 +115,7 @@ pub fn crosstable_wide(
         metric::GAMES,
     ]))?;
     for (name, cell) in columns.iter().zip(cells) {
-        // An opponent named like a column already there (an engine called
-        // `games`) would replace it: its column is `vs games` instead.
-        let mut header = name.clone();
-        while out.get_column_index(&header).is_some() {
-            header = format!("vs {header}");
-        }
+        let header = free_column_name(name, |h| out.get_column_index(h).is_some());
         out.with_column(Column::new(header.into(), cell))?;
     }
     Ok(out)

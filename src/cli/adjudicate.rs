@@ -33,8 +33,10 @@ pub struct Args {
     /// Override a rule key, e.g. `--set draw.score=20` (repeatable).
     #[arg(long, value_name = "KEY=VALUE")]
     set: Vec<String>,
-    /// Sum per event, engine, or both (default: all selected games).
-    #[arg(long, value_parser = choice::<By>(), default_value_t = By::All)]
+    /// Sum per event, engine, or both (default: all selected games); with
+    /// --sweep, per group at every point.
+    #[arg(long, value_parser = choice::<By>(), default_value_t = By::All,
+          conflicts_with_all = ["games", "check_clocks"])]
     by: By,
     /// List the games behind a number (or, with --check-clocks, the games whose
     /// clocks disagree: `wrong`).
@@ -78,6 +80,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         if a.check_clocks {
             return Err(super::args::usage(
                 "--plot draws a sweep's trade-off, not --check-clocks",
+            ));
+        }
+        if a.by != By::All {
+            return Err(super::args::usage(
+                "--plot draws one point per setting: a sweep without --by",
             ));
         }
     }
@@ -126,8 +133,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let report = clock_report(&loaded, &set, a.games.is_some())?;
         write_clock_details(report, &a.stat.out)?
     } else if !axes.is_empty() {
-        let df = sweep::sweep(&loaded, &set, &axes, &progress)?;
-        swept("one row per setting");
+        let df = sweep::sweep(&loaded, &set, &axes, a.by, &sel, &progress)?;
+        swept(if a.by == By::All {
+            "one row per setting"
+        } else {
+            "one row per setting and group"
+        });
         if let Some(p) = &a.plot {
             draw(&df, &axes, &set.name, p)?;
             eprintln!("plot written to {}", p.display());

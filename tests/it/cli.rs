@@ -676,6 +676,67 @@ fn invalid_options_write_nothing() {
     assert!(!missing.exists(), "analyze created {missing:?}");
 }
 
+/// An option that does not apply to the output asked for is a usage error
+/// naming both, never silently ignored.
+#[test]
+fn options_that_do_not_apply_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &d, &[]);
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "adjudicate",
+                &d,
+                "--rules",
+                "tcec",
+                "--check-clocks",
+                "--by",
+                "event",
+            ],
+            "'--check-clocks' cannot be used with '--by <BY>'",
+        ),
+        (
+            &[
+                "adjudicate",
+                &d,
+                "--rules",
+                "tcec",
+                "--games",
+                "wrong",
+                "--by",
+                "event",
+            ],
+            "'--games <GAMES>' cannot be used with '--by <BY>'",
+        ),
+        (
+            &[
+                "adjudicate",
+                &d,
+                "--rules",
+                "tcec",
+                "--sweep",
+                "tcec.draw.score=5..10:5",
+                "--by",
+                "event",
+                "--plot",
+                "x.svg",
+            ],
+            "--plot draws one point per setting: a sweep without --by",
+        ),
+        (
+            &["pairs", &d, "--openings", "--by", "engine"],
+            "cannot be used with",
+        ),
+    ];
+    for (args, msg) in cases {
+        let run = evallab(args, None);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}
+
 /// Runs evallab with its stdout a pipe whose reader has already gone.
 fn with_closed_stdout(args: &[&str]) -> std::process::ExitStatus {
     let (reader, writer) = std::io::pipe().unwrap();

@@ -547,6 +547,8 @@ const RUNS: &[(&str, &str, &[&str], Option<&str>)] = &[
             "tcec",
             "--sweep",
             "tcec.draw.score=5..10:5",
+            "--by",
+            "event,engine",
             "--format",
             "csv",
         ],

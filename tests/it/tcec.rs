@@ -616,8 +616,9 @@ fn adjudication_clock_checks_share_replays_exactly() {
 #[test]
 fn adjudication_in_chunks_equals_one_pass() {
     use evallab::metrics::adjudication::clocks::ClockRows;
+    use evallab::metrics::adjudication::query::By;
     use evallab::metrics::adjudication::sweep::{Axis, derive, sweep};
-    use evallab::metrics::adjudication::tables::clock_report;
+    use evallab::metrics::adjudication::tables::{clock_report, rule_summary};
     use evallab::metrics::adjudication::{RuleSet, query};
     let Some(c) = corpus() else { return };
     let sel = four_seasons();
@@ -653,10 +654,35 @@ fn adjudication_in_chunks_equals_one_pass() {
     );
     let axes = [Axis::parse("tcec.draw.score=5..20:5").unwrap()];
     same(
-        sweep(&one, &set, &axes, &|_, _| {}).unwrap(),
-        sweep(&chunked, &set, &axes, &|_, _| {}).unwrap(),
+        sweep(&one, &set, &axes, By::All, &sel, &|_, _| {}).unwrap(),
+        sweep(&chunked, &set, &axes, By::All, &sel, &|_, _| {}).unwrap(),
         "sweep",
     );
+    // Per group, each point's rows are the summary of that setting alone.
+    let per_group = sweep(&chunked, &set, &axes, By::EventEngine, &sel, &|_, _| {}).unwrap();
+    same(
+        sweep(&one, &set, &axes, By::EventEngine, &sel, &|_, _| {}).unwrap(),
+        per_group.clone(),
+        "sweep --by event,engine",
+    );
+    let at_10 = per_group
+        .lazy()
+        .filter(col("tcec.draw.score").eq(lit(10.0)))
+        .drop(by_name(["tcec.draw.score"], true, false))
+        .collect()
+        .unwrap();
+    let set_10 = set.set("tcec.draw.score", "10").unwrap();
+    let summary = rule_summary(
+        one.outcomes(&set_10).unwrap(),
+        &set_10,
+        By::EventEngine,
+        &sel,
+    )
+    .unwrap()
+    .drop("rules")
+    .unwrap();
+    assert!(at_10.height() > 20, "{} event-engine rows", at_10.height());
+    same(at_10, summary, "sweep point = its rule summary");
     let sorted = |df: DataFrame| {
         df.sort(["era", "event"], SortMultipleOptions::default())
             .unwrap()

@@ -582,6 +582,15 @@ pub fn summary_of_sums(sums: LazyFrame, by: By) -> LazyFrame {
     with_saved(summed)
 }
 
+/// A summary's rows of the selected engines: per engine the rows are every
+/// player of the selected games, the opponents too unless filtered.
+pub fn selected_groups(summary: LazyFrame, by: By, sel: &Selection) -> LazyFrame {
+    match by {
+        By::Engine | By::EventEngine => sel.engines(summary, metric::ENGINE),
+        By::All | By::Event => summary,
+    }
+}
+
 /// [`summary`]'s sums, before the shares saved.
 pub fn sums(outcomes: LazyFrame, by: By) -> LazyFrame {
     let per_engine = matches!(by, By::Engine | By::EventEngine);

@@ -10,6 +10,7 @@ use super::clocks::{ClockCheck, ClockRows};
 use super::query::{self, By, Loaded, cols, summary_of_sums};
 use super::rules::{RuleSet, range};
 use crate::Error;
+use crate::metrics::Selection;
 
 /// One swept key and its values.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,11 +94,14 @@ pub fn sets(set: &RuleSet, axes: &[Axis]) -> Result<Vec<(Point, RuleSet)>, Error
 /// Called after each grid point with (points done, points in all).
 pub type Progress<'a> = &'a dyn Fn(usize, usize);
 
-/// One summary row (all selected games) per grid point, the swept keys first.
+/// The summary per grid point (one row over all selected games, or a row
+/// per `by` group), the swept keys first.
 pub fn sweep(
     loaded: &Loaded,
     set: &RuleSet,
     axes: &[Axis],
+    by: By,
+    sel: &Selection,
     progress: Progress,
 ) -> Result<DataFrame, Error> {
     let points = sets(set, axes)?;
@@ -107,11 +111,7 @@ pub fn sweep(
     let mut per_point: Vec<Vec<LazyFrame>> = vec![Vec::new(); points.len()];
     loaded.map_chunks(|chunk| {
         for ((_, s), sums) in points.iter().zip(&mut per_point) {
-            sums.push(
-                query::sums(chunk.outcomes(s)?.lazy(), By::All)
-                    .collect()?
-                    .lazy(),
-            );
+            sums.push(query::sums(chunk.outcomes(s)?.lazy(), by).collect()?.lazy());
             done += 1;
             progress(done, total);
         }
@@ -120,9 +120,9 @@ pub fn sweep(
     let mut out: Option<DataFrame> = None;
     for ((point, _), sums) in points.iter().zip(per_point) {
         let sums = concat(sums, UnionArgs::default())?;
-        let mut row = summary_of_sums(sums, By::All).collect()?;
+        let mut row = query::selected_groups(summary_of_sums(sums, by), by, sel).collect()?;
         for (i, (k, v)) in point.iter().enumerate() {
-            row.insert_column(i, Column::new(k.as_str().into(), [*v]))?;
+            row.insert_column(i, Column::new(k.as_str().into(), vec![*v; row.height()]))?;
         }
         out = Some(match out {
             None => row,

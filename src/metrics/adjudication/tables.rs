@@ -10,11 +10,11 @@ use super::clocks::{
     ClockCheck, ClockRows, clock_agreement_by_era, clock_causes, clock_disagreements, rule_ends,
     rule_ends_by_era,
 };
-use super::query::{By, Loaded, by_game, cols, summary, verdict};
+use super::query::{self, By, Loaded, by_game, cols, summary, verdict};
 use super::rules::RuleSet;
 use crate::Error;
 use crate::metrics::{Selection, game_listing};
-use crate::schema::{col as c, metric};
+use crate::schema::col as c;
 
 /// A verdict whose games can be listed (`--games`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,14 +55,7 @@ pub fn rule_summary(
     by: By,
     sel: &Selection,
 ) -> Result<DataFrame, Error> {
-    let lf = summary(outcomes.lazy(), by);
-    // Per engine the rows are every player of the selected games: the
-    // opponents too unless filtered.
-    let lf = match by {
-        By::Engine | By::EventEngine => sel.engines(lf, metric::ENGINE),
-        By::All | By::Event => lf,
-    };
-    let mut df = lf.collect()?;
+    let mut df = query::selected_groups(summary(outcomes.lazy(), by), by, sel).collect()?;
     df.insert_column(
         0,
         Column::new(cols::RULES.into(), vec![set.name.clone(); df.height()]),

@@ -1386,6 +1386,23 @@ const RULES: Quantity = q(
     None,
     "The rule set replayed (its name).",
 );
+const ADJ_ENGINE: Quantity = q(
+    "engine",
+    "Engine",
+    "",
+    0,
+    None,
+    "The engine (player name), with `--by engine` or `event,engine`: its games from its side.",
+);
+const RESIGNED: Quantity = q(
+    "resigned",
+    "Given away",
+    "games",
+    0,
+    None,
+    "Per engine: firings whose result is a loss for the engine (the rule gave the game to its \
+     opponent).",
+);
 const ADJ_GAMES: Quantity = q(
     "games",
     "Games",
@@ -1495,28 +1512,12 @@ pub const ADJUDICATION: Output = Output {
     columns: &[
         RULES,
         EVENT,
-        q(
-            "engine",
-            "Engine",
-            "",
-            0,
-            None,
-            "The engine (player name), with `--by engine` or `event,engine`: its games from \
-             its side.",
-        ),
+        ADJ_ENGINE,
         ADJ_GAMES,
         FIRED,
         FIRED_DECISIVE,
         FIRED_DRAW,
-        q(
-            "resigned",
-            "Given away",
-            "games",
-            0,
-            None,
-            "Per engine: firings whose result is a loss for the engine (the rule gave the game \
-             to its opponent).",
-        ),
+        RESIGNED,
         AGREE,
         WRONG,
         WRONG_DECISIVE,
@@ -1589,7 +1590,8 @@ pub const ADJUDICATION_SWEEP: Output = Output {
     name: "adjudicate --sweep",
     title: "Adjudication sweep",
     doc: "`evallab adjudicate --sweep KEY=FROM..TO:STEP` (one or two keys): the summary over \
-          all selected games at every point of the grid, the swept keys first.",
+          all selected games, or per `--by` group, at every point of the grid, the swept keys \
+          first.",
     columns: &[
         q(
             "resign.*",
@@ -1626,10 +1628,13 @@ pub const ADJUDICATION_SWEEP: Output = Output {
             "A swept key of Terra's rules; `*` is a numeric key of terra.resign or terra.draw \
              (terra.resign.score, terra.draw.contempt, …).",
         ),
+        EVENT,
+        ADJ_ENGINE,
         ADJ_GAMES,
         FIRED,
         FIRED_DECISIVE,
         FIRED_DRAW,
+        RESIGNED,
         AGREE,
         WRONG,
         WRONG_DECISIVE,

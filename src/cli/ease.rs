@@ -11,7 +11,7 @@ use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{
     EaseOptions, View, check_edges, per_group, per_position, selected_positions,
 };
-use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col, metric};
+use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col};
 use polars::prelude::LazyFrame;
 
 use super::args::ReadPath;
@@ -58,7 +58,8 @@ pub struct Args {
     /// position lacks the analysis or the policy). With --positions.
     #[arg(long, value_name = "FILE", requires = "positions")]
     rating_model: Option<ReadPath>,
-    /// Summarise per game and engine (the ease series of each game's player).
+    /// Summarise per game and engine (the ease series of each game's player),
+    /// with --by's event or season beside the game.
     #[arg(long, conflicts_with = "positions")]
     per_game: bool,
     /// Instead of the summary, the played move's mean loss per ease band cut
@@ -131,11 +132,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if args.positions {
         listed()?.collect()?
     } else {
-        let keys = if args.per_game {
-            vec![schema_col::GAME_ID, metric::ENGINE]
-        } else {
-            opts.keys()
-        };
+        // Per game, the --by key (event or season) stays beside the game.
+        let mut keys = opts.keys();
+        if args.per_game {
+            keys.insert(keys.len() - 1, schema_col::GAME_ID);
+        }
         let view = if args.bands.is_empty() {
             View::Summary { cut: args.cut }
         } else {

@@ -198,6 +198,7 @@ fn a_user_policy_table_in_percent_or_fractions() {
         ("ease", vec![]),
         ("ease", vec!["--by", "event,engine"]),
         ("ease", vec!["--per-game"]),
+        ("ease", vec!["--per-game", "--by", "event,engine"]),
         ("ease --bands", vec!["--bands", "0.5"]),
         (
             "ease --bands",
@@ -205,11 +206,15 @@ fn a_user_policy_table_in_percent_or_fractions() {
         ),
     ] {
         let mut argv = vec!["ease", &ds, "--analysis", "sf", "--policy-file", &good];
-        argv.extend(extra);
+        argv.extend(&extra);
         argv.extend(["--format", "csv"]);
         let out = evallab(&argv);
         assert!(out.status.success(), "{argv:?}: {}", text(&out.stderr));
-        crate::outputs::assert_declared(name, &crate::outputs::csv_header(&text(&out.stdout)));
+        let header = crate::outputs::csv_header(&text(&out.stdout));
+        crate::outputs::assert_declared(name, &header);
+        if extra == ["--per-game", "--by", "event,engine"] {
+            assert_eq!(header[..3], ["event", "game_id", "engine"], "{argv:?}");
+        }
     }
     // Files that cannot be used: exit 4 (input data), naming the file.
     let model = dir.path().join("model.json");

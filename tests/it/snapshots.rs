@@ -153,6 +153,21 @@ fn adjudicate() {
             "csv",
         ],
     );
+    // An event no TCEC era matches keeps its row, its best its own.
+    check(
+        "adjudicate_derive",
+        &[
+            "adjudicate",
+            "DS",
+            "--rules",
+            "tcec",
+            "--check-clocks",
+            "--sweep",
+            "tcec.draw.score=5..10:5",
+            "--format",
+            "csv",
+        ],
+    );
 }
 
 #[test]

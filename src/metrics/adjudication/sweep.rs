@@ -236,12 +236,15 @@ pub fn derive(
         pct("agree_best").alias("best_pct"),
         derived.alias("derived"),
     ]);
+    // An event no era matches has a null era: it still meets its own best.
+    let mut by_era_event = JoinArgs::new(JoinType::Left);
+    by_era_event.nulls_equal = true;
     Ok(own
         .join(
             best,
             [col(cols::ERA), col(event)],
             [col(cols::ERA), col(event)],
-            JoinArgs::new(JoinType::Left),
+            by_era_event,
         )
         .select(out)
         .sort([cols::ERA, event], SortMultipleOptions::default())

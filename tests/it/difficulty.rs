@@ -274,6 +274,28 @@ fn difficulty_end_to_end() {
             "selected"
         ]
     );
+    // One setting per outer fold; a family that priced nothing (too few
+    // rows for its features) has null measures, never NaN or -0.0.
+    let n = models.column("n").unwrap().cast(&DataType::UInt32).unwrap();
+    for (i, row) in models
+        .column("settings")
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        assert_eq!(row.unwrap().split("; ").count(), 4, "{models}");
+        for c in ["cv_rho", "cv_mae", "cv_rmse", "rmse_over_sd_settled"] {
+            let v = models.column(c).unwrap().f64().unwrap().get(i);
+            assert!(v.is_none_or(f64::is_finite), "{c}: {models}");
+            assert_eq!(
+                v.is_none(),
+                n.u32().unwrap().get(i) == Some(0),
+                "{c}: {models}"
+            );
+        }
+    }
     let chosen = models.column("chosen").unwrap().bool().unwrap().clone();
     assert_eq!(chosen.iter().filter(|c| *c == Some(true)).count(), 1);
     let m = RatingModel::load(Path::new(&model)).unwrap();

@@ -541,7 +541,7 @@ impl Spec {
     #[must_use]
     pub fn describe(&self, names: &[&str]) -> String {
         match self {
-            Spec::Constant => String::new(),
+            Spec::Constant => "mean rating".to_string(),
             Spec::Isotonic(f) => names[*f].to_string(),
             Spec::LinearRanks(fs) => format!("{} features", fs.len()),
             Spec::Ridge { features, lambda } => {
@@ -737,6 +737,7 @@ pub fn nested(rows: &[Sample], n_features: usize, names: &[&str], nest: Nesting)
                 continue;
             };
             let Some(kind) = spec.fit(&train, nest.seed) else {
+                chosen[k].push("too few rows".to_string());
                 continue;
             };
             let feats = spec.features();

@@ -618,7 +618,19 @@ pub fn predictions_table(puzzles: &DataFrame, expected: &[f64]) -> PolarsResult<
 /// settled ratings' sd, and which family the shipped model is.
 pub fn models_table(assessed: &[Assessed], shipped: Option<&str>) -> PolarsResult<DataFrame> {
     let name = |a: &Assessed| a.family.map_or("selected", |f| f.name());
-    let f = |g: fn(&CvScore) -> f64| -> Vec<f64> { assessed.iter().map(|a| g(&a.score)).collect() };
+    // Null where the family priced no puzzle (of those counted by `n`) or the
+    // measure is undefined (Spearman's rho of a constant).
+    let f = |g: fn(&CvScore) -> f64, n: fn(&CvScore) -> usize| -> Vec<Option<f64>> {
+        assessed
+            .iter()
+            .map(|a| {
+                let v = g(&a.score);
+                (n(&a.score) > 0 && v.is_finite()).then_some(v)
+            })
+            .collect()
+    };
+    let all = |s: &CvScore| s.n;
+    let settled = |s: &CvScore| s.n_settled;
     let u = |g: fn(&CvScore) -> usize| -> Vec<u32> {
         assessed.iter().map(|a| g(&a.score) as u32).collect()
     };
@@ -637,17 +649,20 @@ pub fn models_table(assessed: &[Assessed], shipped: Option<&str>) -> PolarsResul
                     .collect::<Vec<_>>(),
             ),
             Column::new(cols::N.into(), u(|s| s.n)),
-            Column::new(cols::CV_RHO.into(), f(|s| s.spearman)),
-            Column::new(cols::CV_MAE.into(), f(|s| s.mae)),
-            Column::new(cols::CV_MAE_SE.into(), f(|s| s.mae_se)),
-            Column::new(cols::CV_RMSE.into(), f(|s| s.rmse)),
+            Column::new(cols::CV_RHO.into(), f(|s| s.spearman, all)),
+            Column::new(cols::CV_MAE.into(), f(|s| s.mae, all)),
+            Column::new(cols::CV_MAE_SE.into(), f(|s| s.mae_se, all)),
+            Column::new(cols::CV_RMSE.into(), f(|s| s.rmse, all)),
             Column::new(cols::N_SETTLED.into(), u(|s| s.n_settled)),
-            Column::new(cols::CV_RHO_SETTLED.into(), f(|s| s.spearman_settled)),
-            Column::new(cols::CV_MAE_SETTLED.into(), f(|s| s.mae_settled)),
-            Column::new(cols::CV_RMSE_SETTLED.into(), f(|s| s.rmse_settled)),
+            Column::new(
+                cols::CV_RHO_SETTLED.into(),
+                f(|s| s.spearman_settled, settled),
+            ),
+            Column::new(cols::CV_MAE_SETTLED.into(), f(|s| s.mae_settled, settled)),
+            Column::new(cols::CV_RMSE_SETTLED.into(), f(|s| s.rmse_settled, settled)),
             Column::new(
                 cols::RMSE_OVER_SD.into(),
-                f(|s| s.rmse_settled / s.sd_settled),
+                f(|s| s.rmse_settled / s.sd_settled, settled),
             ),
             Column::new(
                 cols::CHOSEN.into(),
@@ -731,7 +746,7 @@ pub fn breakdown(
         Breakdown::Theme => named.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0))),
     }
     groups.extend(named);
-    let mut c: Vec<Vec<f64>> = vec![Vec::new(); 9];
+    let mut c: Vec<Vec<Option<f64>>> = vec![Vec::new(); 9];
     for (_, idx) in &groups {
         let x: Vec<f64> = idx.iter().map(|&i| expected[i]).collect();
         let y: Vec<f64> = idx.iter().map(|&i| r(i)).collect();
@@ -753,8 +768,9 @@ pub fn breakdown(
             e.rmse,
             y.iter().map(|v| (v - overall).abs()).sum::<f64>() / n,
         ];
+        // Null where undefined (Spearman's rho of one puzzle or a constant).
         for (col, v) in c.iter_mut().zip(vals) {
-            col.push(v);
+            col.push(v.is_finite().then_some(v));
         }
     }
     let names = [

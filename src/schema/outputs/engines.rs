@@ -1206,7 +1206,8 @@ pub const DIFFICULTY_MODELS: Output = Output {
             "",
             3,
             HI,
-            "Spearman's rho of the predictions with the ratings; NaN when undefined.",
+            "Spearman's rho of the predictions with the ratings; null when undefined (a constant), \
+             and every measure null where the family priced no puzzle.",
         ),
         q(
             "cv_mae",
@@ -1384,7 +1385,7 @@ pub const DIFFICULTY_BREAKDOWN: Output = Output {
             "",
             3,
             HI,
-            "Spearman's rho of the expected ratings with the ratings; NaN when undefined.",
+            "Spearman's rho of the expected ratings with the ratings; null when undefined.",
         ),
         q(
             "mae",

@@ -117,7 +117,7 @@ fn games_get_the_last_named_position_they_reach_in_any_move_order() {
     assert_eq!(why[4], s("no table line's position reached"));
     assert_eq!(why[6], None);
 
-    let counts = summary(out.lazy()).collect().unwrap();
+    let counts = summary(out.clone().lazy()).collect().unwrap();
     let n = |c| ints(&counts, c)[0].unwrap();
     assert_eq!(
         [
@@ -132,6 +132,13 @@ fn games_get_the_last_named_position_they_reach_in_any_move_order() {
     );
     let pct = counts.column(summary_col::AGREEING_PCT).unwrap();
     assert_eq!(pct.f64().unwrap().get(0), Some(33.3));
+    // Without an ECO tag nothing is compared: no share, not NaN.
+    let untagged = summary(out.lazy().filter(col(opening_col::ECO_TAG).is_null()))
+        .collect()
+        .unwrap();
+    assert_eq!(ints(&untagged, summary_col::COMPARED)[0], Some(0));
+    let pct = untagged.column(summary_col::AGREEING_PCT).unwrap();
+    assert_eq!(pct.f64().unwrap().get(0), None);
 }
 
 #[test]

@@ -256,9 +256,9 @@ pub fn classify(
 /// agreeing (of the tagged and classified).
 pub fn summary(openings: LazyFrame) -> LazyFrame {
     let n = |e: Expr| e.sum().cast(DataType::UInt32);
+    // Null, not NaN, when nothing was compared.
     let pct = |a: &str, b: &str| {
-        (col(a).cast(DataType::Float64) * lit(100.0) / col(b).cast(DataType::Float64))
-            .round(1, RoundMode::default())
+        crate::metrics::standings::pct(col(a), col(b)).round(1, RoundMode::default())
     };
     openings
         .select([

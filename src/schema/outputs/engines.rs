@@ -1473,7 +1473,7 @@ pub const OPENING_CLASSIFICATION: Output = Output {
             "%",
             1,
             None,
-            "Agreeing games of the tagged and classified ones; NaN when there is none.",
+            "Agreeing games of the tagged and classified ones; null when there is none.",
         ),
     ],
 };

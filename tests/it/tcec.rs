@@ -1077,7 +1077,7 @@ fn ordos_own_search_where_it_stops_short_of_the_root() {
 /// with an error has one above zero.
 #[test]
 fn ratings_of_every_group() {
-    use evallab::metrics::ratings::{RatingOptions, ratings};
+    use evallab::metrics::ratings::{RatingOptions, groups, ratings};
     let Some(c) = corpus() else { return };
     let opts = RatingOptions {
         each_group: true,
@@ -1156,6 +1156,28 @@ fn ratings_of_every_group() {
         (0..df.height()).all(|i| rating.get(i).is_some() != reason.get(i).is_some()),
         "a row is rated or says why not"
     );
+    // Groups are numbered as `--groups` numbers them, rated or not, in the
+    // rows and in the summary.
+    let listed = groups(c.ds.scan(&GAMES).unwrap(), &opts.selection).unwrap();
+    let number: std::collections::HashMap<&str, Option<u32>> = listed
+        .column("engine")
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(Option::unwrap)
+        .zip(listed.column("group").unwrap().u32().unwrap().iter())
+        .collect();
+    let engine = df.column("engine").unwrap().str().unwrap();
+    for (e, g) in engine.iter().map(Option::unwrap).zip(group.iter()) {
+        assert_eq!(number[e], g, "{e}");
+    }
+    assert!(group.iter().flatten().max() > r.summary.column("group").unwrap().u32().unwrap().max());
+    let summary_groups = r.summary.column("group").unwrap().u32().unwrap();
+    for (i, s) in summary_groups.into_no_null_iter().enumerate() {
+        assert!(group.iter().any(|g| g == Some(s)), "summary group {s}");
+        assert!(i == 0 || summary_groups.get(i - 1) < Some(s));
+    }
 }
 
 /// Every engine with own evals gets a pooled x05, and for one without a

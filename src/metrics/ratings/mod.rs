@@ -207,6 +207,8 @@ struct Row {
 
 /// A group rated: its players (indices into the names), solution, samples.
 struct Rated {
+    /// Its number, as `groups` numbers it (1-based).
+    group: u32,
     players: Vec<usize>,
     rating: Vec<f64>,
     samples: Option<Samples>,
@@ -347,6 +349,7 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             )
         });
         rated.push(Rated {
+            group: group as u32 + 1,
             players,
             rating: sol.rating,
             samples,
@@ -396,7 +399,7 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
                 points: all.points[i],
                 played: all.played[i],
                 wdl: wdl(i),
-                group: Some(gi as u32 + 1),
+                group: Some(r.group),
                 kind: all.kind[i],
                 cfs_next,
                 reason: None,
@@ -422,7 +425,7 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
             points: all.points[i],
             played: all.played[i],
             wdl: wdl(i),
-            group: None,
+            group: g[i].map(|x| x as u32 + 1),
             kind: all.kind[i],
             cfs_next: None,
             reason: Some(reason),
@@ -495,7 +498,7 @@ fn summary_frame(
     let white_sd = sd(|s| &s.white, |r| r.white, opts.white.is_none());
     let draw_sd = sd(|s| &s.draw, |r| r.draw, opts.draw.is_none());
     df!(
-        m::GROUP => (1..=rated.len() as u32).collect::<Vec<_>>(),
+        m::GROUP => rated.iter().map(|r| r.group).collect::<Vec<_>>(),
         m::ENGINES => rated.iter().map(|r| r.players.len() as u32).collect::<Vec<_>>(),
         metric::GAMES => rated.iter().map(|r| r.games as u32).collect::<Vec<_>>(),
         m::REFERENCE => rated.iter().map(|r| match r.anchor {

@@ -427,8 +427,8 @@ pub const RATINGS: Output = Output {
             "",
             0,
             None,
-            "The rated connectivity group the engine is in (R9), numbered 1, 2, … in the order \
-             the groups were rated, as the summary's `group`; empty for an engine not rated.",
+            "The connectivity group the engine is in (R9), numbered as `ratings --groups` numbers \
+             it, rated or not (the summary's `group`); empty for an engine in no group.",
         ),
         RATING_KIND,
         q(
@@ -458,7 +458,8 @@ pub const RATINGS_SUMMARY: Output = Output {
             "",
             0,
             None,
-            "The connectivity group rated (R9), numbered as in the ratings' `group`.",
+            "The connectivity group rated (R9), numbered as in the ratings' `group` and \
+             `--groups` (a group that could not be rated has no row).",
         ),
         q(
             "engines",
@@ -579,9 +580,9 @@ pub const RATINGS_GROUPS: Output = Output {
             "",
             0,
             None,
-            "The engine's connectivity group (R9), numbered from 1 over all groups (not the \
-             rated groups' numbers of `ratings --each-group`); an engine that won or lost \
-             every game joins its opponents' group when they are all in one, else empty.",
+            "The engine's connectivity group (R9), numbered from 1 over all groups (as \
+             `ratings --each-group` numbers them); an engine that won or lost every game joins \
+             its opponents' group when they are all in one, else empty.",
         ),
         q(
             "group_size",

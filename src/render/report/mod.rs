@@ -106,8 +106,18 @@ explains itself on hover; definitions in the book: docs/reference/outputs.md, do
         );
         html.push_str(&s.sentence());
         html.push_str(&summary::table(&[(event.name.as_str(), s.clone())], false)?);
+        // A test or bonus event's sections are there on a click.
+        let test = summary::is_test(&event.name);
+        if test {
+            html.push_str(
+                "<details class=fold><summary>Test or bonus event: its sections</summary>",
+            );
+        }
         for section in sections::SECTIONS {
             html.push_str(&section(event)?);
+        }
+        if test {
+            html.push_str("</details>");
         }
         html.push_str("<p class=note><a href=\"#events\">↑ Events</a></p></section>");
     }

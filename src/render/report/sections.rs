@@ -1583,5 +1583,35 @@ mod tests {
             2
         );
         assert!(html.ends_with("</section></body></html>\n"));
+        assert!(!html.contains("Test or bonus event"));
+    }
+
+    /// A test or bonus event's sections are folded under its summary, the
+    /// other events' open.
+    #[test]
+    fn test_events_are_folded_in_the_page() {
+        let data = ReportData {
+            dataset: "ds".into(),
+            games: 3,
+            x05_default: crate::metrics::x05::DEFAULT,
+            ratings: Err("no games".into()),
+            events: vec![
+                event("TCEC Season 20 Testing"),
+                event("TCEC Season 20 Sufi"),
+            ],
+            wdl: None,
+            wdl_validation: None,
+        };
+        let html = page(&data).unwrap();
+        let fold = "<details class=fold><summary>Test or bonus event: its sections</summary>";
+        assert_eq!(html.matches(fold).count(), 1);
+        let (test, sufi) = (
+            html.find("<section id=\"e0\"").unwrap(),
+            html.find("<section id=\"e1\"").unwrap(),
+        );
+        let folded = html.find(fold).unwrap();
+        assert!(test < folded && folded < sufi);
+        let rules = html.find("<h3>Adjudication rules replayed</h3>").unwrap();
+        assert!(folded < rules && rules < html[folded..].find("</details>").unwrap() + folded);
     }
 }

@@ -394,8 +394,8 @@ pub fn table(rows: &[(&str, Summary)], link: bool) -> Result<String, Error> {
 /// "test" or "bonus"), or the rest.
 pub fn toc_group(event: &str) -> String {
     let lower = event.to_ascii_lowercase();
-    if lower.contains("test") || lower.contains("bonus") {
-        return "Test and bonus events".into();
+    if is_test(event) {
+        return TEST_GROUP.into();
     }
     if let Some(at) = lower.find("season ") {
         let n: String = event[at + 7..]
@@ -408,6 +408,16 @@ pub fn toc_group(event: &str) -> String {
         return "Cups".into();
     }
     "Other events".into()
+}
+
+/// The group of test and bonus events: last in the table of contents and
+/// folded there and in the page.
+pub const TEST_GROUP: &str = "Test and bonus events";
+
+/// A test or bonus event, by its name ("test" or "bonus" in it).
+pub fn is_test(event: &str) -> bool {
+    let lower = event.to_ascii_lowercase();
+    lower.contains("test") || lower.contains("bonus")
 }
 
 /// Events beyond which the table of contents is folded per group (a click
@@ -428,13 +438,13 @@ pub fn toc(rows: &[(&str, Summary)]) -> Result<String, Error> {
         }
     }
     // Test events last.
-    groups.sort_by_key(|(g, _)| g.starts_with("Test"));
+    groups.sort_by_key(|(g, _)| g == TEST_GROUP);
     if groups.len() <= 1 {
         return table(rows, true);
     }
     let mut html = String::new();
     for (g, idx) in &groups {
-        let open = rows.len() <= TOC_OPEN_EVENTS && !g.starts_with("Test");
+        let open = rows.len() <= TOC_OPEN_EVENTS && g != TEST_GROUP;
         let part: Vec<(&str, Summary)> = idx.iter().map(|&i| rows[i].clone()).collect();
         let _ = write!(
             html,

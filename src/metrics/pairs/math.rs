@@ -38,7 +38,8 @@ pub struct Trinomial {
 
 /// Logistic Elo of a score in (0, 1); None at 0 and 1 (not finite).
 pub fn elo(score: f64) -> Option<f64> {
-    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10())
+    // `+ 0.0`: an even score is 0, not the -0 of -400 · log10(1).
+    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10() + 0.0)
 }
 
 /// The mean and variance of a distribution: values `xs`, counts `n`.
@@ -435,6 +436,7 @@ mod tests {
         assert!((e.score - 2.0 / 3.0).abs() < 1e-12);
         assert!((e.score_se - (66.0f64 / 864.0 / 6.0).sqrt()).abs() < 1e-12);
         assert!((e.elo.unwrap() - 400.0 * 2f64.log10()).abs() < 1e-9);
+        assert!(elo(0.5).unwrap().is_sign_positive());
         // The interval: Elo(2/3 ∓ 1.96·0.112834) = −38.0100, 359.3585; ± 198.6843.
         assert!((e.elo_lo.unwrap() + 38.010038).abs() < 1e-6, "{e:?}");
         assert!((e.elo_hi.unwrap() - 359.358531).abs() < 1e-6, "{e:?}");

@@ -18,8 +18,9 @@ pub const EXIT_TRUNCATED: u8 = 9;
 ///
 /// Inputs are files, directories (searched recursively for *.pgn*), globs or
 /// `-` for stdin; plain, gzip, zstd, bzip2 and xz are detected by content.
-/// Inputs already in the dataset (same sha256) are skipped, so re-running an
-/// ingest never duplicates games.
+/// Inputs already in the dataset, or given twice, are skipped (the same
+/// sha256, or the same PGN decoded: `a.pgn` after `a.pgn.gz`), so re-running
+/// an ingest never duplicates games.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// PGN files, directories, globs, or `-` for stdin.
@@ -105,11 +106,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     progress.finish();
     let c = report.counts;
     if !args.quiet {
-        for (name, sha) in &report.skipped {
-            eprintln!(
-                "skipped {name}: already in the dataset (sha256 {})",
-                &sha[..12]
-            );
+        for (name, why) in &report.skipped {
+            eprintln!("skipped {name}: {why}");
         }
         if let Some(h) = &report.stale_lock {
             eprintln!("recovered the lock of a writer that died: {h}");

@@ -48,6 +48,10 @@ pub struct InputRecord {
     pub rejects: u64,
     pub plies: u64,
     pub unparsed_comments: u64,
+    /// Its decoded content, by which the same PGN stored plain and
+    /// compressed is one input (absent in runs before 2026-11-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<evallab_pgn::input::Content>,
 }
 
 /// One ingest run.

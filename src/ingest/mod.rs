@@ -34,7 +34,7 @@ use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, InputRecord, Manifest, Run};
 use crate::schema::{self, MANIFEST_FILE};
 use evallab_pgn::game::{Counts, ParseOptions, Source, game_id, parse_batch};
-use evallab_pgn::input::{self, Input};
+use evallab_pgn::input::{self, Content, ContentReader, Input};
 use evallab_pgn::split::{Batch, Splitter};
 use tables::Tables;
 
@@ -79,7 +79,8 @@ pub struct IngestReport {
     /// The part written (`None` when every input was already in the dataset).
     pub part: Option<u32>,
     pub inputs: Vec<InputRecord>,
-    /// Inputs skipped because their sha256 is already in the dataset (name, sha256).
+    /// Inputs skipped because the dataset, or an input before them, already
+    /// holds them (by sha256, or by decoded content): (name, why).
     pub skipped: Vec<(String, String)>,
     /// Compressed inputs that end early (a partial download): their games
     /// before the damage are in, the one it cut is a `truncated input`
@@ -256,14 +257,18 @@ fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, Error> {
         .map_err(|e| Error::Usage(format!("--jobs {jobs}: cannot start the threads: {e}")))
 }
 
-/// Resolves the inputs and keeps those neither `known` nor repeated (by
-/// sha256), recording the others in `skipped`.
+/// Resolves the inputs and keeps those neither `known` nor repeated,
+/// recording the others in `skipped` with the reason: the same sha256, or the
+/// same decoded content (the same PGN plain and compressed).
 ///
-/// Only an input as large as another, known or given, can repeat it: those
-/// are hashed here, in parallel on `pool`, and the selection runs in input
-/// order. The others are hashed while they are parsed (see [`run`]): hashing
-/// first left a CPU idle 1.4 s of an 11 s ingest of the TCEC corpus
-/// concatenated 4× into one file.
+/// Only an input as large as another, known or given, can repeat its sha256:
+/// those are hashed here, in parallel on `pool`, and the selection runs in
+/// input order. The others are hashed while they are parsed (see [`run`]):
+/// hashing first left a CPU idle 1.4 s of an 11 s ingest of the TCEC corpus
+/// concatenated 4× into one file. Likewise only an input whose first decoded
+/// bytes ([`input::HEAD_BYTES`]) are another's can repeat its content: every
+/// input's head is hashed here, and only those sharing one are decoded whole
+/// before the parse.
 fn select_inputs(
     pool: &rayon::ThreadPool,
     expanded: Vec<(String, PathBuf)>,
@@ -280,7 +285,9 @@ fn select_inputs(
     for size in given.chain(known.iter().map(|k| k.size)) {
         *sizes.entry(size).or_default() += 1;
     }
-    let resolved: Vec<Result<Input, Error>> = pool.install(|| {
+    // An input that cannot be decoded has no head: its read fails later,
+    // naming it.
+    let resolved: Vec<Result<(Input, Option<String>), Error>> = pool.install(|| {
         resolved
             .into_par_iter()
             .map(|inp| {
@@ -288,29 +295,55 @@ fn select_inputs(
                 if sizes[&inp.size] > 1 {
                     inp.sha256 = Some(inp.hash()?);
                 }
-                Ok(inp)
+                let head = input::content_head(&inp.path).ok();
+                Ok((inp, head))
             })
             .collect()
     });
+    let short = |h: &str| h[..12].to_string();
     let mut todo: Vec<Input> = Vec::new();
+    // The heads of `todo`, and the contents of those decoded whole.
+    let mut heads: Vec<Option<String>> = Vec::new();
+    let mut contents: HashMap<usize, Content> = HashMap::new();
     let mut failed = None;
     for inp in resolved {
-        match inp {
+        let (inp, head) = match inp {
             Err(e) => {
                 failed.get_or_insert(e);
+                continue;
             }
             // After a failure, the remaining inputs are only cleaned up.
-            Ok(inp) if failed.is_some() => cleanup_spool(&inp),
-            Ok(inp) => match &inp.sha256 {
-                Some(sha)
-                    if known.iter().any(|k| &k.sha256 == sha)
-                        || todo.iter().any(|t| t.sha256.as_ref() == Some(sha)) =>
-                {
-                    skipped.push((inp.name.clone(), sha.clone()));
+            Ok((inp, _)) if failed.is_some() => {
+                cleanup_spool(&inp);
+                continue;
+            }
+            Ok(x) => x,
+        };
+        let repeat = match &inp.sha256 {
+            Some(sha) if known.iter().any(|k| &k.sha256 == sha) => {
+                Some(format!("already in the dataset (sha256 {})", short(sha)))
+            }
+            Some(sha) if todo.iter().any(|t| t.sha256.as_ref() == Some(sha)) => {
+                Some(format!("given twice (sha256 {})", short(sha)))
+            }
+            _ => match same_content(&inp, head.as_deref(), known, &todo, &heads, &mut contents) {
+                Ok(r) => r,
+                Err(e) => {
+                    failed.get_or_insert(e);
                     cleanup_spool(&inp);
+                    continue;
                 }
-                _ => todo.push(inp),
             },
+        };
+        match repeat {
+            Some(why) => {
+                skipped.push((inp.name.clone(), why));
+                cleanup_spool(&inp);
+            }
+            None => {
+                todo.push(inp);
+                heads.push(head);
+            }
         }
     }
     if let Some(e) = failed {
@@ -318,6 +351,56 @@ fn select_inputs(
         return Err(e);
     }
     Ok(todo)
+}
+
+/// Why `inp` repeats the content of a known input or of one in `todo`
+/// (whose heads are `heads`), or `None`. Decodes whole only the inputs
+/// that share a head, each once (`contents`, by index into `todo`).
+fn same_content(
+    inp: &Input,
+    head: Option<&str>,
+    known: &[&InputRecord],
+    todo: &[Input],
+    heads: &[Option<String>],
+    contents: &mut HashMap<usize, Content>,
+) -> Result<Option<String>, Error> {
+    let Some(head) = head else { return Ok(None) };
+    let same_head_known: Vec<&InputRecord> = known
+        .iter()
+        .copied()
+        .filter(|k| k.content.as_ref().is_some_and(|c| c.head == head))
+        .collect();
+    let same_head_given: Vec<usize> = (0..todo.len())
+        .filter(|&i| heads[i].as_deref() == Some(head))
+        .collect();
+    if same_head_known.is_empty() && same_head_given.is_empty() {
+        return Ok(None);
+    }
+    let whole = |path: &Path| input::content(path).map_err(|e| Error::io(path, e));
+    let mine = whole(&inp.path)?;
+    let id = &mine.xxh3[..12];
+    if let Some(k) = same_head_known
+        .iter()
+        .find(|k| k.content.as_ref().is_some_and(|c| c == &mine))
+    {
+        return Ok(Some(format!(
+            "the same PGN as {}, already in the dataset (content xxh3 {id})",
+            k.path
+        )));
+    }
+    for i in same_head_given {
+        let theirs = match contents.entry(i) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(whole(&todo[i].path)?),
+        };
+        if *theirs == mine {
+            return Ok(Some(format!(
+                "the same PGN as {}, given before it (content xxh3 {id})",
+                todo[i].name
+            )));
+        }
+    }
+    Ok(None)
 }
 
 /// Parses `todo` into the three part writers (games, moves, rejects) and
@@ -335,11 +418,17 @@ fn ingest_inputs(
         .collect::<Result<Vec<_>, _>>()
         .and_then(|w| run(pool, w, todo, opts, progress));
     todo.iter().for_each(cleanup_spool);
-    let (per_input, sha256s, pgn_bytes) = result?;
+    let Ingested {
+        counts,
+        sha256s,
+        contents,
+        pgn_bytes,
+    } = result?;
     report.inputs = todo
         .iter()
-        .zip(per_input.iter().zip(sha256s))
-        .map(|(inp, (c, sha256))| {
+        .zip(counts.iter().zip(sha256s))
+        .zip(contents)
+        .map(|((inp, (c, sha256)), content)| {
             report.counts += *c;
             if c.truncated > 0 {
                 report.truncated.push(inp.name.clone());
@@ -352,6 +441,7 @@ fn ingest_inputs(
                 rejects: c.rejects,
                 plies: c.plies,
                 unparsed_comments: c.unparsed_comments,
+                content: Some(content),
             }
         })
         .collect();
@@ -397,15 +487,23 @@ const MAX_PENDING_ROWS: usize = 1024 * 1024;
 /// The columns derived from the input's sha256.
 const SHA256_COLUMNS: [&str; 2] = [schema::col::GAME_ID, schema::col::SOURCE_SHA256];
 
-/// Parses, hashes and writes `inputs`; returns the counts and the sha256 of
-/// each input, and the decompressed bytes read.
+/// What [`run`] read: per input its counts, sha256 and content; the
+/// decompressed bytes.
+struct Ingested {
+    counts: Vec<Counts>,
+    sha256s: Vec<String>,
+    contents: Vec<Content>,
+    pgn_bytes: u64,
+}
+
+/// Parses, hashes and writes `inputs`.
 fn run(
     pool: &rayon::ThreadPool,
     writers: Vec<PartWriter>,
     inputs: &[Input],
     opts: IngestOptions,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<(Vec<Counts>, Vec<String>, u64), Error> {
+) -> Result<Ingested, Error> {
     let jobs = opts.jobs.max(1);
     let mut writers = writers;
     let schemas = [&schema::GAMES, &schema::MOVES, &schema::REJECTS].map(|t| t.arrow_schema());
@@ -423,6 +521,7 @@ fn run(
         ..Progress::default()
     };
     let mut pgn_bytes = 0u64;
+    let mut contents = Vec::new();
     std::thread::scope(|s| -> Result<(), Error> {
         let reader = s.spawn(|| read_inputs(inputs, opts.batch_bytes, item_tx));
         // Inputs not hashed by the selection are hashed beside the parsing,
@@ -492,7 +591,8 @@ fn run(
         let writers = writer.join().expect("writer thread panicked");
         // The reader's and the hasher's errors explain a parse or write stop
         // caused by a closed channel.
-        pgn_bytes = read?;
+        (pgn_bytes, contents) = read?;
+        assert_eq!(contents.len(), inputs.len(), "every input read to its end");
         hashed?;
         parsed?;
         let mut writers = writers?;
@@ -506,7 +606,12 @@ fn run(
         .into_iter()
         .map(|h| h.into_inner().expect("every input was hashed"))
         .collect();
-    Ok((per_input, sha256s, pgn_bytes))
+    Ok(Ingested {
+        counts: per_input,
+        sha256s,
+        contents,
+        pgn_bytes,
+    })
 }
 
 /// The fields of a table derived from the input's sha256.
@@ -658,14 +763,20 @@ type Panic = Box<dyn std::any::Any + Send>;
 
 /// Decompresses and splits the inputs in order (a Lichess puzzle CSV, known
 /// by its header, row by row). Returns the bytes read.
-fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Result<u64, Error> {
+fn read_inputs(
+    inputs: &[Input],
+    batch_bytes: usize,
+    tx: SyncSender<Item>,
+) -> Result<(u64, Vec<Content>), Error> {
     let mut total = 0u64;
+    let mut contents = Vec::with_capacity(inputs.len());
     for (i, inp) in inputs.iter().enumerate() {
         let io_err = |err| Error::Io {
             path: inp.name.clone(),
             err,
         };
         let reader = input::open_decoded(&inp.path).map_err(|e| Error::io(&inp.path, e))?;
+        let (reader, content) = ContentReader::new(reader);
         let mut reader = BufReader::with_capacity(1 << 16, reader);
         // The first line (at most 4 KiB of it) tells a puzzle CSV; it is
         // then read again, in front of the rest.
@@ -706,11 +817,12 @@ fn read_inputs(inputs: &[Input], batch_bytes: usize, tx: SyncSender<Item>) -> Re
                 }
             }
         };
+        contents.push(content.content());
         if !sent || tx.send(Item::InputDone(i)).is_err() {
-            return Ok(total);
+            return Ok((total, contents));
         }
     }
-    Ok(total)
+    Ok((total, contents))
 }
 
 /// A reader that fails once with the error it holds, then ends.

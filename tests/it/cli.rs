@@ -362,6 +362,50 @@ fn counts(ds: &str) -> (u64, u64) {
     (g, r)
 }
 
+/// The same PGN plain and compressed is one input: after the zstd copy, the
+/// plain file is skipped (naming the copy), and in one run the second of the
+/// two; a different PGN with the same first bytes is ingested.
+#[test]
+fn the_same_pgn_compressed_or_not_is_ingested_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // Longer than the head (HEAD_BYTES): `longer.pgn` shares it.
+    let zst = std::fs::read("data/demo/demo_tcec.pgn.zst").unwrap();
+    let plain = zstd::decode_all(&zst[..]).unwrap();
+    assert!(plain.len() > evallab_pgn::input::HEAD_BYTES);
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    std::fs::write(path("a.pgn"), &plain).unwrap();
+    std::fs::write(path("a.pgn.zst"), zst).unwrap();
+    let mut longer = plain.clone();
+    longer.extend_from_slice(b"\n[Event \"extra\"]\n\n1. e4 *\n");
+    std::fs::write(path("longer.pgn"), &longer).unwrap();
+    let ds = path("ds");
+    ingest_ok(&[&path("a.pgn.zst")], &ds, &[]);
+    let once = counts(&ds);
+    assert!(once.0 > 0);
+    let out = evallab(&["ingest", &path("a.pgn"), "-o", &ds], None);
+    assert!(out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("skipped ")
+            && err.contains("a.pgn: the same PGN as ")
+            && err.contains("a.pgn.zst, already in the dataset (content xxh3 "),
+        "{err}"
+    );
+    assert_eq!(counts(&ds), once);
+    ingest_ok(&[&path("longer.pgn")], &ds, &[]);
+    assert_eq!(counts(&ds).0, 2 * once.0 + 1);
+    // One run: the second copy is skipped.
+    let ds2 = path("ds2");
+    let out = evallab(
+        &["ingest", &path("a.pgn"), &path("a.pgn.zst"), "-o", &ds2],
+        None,
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains("a.pgn.zst: the same PGN as "), "{err}");
+    assert!(err.contains("a.pgn, given before it"), "{err}");
+    assert_eq!(counts(&ds2), once);
+}
+
 /// Issue 9, defect 1: `--overwrite` with an input that fails must leave the
 /// old dataset whole (it used to delete the old parts before reading).
 #[test]

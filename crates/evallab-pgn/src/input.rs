@@ -205,6 +205,91 @@ pub fn hex(bytes: &[u8]) -> String {
         })
 }
 
+/// Decoded bytes of an input whose hash (xxh3-64) is its content's cheap
+/// fingerprint: two inputs whose first bytes differ cannot be the same PGN,
+/// so only inputs sharing them are decoded and hashed whole before a parse.
+pub const HEAD_BYTES: usize = 64 << 10;
+
+/// What an input holds, whatever its compression: the same PGN stored plain
+/// and as `.gz` has one content, two sha256s. (Recorded in the manifest.)
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Content {
+    /// Decoded bytes.
+    pub bytes: u64,
+    /// xxh3-64 of the first [`HEAD_BYTES`], hex.
+    pub head: String,
+    /// xxh3-128 of every decoded byte, hex.
+    pub xxh3: String,
+}
+
+/// Shared state of a [`ContentReader`], read once its reader is done.
+#[derive(Default)]
+struct ContentState {
+    bytes: u64,
+    head: xxhash_rust::xxh3::Xxh3,
+    all: xxhash_rust::xxh3::Xxh3,
+}
+
+/// A reader that hashes what passes through it ([`Content`]); its
+/// [`ContentHandle`] gives the result after the reader was moved away (into a
+/// splitter).
+pub struct ContentReader<R> {
+    inner: R,
+    state: std::sync::Arc<std::sync::Mutex<ContentState>>,
+}
+
+/// The [`Content`] of what a [`ContentReader`] has read so far.
+#[derive(Clone)]
+pub struct ContentHandle(std::sync::Arc<std::sync::Mutex<ContentState>>);
+
+impl<R: Read> ContentReader<R> {
+    pub fn new(inner: R) -> (Self, ContentHandle) {
+        let state = std::sync::Arc::default();
+        let handle = ContentHandle(std::sync::Arc::clone(&state));
+        (ContentReader { inner, state }, handle)
+    }
+}
+
+impl<R: Read> Read for ContentReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut s = self.state.lock().expect("content hash");
+        let in_head = HEAD_BYTES.saturating_sub(s.bytes as usize).min(n);
+        s.head.update(&buf[..in_head]);
+        s.all.update(&buf[..n]);
+        s.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+impl ContentHandle {
+    pub fn content(&self) -> Content {
+        let s = self.0.lock().expect("content hash");
+        Content {
+            bytes: s.bytes,
+            head: format!("{:016x}", s.head.digest()),
+            xxh3: format!("{:032x}", s.all.digest128()),
+        }
+    }
+}
+
+/// The xxh3-64 (hex) of an input's first [`HEAD_BYTES`] decoded bytes (all of
+/// them when it is shorter), as [`Content::head`].
+pub fn content_head(path: &Path) -> io::Result<String> {
+    let mut head = Vec::with_capacity(HEAD_BYTES);
+    open_decoded(path)?
+        .take(HEAD_BYTES as u64)
+        .read_to_end(&mut head)?;
+    Ok(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&head)))
+}
+
+/// An input's whole [`Content`], decoded once.
+pub fn content(path: &Path) -> io::Result<Content> {
+    let (mut r, handle) = ContentReader::new(open_decoded(path)?);
+    io::copy(&mut r, &mut io::sink())?;
+    Ok(handle.content())
+}
+
 /// Resolves an expanded path into an [`Input`] with its size, spooling stdin
 /// to `spool_dir` first; it is not hashed yet.
 pub fn resolve(name: String, path: PathBuf, spool_dir: &Path) -> Result<Input, Error> {
@@ -358,6 +443,45 @@ mod tests {
             open_decoded(&p).unwrap().read_to_end(&mut out).unwrap();
             assert_eq!(out, text, "{ext}");
         }
+    }
+
+    /// One PGN in every compression has one content: its size, the hash of
+    /// its first HEAD_BYTES (equal to `content_head`) and of it all; a
+    /// change past the head changes only the whole hash.
+    #[test]
+    fn content_is_the_same_in_every_compression() {
+        let text = "[Event \"x\"]\n\n1. e4 e5 *\n\n".repeat(10_000);
+        let dir = tempfile::tempdir().unwrap();
+        let mut seen = None;
+        for (ext, bytes) in encodings(text.as_bytes()) {
+            let p = dir.path().join(ext);
+            std::fs::write(&p, bytes).unwrap();
+            let c = content(&p).unwrap();
+            assert_eq!(c.bytes, text.len() as u64, "{ext}");
+            assert_eq!(content_head(&p).unwrap(), c.head, "{ext}");
+            assert_eq!(
+                c.head,
+                format!(
+                    "{:016x}",
+                    xxhash_rust::xxh3::xxh3_64(&text.as_bytes()[..HEAD_BYTES])
+                )
+            );
+            assert_eq!(seen.get_or_insert_with(|| c.clone()), &c, "{ext}");
+        }
+        let mut other = text.into_bytes();
+        *other.last_mut().unwrap() = b' ';
+        let p = dir.path().join("other");
+        std::fs::write(&p, &other).unwrap();
+        let (c, first) = (content(&p).unwrap(), seen.unwrap());
+        assert_eq!((c.bytes, &c.head), (first.bytes, &first.head));
+        assert_ne!(c.xxh3, first.xxh3);
+        // Shorter than the head: the head is all of it.
+        std::fs::write(&p, b"1. e4 *\n").unwrap();
+        let c = content(&p).unwrap();
+        assert_eq!(
+            c.head,
+            format!("{:016x}", xxhash_rust::xxh3::xxh3_64(b"1. e4 *\n"))
+        );
     }
 
     /// Issue 29: each compression, cut at 60 %: the games before the damage

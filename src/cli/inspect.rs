@@ -9,15 +9,36 @@ use evallab::dataset::Dataset;
 /// Show what a dataset holds: counts, dialects and every rejected game.
 ///
 /// Show what a dataset holds: counts per table, per event and per comment
-/// dialect, and every rejected game with its reason.
+/// dialect, and every rejected game with its reason; or, with --verify,
+/// whether every part is still as committed.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
+    /// Instead, hash every part and compare it with the manifest's record of
+    /// its commit (a changed part: exit 6, naming it).
+    #[arg(long)]
+    verify: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ds = Dataset::open(&args.dataset)?;
+    if args.verify {
+        let v = evallab::dataset::inspect::verify(&ds)?;
+        outln!(
+            "verified {} part(s), {:.1} MB: each as committed",
+            v.parts,
+            v.bytes as f64 / 1e6
+        );
+        if v.unrecorded > 0 {
+            outln!(
+                "{} part(s) have no record (committed before evallab recorded them): the next \
+                 write to the dataset records them",
+                v.unrecorded
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let ins = evallab::dataset::inspect::inspect(&ds)?;
     outln!("inputs: {}", ds.manifest().inputs().count());
     outln!("{}", ins.tables);

@@ -3,7 +3,7 @@
 use polars::prelude::*;
 
 use crate::Error;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, PartSum};
 use crate::schema::{ANALYSIS_TABLES, GAMES, MOVES, REJECTS, col};
 
 /// The summaries `evallab inspect` prints.
@@ -133,4 +133,64 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         rejects,
         analyses,
     })
+}
+
+/// What [`verify`] checked.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Parts hashed and found as committed, and their bytes.
+    pub parts: usize,
+    pub bytes: u64,
+    /// Parts without a sum (listed by a manifest written before sums were
+    /// recorded; the next write to the dataset records them).
+    pub unrecorded: usize,
+}
+
+/// Hashes every part the manifest lists and compares it with its sum at
+/// commit; an error names each part that differs.
+pub fn verify(ds: &Dataset) -> Result<Verified, Error> {
+    use rayon::prelude::*;
+    let listed: Vec<&String> = ds.manifest().files().map(|(_, f)| f).collect();
+    let sums = &ds.manifest().sums;
+    // The recorded parts hashed again, in parallel; None: no record.
+    let hashed: Vec<(&String, Option<PartSum>)> = listed
+        .par_iter()
+        .map(|f| {
+            let now = match sums.get(*f) {
+                Some(_) => Some(PartSum::of(&ds.root().join(f))?),
+                None => None,
+            };
+            Ok((*f, now))
+        })
+        .collect::<Result<_, Error>>()?;
+    let mut v = Verified {
+        parts: 0,
+        bytes: 0,
+        unrecorded: 0,
+    };
+    let mut changed = Vec::new();
+    for (f, now) in hashed {
+        match now {
+            None => v.unrecorded += 1,
+            Some(got) if got == sums[f] => {
+                v.parts += 1;
+                v.bytes += got.bytes;
+            }
+            Some(got) => changed.push(format!(
+                "{f} (xxh3 {}, committed as {})",
+                &got.xxh3[..12],
+                &sums[f].xxh3[..12]
+            )),
+        }
+    }
+    if !changed.is_empty() {
+        return Err(Error::Dataset(format!(
+            "{}: {} part(s) differ from what was committed: {}; restore them, or rebuild the \
+             dataset with `evallab ingest --overwrite`",
+            ds.root().display(),
+            changed.len(),
+            changed.join(", ")
+        )));
+    }
+    Ok(v)
 }

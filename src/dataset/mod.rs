@@ -28,7 +28,7 @@ pub mod part;
 pub mod shard;
 pub mod writer;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -284,6 +284,33 @@ pub struct Manifest {
     /// --overwrite`: game ids depend only on the inputs' content).
     #[serde(default)]
     pub analyses: Vec<EngineRun>,
+    /// Each listed part's size and hash when it was committed (by path as
+    /// listed): `Dataset::open` checks the sizes, `evallab inspect --verify`
+    /// the hashes. Parts of manifests written before 2026-11-28 get theirs at
+    /// the next commit.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sums: BTreeMap<String, PartSum>,
+}
+
+/// A part's size and xxh3-128 (hex) at its commit.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PartSum {
+    pub bytes: u64,
+    pub xxh3: String,
+}
+
+impl PartSum {
+    /// The part at `path` as it is now.
+    pub fn of(path: &Path) -> Result<PartSum, Error> {
+        let file = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let (mut r, hashed) = evallab_pgn::input::ContentReader::new(file);
+        std::io::copy(&mut r, &mut std::io::sink()).map_err(|e| Error::io(path, e))?;
+        let c = hashed.content();
+        Ok(PartSum {
+            bytes: c.bytes,
+            xxh3: c.xxh3,
+        })
+    }
 }
 
 impl Default for Manifest {
@@ -294,6 +321,7 @@ impl Default for Manifest {
             schema_version: schema::SCHEMA_VERSION.into(),
             runs: Vec::new(),
             analyses: Vec::new(),
+            sums: BTreeMap::new(),
         }
     }
 }
@@ -397,6 +425,27 @@ impl Dataset {
                 root.display(),
                 missing.len(),
                 missing.join(", ")
+            )));
+        }
+        // A part cut or replaced after its commit (a copy that stopped, a
+        // file written over) is found by its size, at the price of a stat.
+        let resized: Vec<String> = ds
+            .manifest
+            .sums
+            .iter()
+            .filter_map(|(f, sum)| {
+                let now = fs::metadata(root.join(f)).ok()?.len();
+                (now != sum.bytes)
+                    .then(|| format!("{f} ({now} bytes, committed with {})", sum.bytes))
+            })
+            .collect();
+        if !resized.is_empty() {
+            return Err(Error::Dataset(format!(
+                "{}: {} part(s) changed after their commit: {}; the folder was changed outside \
+                 evallab (restore them, or rebuild it with `evallab ingest --overwrite`)",
+                root.display(),
+                resized.len(),
+                resized.join(", ")
             )));
         }
         Ok(ds)
@@ -508,6 +557,17 @@ impl Dataset {
     /// Commits the manifest: the commit point of every dataset write. It is
     /// stamped with this build's tool and schema versions.
     fn save_manifest(&mut self) -> Result<(), Error> {
+        // Every listed part gets its sum once (at its commit), no other.
+        let listed: BTreeSet<String> = self.manifest.files().map(|(_, f)| f.clone()).collect();
+        self.manifest.sums.retain(|f, _| listed.contains(f));
+        // (A part already missing, kept by `--overwrite` with an engine run,
+        // is named by the next open, not summed.)
+        for f in listed {
+            let path = self.root.join(&f);
+            if !self.manifest.sums.contains_key(&f) && path.is_file() {
+                self.manifest.sums.insert(f, PartSum::of(&path)?);
+            }
+        }
         let current = Manifest::default();
         self.manifest.tool_version = current.tool_version;
         self.manifest.schema_version = current.schema_version;

@@ -487,6 +487,67 @@ fn overwrite_replaces_an_older_schema_version() {
 
 /// Issue 9, defect 1: opening a dataset whose manifest lists a part that is
 /// gone says which.
+/// A part changed after its commit: cut (any command names it, by its
+/// size) or written over (`inspect --verify` names it, by its hash). A
+/// manifest without the records gets them at its next write.
+#[test]
+fn a_part_changed_after_its_commit_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds").display().to_string();
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &[]);
+    let out = evallab(&["inspect", &ds, "--verify"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("verified 3 part(s), "),
+        "{}",
+        text(&out.stdout)
+    );
+    let part = Path::new(&ds).join("moves/part-000001.parquet");
+    let mut bytes = std::fs::read(&part).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&part, &bytes).unwrap();
+    let out = evallab(&["inspect", &ds, "--verify"], None);
+    assert_eq!(out.status.code(), Some(6));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("1 part(s) differ from what was committed: moves/part-000001.parquet (xxh3 "),
+        "{err}"
+    );
+    bytes.truncate(bytes.len() - 10);
+    std::fs::write(&part, &bytes).unwrap();
+    let out = evallab(&["standings", &ds], None);
+    assert_eq!(out.status.code(), Some(6));
+    let err = text(&out.stderr);
+    let want = format!(
+        "1 part(s) changed after their commit: moves/part-000001.parquet ({} bytes, committed with {})",
+        bytes.len(),
+        bytes.len() + 10
+    );
+    assert!(err.contains(&want), "{err}");
+    // A manifest from before the records: nothing to check, until a write.
+    ingest_ok(&["data/fixtures/tcec.pgn"], &ds, &["--overwrite"]);
+    let manifest = Path::new(&ds).join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    m.as_object_mut().unwrap().remove("sums").unwrap();
+    std::fs::write(&manifest, serde_json::to_string(&m).unwrap()).unwrap();
+    let out = evallab(&["inspect", &ds, "--verify"], None);
+    assert!(
+        text(&out.stdout).contains("3 part(s) have no record"),
+        "{}",
+        text(&out.stdout)
+    );
+    ingest_ok(&["data/fixtures/cutechess.pgn"], &ds, &[]);
+    let out = evallab(&["inspect", &ds, "--verify"], None);
+    assert_eq!(
+        text(&out.stdout).lines().count(),
+        1,
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).starts_with("verified 6 part(s), "));
+}
+
 #[test]
 fn open_names_missing_parts() {
     let dir = tempfile::tempdir().unwrap();

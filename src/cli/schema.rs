@@ -260,7 +260,9 @@ mod tests {
             "runs": [{
                 "part": 1, "started_unix": 1, "seconds": 0.5, "options": { "jobs": 2 },
                 "inputs": [{ "path": "a.pgn", "size": 1, "sha256": "ab".repeat(32), "games": 1,
-                             "rejects": 0, "plies": 2, "unparsed_comments": 0 }],
+                             "rejects": 0, "plies": 2, "unparsed_comments": 0,
+                             "content": { "bytes": 1, "head": "ab".repeat(8),
+                                          "xxh3": "ab".repeat(16) } }],
                 "files": { "games": "games/part-000001.parquet" },
                 "shard": shard,
             }],
@@ -274,6 +276,7 @@ mod tests {
                              "files": { "analysis": "analysis/part-000002.parquet" },
                              "shard": shard }],
             }],
+            "sums": { "games/part-000001.parquet": { "bytes": 9, "xxh3": "ab".repeat(16) } },
         });
         let m: evallab::dataset::Manifest = serde_json::from_value(sample).unwrap();
         serde_json::to_value(m).unwrap()
@@ -307,6 +310,15 @@ mod tests {
             }
             for (key, v) in object {
                 check_keys(v, &props[key], root, &format!("{at}.{key}"));
+            }
+        }
+        // A map (`sums`): each value against the schema of its values.
+        if let (Some(values), Some(object)) = (
+            node.get("additionalProperties").filter(|v| v.is_object()),
+            value.as_object(),
+        ) {
+            for (key, v) in object {
+                check_keys(v, values, root, &format!("{at}.{key}"));
             }
         }
         if let (Some(items), Some(array)) = (node.get("items"), value.as_array()) {

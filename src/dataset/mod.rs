@@ -54,6 +54,15 @@ pub struct InputRecord {
     pub content: Option<evallab_pgn::input::Content>,
 }
 
+impl InputRecord {
+    /// Whether `other` is this input again: the same sha256, or the same
+    /// decoded content (the same PGN plain and compressed).
+    pub fn repeats(&self, other: &InputRecord) -> bool {
+        self.sha256 == other.sha256
+            || matches!((&self.content, &other.content), (Some(a), Some(b)) if a == b)
+    }
+}
+
 /// One ingest run.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Run {
@@ -332,9 +341,10 @@ impl Manifest {
         self.runs.iter().flat_map(|r| r.inputs.iter())
     }
 
-    /// Whether an input with this sha256 was already ingested.
-    pub fn has_input(&self, sha256: &str) -> bool {
-        self.inputs().any(|i| i.sha256 == sha256)
+    /// Whether this input (or the same PGN stored otherwise) was already
+    /// ingested.
+    pub fn has_input(&self, input: &InputRecord) -> bool {
+        self.inputs().any(|i| i.repeats(input))
     }
 
     /// The analysis run with this label.

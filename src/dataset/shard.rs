@@ -344,7 +344,7 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
         let known: Vec<&InputRecord> = shard
             .inputs
             .iter()
-            .filter(|i| ds.manifest.has_input(&i.sha256))
+            .filter(|i| ds.manifest.has_input(i))
             .collect();
         if seen || known.len() == shard.inputs.len() {
             report.already.push(shard.name);
@@ -352,7 +352,8 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
         }
         if let Some(i) = known.first() {
             return Err(Error::Dataset(format!(
-                "shard {}: its input {} (sha256 {}) is already in the dataset, its other inputs are \
+                "shard {}: its input {} (sha256 {}) is already in the dataset (or the same PGN \
+                 stored otherwise), its other inputs are \
                  not; nothing was committed (write the shard again: a shard writer skips inputs \
                  the dataset has)",
                 shard.name,

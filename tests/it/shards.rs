@@ -121,6 +121,31 @@ fn committing_is_idempotent() {
     assert!(!shard_dir(root, "s9").exists());
 }
 
+/// Two shards of the same PGN, plain and compressed (written before either
+/// is committed, so neither writer could skip it): the second is already
+/// in the dataset when the first is committed.
+#[test]
+fn the_same_pgn_in_two_shards_is_committed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let plain = fs::read(fixture("tcec.pgn")).unwrap();
+    let zst = root.join("tcec.pgn.zst");
+    fs::write(&zst, zstd::encode_all(&plain[..], 3).unwrap()).unwrap();
+    ingest_shard(root, "a", &files(&["tcec.pgn"]), opts(), &mut |_| {}).unwrap();
+    let other = vec![zst.display().to_string()];
+    ingest_shard(root, "b", &other, opts(), &mut |_| {}).unwrap();
+    let rep = commit_shards(root, &[]).unwrap();
+    assert_eq!(rep.committed.len(), 1);
+    assert_eq!(rep.already, ["b"]);
+    let ds = Dataset::open(root).unwrap();
+    let once = tempfile::tempdir().unwrap();
+    let games = ingest(once.path(), &files(&["tcec.pgn"]), opts(), &mut |_| {})
+        .unwrap()
+        .counts
+        .games;
+    assert_eq!(frame(&ds, &GAMES).height() as u64, games);
+}
+
 #[test]
 fn half_written_and_overlapping_shards_commit_nothing() {
     let dir = tempfile::tempdir().unwrap();

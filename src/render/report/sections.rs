@@ -1544,19 +1544,23 @@ mod tests {
         assert_eq!(x05_compared(&event("F")).unwrap(), "");
     }
 
-    /// The page: a link and a section per event, each with every section.
-    #[test]
-    fn page_links_every_event_in_order() {
-        let data = ReportData {
+    /// A page's data: these events, no ratings, no WDL model.
+    fn page_data(events: &[&str]) -> ReportData {
+        ReportData {
             dataset: "ds".into(),
             games: 3,
             x05_default: crate::metrics::x05::DEFAULT,
             ratings: Err("no <games>".into()),
-            events: vec![event("S<1>"), event("S2")],
+            events: events.iter().map(|e| event(e)).collect(),
             wdl: None,
             wdl_validation: None,
-        };
-        let html = page(&data).unwrap();
+        }
+    }
+
+    /// The page: a link and a section per event, each with every section.
+    #[test]
+    fn page_links_every_event_in_order() {
+        let html = page(&page_data(&["S<1>", "S2"])).unwrap();
         assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
         assert!(html.contains(
             "<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a>\
@@ -1590,19 +1594,11 @@ mod tests {
     /// other events' open.
     #[test]
     fn test_events_are_folded_in_the_page() {
-        let data = ReportData {
-            dataset: "ds".into(),
-            games: 3,
-            x05_default: crate::metrics::x05::DEFAULT,
-            ratings: Err("no games".into()),
-            events: vec![
-                event("TCEC Season 20 Testing"),
-                event("TCEC Season 20 Sufi"),
-            ],
-            wdl: None,
-            wdl_validation: None,
-        };
-        let html = page(&data).unwrap();
+        let html = page(&page_data(&[
+            "TCEC Season 20 Testing",
+            "TCEC Season 20 Sufi",
+        ]))
+        .unwrap();
         let fold = "<details class=fold><summary>Test or bonus event: its sections</summary>";
         assert_eq!(html.matches(fold).count(), 1);
         let (test, sufi) = (

@@ -117,8 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let secs = report.seconds.max(1e-9);
         eprintln!(
-            "ingested {} files: {} games, {} rejects, {} plies, {} unparsed comments in {:.2}s ({:.0} plies/s, {:.1} MB/s of PGN) into {}",
+            "ingested {} file{}: {} games, {} rejects, {} plies, {} unparsed comments in {:.2}s ({:.0} plies/s, {:.1} MB/s of PGN) into {}",
             report.inputs.len(),
+            if report.inputs.len() == 1 { "" } else { "s" },
             c.games,
             c.rejects,
             c.plies,

@@ -320,7 +320,7 @@ def test_ingest_reports_progress_and_returns_the_dataset(tmp_path: Path, capsys:
     # The progress lines are drawn as a bar, not passed through; the summary is.
     assert '{"progress"' not in err
     assert re.search(r"ingest: +100\.0% \(\d+/\d+ bytes\)|ingest: 100%", err), err
-    assert f"ingested 1 files: {games[0]['games']} games" in err
+    assert f"ingested 1 file: {games[0]['games']} games" in err
     assert new.scan("games").select(pl.len()).collect().item() == games[0]["games"]
 
 

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Union
 
-from evallab.errors import NotADatasetError
+from evallab.errors import DatasetError, NotADatasetError
 
 #: A dataset folder.
 Folder = Union[str, "os.PathLike[str]"]
@@ -107,6 +107,22 @@ def tables(m: Mapping[str, Any]) -> list[str]:
 
 
 def parts(dataset: Folder, table: str) -> list[str]:
-    """The committed Parquet files of ``table``, in commit order, as strings."""
+    """The committed Parquet files of ``table``, in commit order, as strings;
+    a :class:`~evallab.errors.DatasetError` naming each part whose size is not
+    the one the manifest recorded at its commit (cut or replaced since), as
+    every evallab command checks."""
     root = Path(dataset)
-    return [str(root / f) for f in files(manifest(dataset), table)]
+    m = manifest(dataset)
+    listed = files(m, table)
+    sums = m.get("sums", {})
+    changed = [
+        f"{f} ({size} bytes, committed with {sums[f]['bytes']})"
+        for f in listed
+        if f in sums and (size := (root / f).stat().st_size if (root / f).is_file() else 0) != sums[f]["bytes"]
+    ]
+    if changed:
+        raise DatasetError(
+            f"{os.fspath(dataset)}: {len(changed)} part(s) changed after their commit: {', '.join(changed)}; "
+            "restore them, or rebuild the dataset with `evallab ingest --overwrite`"
+        )
+    return [str(root / f) for f in listed]

@@ -22,6 +22,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 from evallab.manifest import engine_run, engine_runs, files, inputs, manifest, parts, run_files  # noqa: E402
 from evallab.api import binary as evallab_bin  # noqa: E402
+from evallab.errors import DatasetError  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "docs" / "reference" / "manifest.schema.json"
@@ -62,7 +63,9 @@ def test_ingested_manifest_validates(validator):
 def test_the_keys_the_module_reads_are_in_the_schema():
     """`files`, `run_files`, `inputs`, `engine_runs`, `engine_run`: the keys they read."""
     schema = json.loads(SCHEMA.read_text())
-    assert {"runs", "analyses"} <= properties(schema)
+    assert {"runs", "analyses", "sums"} <= properties(schema)
+    assert schema["properties"]["sums"]["additionalProperties"] == {"$ref": "#/$defs/PartSum"}
+    assert "bytes" in schema["$defs"]["PartSum"]["properties"]
     assert {"part", "files", "inputs"} <= properties(schema, "runs", "[]")
     assert {"games", "plies", "sha256", "path"} <= properties(schema, "runs", "[]", "inputs", "[]")
     assert {"label", "stage", "chunks"} <= properties(schema, "analyses", "[]")
@@ -111,3 +114,21 @@ def test_sharded_ingest_and_engine_run_manifests_validate(validator, tmp_path):
     assert sf["stage"] == "analyze" and sf["chunks"][0]["shard"]["name"] == "a1"
     assert parts(ds, "analysis") == [str(ds / f) for f in files(m, "analysis")]
     shutil.rmtree(ds)
+
+
+def test_a_part_cut_after_its_commit_is_named(tmp_path):
+    """`parts` checks each part's size against the manifest's record, as
+    evallab does: a cut part is a DatasetError naming it."""
+    binary = evallab_bin()
+    if not Path(binary).is_file():
+        pytest.fail(f"no evallab binary at {binary}; set EVALLAB_BIN or CARGO_TARGET_DIR")
+    ds = tmp_path / "ds"
+    subprocess.run([binary, "ingest", "data/fixtures/tcec.pgn", "-o", str(ds), "--quiet"], cwd=REPO, check=True)
+    moves = parts(ds, "moves")
+    assert len(moves) == 1
+    data = Path(moves[0]).read_bytes()
+    Path(moves[0]).write_bytes(data[:-10])
+    with pytest.raises(DatasetError, match=rf"moves/part-000001.parquet \({len(data) - 10} bytes, committed with {len(data)}\)"):
+        parts(ds, "moves")
+    assert len(parts(ds, "games")) == 1
+

@@ -59,5 +59,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         outln!("rejects:\n{}", ins.rejects);
     }
+    if ins.repeated.height() == 0 {
+        outln!("games held more than once: none");
+    } else {
+        let copies: u64 = ins
+            .repeated
+            .column("copies")?
+            .cast(&polars::prelude::DataType::UInt64)?
+            .u64()?
+            .into_no_null_iter()
+            .sum();
+        outln!(
+            "games held more than once (the same tags, plies and final position; every copy counts in the statistics): {}, in {} copies:\n{}",
+            ins.repeated.height(),
+            copies,
+            ins.repeated
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -23,6 +23,8 @@ pub struct Inspection {
     /// label, engine, limit, multipv, chunks, games, positions, lines,
     /// failures, restarts: one row per analysis (from the manifest).
     pub analyses: DataFrame,
+    /// Games held more than once (see [`repeated_games`]).
+    pub repeated: DataFrame,
 }
 
 /// Builds every summary of `inspect`.
@@ -132,7 +134,85 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         variants,
         rejects,
         analyses,
+        repeated: repeated_games(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?,
     })
+}
+
+/// The tags that, with the plies and the final position, make a game the
+/// same game wherever it was read.
+const SAME_GAME: [&str; 7] = [
+    col::EVENT,
+    col::SITE,
+    col::DATE,
+    col::ROUND,
+    col::WHITE,
+    col::BLACK,
+    col::RESULT,
+];
+
+/// Games the dataset holds more than once: the same tags (event, site, date,
+/// round, players, result), the same number of plies and the same final
+/// position, from two files or twice in one (a season's file and its
+/// event's). Every copy counts in every statistic; evallab keeps them, as
+/// read, and says so here. One row per game: its tags, plies, `copies` and
+/// the `places` (file #game number, `; ` separated). Reads one move per game.
+pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, Error> {
+    let last = games
+        .clone()
+        .select([col(col::GAME_ID), col(col::PLIES).alias(col::PLY)]);
+    let finals = moves
+        .select([col(col::GAME_ID), col(col::PLY), col(col::POSITION_KEY)])
+        .join(
+            last,
+            [col(col::GAME_ID), col(col::PLY)],
+            [col(col::GAME_ID), col(col::PLY)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .select([col(col::GAME_ID), col(col::POSITION_KEY).alias("final_key")]);
+    let mut keys: Vec<Expr> = SAME_GAME.iter().map(|c| col(*c)).collect();
+    keys.extend([col(col::PLIES), col("final_key")]);
+    let mut df = games
+        .join(
+            finals,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        // A game without moves: its start position.
+        .with_column(col("final_key").fill_null(col(col::START_KEY)))
+        .group_by(keys)
+        .agg([
+            len().alias("copies"),
+            col(col::SOURCE_FILE),
+            col(col::GAME_NUMBER),
+        ])
+        .filter(col("copies").gt(lit(1)))
+        .sort(
+            [col::EVENT, col::DATE, col::ROUND],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .collect()?;
+    // "file #n; file #m" per game (polars' string joins are not built in).
+    let (files, numbers) = (
+        df.column(col::SOURCE_FILE)?.list()?,
+        df.column(col::GAME_NUMBER)?.list()?,
+    );
+    let places: Vec<String> = (0..df.height())
+        .map(|i| -> Result<String, Error> {
+            let (Some(f), Some(n)) = (files.get_as_series(i), numbers.get_as_series(i)) else {
+                return Ok(String::new());
+            };
+            Ok(f.str()?
+                .iter()
+                .zip(n.u32()?.iter())
+                .map(|(f, n)| format!("{} #{}", f.unwrap_or("?"), n.unwrap_or(0)))
+                .collect::<Vec<_>>()
+                .join("; "))
+        })
+        .collect::<Result<_, _>>()?;
+    df = df.drop_many(["final_key", col::SOURCE_FILE, col::GAME_NUMBER]);
+    df.with_column(Column::new("places".into(), places))?;
+    Ok(df)
 }
 
 /// What [`verify`] checked.

@@ -406,6 +406,36 @@ fn the_same_pgn_compressed_or_not_is_ingested_once() {
     assert_eq!(counts(&ds2), once);
 }
 
+/// The same game in two files (a season's file and its event's) is kept
+/// twice, as read, and `inspect` lists it with both places; a game with the
+/// same tags and length but other moves is not the same game.
+#[test]
+fn inspect_lists_the_games_held_more_than_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let tcec = std::fs::read_to_string("data/fixtures/tcec.pgn").unwrap();
+    let first_game = &tcec[..tcec.find("\n[Event").unwrap() + 1];
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    // The first game again, then a twin: the same tags, 7 plies, other moves.
+    let tags = &first_game[..first_game.find("\n\n").unwrap() + 2];
+    let twin = format!("{tags}1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 1-0\n");
+    std::fs::write(path("season.pgn"), format!("{first_game}\n{twin}")).unwrap();
+    let ds = path("ds");
+    ingest_ok(&["data/fixtures/tcec.pgn", &path("season.pgn")], &ds, &[]);
+    assert_eq!(counts(&ds), (4, 0), "the twin is a game of its own");
+    let out = evallab(&["inspect", &ds], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("games held more than once (the same tags, plies and final position; every copy counts in the statistics): 1, in 2 copies"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("tcec.pgn #1; "), "{stdout}");
+    let one = path("one");
+    ingest_ok(&["data/fixtures/tcec.pgn"], &one, &[]);
+    let out = evallab(&["inspect", &one], None);
+    assert!(text(&out.stdout).contains("games held more than once: none"));
+}
+
 /// Issue 9, defect 1: `--overwrite` with an input that fails must leave the
 /// old dataset whole (it used to delete the old parts before reading).
 #[test]

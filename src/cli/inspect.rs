@@ -1,16 +1,17 @@
 //! `evallab inspect <DATASET>`: counts per table, event and comment dialect,
-//! and the rejected games.
+//! the rejected and the repeated games; `--verify`: the parts' hashes.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 
-/// Show what a dataset holds: counts, dialects and every rejected game.
+/// Show what a dataset holds: counts, dialects, rejected and repeated games.
 ///
 /// Show what a dataset holds: counts per table, per event and per comment
-/// dialect, and every rejected game with its reason; or, with --verify,
-/// whether every part is still as committed.
+/// dialect, every rejected game with its reason, and the games held more
+/// than once (the same tags, plies and final position, read from two files);
+/// or, with --verify, whether every part is still as committed.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.

@@ -42,6 +42,7 @@ import duckdb
 from IPython.display import display
 import matplotlib.pyplot as plt
 import polars as pl
+from polars.testing import assert_frame_equal
 
 import evallab
 from evallab import parts  # the committed files of a table (pip install .)
@@ -133,6 +134,43 @@ if counts["rejects"]:
     display(rejects.select("source_file", "game_number", "line", "reason").collect())
 else:
     print("no rejected games")
+
+# %% [markdown]
+# ## The binary's own counts: `Dataset.inspect()`
+#
+# `evallab inspect` (here through the Python API: one frame per section) counts
+# per event, dialect and variant, lists the rejects and the games the dataset holds
+# more than once: the same tags, plies and final position, read from two files or
+# twice from one (every copy counts in every statistic). Each is re-derived here
+# from the tables and asserted equal.
+
+# %%
+ds = evallab.Dataset(DATASET)
+inspected = ds.inspect()
+print(", ".join(f"{k}: {v.height} rows" for k, v in inspected.items()))
+assert_frame_equal(
+    inspected["events"].select("event", "games", "plies"),
+    per_event.select("event", pl.col("games").cast(pl.UInt32), pl.col("plies").cast(pl.UInt64)),
+)
+assert inspected["rejects"].height == counts["rejects"]
+# The repeated games, from the tags, the plies and the position after the last ply.
+same_game = ["event", "site", "date", "round", "white", "black", "result", "plies"]
+final = (
+    games.select("game_id", "plies", "start_key")
+    .join(moves.select("game_id", "ply", "position_key"), left_on=["game_id", "plies"], right_on=["game_id", "ply"], how="left")
+    .select("game_id", pl.coalesce("position_key", "start_key").alias("final_key"))
+)
+repeated = (
+    games.join(final, on="game_id")
+    .group_by([*same_game, "final_key"])
+    .agg(pl.len().alias("copies"))
+    .filter(pl.col("copies") > 1)
+    .collect()
+)
+assert repeated.height == inspected["repeated"].height
+assert repeated["copies"].sum() == inspected["repeated"]["copies"].sum()
+print(f"games held more than once: {repeated.height}, in {repeated['copies'].sum()} copies")
+display(inspected["repeated"].head(10))
 
 # %% [markdown]
 # ## Joining games and moves

@@ -465,6 +465,27 @@ class Dataset:
 
         return pl.scan_parquet(parts)
 
+    def inspect(self, *, verify: bool = False) -> dict[str, pl.DataFrame]:
+        """What the dataset holds, as ``evallab inspect`` shows it, a frame per
+        section: ``events`` (games, plies, evals and rejects per event),
+        ``tables`` (rows per table), ``dialects``, ``variants``, ``rejects``
+        (each rejected game with its reason), ``repeated`` (the games held
+        more than once, with where each copy was read) and ``analyses``.
+
+        With ``verify=True``, every part is hashed again and compared with
+        the manifest's record of its commit: ``{"parts": frame}``, one row per
+        part; a part that differs raises :class:`~evallab.errors.DatasetError`
+        naming it.
+
+        >>> ds.inspect()["repeated"].height          # doctest: +SKIP
+        0
+        >>> ds.inspect(verify=True)["parts"]["status"].unique().to_list()  # doctest: +SKIP
+        ['as committed']
+        """
+        frames = self.statistic_tables("inspect", verify=verify)
+        main = frames.pop("inspect")
+        return {"parts": main} if verify else {"events": main, **frames}
+
     # -- statistics: one method per command, each a call of `statistic`.
 
     def statistic_tables(self, command: str, **options: Option) -> dict[str, pl.DataFrame]:

@@ -5,55 +5,128 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
+use evallab::dataset::inspect::{Inspection, Verified};
+use evallab::render::format::Format;
+use polars::prelude::DataFrame;
+
+use super::args::OutputArgs;
 
 /// Show what a dataset holds: counts, dialects, rejected and repeated games.
 ///
 /// Show what a dataset holds: counts per table, per event and per comment
 /// dialect, every rejected game with its reason, and the games held more
 /// than once (the same tags, plies and final position, read from two files);
-/// or, with --verify, whether every part is still as committed.
+/// or, with --verify, whether every part is still as committed. As a text
+/// of its sections by default; with -o FILE, the per-event counts there and
+/// each other section beside it (FILE.tables.EXT, .dialects, .variants,
+/// .rejects, .repeated, .analyses); with --format alone, the per-event
+/// counts on stdout and the other sections on stderr.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.
     dataset: PathBuf,
     /// Instead, hash every part and compare it with the manifest's record of
-    /// its commit (a changed part: exit 6, naming it).
+    /// its commit (a changed part: exit 6, naming it); with -o or --format,
+    /// one row per part.
     #[arg(long)]
     verify: bool,
+    #[command(flatten, next_help_heading = "Output")]
+    out: OutputArgs,
 }
 
+/// The sections beside the per-event counts: (suffix, title).
+const SECTIONS: [(&str, &str); 6] = [
+    ("tables", "rows per table"),
+    ("dialects", "per comment dialect"),
+    (
+        "variants",
+        "per variant (inferred: Chess960 read from the FEN, no Variant tag)",
+    ),
+    ("rejects", "rejects"),
+    (
+        "repeated",
+        "games held more than once (the same tags, plies and final position; every copy counts in the statistics)",
+    ),
+    ("analyses", "engine analyses (evallab analyze)"),
+];
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    args.out.check()?;
     let ds = Dataset::open(&args.dataset)?;
+    // A text for people on a terminal; tables for a file or another format.
+    let text = args.out.format() == Format::Table && args.out.output.is_none();
     if args.verify {
-        let v = evallab::dataset::inspect::verify(&ds)?;
-        outln!(
-            "verified {} part(s), {:.1} MB: each as committed",
-            v.parts,
-            v.bytes as f64 / 1e6
-        );
-        if v.unrecorded > 0 {
-            outln!(
-                "{} part(s) have no record (committed before evallab recorded them): the next \
-                 write to the dataset records them",
-                v.unrecorded
-            );
+        let mut v = evallab::dataset::inspect::verify(&ds)?;
+        if text {
+            outln!("{}", verified(&v));
+        } else {
+            eprintln!("{}", verified(&v));
+            args.out.write(&mut v.table)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let ins = evallab::dataset::inspect::inspect(&ds)?;
-    outln!("inputs: {}", ds.manifest().inputs().count());
+    let inputs = ds.manifest().inputs().count();
+    if text {
+        print_text(inputs, ins)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!(
+        "inputs: {inputs}; {} rejected, {} held more than once",
+        ins.rejects.height(),
+        ins.repeated.height()
+    );
+    let Inspection {
+        mut events,
+        tables,
+        dialects,
+        variants,
+        rejects,
+        repeated,
+        analyses,
+    } = ins;
+    for ((suffix, title), mut df) in SECTIONS
+        .iter()
+        .zip([tables, dialects, variants, rejects, repeated, analyses])
+    {
+        match args.out.beside(suffix) {
+            Some(side) => side.write(&mut df)?,
+            None => eprintln!("{title}:\n{df}"),
+        }
+    }
+    args.out.write(&mut events)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--verify`'s summary.
+fn verified(v: &Verified) -> String {
+    let mut s = format!(
+        "verified {} part(s), {:.1} MB: each as committed",
+        v.parts,
+        v.bytes as f64 / 1e6
+    );
+    if v.unrecorded > 0 {
+        s += &format!(
+            "\n{} part(s) have no record (committed before evallab recorded them): the next \
+             write to the dataset records them",
+            v.unrecorded
+        );
+    }
+    s
+}
+
+/// The sections as a text on stdout.
+fn print_text(inputs: usize, ins: Inspection) -> anyhow::Result<()> {
+    outln!("inputs: {inputs}");
     outln!("{}", ins.tables);
     outln!(
         "per event:\n{}",
         evallab::render::order::in_natural_order(&ins.events)?
     );
-    outln!("per comment dialect:\n{}", ins.dialects);
-    outln!(
-        "per variant (inferred: Chess960 read from the FEN, no Variant tag):\n{}",
-        ins.variants
-    );
+    outln!("{}:\n{}", SECTIONS[1].1, ins.dialects);
+    outln!("{}:\n{}", SECTIONS[2].1, ins.variants);
     if ins.analyses.height() > 0 {
-        outln!("engine analyses (evallab analyze):\n{}", ins.analyses);
+        outln!("{}:\n{}", SECTIONS[5].1, ins.analyses);
     }
     if ins.rejects.height() == 0 {
         outln!("rejects: none");
@@ -63,19 +136,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if ins.repeated.height() == 0 {
         outln!("games held more than once: none");
     } else {
-        let copies: u64 = ins
-            .repeated
-            .column("copies")?
-            .cast(&polars::prelude::DataType::UInt64)?
-            .u64()?
-            .into_no_null_iter()
-            .sum();
         outln!(
-            "games held more than once (the same tags, plies and final position; every copy counts in the statistics): {}, in {} copies:\n{}",
+            "{}: {}, in {} copies:\n{}",
+            SECTIONS[4].1,
             ins.repeated.height(),
-            copies,
+            copies(&ins.repeated)?,
             ins.repeated
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// The copies of the repeated games, all told.
+fn copies(repeated: &DataFrame) -> anyhow::Result<u64> {
+    Ok(repeated
+        .column("copies")?
+        .cast(&polars::prelude::DataType::UInt64)?
+        .u64()?
+        .into_no_null_iter()
+        .sum())
 }

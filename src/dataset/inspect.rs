@@ -216,7 +216,7 @@ pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, E
 }
 
 /// What [`verify`] checked.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Verified {
     /// Parts hashed and found as committed, and their bytes.
     pub parts: usize,
@@ -224,44 +224,57 @@ pub struct Verified {
     /// Parts without a sum (listed by a manifest written before sums were
     /// recorded; the next write to the dataset records them).
     pub unrecorded: usize,
+    /// One row per listed part: part, table, bytes, xxh3 (as found; empty
+    /// without a record) and status (`as committed` or `no record`).
+    pub table: DataFrame,
 }
+
+/// A part as verified: `as committed`, or `no record` (not hashed).
+pub const AS_COMMITTED: &str = "as committed";
+pub const NO_RECORD: &str = "no record";
 
 /// Hashes every part the manifest lists and compares it with its sum at
 /// commit; an error names each part that differs.
 pub fn verify(ds: &Dataset) -> Result<Verified, Error> {
     use rayon::prelude::*;
-    let listed: Vec<&String> = ds.manifest().files().map(|(_, f)| f).collect();
+    let listed: Vec<(&String, &String)> = ds.manifest().files().collect();
     let sums = &ds.manifest().sums;
     // The recorded parts hashed again, in parallel; None: no record.
-    let hashed: Vec<(&String, Option<PartSum>)> = listed
+    let hashed: Vec<(&String, &String, Option<PartSum>)> = listed
         .par_iter()
-        .map(|f| {
+        .map(|(t, f)| {
             let now = match sums.get(*f) {
                 Some(_) => Some(PartSum::of(&ds.root().join(f))?),
                 None => None,
             };
-            Ok((*f, now))
+            Ok((*t, *f, now))
         })
         .collect::<Result<_, Error>>()?;
-    let mut v = Verified {
-        parts: 0,
-        bytes: 0,
-        unrecorded: 0,
-    };
+    let (mut parts, mut bytes, mut unrecorded) = (0, 0, 0);
     let mut changed = Vec::new();
-    for (f, now) in hashed {
-        match now {
-            None => v.unrecorded += 1,
-            Some(got) if got == sums[f] => {
-                v.parts += 1;
-                v.bytes += got.bytes;
+    // part, table, the sum as found, status.
+    let mut rows: Vec<(&str, &str, Option<&PartSum>, &str)> = Vec::new();
+    for (t, f, now) in &hashed {
+        let status = match now {
+            None => {
+                unrecorded += 1;
+                NO_RECORD
             }
-            Some(got) => changed.push(format!(
-                "{f} (xxh3 {}, committed as {})",
-                &got.xxh3[..12],
-                &sums[f].xxh3[..12]
-            )),
-        }
+            Some(got) if *got == sums[*f] => {
+                parts += 1;
+                bytes += got.bytes;
+                AS_COMMITTED
+            }
+            Some(got) => {
+                changed.push(format!(
+                    "{f} (xxh3 {}, committed as {})",
+                    &got.xxh3[..12],
+                    &sums[*f].xxh3[..12]
+                ));
+                continue;
+            }
+        };
+        rows.push((f, t, now.as_ref(), status));
     }
     if !changed.is_empty() {
         return Err(Error::Dataset(format!(
@@ -272,5 +285,17 @@ pub fn verify(ds: &Dataset) -> Result<Verified, Error> {
             changed.join(", ")
         )));
     }
-    Ok(v)
+    let table = df!(
+        "part" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        "table" => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+        "bytes" => rows.iter().map(|r| r.2.map(|s| s.bytes)).collect::<Vec<_>>(),
+        "xxh3" => rows.iter().map(|r| r.2.map(|s| s.xxh3.as_str())).collect::<Vec<_>>(),
+        "status" => rows.iter().map(|r| r.3).collect::<Vec<_>>(),
+    )?;
+    Ok(Verified {
+        parts,
+        bytes,
+        unrecorded,
+        table,
+    })
 }

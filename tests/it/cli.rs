@@ -430,6 +430,37 @@ fn inspect_lists_the_games_held_more_than_once() {
         "{stdout}"
     );
     assert!(stdout.contains("tcec.pgn #1; "), "{stdout}");
+    // As tables: the per-event counts, each section beside them.
+    let out = evallab(&["inspect", &ds, "-o", &path("x.csv")], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |name: &str| std::fs::read_to_string(path(name)).unwrap();
+    let repeated = read("x.repeated.csv");
+    assert_eq!(repeated.lines().count(), 2, "{repeated}");
+    let places = repeated.lines().nth(1).unwrap();
+    assert!(
+        places.contains(",2,")
+            && places.contains("tcec.pgn #1; ")
+            && places.ends_with("season.pgn #1"),
+        "{places}"
+    );
+    assert_eq!(read("x.tables.csv").lines().nth(1), Some("games,4"));
+    assert_eq!(
+        read("x.rejects.csv").lines().count(),
+        1,
+        "no rejects: the header"
+    );
+    let events = read("x.csv");
+    let plies: u64 = events
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap().parse::<u64>().unwrap())
+        .sum();
+    let moves = read("x.tables.csv");
+    assert_eq!(
+        moves.lines().nth(2),
+        Some(format!("moves,{plies}").as_str()),
+        "{events}"
+    );
     let one = path("one");
     ingest_ok(&["data/fixtures/tcec.pgn"], &one, &[]);
     let out = evallab(&["inspect", &one], None);
@@ -567,6 +598,9 @@ fn a_part_changed_after_its_commit_is_named() {
         "{}",
         text(&out.stdout)
     );
+    let out = evallab(&["inspect", &ds, "--verify", "--format", "csv"], None);
+    let rows = text(&out.stdout);
+    assert_eq!(rows.matches(",,,no record\n").count(), 3, "{rows}");
     ingest_ok(&["data/fixtures/cutechess.pgn"], &ds, &[]);
     let out = evallab(&["inspect", &ds, "--verify"], None);
     assert_eq!(
@@ -576,6 +610,24 @@ fn a_part_changed_after_its_commit_is_named() {
         text(&out.stdout)
     );
     assert!(text(&out.stdout).starts_with("verified 6 part(s), "));
+    // One row per part: its size on disk and the manifest's hash.
+    let out = evallab(&["inspect", &ds, "--verify", "--format", "csv"], None);
+    let rows = text(&out.stdout);
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let mut n = 0;
+    for row in rows.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        let size = std::fs::metadata(Path::new(&ds).join(f[0])).unwrap().len();
+        assert_eq!(f[2], size.to_string(), "{row}");
+        assert_eq!(f[3], m["sums"][f[0]]["xxh3"].as_str().unwrap(), "{row}");
+        assert_eq!(
+            (f[1], f[4]),
+            (f[0].split('/').next().unwrap(), "as committed")
+        );
+        n += 1;
+    }
+    assert_eq!(n, 6, "{rows}");
 }
 
 #[test]

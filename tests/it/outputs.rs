@@ -138,6 +138,54 @@ fn dataset(name: &str) -> PathBuf {
 /// `T/x.SUFFIX.csv`).
 const RUNS: &[(&str, &str, &[&str], Option<&str>)] = &[
     (
+        "inspect",
+        "fixtures",
+        &["inspect", "DS", "--format", "csv"],
+        None,
+    ),
+    (
+        "inspect (tables)",
+        "fixtures",
+        &["inspect", "DS", "-o", "OUT"],
+        Some("tables"),
+    ),
+    (
+        "inspect (dialects)",
+        "fixtures",
+        &["inspect", "DS", "-o", "OUT"],
+        Some("dialects"),
+    ),
+    (
+        "inspect (variants)",
+        "fixtures",
+        &["inspect", "DS", "-o", "OUT"],
+        Some("variants"),
+    ),
+    (
+        "inspect (rejects)",
+        "fixtures",
+        &["inspect", "DS", "-o", "OUT"],
+        Some("rejects"),
+    ),
+    (
+        "inspect (repeated)",
+        "fixtures",
+        &["inspect", "DS", "-o", "OUT"],
+        Some("repeated"),
+    ),
+    (
+        "inspect (analyses)",
+        "fixtures",
+        &["inspect", "DS", "-o", "OUT"],
+        Some("analyses"),
+    ),
+    (
+        "inspect --verify",
+        "fixtures",
+        &["inspect", "DS", "--verify", "-o", "OUT"],
+        Some(""),
+    ),
+    (
         "standings",
         "demo",
         &["standings", "DS", "--format", "csv"],

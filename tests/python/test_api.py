@@ -128,6 +128,33 @@ def test_method_returns_the_cli_frame(ds: evallab.Dataset, tmp_path: Path, metho
     assert_frame_equal(got, want)
 
 
+def test_inspect_returns_every_section_and_verifies_the_parts(ds: evallab.Dataset, tmp_path: Path) -> None:
+    got = ds.inspect()
+    assert list(got) == ["events", "analyses", "dialects", "rejects", "repeated", "tables", "variants"]
+    assert_frame_equal(got["events"], cli_frame(tmp_path, "inspect", ds.path))
+    games = ds.scan("games").collect()
+    tables = dict(got["tables"].iter_rows())
+    assert tables["games"] == games.height == got["events"]["games"].sum() == got["dialects"]["games"].sum()
+    assert tables["moves"] == got["events"]["plies"].sum() == ds.scan("moves").select(pl.len()).collect().item()
+    assert got["rejects"].height == tables["rejects"] == got["events"]["rejects"].sum()
+    # The fixture's analysis (analyze(..., label="sf") above): one row.
+    assert got["analyses"]["label"].to_list() == ["sf"]
+    parts = ds.inspect(verify=True)["parts"]
+    on_disk = {str(Path(p).relative_to(ds.path)): Path(p).stat().st_size for t in ds.tables for p in ds.parts(t)}
+    assert dict(zip(parts["part"], parts["bytes"])) == on_disk
+    assert parts["status"].unique().to_list() == ["as committed"]
+    # A part changed after its commit (same size: only the hash sees it).
+    part = ds.path / parts["part"][0]
+    copy = tmp_path / "ds"
+    shutil.copytree(ds.path, copy)
+    changed = copy / parts["part"][0]
+    data = bytearray(part.read_bytes())
+    data[100] ^= 1
+    changed.write_bytes(bytes(data))
+    with pytest.raises(DatasetError, match=f"1 part\\(s\\) differ from what was committed: {parts['part'][0]}"):
+        evallab.Dataset(copy).inspect(verify=True)
+
+
 @pytest.mark.parametrize("bands", [[], [0.5, 0.8]])
 def test_ease_returns_the_cli_frame(ds: evallab.Dataset, policy_file: Path, tmp_path: Path, bands: list) -> None:
     got = ds.ease(analysis="sf", policy_file=policy_file, top=3, bands=bands)
@@ -476,7 +503,7 @@ def test_options_left_out_are_options_of_their_commands() -> None:
     for command, why in NOT_KEYWORDS.items():
         assert set(why) <= cli_options(command), f"{command}: {set(why) - cli_options(command)} are no options of it"
     assert SET_BY_API <= set().union(*(cli_options(c) for c in commands()))
-METHODS = ["balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
+METHODS = ["inspect", "balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
            "ratings", "standings", "crosstable", "pairs", "opening_stats", "openings", "engine_stats", "analyze", "policy",
            "match", "report", "annotate"]  # fmt: skip
 
@@ -487,7 +514,6 @@ NOT_METHODS = {
     "ingest": "evallab.ingest(), a module function (it makes the dataset)",
     "commit": "evallab.cluster (the shards of a distributed ingest)",
     "facts": "evallab.cluster (the map step of a distributed balance, calibrate, eas)",
-    "inspect": "printed counts: Dataset.tables, .runs, .engine_runs and scan() hold them",
     "schema": "printed schemas: scan(table).collect_schema()",
     "calc": "a calculator of single values, no dataset",
     "run": "a pipeline spec: evallab.api.run(['run', SPEC])",
@@ -603,7 +629,7 @@ def test_docstring_examples() -> None:
 DEMO_EXAMPLES = {
     "evallab.api", "evallab.api.Dataset.scan", "evallab.api.Dataset.statistic_tables",
     "evallab.api.Dataset.statistic", "evallab.api.Dataset.balance", "evallab.api.Dataset.calibrate",
-    "evallab.api.Dataset.ratings",
+    "evallab.api.Dataset.ratings", "evallab.api.Dataset.inspect",
 }  # fmt: skip
 NOT_RUN = {
     "evallab.api.Dataset": "the demo pipeline's dataset: its engine runs (sf-1k, sf-match) are the pipeline's",

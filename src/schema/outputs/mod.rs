@@ -223,10 +223,12 @@ pub const SUMMARY: Output = Output {
     ],
 };
 
+mod dataset;
 mod engines;
 mod results;
 mod statistics;
 
+pub use dataset::*;
 pub use engines::*;
 pub use results::*;
 pub use statistics::*;
@@ -236,6 +238,14 @@ pub use statistics::*;
 /// together.
 pub const OUTPUTS: &[&Output] = &[
     &SUMMARY,
+    &INSPECT,
+    &INSPECT_TABLES,
+    &INSPECT_DIALECTS,
+    &INSPECT_VARIANTS,
+    &INSPECT_REJECTS,
+    &INSPECT_REPEATED,
+    &INSPECT_ANALYSES,
+    &INSPECT_VERIFY,
     &STANDINGS,
     &STANDINGS_TERMINATIONS,
     &CROSSTABLE_LONG,

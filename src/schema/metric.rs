@@ -128,16 +128,16 @@ pub mod standings {
     pub const BLACK_DRAWS: &str = "black_draws";
     pub const BLACK_LOSSES: &str = "black_losses";
     pub const WHITE_SCORE_PCT: &str = "white_score_pct";
-    pub const WHITE_SCORE_LOW: &str = "white_score_low";
-    pub const WHITE_SCORE_HIGH: &str = "white_score_high";
-    pub const SCORE_LOW: &str = "score_low";
-    pub const SCORE_HIGH: &str = "score_high";
+    pub const WHITE_SCORE_LO: &str = "white_score_lo";
+    pub const WHITE_SCORE_HI: &str = "white_score_hi";
+    pub const SCORE_LO: &str = "score_lo";
+    pub const SCORE_HI: &str = "score_hi";
     pub const DRAW_PCT: &str = "draw_pct";
     pub const TERMINATION_CLASS: &str = "termination_class";
     /// A share of the games in percent (`standings --terminations`).
     pub const PCT: &str = "pct";
-    pub const DRAW_LOW: &str = "draw_low";
-    pub const DRAW_HIGH: &str = "draw_high";
+    pub const DRAW_LO: &str = "draw_lo";
+    pub const DRAW_HI: &str = "draw_hi";
     pub const DECISIVE_PCT: &str = "decisive_pct";
 }
 /// `evallab adjudicate` outputs (per game, per group, clocks).

@@ -268,10 +268,10 @@ fn opening_stats_count_every_finished_game() {
     let decisive: f64 = f64s(&df, st::WHITE_WINS).iter().sum::<f64>()
         + f64s(&df, st::BLACK_WINS).iter().sum::<f64>();
     assert_eq!(decisive + f64s(&df, metric::DRAWS).iter().sum::<f64>(), n);
-    for ((lo, p), hi) in f64s(&df, st::WHITE_SCORE_LOW)
+    for ((lo, p), hi) in f64s(&df, st::WHITE_SCORE_LO)
         .iter()
         .zip(f64s(&df, st::WHITE_SCORE_PCT))
-        .zip(f64s(&df, st::WHITE_SCORE_HIGH))
+        .zip(f64s(&df, st::WHITE_SCORE_HI))
     {
         assert!(*lo <= p && p <= hi, "{lo} {p} {hi}");
     }

@@ -169,8 +169,8 @@ fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection
 /// Results per opening (finished games only; `*` games are left out).
 ///
 /// By opening: eco, opening, games, white_wins, draws, black_wins,
-/// white_score_pct with its 95 % Wilson interval (white_score_low,
-/// white_score_high), draw_pct with its interval (draw_low, draw_high),
+/// white_score_pct with its 95 % Wilson interval (white_score_lo,
+/// white_score_hi), draw_pct with its interval (draw_lo, draw_hi),
 /// decisive_pct, then the colour-swapped pairs (by their first game's
 /// opening): pairs, decisive_pairs, reverse_kills, busted_pairs; most
 /// played first. `event,opening`: the same per event.
@@ -181,7 +181,7 @@ fn pair_counts(paired: &Paired, keyed: LazyFrame, keys: &[&str], sel: &Selection
 /// order; games of other variants are left out. `event,start`: per event.
 ///
 /// By engine: eco, opening, engine, games, wins, draws, losses, points,
-/// score_pct, score_low, score_high; by opening, then engine.
+/// score_pct, score_lo, score_hi; by opening, then engine.
 ///
 /// Games without an opening (no tags, or no classified line) are one row
 /// with a null eco and opening. `paired`: the colour-swapped pairs of the
@@ -264,14 +264,10 @@ pub fn opening_stats(
         }
     };
     let intervals: &[(&str, &str, &str)] = match opts.by {
-        By::OpeningEngine => &[(st::SCORE_PCT, st::SCORE_LOW, st::SCORE_HIGH)],
+        By::OpeningEngine => &[(st::SCORE_PCT, st::SCORE_LO, st::SCORE_HI)],
         _ => &[
-            (
-                st::WHITE_SCORE_PCT,
-                st::WHITE_SCORE_LOW,
-                st::WHITE_SCORE_HIGH,
-            ),
-            (st::DRAW_PCT, st::DRAW_LOW, st::DRAW_HIGH),
+            (st::WHITE_SCORE_PCT, st::WHITE_SCORE_LO, st::WHITE_SCORE_HI),
+            (st::DRAW_PCT, st::DRAW_LO, st::DRAW_HI),
         ],
     };
     let n = df.column(metric::GAMES)?.cast(&DataType::Float64)?;
@@ -428,8 +424,8 @@ mod tests {
         assert!(close(f(&df, st::DRAW_PCT, 0).unwrap(), 100.0 / 3.0));
         assert!(close(f(&df, st::DECISIVE_PCT, 0).unwrap(), 200.0 / 3.0));
         let (lo, hi) = wilson(1.5, 3.0, Z95).unwrap();
-        assert!(close(f(&df, st::WHITE_SCORE_LOW, 0).unwrap(), lo * 100.0));
-        assert!(close(f(&df, st::WHITE_SCORE_HIGH, 0).unwrap(), hi * 100.0));
+        assert!(close(f(&df, st::WHITE_SCORE_LO, 0).unwrap(), lo * 100.0));
+        assert!(close(f(&df, st::WHITE_SCORE_HI, 0).unwrap(), hi * 100.0));
         assert_eq!(f(&df, metric::GAMES, 1), Some(1.0));
         assert_eq!(f(&df, st::DRAW_PCT, 1), Some(100.0));
         let names: Vec<_> = df
@@ -447,11 +443,11 @@ mod tests {
                 "draws",
                 "black_wins",
                 "white_score_pct",
-                "white_score_low",
-                "white_score_high",
+                "white_score_lo",
+                "white_score_hi",
                 "draw_pct",
-                "draw_low",
-                "draw_high",
+                "draw_lo",
+                "draw_hi",
                 "decisive_pct",
                 "pairs",
                 "decisive_pairs",

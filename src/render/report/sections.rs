@@ -450,8 +450,8 @@ pub fn openings(e: &EventData) -> Result<String, Error> {
     };
     let (score, low, high) = (
         pct(st::WHITE_SCORE_PCT)?,
-        pct(st::WHITE_SCORE_LOW)?,
-        pct(st::WHITE_SCORE_HIGH)?,
+        pct(st::WHITE_SCORE_LO)?,
+        pct(st::WHITE_SCORE_HI)?,
     );
     let score: Vec<Option<String>> = (0..df.height())
         .map(|i| Some(format!("{:.0} ({:.0}–{:.0})", score[i]?, low[i]?, high[i]?)))

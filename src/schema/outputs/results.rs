@@ -1129,10 +1129,10 @@ pub const OPENINGS: Output = Output {
             0,
             None,
             "White's points per game in %, a win 1 and a draw ½ (the report shows it with its \
-             interval, `white_score_low`–`white_score_high`).",
+             interval, `white_score_lo`–`white_score_hi`).",
         ),
         q(
-            "white_score_low",
+            "white_score_lo",
             "White's score low",
             "95 %",
             0,
@@ -1141,7 +1141,7 @@ pub const OPENINGS: Output = Output {
              (conservative with draws: never too narrow).",
         ),
         q(
-            "white_score_high",
+            "white_score_hi",
             "White's score high",
             "95 %",
             0,
@@ -1157,7 +1157,7 @@ pub const OPENINGS: Output = Output {
             "Drawn games of all games, in %.",
         ),
         q(
-            "draw_low",
+            "draw_lo",
             "Draws low",
             "95 %",
             0,
@@ -1165,7 +1165,7 @@ pub const OPENINGS: Output = Output {
             "The low end of its 95 % Wilson score interval, in %.",
         ),
         q(
-            "draw_high",
+            "draw_hi",
             "Draws high",
             "95 %",
             0,
@@ -1246,7 +1246,7 @@ pub const OPENINGS_PER_ENGINE: Output = Output {
         ),
         q("score_pct", "Score", "%", 0, HI, "Points per game, in %."),
         q(
-            "score_low",
+            "score_lo",
             "Score low",
             "95 %",
             0,
@@ -1255,7 +1255,7 @@ pub const OPENINGS_PER_ENGINE: Output = Output {
              (conservative with draws: never too narrow).",
         ),
         q(
-            "score_high",
+            "score_hi",
             "Score high",
             "95 %",
             0,

@@ -11,7 +11,8 @@ use evallab::metrics::adjudication::tables::{
     ClockReport, Verdict, clock_report, games_behind, rule_summary,
 };
 use evallab::metrics::in_dataset_order;
-use evallab::render::plot;
+use evallab::render::{format, plot};
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES};
 use polars::prelude::DataFrame;
 
@@ -125,6 +126,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             a.stat.out.path_display()
         );
     };
+    let output = match (a.check_clocks, axes.is_empty(), a.games) {
+        (true, false, _) => &out::ADJUDICATION_CLOCKS_SWEEP,
+        (true, true, Some(_)) => &out::ADJUDICATION_CLOCKS_GAMES,
+        (true, true, None) => &out::ADJUDICATION_CLOCKS,
+        (false, false, _) => &out::ADJUDICATION_SWEEP,
+        (false, true, Some(_)) => &out::ADJUDICATION_GAMES,
+        (false, true, None) => &out::ADJUDICATION,
+    };
     let mut df = if a.check_clocks && !axes.is_empty() {
         let df = derive(&loaded, &set, &axes, &progress)?;
         swept("the best setting per era and event");
@@ -157,7 +166,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             None => rule_summary(outcomes, &set, a.by, &sel)?,
         }
     };
-    a.stat.out.write(&mut df)?;
+    a.stat.out.write(&mut df, output)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -167,10 +176,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 /// stderr. Returns the main table.
 fn write_clock_details(report: ClockReport, out: &OutputArgs) -> anyhow::Result<DataFrame> {
     eprintln!("{report}");
-    for (suffix, title, mut df) in report.details {
+    for (suffix, output, mut df) in report.details {
         match out.beside(suffix) {
-            Some(side) => side.write(&mut df)?,
-            None if df.height() > 0 => eprintln!("{title}:\n{df}"),
+            Some(side) => side.write(&mut df, output)?,
+            None if df.height() > 0 => {
+                eprintln!("{}:\n{}", output.title, format::shown(&df, output)?)
+            }
             None => {}
         }
     }

@@ -7,6 +7,7 @@ use evallab::engine::analyze::resolve_label;
 use evallab::metrics::agreement::query::{selected_per_move, summary};
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::render::format::{self, Format};
+use evallab::schema::outputs as out;
 use evallab::schema::{ANALYSIS, GAMES, MOVES};
 use polars::prelude::IntoLazy;
 
@@ -38,7 +39,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.stat.run(|ds, selection| {
+    args.stat.run(&out::AGREEMENT, |ds, selection| {
         let opts = BalanceOptions {
             group: args.by,
             selection,

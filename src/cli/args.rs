@@ -19,6 +19,7 @@ use evallab::metrics::{Field, Selection, SelectionError, check_regex};
 use evallab::pipeline::FileUse;
 use evallab::render::format::{self, Format};
 use evallab::schema::GAMES;
+use evallab::schema::outputs::Output;
 
 /// clap's parser of a library [`Choice`]: its names, aliases and help as
 /// the flag's possible values (`#[arg(value_parser = choice::<T>())]`).
@@ -272,14 +273,16 @@ impl StatArgs {
         Ok((ds, selection))
     }
 
-    /// check → open → compute → write, for a command whose result is one table.
+    /// check → open → compute → write, for a command whose result is one
+    /// table, `output`.
     pub fn run(
         &self,
+        output: &Output,
         compute: impl FnOnce(&Dataset, Selection) -> anyhow::Result<DataFrame>,
     ) -> anyhow::Result<ExitCode> {
         let (ds, selection) = self.open()?;
         let mut df = compute(&ds, selection)?;
-        self.out.write(&mut df)?;
+        self.out.write(&mut df, output)?;
         Ok(ExitCode::SUCCESS)
     }
 }
@@ -359,8 +362,18 @@ impl OutputArgs {
         Ok(())
     }
 
-    pub fn write(&self, df: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
-        format::write(df, self.format(), self.output.as_deref())?;
+    /// Writes `df`, the table `output` declares: as a table for people its
+    /// numbers rounded as declared ([`format::shown`]), else every digit.
+    pub fn write(&self, df: &mut DataFrame, output: &Output) -> anyhow::Result<()> {
+        let format = self.format();
+        match format {
+            Format::Table => format::write(
+                &mut format::shown(df, output)?,
+                format,
+                self.output.as_deref(),
+            )?,
+            _ => format::write(df, format, self.output.as_deref())?,
+        }
         Ok(())
     }
 

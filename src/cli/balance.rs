@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use evallab::metrics::balance::{BalanceOptions, Group, balance, game_facts, select_facts};
 use evallab::metrics::facts::read_facts;
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES};
 
 use super::args::ReadPath;
@@ -32,7 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.stat.run(|ds, selection| {
+    args.stat.run(&out::BALANCE, |ds, selection| {
         let opts = BalanceOptions {
             group: args.by,
             selection,

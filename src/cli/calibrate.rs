@@ -7,6 +7,7 @@ use evallab::metrics::balance::{BalanceOptions, Group, game_facts, select_facts}
 use evallab::metrics::calibrate::{Settings, calibrate};
 use evallab::metrics::facts::read_facts;
 use evallab::render::plot;
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES};
 
 use super::args::StatArgs;
@@ -70,7 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shown = super::progress::Shared::new("groups");
     let c = calibrate(facts, &opts, settings, &shown.ticker("calibrated"))?;
     shown.finish();
-    args.stat.out.write(&mut c.table(&opts)?)?;
+    args.stat.out.write(&mut c.table(&opts)?, &out::CALIBRATE)?;
     let (groups, identified, pooled) = (c.results.len(), c.identified(), c.pooled());
     eprintln!(
         "calibrate: {groups} groups; ml identified for {identified}, pooled toward {}; the posterior mode under that prior for {} without a usable ml; no value for {}",

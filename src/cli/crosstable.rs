@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{crosstable, crosstable_wide, standings};
 use evallab::schema::GAMES;
+use evallab::schema::outputs as out;
 
 use super::args::StatArgs;
 use super::args::choice;
@@ -30,7 +31,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.stat.run(|ds, selection| {
+    let output = if args.wide {
+        &out::CROSSTABLE
+    } else {
+        &out::CROSSTABLE_LONG
+    };
+    args.stat.run(output, |ds, selection| {
         let opts = BalanceOptions {
             group: args.by,
             selection,

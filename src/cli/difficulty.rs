@@ -14,6 +14,7 @@ use evallab::metrics::difficulty::query::{
     common_themes, correlation_table, feature_names, models_table, predict_puzzles,
     predictions_table, puzzle_features, samples,
 };
+use evallab::schema::outputs as out;
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY};
 use polars::prelude::*;
 
@@ -126,6 +127,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "{} puzzles; {unpriced} lack the analysis or the policy of a solver position (see --puzzles' reason)",
         puzzles.height()
     );
+    let output = match (&args.predict, args.breakdown) {
+        (_, Some(_)) => &out::DIFFICULTY_BREAKDOWN,
+        (Some(_), None) => &out::DIFFICULTY_PREDICTIONS,
+        (None, None) if args.models || args.save_model.is_some() => &out::DIFFICULTY_MODELS,
+        (None, None) if args.puzzles => &out::DIFFICULTY_PUZZLES,
+        (None, None) => &out::DIFFICULTY,
+    };
     let mut df = if let Some(path) = &args.predict {
         let model = RatingModel::load(path)?;
         if (model.analysis.as_str(), model.policy.as_str())
@@ -154,7 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         correlation_table(&puzzles, copts)?
     };
-    args.out.write(&mut df)?;
+    args.out.write(&mut df, output)?;
     Ok(ExitCode::SUCCESS)
 }
 

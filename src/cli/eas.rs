@@ -7,6 +7,7 @@ use evallab::metrics::balance::Group;
 use evallab::metrics::eas::{Behind, EasOptions, Rules, games_behind, score_by, stored_labels};
 use evallab::metrics::facts::read_facts;
 use evallab::metrics::in_dataset_order;
+use evallab::schema::outputs as out;
 use evallab::schema::{EAS_LABELS, GAMES};
 
 use super::args::StatArgs;
@@ -86,7 +87,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         if let Some(path) = &a.pgn {
             super::annotate::write_listed(&ds, &df, path)?;
         }
-        a.stat.out.write(&mut df)?;
+        a.stat.out.write(&mut df, &out::EAS_GAMES)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(g) = g {
@@ -95,6 +96,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             g.avg_all, g.decisive_games, g.short_limit, g.early_limit, opts.rules
         );
     }
-    a.stat.out.write(&mut table)?;
+    a.stat.out.write(&mut table, &out::EAS)?;
     Ok(ExitCode::SUCCESS)
 }

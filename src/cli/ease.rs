@@ -11,6 +11,7 @@ use evallab::metrics::ease::math::Form;
 use evallab::metrics::ease::query::{
     EaseOptions, View, check_edges, per_group, per_position, selected_positions,
 };
+use evallab::schema::outputs as out;
 use evallab::schema::{ANALYSIS, GAMES, MOVES, POLICY, col as schema_col};
 use polars::prelude::LazyFrame;
 
@@ -152,6 +153,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?
         .collect()?
     };
-    args.stat.out.write(&mut df)?;
+    let output = if model.is_some() || args.positions {
+        &out::EASE_POSITIONS
+    } else if !args.bands.is_empty() {
+        &out::EASE_BANDS
+    } else {
+        &out::EASE
+    };
+    args.stat.out.write(&mut df, output)?;
     Ok(ExitCode::SUCCESS)
 }

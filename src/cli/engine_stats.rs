@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use evallab::metrics::balance::Group;
 use evallab::metrics::engine_stats::{EngineStatsOptions, Split, engine_stats, time_usage};
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES};
 
 use super::args::StatArgs;
@@ -51,7 +52,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (false, Some(n)) => Split::Bands(n),
         (false, None) => Split::None,
     };
-    args.stat.run(|ds, selection| {
+    let output = if args.time_usage {
+        &out::ENGINE_STATS_TIME_USAGE
+    } else {
+        &out::ENGINE_STATS
+    };
+    args.stat.run(output, |ds, selection| {
         let opts = EngineStatsOptions {
             group: args.by,
             selection,

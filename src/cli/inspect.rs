@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use evallab::dataset::Dataset;
 use evallab::dataset::inspect::{Inspection, Verified};
-use evallab::render::format::Format;
+use evallab::render::format::{self, Format};
+use evallab::schema::outputs::{self as out, Output};
 use polars::prelude::DataFrame;
 
 use super::args::OutputArgs;
@@ -34,20 +35,14 @@ pub struct Args {
     out: OutputArgs,
 }
 
-/// The sections beside the per-event counts: (suffix, title).
-const SECTIONS: [(&str, &str); 6] = [
-    ("tables", "rows per table"),
-    ("dialects", "per comment dialect"),
-    (
-        "variants",
-        "per variant (inferred: Chess960 read from the FEN, no Variant tag)",
-    ),
-    ("rejects", "rejects"),
-    (
-        "repeated",
-        "games held more than once (the same tags, plies and final position; every copy counts in the statistics)",
-    ),
-    ("analyses", "engine analyses (evallab analyze)"),
+/// The sections beside the per-event counts: (suffix, output).
+const SECTIONS: [(&str, &Output); 6] = [
+    ("tables", &out::INSPECT_TABLES),
+    ("dialects", &out::INSPECT_DIALECTS),
+    ("variants", &out::INSPECT_VARIANTS),
+    ("rejects", &out::INSPECT_REJECTS),
+    ("repeated", &out::INSPECT_REPEATED),
+    ("analyses", &out::INSPECT_ANALYSES),
 ];
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -61,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             outln!("{}", verified(&v));
         } else {
             eprintln!("{}", verified(&v));
-            args.out.write(&mut v.table)?;
+            args.out.write(&mut v.table, &out::INSPECT_VERIFY)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -85,16 +80,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         repeated,
         analyses,
     } = ins;
-    for ((suffix, title), mut df) in SECTIONS
-        .iter()
+    for ((suffix, output), mut df) in SECTIONS
+        .into_iter()
         .zip([tables, dialects, variants, rejects, repeated, analyses])
     {
         match args.out.beside(suffix) {
-            Some(side) => side.write(&mut df)?,
-            None => eprintln!("{title}:\n{df}"),
+            Some(side) => side.write(&mut df, output)?,
+            None => eprintln!("{}:\n{}", output.title, format::shown(&df, output)?),
         }
     }
-    args.out.write(&mut events)?;
+    args.out.write(&mut events, &out::INSPECT)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -123,10 +118,13 @@ fn print_text(inputs: usize, ins: Inspection) -> anyhow::Result<()> {
         "per event:\n{}",
         evallab::render::order::in_natural_order(&ins.events)?
     );
-    outln!("{}:\n{}", SECTIONS[1].1, ins.dialects);
-    outln!("{}:\n{}", SECTIONS[2].1, ins.variants);
+    outln!("per comment dialect:\n{}", ins.dialects);
+    outln!(
+        "per variant (inferred: Chess960 read from the FEN, no Variant tag):\n{}",
+        ins.variants
+    );
     if ins.analyses.height() > 0 {
-        outln!("{}:\n{}", SECTIONS[5].1, ins.analyses);
+        outln!("engine analyses (evallab analyze):\n{}", ins.analyses);
     }
     if ins.rejects.height() == 0 {
         outln!("rejects: none");
@@ -137,8 +135,7 @@ fn print_text(inputs: usize, ins: Inspection) -> anyhow::Result<()> {
         outln!("games held more than once: none");
     } else {
         outln!(
-            "{}: {}, in {} copies:\n{}",
-            SECTIONS[4].1,
+            "games held more than once (the same tags, plies and final position; every copy counts in the statistics): {}, in {} copies:\n{}",
             ins.repeated.height(),
             copies(&ins.repeated)?,
             ins.repeated

@@ -6,6 +6,7 @@ use evallab::dataset::Dataset;
 use evallab::dataset::derived::Stamp;
 use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
 use evallab::metrics::pairs::pairs;
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES, OPENINGS};
 use polars::prelude::IntoLazy;
 
@@ -47,7 +48,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.stat.run(|ds, selection| {
+    let output = match args.by {
+        By::OpeningEngine => &out::OPENINGS_PER_ENGINE,
+        _ => &out::OPENINGS,
+    };
+    args.stat.run(output, |ds, selection| {
         let opts = OpeningStatsOptions {
             by: args.by,
             selection,

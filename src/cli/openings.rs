@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use evallab::dataset::derived::Stamp;
 use evallab::dataset::writer::{DatasetWriter, Open};
 use evallab::metrics::openings::{OpeningTable, classify, summary};
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES, OPENINGS};
 use polars::prelude::IntoLazy;
 
@@ -65,6 +66,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         w.derived_path(&OPENINGS).display()
     );
     let mut counts = summary(df.lazy()).collect()?;
-    a.out.write(&mut counts)?;
+    a.out.write(&mut counts, &out::OPENING_CLASSIFICATION)?;
     Ok(ExitCode::SUCCESS)
 }

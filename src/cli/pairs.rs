@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use evallab::metrics::balance::Group;
 use evallab::metrics::pairs::math::{Sprt, SprtModel};
 use evallab::metrics::pairs::{PairsOptions, openings, pairs, pentanomial, unpaired};
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
@@ -89,13 +90,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (r, n) in r.iter().zip(n.iter()) {
         eprintln!("  {:>6}  {}", n.unwrap_or(0), r.unwrap_or(""));
     }
-    let mut df = if args.openings {
-        openings(&paired, ds.scan(&MOVES)?, &opts)?
+    let (mut df, output) = if args.openings {
+        (
+            openings(&paired, ds.scan(&MOVES)?, &opts)?,
+            &out::PAIRS_OPENINGS,
+        )
     } else if args.unpaired {
-        unpaired(&paired, &opts)?
+        (unpaired(&paired, &opts)?, &out::PAIRS_UNPAIRED)
     } else {
-        pentanomial(&paired, &opts)?
+        (pentanomial(&paired, &opts)?, &out::PAIRS)
     };
-    args.stat.out.write(&mut df)?;
+    args.stat.out.write(&mut df, output)?;
     Ok(ExitCode::SUCCESS)
 }

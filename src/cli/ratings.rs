@@ -10,6 +10,8 @@ use super::args::WritePath;
 use super::args::choice;
 use super::args::{OutputArgs, StatArgs, usage};
 use evallab::metrics::ratings::fit::Solver;
+use evallab::render::format;
+use evallab::schema::outputs as out;
 
 /// Elo ratings of all engines at once, equal to Ordo 1.2.6's.
 ///
@@ -108,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (ds, selection) = args.stat.open()?;
     if args.groups {
         let mut df = groups(ds.scan(&GAMES)?, &selection)?;
-        args.stat.out.write(&mut df)?;
+        args.stat.out.write(&mut df, &out::RATINGS_GROUPS)?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.level < 0.5 {
@@ -148,17 +150,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         solver: args.solver,
     };
     let mut r = ratings(ds.scan(&GAMES)?, &opts)?;
-    args.stat.out.write(&mut r.ratings)?;
+    args.stat.out.write(&mut r.ratings, &out::RATINGS)?;
     match args.stat.out.beside("summary") {
-        Some(out) => out.write(&mut r.summary)?,
-        None => eprintln!("{}", r.summary),
+        Some(side) => side.write(&mut r.summary, &out::RATINGS_SUMMARY)?,
+        None => eprintln!("{}", format::shown(&r.summary, &out::RATINGS_SUMMARY)?),
     }
     if let (Some(path), Some(los)) = (&args.los_matrix, r.los.as_mut()) {
-        let out = OutputArgs {
+        let side = OutputArgs {
             format: args.stat.out.format,
             output: Some(path.clone()),
         };
-        out.write(los)?;
+        side.write(los, &out::RATINGS_LOS)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@ use evallab::dataset::writer::{DatasetWriter, Open};
 use evallab::engine::analyze::resolve_label;
 use evallab::metrics::balance::Group;
 use evallab::metrics::relevance::{CHUNK, Reference, per_move_summarised};
+use evallab::schema::outputs as out;
 use evallab::schema::{ANALYSIS, GAMES, MOVES, RELEVANCE_MOVES, metric};
 use polars::prelude::DataFrame;
 
@@ -86,6 +87,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(note) = source.defaults_note(df.column(metric::ENGINE)?.str()?.iter().flatten()) {
         eprintln!("{note}");
     }
-    args.stat.out.write(&mut df)?;
+    let output = match reference {
+        Some(_) => &out::RELEVANCE_ANALYSIS,
+        None => &out::RELEVANCE,
+    };
+    args.stat.out.write(&mut df, output)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use evallab::metrics::balance::{BalanceOptions, Group};
 use evallab::metrics::standings::{standings, termination_mix};
 use evallab::schema::GAMES;
+use evallab::schema::outputs as out;
 
 use super::args::StatArgs;
 use super::args::choice;
@@ -35,7 +36,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.stat.run(|ds, selection| {
+    let output = if args.terminations {
+        &out::STANDINGS_TERMINATIONS
+    } else {
+        &out::STANDINGS
+    };
+    args.stat.run(output, |ds, selection| {
         let opts = BalanceOptions {
             group: args.by,
             selection,

@@ -5,7 +5,8 @@
 use std::process::ExitCode;
 
 use evallab::metrics::wdl::{self, Fitting, Group, Options, Settings, Solver, validate};
-use evallab::render::plot;
+use evallab::render::{format, plot};
+use evallab::schema::outputs as out;
 use evallab::schema::{GAMES, MOVES};
 
 use super::args::WritePath;
@@ -147,12 +148,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "trained on {} positions of {} games, scored on {} positions of {} games",
             v.train_positions, v.train_games, v.test_positions, v.test_games
         );
-        args.stat.out.write(&mut v.table()?)?;
+        args.stat.out.write(&mut v.table()?, &out::WDL_VALIDATION)?;
         // Beside -o as FILE.reliability.EXT, else on stderr (as the ratings'
         // summary): a second table on stdout broke a CSV reader's one table.
         match args.stat.out.beside("reliability") {
-            Some(side) => side.write(&mut v.reliability_table()?)?,
-            None => eprintln!("{}", v.reliability_table()?),
+            Some(side) => side.write(&mut v.reliability_table()?, &out::WDL_RELIABILITY)?,
+            None => eprintln!(
+                "{}",
+                format::shown(&v.reliability_table()?, &out::WDL_RELIABILITY)?
+            ),
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -175,7 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // The table first: a plot or model that cannot be made (no group has a
     // fit) fails the command after the table has said why.
-    args.stat.out.write(&mut fitted.table()?)?;
+    args.stat.out.write(&mut fitted.table()?, &out::WDL)?;
     if let Some(path) = &args.plot {
         plot::wdl(&fitted, path)?;
     }

@@ -8,6 +8,7 @@ use polars::prelude::*;
 
 use crate::Error;
 use crate::dataset::commit;
+use crate::schema::outputs::Output;
 
 /// Output format of a result frame (`--format`: table, csv, json, ndjson, parquet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -103,6 +104,30 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
     }
 }
 
+/// `df` as people read it in a table (`--format table`): each float column
+/// rounded to the decimals its output declares, a whole number (0 decimals)
+/// shown as an integer, so that a terminal shows what the report shows
+/// (`54.17`, not `54.166667`). The other formats keep every digit.
+pub fn shown(df: &DataFrame, output: &Output) -> Result<DataFrame, Error> {
+    let rounded: Vec<Expr> = df
+        .columns()
+        .iter()
+        .filter(|c| c.dtype().is_float())
+        .filter_map(|c| Some((c.name().as_str(), output.get(c.name())?.digits)))
+        .map(|(name, digits)| {
+            let r = col(name).round(u32::from(digits), RoundMode::default());
+            match digits {
+                0 => r.cast(DataType::Int64),
+                _ => r,
+            }
+        })
+        .collect();
+    if rounded.is_empty() {
+        return Ok(df.clone());
+    }
+    Ok(df.clone().lazy().with_columns(rounded).collect()?)
+}
+
 /// Cells up to which polars lays out `--format table` (its layout costs
 /// about 1 KB a cell: 10 GB for the whole TCEC archive's `crosstable
 /// --wide`, 5,091 × 2,050); a larger frame is written by [`write_rows`].
@@ -195,6 +220,29 @@ fn write_to<W: Write>(df: &mut DataFrame, format: Format, out: &mut W) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each declared float column at its declared decimals (Elo whole, the
+    /// score in % to one decimal, a NaN as null), the rest as it was.
+    #[test]
+    fn a_table_for_people_is_rounded_as_its_output_declares() {
+        use crate::schema::outputs::RATINGS;
+        let df = df!(
+            "engine" => ["a", "b"],
+            "rating" => [2783.49, f64::NAN],
+            "score_pct" => [94.69697, 54.25],
+            "not_declared" => [0.123456, 1.0],
+        )
+        .unwrap();
+        let shown = shown(&df, &RATINGS).unwrap();
+        let want = df!(
+            "engine" => ["a", "b"],
+            "rating" => [Some(2783i64), None],
+            "score_pct" => [94.7, 54.2],
+            "not_declared" => [0.123456, 1.0],
+        )
+        .unwrap();
+        assert!(shown.equals_missing(&want), "{shown}");
+    }
 
     /// Widths from the longest text (the header's too), left-aligned, a
     /// null as `null`, a long text cut at 30 characters (polars' default

@@ -9,20 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use evallab::schema::outputs::{OUTPUTS, Output};
-
-/// `pattern` matches `column`: exactly, or with its one `*` standing for one
-/// or more characters (`end_*` for `end_mate`).
-fn matches(pattern: &str, column: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == column,
-        Some((pre, post)) => {
-            column.len() > pre.len() + post.len()
-                && column.starts_with(pre)
-                && column.ends_with(post)
-        }
-    }
-}
+use evallab::schema::outputs::{OUTPUTS, Output, matches};
 
 fn declared(name: &str) -> &'static Output {
     OUTPUTS
@@ -37,7 +24,7 @@ fn declared(name: &str) -> &'static Output {
 fn covered(output: &Output, header: &[String], what: &str) -> BTreeSet<&'static str> {
     let mut seen = BTreeSet::new();
     for col in header {
-        let Some(q) = output.columns.iter().find(|q| matches(q.name, col)) else {
+        let Some(q) = output.get(col) else {
             panic!(
                 "{what} writes `{col}`, which `{}` does not declare (src/schema/outputs/)",
                 output.name

@@ -15,6 +15,7 @@ use super::rules::RuleSet;
 use crate::Error;
 use crate::metrics::{Selection, game_listing};
 use crate::schema::col as c;
+use crate::schema::outputs::{self as out, Output};
 
 /// A verdict whose games can be listed (`--games`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,9 +94,9 @@ pub struct ClockReport {
     /// did not fire at exactly their last ply.
     pub rule_ends: usize,
     pub exceptions: usize,
-    /// The side tables, each as (file suffix, title, rows): per era, the
-    /// disagreeing plies by cause, rule ends by era, the exceptions.
-    pub details: Vec<(&'static str, &'static str, DataFrame)>,
+    /// The side tables, each as (file suffix, its output, rows): per era,
+    /// the disagreeing plies by cause, rule ends by era, the exceptions.
+    pub details: Vec<(&'static str, &'static Output, DataFrame)>,
 }
 
 /// The clock check of `set` over the loaded games (with their clocks);
@@ -123,20 +124,24 @@ pub fn clock_report(loaded: &Loaded, set: &RuleSet, list: bool) -> Result<ClockR
     let details = vec![
         (
             "eras",
-            "per era",
+            &out::ADJUDICATION_CLOCKS_ERAS,
             clock_agreement_by_era(per_event.clone().lazy()).collect()?,
         ),
         (
             "causes",
-            "disagreeing plies by cause",
+            &out::ADJUDICATION_CLOCKS_CAUSES,
             clock_causes(clocks.clone()).collect()?,
         ),
         (
             "rule-ends",
-            "rule ends by era",
+            &out::ADJUDICATION_CLOCKS_RULE_ENDS,
             rule_ends_by_era(ends.clone().lazy()).collect()?,
         ),
-        ("exceptions", "exceptions", bad.clone()),
+        (
+            "exceptions",
+            &out::ADJUDICATION_CLOCKS_EXCEPTIONS,
+            bad.clone(),
+        ),
     ];
     let events = per_event.height();
     let table = if list {

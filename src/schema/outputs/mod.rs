@@ -112,9 +112,23 @@ pub struct Output {
 }
 
 impl Output {
-    /// The column named `name`.
+    /// The declared column that `name` is: by its name, or by a family's
+    /// (`end_*` for `end_mate`).
     pub fn get(&self, name: &str) -> Option<&'static Quantity> {
-        self.columns.iter().find(|c| c.name == name)
+        self.columns.iter().find(|c| matches(c.name, name))
+    }
+}
+
+/// `pattern` matches `column`: exactly, or with its one `*` standing for one
+/// or more characters (`end_*` for `end_mate`).
+pub fn matches(pattern: &str, column: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == column,
+        Some((pre, post)) => {
+            column.len() > pre.len() + post.len()
+                && column.starts_with(pre)
+                && column.ends_with(post)
+        }
     }
 }
 

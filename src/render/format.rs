@@ -107,7 +107,7 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
 /// `df` as people read it in a table (`--format table`): each float column
 /// rounded to the decimals its output declares, a whole number (0 decimals)
 /// shown as an integer, so that a terminal shows what the report shows
-/// (`54.17`, not `54.166667`). The other formats keep every digit.
+/// (`54.2 %`, not `54.166667`). The other formats keep every digit.
 pub fn shown(df: &DataFrame, output: &Output) -> Result<DataFrame, Error> {
     let rounded: Vec<Expr> = df
         .columns()

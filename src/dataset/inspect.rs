@@ -3,7 +3,7 @@
 use polars::prelude::*;
 
 use crate::Error;
-use crate::dataset::{Dataset, PartSum};
+use crate::dataset::{Dataset, PartSum, game_id_in, game_ids};
 use crate::schema::{ANALYSIS_TABLES, GAMES, MOVES, REJECTS, col};
 
 /// The summaries `evallab inspect` prints.
@@ -157,29 +157,9 @@ const SAME_GAME: [&str; 7] = [
 /// read, and says so here. One row per game: its tags, plies, `copies` and
 /// the `places` (file #game number, `; ` separated). Reads one move per game.
 pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, Error> {
-    let last = games
-        .clone()
-        .select([col(col::GAME_ID), col(col::PLIES).alias(col::PLY)]);
-    let finals = moves
-        .select([col(col::GAME_ID), col(col::PLY), col(col::POSITION_KEY)])
-        .join(
-            last,
-            [col(col::GAME_ID), col(col::PLY)],
-            [col(col::GAME_ID), col(col::PLY)],
-            JoinArgs::new(JoinType::Inner),
-        )
-        .select([col(col::GAME_ID), col(col::POSITION_KEY).alias("final_key")]);
     let mut keys: Vec<Expr> = SAME_GAME.iter().map(|c| col(*c)).collect();
-    keys.extend([col(col::PLIES), col("final_key")]);
-    let mut df = games
-        .join(
-            finals,
-            [col(col::GAME_ID)],
-            [col(col::GAME_ID)],
-            JoinArgs::new(JoinType::Left),
-        )
-        // A game without moves: its start position.
-        .with_column(col("final_key").fill_null(col(col::START_KEY)))
+    keys.extend([col(col::PLIES), col(FINAL_KEY)]);
+    let mut df = with_final_keys(games, moves)
         .group_by(keys)
         .agg([
             len().alias("copies"),
@@ -210,9 +190,82 @@ pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, E
                 .join("; "))
         })
         .collect::<Result<_, _>>()?;
-    df = df.drop_many(["final_key", col::SOURCE_FILE, col::GAME_NUMBER]);
+    df = df.drop_many([FINAL_KEY, col::SOURCE_FILE, col::GAME_NUMBER]);
     df.with_column(Column::new("places".into(), places))?;
     Ok(df)
+}
+
+/// The position after a game's last ply (its start position without moves).
+const FINAL_KEY: &str = "final_key";
+
+/// `games` (with `game_id`, `plies`, `start_key`) with each game's
+/// [`FINAL_KEY`], read from `moves`.
+fn with_final_keys(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
+    let last = games
+        .clone()
+        .select([col(col::GAME_ID), col(col::PLIES).alias(col::PLY)]);
+    let finals = moves
+        .select([col(col::GAME_ID), col(col::PLY), col(col::POSITION_KEY)])
+        .join(
+            last,
+            [col(col::GAME_ID), col(col::PLY)],
+            [col(col::GAME_ID), col(col::PLY)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .select([col(col::GAME_ID), col(col::POSITION_KEY).alias(FINAL_KEY)]);
+    games
+        .join(
+            finals,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        // A game without moves: its start position.
+        .with_column(col(FINAL_KEY).fill_null(col(col::START_KEY)))
+}
+
+/// How many games of one ingest run (`new`: its games' ids) the dataset
+/// holds more than once, as [`repeated_games`] finds them: a copy of a game
+/// already in it, or a game the run read twice. Only the games whose tags
+/// and plies repeat have their final position read, so a run without such
+/// games costs a look at the games table alone.
+pub fn repeated_of_run(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
+    let mut tags: Vec<Expr> = SAME_GAME.iter().map(|c| col(*c)).collect();
+    tags.push(col(col::PLIES));
+    let games = ds
+        .scan(&GAMES)?
+        .join(
+            new.select([col(col::GAME_ID)])
+                .with_column(lit(true).alias("new")),
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Left),
+        )
+        .with_column(col("new").fill_null(lit(false)));
+    // Games whose tags and plies repeat, in groups with a game of the run.
+    let candidates = games
+        .clone()
+        .filter(
+            len()
+                .over(tags.clone())?
+                .gt(lit(1))
+                .and(col("new").any(true).over(tags.clone())?),
+        )
+        .collect()?;
+    if candidates.height() == 0 {
+        return Ok(0);
+    }
+    // Their moves alone: a filter the scan applies as it reads (the whole
+    // table's three columns held at once grew with the dataset).
+    let moves = ds.scan(&MOVES)?.filter(game_id_in(&game_ids(&candidates)?));
+    tags.push(col(FINAL_KEY));
+    let df = with_final_keys(candidates.lazy(), moves)
+        .group_by(tags)
+        .agg([len().alias("copies"), col("new").sum().alias("new")])
+        .filter(col("copies").gt(lit(1)))
+        .select([col("new").cast(DataType::UInt64).sum()])
+        .collect()?;
+    Ok(df.column("new")?.u64()?.get(0).unwrap_or(0))
 }
 
 /// What [`verify`] checked.

@@ -32,11 +32,11 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use polars::prelude::{LazyFrame, PlRefPath, ScanArgsParquet};
+use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::schema::{self, MANIFEST_FILE, Table};
+use crate::schema::{self, MANIFEST_FILE, Table, col};
 
 /// One input file as recorded in the manifest.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -299,6 +299,22 @@ pub struct Manifest {
     /// the next commit.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sums: BTreeMap<String, PartSum>,
+}
+
+/// A frame's game ids, in its order.
+pub fn game_ids(df: &DataFrame) -> PolarsResult<Vec<i64>> {
+    Ok(df
+        .column(col::GAME_ID)?
+        .i64()?
+        .into_no_null_iter()
+        .collect())
+}
+
+/// The rows of these games: a filter that a scan applies as it reads, so
+/// that only their rows are held.
+pub fn game_id_in(ids: &[i64]) -> Expr {
+    let ids = Series::new(col::GAME_ID.into(), ids);
+    col(col::GAME_ID).is_in(lit(ids).implode(false), false)
 }
 
 /// A part's size and xxh3-128 (hex) at its commit.

@@ -27,6 +27,7 @@ use arrow::record_batch::RecordBatch;
 use rayon::prelude::*;
 
 use crate::Error;
+use crate::dataset::inspect::repeated_of_run;
 use crate::dataset::lock::Holder;
 use crate::dataset::part::PartWriter;
 use crate::dataset::shard::{self, Shard};
@@ -95,6 +96,9 @@ pub struct IngestReport {
     pub removed: Vec<PathBuf>,
     /// A writer that died holding the dataset's lock (its trace was found).
     pub stale_lock: Option<Holder>,
+    /// Games of this run the dataset now holds more than once (a copy of a
+    /// game already in it, or read twice): `evallab inspect` lists them.
+    pub repeated: u64,
 }
 
 /// Ingests `inputs` (files, directories, globs or `-`) into the dataset at `root`.
@@ -173,6 +177,15 @@ pub fn ingest(
     // The commit point; then parts the manifest no longer lists go.
     ds.commit()?;
     report.removed = ds.removed().to_vec();
+    if let Some(run) = ds
+        .manifest()
+        .runs
+        .iter()
+        .find(|r| Some(r.part) == report.part)
+    {
+        let committed = Dataset::open(root)?;
+        report.repeated = repeated_of_run(&committed, committed.scan_run(run, &schema::GAMES)?)?;
+    }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }

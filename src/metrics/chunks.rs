@@ -14,6 +14,7 @@ use std::ops::Range;
 use polars::prelude::*;
 
 use crate::Error;
+use crate::dataset::game_id_in;
 use crate::schema::col;
 
 /// At most about this many plies (whole games) go into one chunk: with some
@@ -44,21 +45,6 @@ pub fn chunks_of_games(
         ranges.push(0..0);
     }
     ranges
-}
-
-/// A frame's game ids, in its order.
-pub fn game_ids(df: &DataFrame) -> PolarsResult<Vec<i64>> {
-    Ok(df
-        .column(col::GAME_ID)?
-        .i64()?
-        .into_no_null_iter()
-        .collect())
-}
-
-/// The rows of these games.
-pub fn game_id_in(ids: &[i64]) -> Expr {
-    let ids = Series::new(col::GAME_ID.into(), ids);
-    col(col::GAME_ID).is_in(lit(ids).implode(false), false)
 }
 
 /// The selected games of a games table in chunks of whole games, in the

@@ -420,13 +420,39 @@ fn inspect_lists_the_games_held_more_than_once() {
     let twin = format!("{tags}1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 1-0\n");
     std::fs::write(path("season.pgn"), format!("{first_game}\n{twin}")).unwrap();
     let ds = path("ds");
-    ingest_ok(&["data/fixtures/tcec.pgn", &path("season.pgn")], &ds, &[]);
+    let ingest = |inputs: &[&str]| {
+        let mut args = vec!["ingest"];
+        args.extend(inputs);
+        args.extend(["-o", &ds, "--quiet"]);
+        let out = evallab(&args, None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    // The ingest says so: both copies of the first game are of this run.
+    let note = ingest(&["data/fixtures/tcec.pgn", &path("season.pgn")]);
+    assert!(
+        note.contains("note: 2 game(s) of this run are now held more than once"),
+        "{note}"
+    );
     assert_eq!(counts(&ds), (4, 0), "the twin is a game of its own");
+    // A file of other bytes holding the twin again: its one game is a copy.
+    std::fs::write(path("again.pgn"), format!("\n{twin}")).unwrap();
+    let note = ingest(&[&path("again.pgn")]);
+    assert!(
+        note.contains("note: 1 game(s) of this run are now held more than once"),
+        "{note}"
+    );
+    // A game of its own: no note.
+    let third = format!("{tags}1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 1-0\n")
+        .replace("[Round \"", "[Round \"9");
+    std::fs::write(path("new.pgn"), third).unwrap();
+    let note = ingest(&[&path("new.pgn")]);
+    assert!(!note.contains("held more than once"), "{note}");
     let out = evallab(&["inspect", &ds], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("games held more than once (the same tags, plies and final position; every copy counts in the statistics): 1, in 2 copies"),
+        stdout.contains("games held more than once (the same tags, plies and final position; every copy counts in the statistics): 2, in 4 copies"),
         "{stdout}"
     );
     assert!(stdout.contains("tcec.pgn #1; "), "{stdout}");
@@ -435,15 +461,22 @@ fn inspect_lists_the_games_held_more_than_once() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let read = |name: &str| std::fs::read_to_string(path(name)).unwrap();
     let repeated = read("x.repeated.csv");
-    assert_eq!(repeated.lines().count(), 2, "{repeated}");
-    let places = repeated.lines().nth(1).unwrap();
+    // The game and its twin (the same tags and plies, another final
+    // position), each with its copy.
+    assert_eq!(repeated.lines().count(), 3, "{repeated}");
+    let places: Vec<&str> = repeated
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(",").next().unwrap())
+        .collect();
     assert!(
-        places.contains(",2,")
-            && places.contains("tcec.pgn #1; ")
-            && places.ends_with("season.pgn #1"),
-        "{places}"
+        places[0].starts_with("data/fixtures/tcec.pgn #1; ")
+            && places[0].ends_with("season.pgn #1"),
+        "{repeated}"
     );
-    assert_eq!(read("x.tables.csv").lines().nth(1), Some("games,4"));
+    assert!(places[1].contains("season.pgn #2; "), "{repeated}");
+    assert!(places[1].ends_with("again.pgn #1"), "{repeated}");
+    assert_eq!(read("x.tables.csv").lines().nth(1), Some("games,6"));
     assert_eq!(
         read("x.rejects.csv").lines().count(),
         1,

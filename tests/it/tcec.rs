@@ -794,7 +794,8 @@ fn facts_and_wdl_in_chunks_equal_one_pass() {
 /// in the games table's order, and so is its summary.
 #[test]
 fn relevance_in_chunks_equals_one_pass() {
-    use evallab::metrics::chunks::{game_ids, stack};
+    use evallab::dataset::game_ids;
+    use evallab::metrics::chunks::stack;
     use evallab::metrics::relevance::{per_move, per_move_chunked, per_move_summarised, summary};
     use evallab::metrics::x05::X05;
     let Some(c) = corpus() else { return };

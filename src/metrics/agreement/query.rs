@@ -4,7 +4,7 @@
 use polars::prelude::*;
 
 use super::math::{CP_CEILING, WIN_K};
-use crate::metrics::chunks::{game_id_in, game_ids};
+use crate::dataset::{game_id_in, game_ids};
 use crate::metrics::{Families, Selection};
 use crate::schema::{col, metric};
 

@@ -14,7 +14,7 @@ use super::math::{Estimate, correlations};
 use super::measures::{Line, Position, measures};
 use super::model::{Assessed, CvScore, RatingModel, Sample, errors};
 use super::puzzles::{SOLVER_FIRST_PLY, cols as pcols, puzzles};
-use crate::metrics::chunks::game_ids;
+use crate::dataset::game_ids;
 use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{EaseOptions, used_lines};
 use crate::metrics::start_position;

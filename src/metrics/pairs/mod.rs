@@ -14,9 +14,10 @@ use polars::prelude::*;
 
 use self::math::{Estimate, Penta, Sprt, Trinomial};
 use super::balance::Group;
-use super::chunks::{CHUNK_PLIES, GameChunks, game_id_in};
+use super::chunks::{CHUNK_PLIES, GameChunks};
 use super::{GAME_NAMING, Selection, season};
 use crate::Error;
+use crate::dataset::game_id_in;
 use crate::schema::metric::pairs as p;
 use crate::schema::{col, metric, opening_col};
 

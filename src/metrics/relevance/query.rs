@@ -12,9 +12,10 @@ use polars::prelude::*;
 use super::symbols::{
     MoveScheme, MoveSymbol, PositionScheme, PositionSymbol, move_thresholds, position_boundaries,
 };
+use crate::dataset::{game_id_in, game_ids};
 use crate::metrics::agreement::query::per_move as reference_per_move;
 use crate::metrics::balance::Group;
-use crate::metrics::chunks::{CHUNK_PLIES, GameChunks, game_id_in, game_ids};
+use crate::metrics::chunks::{CHUNK_PLIES, GameChunks};
 use crate::metrics::x05::X05;
 use crate::metrics::{
     Families, MATERIAL, Selection, engine_games, own_evals, season, with_material_before,

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use evallab::dataset::inspect::repeated_note;
 use evallab::dataset::shard::commit_shards;
 
 /// Commit the complete shards of `ingest --shard` into the dataset (all or none).
@@ -48,6 +49,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report.already.len(),
             report.incomplete.len(),
             args.dataset.display()
+        );
+    }
+    if report.repeated > 0 {
+        eprintln!(
+            "{}",
+            repeated_note(report.repeated, "the committed shards", &args.dataset)
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use evallab::dataset::inspect::repeated_note;
 use evallab::ingest::{IngestOptions, ingest, ingest_shard};
 use evallab_pgn::game::ParseOptions;
 
@@ -141,13 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if report.repeated > 0 {
-        eprintln!(
-            "note: {} game(s) of this run are now held more than once (the same tags, plies and \
-             final position as another game of the dataset: a copy read from another file, or \
-             twice); every copy counts in the statistics: `evallab inspect {}` lists them",
-            report.repeated,
-            output.display()
-        );
+        eprintln!("{}", repeated_note(report.repeated, "this run", &output));
     }
     // A cut input is not an error (its games before the damage are in), but
     // the dataset lacks the rest of it: a code of its own says so.

@@ -1,5 +1,7 @@
 //! `inspect`: what a dataset holds, as lazy polars queries over its tables.
 
+use std::path::Path;
+
 use polars::prelude::*;
 
 use crate::Error;
@@ -224,12 +226,12 @@ fn with_final_keys(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
         .with_column(col(FINAL_KEY).fill_null(col(col::START_KEY)))
 }
 
-/// How many games of one ingest run (`new`: its games' ids) the dataset
+/// How many games of some ingest runs (`new`: their games) the dataset
 /// holds more than once, as [`repeated_games`] finds them: a copy of a game
-/// already in it, or a game the run read twice. Only the games whose tags
-/// and plies repeat have their final position read, so a run without such
-/// games costs a look at the games table alone.
-pub fn repeated_of_run(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
+/// already in it, or a game the runs read twice. Only the games whose tags
+/// and plies repeat have their final position read, so runs without such
+/// games cost a look at the games table alone.
+pub fn repeated_of_runs(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
     let mut tags: Vec<Expr> = SAME_GAME.iter().map(|c| col(*c)).collect();
     tags.push(col(col::PLIES));
     let games = ds
@@ -266,6 +268,17 @@ pub fn repeated_of_run(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
         .select([col("new").cast(DataType::UInt64).sum()])
         .collect()?;
     Ok(df.column("new")?.u64()?.get(0).unwrap_or(0))
+}
+
+/// The note of an ingest or a commit (`of`: what it added) that made `n`
+/// games repeated.
+pub fn repeated_note(n: u64, of: &str, root: &Path) -> String {
+    format!(
+        "note: {n} game(s) of {of} are now held more than once (the same tags, plies and \
+         final position as another game of the dataset: a copy read from another file, or \
+         twice); every copy counts in the statistics: `evallab inspect {}` lists them",
+        root.display()
+    )
 }
 
 /// What [`verify`] checked.

@@ -27,10 +27,12 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use polars::prelude::{UnionArgs, concat};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::Error;
+use crate::dataset::inspect::repeated_of_runs;
 use crate::dataset::lock::Holder;
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, EngineRun, InputRecord, Run, commit, part_file};
@@ -287,6 +289,8 @@ pub struct CommitReport {
     /// Leftovers of an interrupted earlier writer that were removed.
     pub removed: Vec<PathBuf>,
     pub stale_lock: Option<Holder>,
+    /// Games of the committed shards the dataset now holds more than once.
+    pub repeated: u64,
 }
 
 /// Commits the complete shards (all, or those named in `only`) to the
@@ -385,6 +389,20 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
     }
     if !report.committed.is_empty() {
         ds.commit()?;
+        // The committed ingest runs' games the dataset now holds more than once.
+        let parts: Vec<u32> = report.committed.iter().map(|c| c.1).collect();
+        let committed = Dataset::open(root)?;
+        let games = committed
+            .manifest()
+            .runs
+            .iter()
+            .filter(|r| parts.contains(&r.part))
+            .map(|r| committed.scan_run(r, &schema::GAMES))
+            .collect::<Result<Vec<_>, _>>()?;
+        if !games.is_empty() {
+            let games = concat(games, UnionArgs::default())?;
+            report.repeated = repeated_of_runs(&committed, games)?;
+        }
     }
     // Past the commit point: the committed shards' folders go (their parts
     // live on as links in the table folders).

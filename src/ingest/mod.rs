@@ -27,7 +27,7 @@ use arrow::record_batch::RecordBatch;
 use rayon::prelude::*;
 
 use crate::Error;
-use crate::dataset::inspect::repeated_of_run;
+use crate::dataset::inspect::repeated_of_runs;
 use crate::dataset::lock::Holder;
 use crate::dataset::part::PartWriter;
 use crate::dataset::shard::{self, Shard};
@@ -184,7 +184,7 @@ pub fn ingest(
         .find(|r| Some(r.part) == report.part)
     {
         let committed = Dataset::open(root)?;
-        report.repeated = repeated_of_run(&committed, committed.scan_run(run, &schema::GAMES)?)?;
+        report.repeated = repeated_of_runs(&committed, committed.scan_run(run, &schema::GAMES)?)?;
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)

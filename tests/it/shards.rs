@@ -144,6 +144,15 @@ fn the_same_pgn_in_two_shards_is_committed_once() {
         .counts
         .games;
     assert_eq!(frame(&ds, &GAMES).height() as u64, games);
+    assert_eq!(rep.repeated, 0);
+    // Its games in a file of other bytes: a shard of its own, whose two
+    // games the dataset then holds twice, as the commit reports.
+    let edited = root.join("edited.pgn");
+    fs::write(&edited, [b"\n".as_slice(), &plain].concat()).unwrap();
+    let edited = vec![edited.display().to_string()];
+    ingest_shard(root, "c", &edited, opts(), &mut |_| {}).unwrap();
+    let rep = commit_shards(root, &[]).unwrap();
+    assert_eq!((rep.committed.len(), rep.repeated), (1, 2));
 }
 
 #[test]

@@ -157,11 +157,15 @@ const SAME_GAME: [&str; 7] = [
 /// position, from two files or twice in one (a season's file and its
 /// event's). Every copy counts in every statistic; evallab keeps them, as
 /// read, and says so here. One row per game: its tags, plies, `copies` and
-/// the `places` (file #game number, `; ` separated). Reads one move per game.
+/// the `places` (file #game number, `; ` separated). Reads the moves only of
+/// the games whose tags and plies repeat.
 pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, Error> {
-    let mut keys: Vec<Expr> = SAME_GAME.iter().map(|c| col(*c)).collect();
-    keys.extend([col(col::PLIES), col(FINAL_KEY)]);
-    let mut df = with_final_keys(games, moves)
+    let mut keys = tags_and_plies();
+    let candidates = games
+        .filter(len().over(keys.clone())?.gt(lit(1)))
+        .collect()?;
+    keys.push(col(FINAL_KEY));
+    let mut df = with_final_keys(candidates, moves)?
         .group_by(keys)
         .agg([
             len().alias("copies"),
@@ -169,10 +173,6 @@ pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, E
             col(col::GAME_NUMBER),
         ])
         .filter(col("copies").gt(lit(1)))
-        .sort(
-            [col::EVENT, col::DATE, col::ROUND],
-            SortMultipleOptions::default().with_nulls_last(true),
-        )
         .collect()?;
     // "file #n; file #m" per game (polars' string joins are not built in).
     let (files, numbers) = (
@@ -194,15 +194,33 @@ pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, E
         .collect::<Result<_, _>>()?;
     df = df.drop_many([FINAL_KEY, col::SOURCE_FILE, col::GAME_NUMBER]);
     df.with_column(Column::new("places".into(), places))?;
-    Ok(df)
+    // Twins (the same tags and plies, other final positions) by their places.
+    Ok(df
+        .lazy()
+        .sort(
+            [col::EVENT, col::DATE, col::ROUND, "places"],
+            SortMultipleOptions::default().with_nulls_last(true),
+        )
+        .collect()?)
 }
 
 /// The position after a game's last ply (its start position without moves).
 const FINAL_KEY: &str = "final_key";
 
-/// `games` (with `game_id`, `plies`, `start_key`) with each game's
-/// [`FINAL_KEY`], read from `moves`.
-fn with_final_keys(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
+/// [`SAME_GAME`]'s tags and the plies.
+fn tags_and_plies() -> Vec<Expr> {
+    let mut keys: Vec<Expr> = SAME_GAME.iter().map(|c| col(*c)).collect();
+    keys.push(col(col::PLIES));
+    keys
+}
+
+/// `games` (a few, with `game_id`, `plies`, `start_key`) with each game's
+/// [`FINAL_KEY`], read from `moves`: only their rows, by a filter the scan
+/// applies as it reads (the whole table's three columns held at once grew
+/// with the dataset: 350 MB on the TCEC archive).
+fn with_final_keys(games: DataFrame, moves: LazyFrame) -> Result<LazyFrame, Error> {
+    let moves = moves.filter(game_id_in(&game_ids(&games)?));
+    let games = games.lazy();
     let last = games
         .clone()
         .select([col(col::GAME_ID), col(col::PLIES).alias(col::PLY)]);
@@ -215,7 +233,7 @@ fn with_final_keys(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
             JoinArgs::new(JoinType::Inner),
         )
         .select([col(col::GAME_ID), col(col::POSITION_KEY).alias(FINAL_KEY)]);
-    games
+    Ok(games
         .join(
             finals,
             [col(col::GAME_ID)],
@@ -223,7 +241,7 @@ fn with_final_keys(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
             JoinArgs::new(JoinType::Left),
         )
         // A game without moves: its start position.
-        .with_column(col(FINAL_KEY).fill_null(col(col::START_KEY)))
+        .with_column(col(FINAL_KEY).fill_null(col(col::START_KEY))))
 }
 
 /// How many games of some ingest runs (`new`: their games) the dataset
@@ -232,8 +250,7 @@ fn with_final_keys(games: LazyFrame, moves: LazyFrame) -> LazyFrame {
 /// and plies repeat have their final position read, so runs without such
 /// games cost a look at the games table alone.
 pub fn repeated_of_runs(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
-    let mut tags: Vec<Expr> = SAME_GAME.iter().map(|c| col(*c)).collect();
-    tags.push(col(col::PLIES));
+    let mut tags = tags_and_plies();
     let games = ds
         .scan(&GAMES)?
         .join(
@@ -257,11 +274,8 @@ pub fn repeated_of_runs(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
     if candidates.height() == 0 {
         return Ok(0);
     }
-    // Their moves alone: a filter the scan applies as it reads (the whole
-    // table's three columns held at once grew with the dataset).
-    let moves = ds.scan(&MOVES)?.filter(game_id_in(&game_ids(&candidates)?));
     tags.push(col(FINAL_KEY));
-    let df = with_final_keys(candidates.lazy(), moves)
+    let df = with_final_keys(candidates, ds.scan(&MOVES)?)?
         .group_by(tags)
         .agg([len().alias("copies"), col("new").sum().alias("new")])
         .filter(col("copies").gt(lit(1)))

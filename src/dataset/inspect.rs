@@ -118,17 +118,7 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
             SortMultipleOptions::default().with_nulls_last(true),
         )
         .collect()?;
-    let rejects = rejects
-        .select([
-            col(col::SOURCE_FILE),
-            col(col::GAME_NUMBER),
-            col(col::LINE),
-            col(col::ROUND),
-            col(col::WHITE),
-            col(col::BLACK),
-            col(col::REASON),
-        ])
-        .collect()?;
+    let rejects = rejects_listed(rejects)?;
     Ok(Inspection {
         tables,
         events,
@@ -138,6 +128,22 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         analyses,
         repeated: repeated_games(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?,
     })
+}
+
+/// The rejected games, in input order: where and why (the rejects table's
+/// columns that say so).
+pub fn rejects_listed(rejects: LazyFrame) -> Result<DataFrame, Error> {
+    Ok(rejects
+        .select([
+            col(col::SOURCE_FILE),
+            col(col::GAME_NUMBER),
+            col(col::LINE),
+            col(col::ROUND),
+            col(col::WHITE),
+            col(col::BLACK),
+            col(col::REASON),
+        ])
+        .collect()?)
 }
 
 /// The tags that, with the plies and the final position, make a game the

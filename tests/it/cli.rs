@@ -497,6 +497,24 @@ fn inspect_lists_the_games_held_more_than_once() {
         Some(format!("moves,{plies}").as_str()),
         "{events}"
     );
+    // The report says so too, and names the rejects with their reasons.
+    ingest(&["data/fixtures/malformed.pgn"]);
+    let out = evallab(&["inspect", &ds, "-o", &path("y.csv")], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rejects = read("y.rejects.csv").lines().count() - 1;
+    assert!(rejects > 1);
+    let out = evallab(&["report", &ds, "-o", &path("report")], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = read("report/index.html");
+    let data = &page[page.find("<section id=data>").expect("a data section")..];
+    let data = &data[..data.find("</section>").unwrap()];
+    assert!(
+        data.contains(&format!("{rejects} games were rejected at ingest"))
+            && data.contains("illegal move 3...Nf3")
+            && data.contains("2 games are held more than once, in 4 copies")
+            && data.contains("again.pgn #1"),
+        "{data}"
+    );
     let one = path("one");
     ingest_ok(&["data/fixtures/tcec.pgn"], &one, &[]);
     let out = evallab(&["inspect", &one], None);

@@ -9,7 +9,7 @@ use polars::prelude::*;
 use super::ReportOptions;
 use crate::Error;
 use crate::dataset::derived::Stamp;
-use crate::dataset::{Dataset, EngineRun};
+use crate::dataset::{Dataset, EngineRun, inspect};
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
 use crate::metrics::agreement::query as agreement;
@@ -33,7 +33,9 @@ use crate::metrics::wdl::{self, Fitted, Model, validate};
 use crate::metrics::{Selection, event_matches};
 use crate::render::annotate::white_pov;
 use crate::render::order::{in_natural_order, natural_key};
-use crate::schema::{ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, col, match_col, metric};
+use crate::schema::{
+    ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, REJECTS, col, match_col, metric,
+};
 
 /// The whole report's data.
 #[derive(Debug, Clone)]
@@ -53,6 +55,10 @@ pub struct ReportData {
     pub wdl: Option<Fitted>,
     /// The models scored out of sample (`report --wdl-train/--wdl-test`).
     pub wdl_validation: Option<validate::Validation>,
+    /// The selected events' games rejected at ingest (`inspect`'s rejects).
+    pub rejects: DataFrame,
+    /// The selected events' games held more than once (`inspect`'s).
+    pub repeated: DataFrame,
 }
 
 impl Default for ReportData {
@@ -65,6 +71,8 @@ impl Default for ReportData {
             events: Vec::new(),
             wdl: None,
             wdl_validation: None,
+            rejects: DataFrame::empty(),
+            repeated: DataFrame::empty(),
         }
     }
 }
@@ -442,9 +450,18 @@ pub fn collect(
     }
     steps.next("ratings of all events");
     let ratings = rate(games.clone().lazy(), 1000, opts.solver)?;
+    // What the statistics leave out (the rejects) and count twice (copies).
+    let selected = |lf: LazyFrame| match &opts.event {
+        Some(re) => lf.filter(event_matches(re)),
+        None => lf,
+    };
+    let rejects = inspect::rejects_listed(selected(ds.scan(&REJECTS)?))?;
+    let repeated = inspect::repeated_games(selected(ds.scan(&GAMES)?), ds.scan(&MOVES)?)?;
     steps.finish("the page");
     Ok(ReportData {
         ratings,
+        rejects,
+        repeated,
         dataset: ds.root().display().to_string(),
         games: games.height(),
         x05_default: opts.x05.default,

@@ -71,7 +71,8 @@ pub fn report(
 }
 
 /// The page: a header, the events' summaries (each linking to its section),
-/// the ratings and WDL model of all events, then each event's summary and
+/// the ratings and WDL model of all events, the data they leave out or count
+/// twice (rejected and repeated games), then each event's summary and
 /// sections. A browser lays out an event's section only when it comes into
 /// view (`content-visibility:auto`): the whole TCEC archive's 674 events,
 /// 55 MB, took Chromium 34 s to show, 3.6 s so.
@@ -81,7 +82,7 @@ pub fn page(data: &ReportData) -> Result<String, Error> {
 <h1>evallab report</h1><p class=note>Dataset <code>{}</code>: {} games in {} events. Evals are the engines' own; \
 x05 {} for relevance (per engine where given) and {} for the move and position symbols. Every column header \
 explains itself on hover; definitions in the book: docs/reference/outputs.md, docs/definitions/, docs/spec/metrics.md, docs/spec/eas.md.</p>\
-<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a><a href=\"#wdl\">WDL model</a></nav>",
+<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a><a href=\"#wdl\">WDL model</a><a href=\"#data\">Data</a></nav>",
         escape(&data.dataset),
         data.games,
         data.events.len(),
@@ -98,6 +99,7 @@ explains itself on hover; definitions in the book: docs/reference/outputs.md, do
     html.push_str("</section>");
     html.push_str(&sections::overall_ratings(data)?);
     html.push_str(&sections::wdl_overall(data)?);
+    html.push_str(&sections::data(data)?);
     for (i, (event, (_, s))) in data.events.iter().zip(&summaries).enumerate() {
         let _ = write!(
             html,

@@ -1010,6 +1010,68 @@ enum Fold {
     Always,
 }
 
+/// What the statistics leave out and what they count twice: the selected
+/// events' games rejected at ingest, each with its reason, and the games the
+/// dataset holds more than once (every copy counts), each with its places.
+pub fn data(data: &ReportData) -> Result<String, Error> {
+    let (rejects, repeated) = (&data.rejects, &data.repeated);
+    let copies: u64 = match repeated.height() {
+        0 => 0,
+        _ => repeated
+            .column("copies")?
+            .cast(&DataType::UInt64)?
+            .u64()?
+            .into_no_null_iter()
+            .sum(),
+    };
+    let mut s = format!(
+        "<section id=data><h2>Data</h2><p>{} games are in the statistics. {} {} rejected at \
+         ingest and in none of them{}. {} {} held more than once{}: the same tags, plies and \
+         final position, read from two files or twice from one; every copy counts.</p>",
+        thousands(data.games as i64),
+        thousands(rejects.height() as i64),
+        if rejects.height() == 1 {
+            "game was"
+        } else {
+            "games were"
+        },
+        if rejects.height() > 0 {
+            ", each with its reason below"
+        } else {
+            ""
+        },
+        thousands(repeated.height() as i64),
+        if repeated.height() == 1 {
+            "game is"
+        } else {
+            "games are"
+        },
+        if copies > 0 {
+            format!(", in {copies} copies (below)")
+        } else {
+            String::new()
+        },
+    );
+    if rejects.height() > 0 {
+        let cols: Vec<&str> = out::INSPECT_REJECTS
+            .columns
+            .iter()
+            .map(|q| q.name)
+            .collect();
+        s.push_str(&table(rejects, &out::INSPECT_REJECTS, &cols)?);
+    }
+    if repeated.height() > 0 {
+        let cols: Vec<&str> = out::INSPECT_REPEATED
+            .columns
+            .iter()
+            .map(|q| q.name)
+            .collect();
+        s.push_str(&table(repeated, &out::INSPECT_REPEATED, &cols)?);
+    }
+    s.push_str("</section>");
+    Ok(s)
+}
+
 /// An HTML table of some columns of a frame, labelled from the catalogue.
 fn table(df: &DataFrame, output: &Output, cols: &[&str]) -> Result<String, Error> {
     table_of(df, output.title, &Header::all(output, cols)?, Fold::Closed)
@@ -1554,6 +1616,7 @@ mod tests {
             events: events.iter().map(|e| event(e)).collect(),
             wdl: None,
             wdl_validation: None,
+            ..ReportData::default()
         }
     }
 
@@ -1564,7 +1627,7 @@ mod tests {
         assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
         assert!(html.contains(
             "<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a>\
-             <a href=\"#wdl\">WDL model</a></nav><section id=events><h2>Events</h2>"
+             <a href=\"#wdl\">WDL model</a><a href=\"#data\">Data</a></nav><section id=events><h2>Events</h2>"
         ));
         assert!(html.contains("<td><a href=\"#e0\">S&lt;1&gt;</a></td>"));
         assert!(html.contains("<td><a href=\"#e1\">S2</a></td>"));

@@ -8,7 +8,6 @@ use evallab::dataset::Dataset;
 use evallab::dataset::inspect::{Inspection, Verified};
 use evallab::render::format::{self, Format};
 use evallab::schema::outputs::{self as out, Output};
-use polars::prelude::DataFrame;
 
 use super::args::OutputArgs;
 
@@ -137,19 +136,9 @@ fn print_text(inputs: usize, ins: Inspection) -> anyhow::Result<()> {
         outln!(
             "games held more than once (the same tags, plies and final position; every copy counts in the statistics): {}, in {} copies:\n{}",
             ins.repeated.height(),
-            copies(&ins.repeated)?,
+            evallab::dataset::inspect::copies(&ins.repeated)?,
             ins.repeated
         );
     }
     Ok(())
-}
-
-/// The copies of the repeated games, all told.
-fn copies(repeated: &DataFrame) -> anyhow::Result<u64> {
-    Ok(repeated
-        .column("copies")?
-        .cast(&polars::prelude::DataType::UInt64)?
-        .u64()?
-        .into_no_null_iter()
-        .sum())
 }

@@ -210,6 +210,19 @@ pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, E
         .collect()?)
 }
 
+/// The copies of [`repeated_games`]' games, all told.
+pub fn copies(repeated: &DataFrame) -> Result<u64, Error> {
+    if repeated.height() == 0 {
+        return Ok(0);
+    }
+    Ok(repeated
+        .column("copies")?
+        .cast(&DataType::UInt64)?
+        .u64()?
+        .into_no_null_iter()
+        .sum())
+}
+
 /// The position after a game's last ply (its start position without moves).
 const FINAL_KEY: &str = "final_key";
 

@@ -1015,15 +1015,7 @@ enum Fold {
 /// dataset holds more than once (every copy counts), each with its places.
 pub fn data(data: &ReportData) -> Result<String, Error> {
     let (rejects, repeated) = (&data.rejects, &data.repeated);
-    let copies: u64 = match repeated.height() {
-        0 => 0,
-        _ => repeated
-            .column("copies")?
-            .cast(&DataType::UInt64)?
-            .u64()?
-            .into_no_null_iter()
-            .sum(),
-    };
+    let copies = crate::dataset::inspect::copies(repeated)?;
     let mut s = format!(
         "<section id=data><h2>Data</h2><p>{} games are in the statistics. {} {} rejected at \
          ingest and in none of them{}. {} {} held more than once{}: the same tags, plies and \
@@ -1052,21 +1044,14 @@ pub fn data(data: &ReportData) -> Result<String, Error> {
             String::new()
         },
     );
-    if rejects.height() > 0 {
-        let cols: Vec<&str> = out::INSPECT_REJECTS
-            .columns
-            .iter()
-            .map(|q| q.name)
-            .collect();
-        s.push_str(&table(rejects, &out::INSPECT_REJECTS, &cols)?);
-    }
-    if repeated.height() > 0 {
-        let cols: Vec<&str> = out::INSPECT_REPEATED
-            .columns
-            .iter()
-            .map(|q| q.name)
-            .collect();
-        s.push_str(&table(repeated, &out::INSPECT_REPEATED, &cols)?);
+    for (df, output) in [
+        (rejects, &out::INSPECT_REJECTS),
+        (repeated, &out::INSPECT_REPEATED),
+    ] {
+        if df.height() > 0 {
+            let cols: Vec<&str> = output.columns.iter().map(|q| q.name).collect();
+            s.push_str(&table(df, output, &cols)?);
+        }
     }
     s.push_str("</section>");
     Ok(s)

@@ -512,6 +512,7 @@ fn inspect_lists_the_games_held_more_than_once() {
         data.contains(&format!("{rejects} games were rejected at ingest"))
             && data.contains("illegal move 3...Nf3")
             && data.contains("2 games are held more than once, in 4 copies")
+            && data.contains("are in none of them, each with its reason below.")
             && data.contains("again.pgn #1"),
         "{data}"
     );

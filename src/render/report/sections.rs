@@ -1016,33 +1016,28 @@ enum Fold {
 pub fn data(data: &ReportData) -> Result<String, Error> {
     let (rejects, repeated) = (&data.rejects, &data.repeated);
     let copies = crate::dataset::inspect::copies(repeated)?;
+    let rejected = match rejects.height() {
+        0 => "No game was rejected at ingest.".to_string(),
+        1 => "1 game was rejected at ingest and is in none of them: its reason below.".into(),
+        n => format!(
+            "{} games were rejected at ingest and are in none of them, each with its reason \
+             below.",
+            thousands(n as i64)
+        ),
+    };
+    let twice = "the same tags, plies and final position, read from two files or twice from one";
+    let held = match repeated.height() {
+        0 => format!("No game is held more than once ({twice})."),
+        n => format!(
+            "{} {} held more than once, in {copies} copies ({twice}; below): every copy \
+             counts.",
+            thousands(n as i64),
+            if n == 1 { "game is" } else { "games are" },
+        ),
+    };
     let mut s = format!(
-        "<section id=data><h2>Data</h2><p>{} games are in the statistics. {} {} rejected at \
-         ingest and in none of them{}. {} {} held more than once{}: the same tags, plies and \
-         final position, read from two files or twice from one; every copy counts.</p>",
+        "<section id=data><h2>Data</h2><p>{} games are in the statistics. {rejected} {held}</p>",
         thousands(data.games as i64),
-        thousands(rejects.height() as i64),
-        if rejects.height() == 1 {
-            "game was"
-        } else {
-            "games were"
-        },
-        if rejects.height() > 0 {
-            ", each with its reason below"
-        } else {
-            ""
-        },
-        thousands(repeated.height() as i64),
-        if repeated.height() == 1 {
-            "game is"
-        } else {
-            "games are"
-        },
-        if copies > 0 {
-            format!(", in {copies} copies (below)")
-        } else {
-            String::new()
-        },
     );
     for (df, output) in [
         (rejects, &out::INSPECT_REJECTS),
@@ -1610,6 +1605,10 @@ mod tests {
     fn page_links_every_event_in_order() {
         let html = page(&page_data(&["S<1>", "S2"])).unwrap();
         assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
+        assert!(html.contains(
+            "<h2>Data</h2><p>3 games are in the statistics. No game was rejected at ingest. \
+             No game is held more than once ("
+        ));
         assert!(html.contains(
             "<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a>\
              <a href=\"#wdl\">WDL model</a><a href=\"#data\">Data</a></nav><section id=events><h2>Events</h2>"

@@ -21,7 +21,10 @@ pub const EXIT_TRUNCATED: u8 = 9;
 /// `-` for stdin; plain, gzip, zstd, bzip2 and xz are detected by content.
 /// Inputs already in the dataset, or given twice, are skipped (the same
 /// sha256, or the same PGN decoded: `a.pgn` after `a.pgn.gz`), so re-running
-/// an ingest never duplicates games.
+/// an ingest never duplicates games. A game read from another file (a
+/// season's file and its event's, a renamed or edited copy) is ingested as
+/// read; after the commit a note counts the games of the run the dataset then
+/// holds more than once, and `evallab inspect` lists them.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// PGN files, directories, globs, or `-` for stdin.

@@ -263,12 +263,29 @@ fn with_final_keys(games: DataFrame, moves: LazyFrame) -> Result<LazyFrame, Erro
         .with_column(col(FINAL_KEY).fill_null(col(col::START_KEY))))
 }
 
+/// [`repeated_of_runs`] for the ingest runs committed as these `parts`,
+/// read from the committed dataset at `root`.
+pub fn repeated_of_parts(root: &Path, parts: &[u32]) -> Result<u64, Error> {
+    let ds = Dataset::open(root)?;
+    let games = ds
+        .manifest()
+        .runs
+        .iter()
+        .filter(|r| parts.contains(&r.part))
+        .map(|r| ds.scan_run(r, &GAMES))
+        .collect::<Result<Vec<_>, _>>()?;
+    if games.is_empty() {
+        return Ok(0);
+    }
+    repeated_of_runs(&ds, concat(games, UnionArgs::default())?)
+}
+
 /// How many games of some ingest runs (`new`: their games) the dataset
 /// holds more than once, as [`repeated_games`] finds them: a copy of a game
 /// already in it, or a game the runs read twice. Only the games whose tags
 /// and plies repeat have their final position read, so runs without such
 /// games cost a look at the games table alone.
-pub fn repeated_of_runs(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
+fn repeated_of_runs(ds: &Dataset, new: LazyFrame) -> Result<u64, Error> {
     let mut tags = tags_and_plies();
     let games = ds
         .scan(&GAMES)?

@@ -27,12 +27,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use polars::prelude::{UnionArgs, concat};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::Error;
-use crate::dataset::inspect::repeated_of_runs;
+use crate::dataset::inspect::repeated_of_parts;
 use crate::dataset::lock::Holder;
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, EngineRun, InputRecord, Run, commit, part_file};
@@ -391,18 +390,7 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
         ds.commit()?;
         // The committed ingest runs' games the dataset now holds more than once.
         let parts: Vec<u32> = report.committed.iter().map(|c| c.1).collect();
-        let committed = Dataset::open(root)?;
-        let games = committed
-            .manifest()
-            .runs
-            .iter()
-            .filter(|r| parts.contains(&r.part))
-            .map(|r| committed.scan_run(r, &schema::GAMES))
-            .collect::<Result<Vec<_>, _>>()?;
-        if !games.is_empty() {
-            let games = concat(games, UnionArgs::default())?;
-            report.repeated = repeated_of_runs(&committed, games)?;
-        }
+        report.repeated = repeated_of_parts(root, &parts)?;
     }
     // Past the commit point: the committed shards' folders go (their parts
     // live on as links in the table folders).

@@ -27,7 +27,7 @@ use arrow::record_batch::RecordBatch;
 use rayon::prelude::*;
 
 use crate::Error;
-use crate::dataset::inspect::repeated_of_runs;
+use crate::dataset::inspect::repeated_of_parts;
 use crate::dataset::lock::Holder;
 use crate::dataset::part::PartWriter;
 use crate::dataset::shard::{self, Shard};
@@ -177,14 +177,8 @@ pub fn ingest(
     // The commit point; then parts the manifest no longer lists go.
     ds.commit()?;
     report.removed = ds.removed().to_vec();
-    if let Some(run) = ds
-        .manifest()
-        .runs
-        .iter()
-        .find(|r| Some(r.part) == report.part)
-    {
-        let committed = Dataset::open(root)?;
-        report.repeated = repeated_of_runs(&committed, committed.scan_run(run, &schema::GAMES)?)?;
+    if let Some(part) = report.part {
+        report.repeated = repeated_of_parts(root, &[part])?;
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)

@@ -200,15 +200,30 @@ pub fn repeated_games(games: LazyFrame, moves: LazyFrame) -> Result<DataFrame, E
         .collect::<Result<_, _>>()?;
     df = df.drop_many([FINAL_KEY, col::SOURCE_FILE, col::GAME_NUMBER]);
     df.with_column(Column::new("places".into(), places))?;
-    // Twins (the same tags and plies, other final positions) by their places.
+    // Rounds by their numbers (9.1 before 12.1 before 12.1.2), a round
+    // without any (`?`, `-`) last; twins (the same tags and plies, other
+    // final positions) by their places.
+    let mut by = vec![col(col::EVENT), col(col::DATE)];
+    by.extend(ROUND_NUMBERS.map(|re| {
+        col(col::ROUND)
+            .str()
+            .extract(lit(re), 1)
+            .cast(DataType::UInt64)
+    }));
+    by.extend([col(col::ROUND), col("places")]);
     Ok(df
         .lazy()
-        .sort(
-            [col::EVENT, col::DATE, col::ROUND, "places"],
-            SortMultipleOptions::default().with_nulls_last(true),
+        .sort_by_exprs(
+            by,
+            SortMultipleOptions::default()
+                .with_nulls_last_multi([true, true, true, false, false, true, true]),
         )
         .collect()?)
 }
+
+/// A round's first three numbers (`12.1.2`: 12, 1, 2), each the sort key
+/// of its level.
+const ROUND_NUMBERS: [&str; 3] = [r"^(\d+)", r"^\d+\.(\d+)", r"^\d+\.\d+\.(\d+)"];
 
 /// The copies of [`repeated_games`]' games, all told.
 pub fn copies(repeated: &DataFrame) -> Result<u64, Error> {
@@ -414,4 +429,52 @@ pub fn verify(ds: &Dataset) -> Result<Verified, Error> {
         unrecorded,
         table,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two copies (files a and b) of one game per round, rounds written in
+    /// text order; the games have no moves, so their start key is final.
+    #[test]
+    fn repeated_games_come_in_round_number_order() {
+        let rounds = ["10", "12.1", "12.1.2", "9.1", "9.2", "?"];
+        let n = rounds.len() * 2;
+        let each = |v: &'static str| vec![v; n];
+        let games = df!(
+            col::GAME_ID => (0..n as i64).collect::<Vec<_>>(),
+            col::EVENT => each("E"),
+            col::SITE => each("S"),
+            col::DATE => each("2024.01.01"),
+            col::ROUND => rounds.iter().flat_map(|r| [*r, *r]).collect::<Vec<_>>(),
+            col::WHITE => each("A"),
+            col::BLACK => each("B"),
+            col::RESULT => each("1/2-1/2"),
+            col::PLIES => vec![0u32; n],
+            col::START_KEY => vec![7i64; n],
+            col::SOURCE_FILE => (0..n).map(|i| ["a", "b"][i % 2]).collect::<Vec<_>>(),
+            col::GAME_NUMBER => (0..n as u32).map(|i| i / 2 + 1).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let moves = df!(
+            col::GAME_ID => Vec::<i64>::new(),
+            col::PLY => Vec::<u32>::new(),
+            col::POSITION_KEY => Vec::<i64>::new(),
+        )
+        .unwrap();
+        let df = repeated_games(games.lazy(), moves.lazy()).unwrap();
+        let got: Vec<_> = df
+            .column(col::ROUND)
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .flatten()
+            .collect();
+        assert_eq!(got, ["9.1", "9.2", "10", "12.1", "12.1.2", "?"]);
+        let places = df.column("places").unwrap().str().unwrap().get(0).unwrap();
+        assert_eq!(places, "a #4; b #4");
+        assert_eq!(copies(&df).unwrap(), n as u64);
+    }
 }

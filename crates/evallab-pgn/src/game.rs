@@ -291,7 +291,12 @@ impl GameState {
             "chess960" | "fischerandom" | "fischer random" | "frc" | "960" => {
                 (CastlingMode::Chess960, "chess960")
             }
-            other => return Err(format!("unsupported variant \"{other}\"")),
+            other => {
+                return Err(format!(
+                    "unsupported variant \"{}\"",
+                    in_reason(other.as_bytes())
+                ));
+            }
         };
         self.start_fen = tag(tags, "FEN").map(|f| f.trim().to_string());
         self.pos = match &self.start_fen {
@@ -302,20 +307,28 @@ impl GameState {
             Some(fen) => {
                 let parsed: Fen = fen
                     .parse()
-                    .map_err(|e| format!("invalid FEN \"{fen}\": {e}"))?;
+                    .map_err(|e| format!("invalid FEN \"{}\": {e}", in_reason(fen.as_bytes())))?;
                 match parsed.clone().into_position(self.mode) {
                     Ok(pos) => pos,
                     // Archives omit the Variant tag of Chess960 games: castling
                     // rights that name rooks off the corners are legal only there.
                     Err(e) if self.mode == CastlingMode::Standard => {
-                        let pos = parsed
-                            .into_position(CastlingMode::Chess960)
-                            .map_err(|_| format!("illegal FEN position \"{fen}\": {e}"))?;
+                        let pos = parsed.into_position(CastlingMode::Chess960).map_err(|_| {
+                            format!(
+                                "illegal FEN position \"{}\": {e}",
+                                in_reason(fen.as_bytes())
+                            )
+                        })?;
                         (self.mode, self.variant_name) = (CastlingMode::Chess960, "chess960");
                         self.variant_inferred = true;
                         pos
                     }
-                    Err(e) => return Err(format!("illegal FEN position \"{fen}\": {e}")),
+                    Err(e) => {
+                        return Err(format!(
+                            "illegal FEN position \"{}\": {e}",
+                            in_reason(fen.as_bytes())
+                        ));
+                    }
                 }
             }
         };
@@ -408,7 +421,7 @@ impl GameState {
             None => {
                 return Err(format!(
                     "unreadable token \"{}\" at {move_number}{dots}",
-                    written_as()
+                    in_reason(word)
                 ));
             }
             Some(Notation::San(san)) => {
@@ -895,6 +908,24 @@ const KNOWN_TAGS: [&str; 18] = [
     "Variant",
 ];
 
+/// Text of the input (a token, a FEN, a variant) as a reject's reason
+/// shows it: control bytes escaped (`\0`), cut after [`SHOWN_CHARS`]
+/// characters (a run of garbage without a space is one token, megabytes
+/// long).
+fn in_reason(word: &[u8]) -> String {
+    let text = String::from_utf8_lossy(word);
+    let mut shown: String = text.chars().take(SHOWN_CHARS).collect();
+    let cut = shown.len() < text.len();
+    shown = shown.escape_debug().collect();
+    if cut {
+        shown.push_str(&format!("… ({} bytes)", word.len()));
+    }
+    shown
+}
+
+/// Characters of the input a reason shows: any FEN (at most about 90).
+const SHOWN_CHARS: usize = 100;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -989,6 +1020,26 @@ mod tests {
         want.push("game 5 7".into());
         assert_eq!(log, want);
         assert_eq!((c.games, c.rejects, c.plies), (3, 2, 15));
+    }
+
+    /// A reject's reason shows an unreadable token readably: a control byte
+    /// escaped, a run of garbage cut to 100 characters with its length.
+    #[test]
+    fn an_unreadable_token_is_shown_escaped_and_cut() {
+        let long = "Z".repeat(100_000);
+        let pgn =
+            format!("[Event \"a\"]\n\n1. e4 e5\u{0} 2. Nf3 *\n\n[Event \"b\"]\n\n1. e4 {long} *\n");
+        let (_, log) = run(pgn.as_bytes());
+        assert_eq!(
+            log,
+            [
+                "reject 1 at ply 1: unreadable token \"e5\\0\" at 1...".to_string(),
+                format!(
+                    "reject 2 at ply 1: unreadable token \"{}… (100000 bytes)\" at 1...",
+                    &long[..100]
+                ),
+            ]
+        );
     }
 
     /// The fields of a game a user audit found lost or bent, as a sink sees them.

@@ -105,27 +105,43 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
 }
 
 /// `df` as people read it in a table (`--format table`): each float column
-/// rounded to the decimals its output declares, a whole number (0 decimals)
-/// shown as an integer, so that a terminal shows what the report shows
-/// (`54.2 %`, not `54.166667`). The other formats keep every digit.
+/// with the decimals its output declares, trailing zeros kept so that a
+/// column's points line up (`0.4110`, not `0.411`), a whole number (0
+/// decimals) shown as an integer, so that a terminal shows what the report
+/// shows (`54.2 %`, not `54.166667`). The other formats keep every digit.
 pub fn shown(df: &DataFrame, output: &Output) -> Result<DataFrame, Error> {
-    let rounded: Vec<Expr> = df
-        .columns()
-        .iter()
-        .filter(|c| c.dtype().is_float())
-        .filter_map(|c| Some((c.name().as_str(), output.get(c.name())?.digits)))
-        .map(|(name, digits)| {
-            let r = col(name).round(u32::from(digits), RoundMode::default());
-            match digits {
-                0 => r.cast(DataType::Int64),
-                _ => r,
-            }
-        })
-        .collect();
-    if rounded.is_empty() {
-        return Ok(df.clone());
+    let mut out = df.clone();
+    for c in df.columns().iter().filter(|c| c.dtype().is_float()) {
+        let Some(digits) = output.get(c.name()).map(|o| usize::from(o.digits)) else {
+            continue;
+        };
+        let values = c.cast(&DataType::Float64)?;
+        let column = match digits {
+            0 => values
+                .as_materialized_series()
+                .round(0, RoundMode::default())?
+                .cast(&DataType::Int64)?
+                .into_column(),
+            _ => values
+                .f64()?
+                .iter()
+                .map(|v| v.map(|x| fixed(x, digits)))
+                .collect::<StringChunked>()
+                .with_name(c.name().clone())
+                .into_column(),
+        };
+        out.with_column(column)?;
     }
-    Ok(df.clone().lazy().with_columns(rounded).collect()?)
+    Ok(out)
+}
+
+/// `x` with `digits` decimals; `0.0`, not `-0.0`, for a small negative.
+fn fixed(x: f64, digits: usize) -> String {
+    let s = format!("{x:.digits$}");
+    match s.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_string(),
+        _ => s,
+    }
 }
 
 /// Cells up to which polars lays out `--format table` (its layout costs
@@ -222,23 +238,24 @@ mod tests {
     use super::*;
 
     /// Each declared float column at its declared decimals (Elo whole, the
-    /// score in % to one decimal, a NaN as null), the rest as it was.
+    /// score in % to one decimal, its trailing zero kept, no `-0.0`, a NaN
+    /// rating as null), the rest as it was.
     #[test]
     fn a_table_for_people_is_rounded_as_its_output_declares() {
         use crate::schema::outputs::RATINGS;
         let df = df!(
-            "engine" => ["a", "b"],
-            "rating" => [2783.49, f64::NAN],
-            "score_pct" => [94.69697, 54.25],
-            "not_declared" => [0.123456, 1.0],
+            "engine" => ["a", "b", "c", "d"],
+            "rating" => [2783.49, f64::NAN, 2783.5, -0.4],
+            "score_pct" => [94.69697, 54.25, 50.0, -0.04],
+            "not_declared" => [0.123456, 1.0, 2.0, 3.0],
         )
         .unwrap();
         let shown = shown(&df, &RATINGS).unwrap();
         let want = df!(
-            "engine" => ["a", "b"],
-            "rating" => [Some(2783i64), None],
-            "score_pct" => [94.7, 54.2],
-            "not_declared" => [0.123456, 1.0],
+            "engine" => ["a", "b", "c", "d"],
+            "rating" => [Some(2783i64), None, Some(2784), Some(0)],
+            "score_pct" => ["94.7", "54.2", "50.0", "0.0"],
+            "not_declared" => [0.123456, 1.0, 2.0, 3.0],
         )
         .unwrap();
         assert!(shown.equals_missing(&want), "{shown}");

@@ -674,7 +674,8 @@ pub fn ratings_chart(rows: &[(String, f64, f64, u32)], level: f64) -> String {
         y += row_h;
     }
     let axis_y = y;
-    let h = axis_y + bottom;
+    // Several groups: a second caption line says what the shared axis means.
+    let h = axis_y + bottom + if groups > 1 { 14.0 } else { 0.0 };
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" font-family="DejaVu Sans, Arial, sans-serif" font-size="11">"#
     );
@@ -692,16 +693,21 @@ pub fn ratings_chart(rows: &[(String, f64, f64, u32)], level: f64) -> String {
     }
     let _ = write!(
         svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="12">Elo, with its {} % interval{}</text>"#,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="12">Elo, with its {} % interval</text>"#,
         name_w + plot_w / 2.0,
         axis_y + 32.0,
         level,
-        if groups > 1 {
-            "; one axis, but each group is rated against its own average: compare within a group only"
-        } else {
-            ""
-        }
     );
+    if groups > 1 {
+        // Centred on the whole width: on the plot's centre, with short
+        // names, it ran past the right edge.
+        let _ = write!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">one axis, but each group is rated against its own average: compare within a group only</text>"#,
+            w / 2.0,
+            axis_y + 47.0,
+        );
+    }
     for (i, ((name, rating, err, group), &y)) in rows.iter().zip(&layout).enumerate() {
         if heading(i) {
             let hy = y - row_h;
@@ -766,7 +772,30 @@ mod tests {
             90.0,
         );
         assert!(two.contains(">group 1</text>") && two.contains(">group 2</text>"));
-        assert!(two.contains("with its 90 % interval; one axis, but each group is rated"));
+        assert!(two.contains("with its 90 % interval</text>"));
+        // The second caption line, centred on the whole chart, fits in the
+        // narrowest one (short names: 80 px of them) at 6.5 px a character.
+        let short = ratings_chart(
+            &[("A".into(), 2350.0, 40.0, 1), ("B".into(), 2300.0, 10.0, 2)],
+            95.0,
+        );
+        let attr = |svg: &str, name: &str| -> f64 {
+            let at = svg.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            svg[at..at + svg[at..].find('"').unwrap()].parse().unwrap()
+        };
+        let caption = "one axis, but each group is rated against its own average: compare within a group only";
+        let (w, h) = (attr(&short, "width"), attr(&short, "height"));
+        let element = &short[short[..short.find(caption).unwrap()]
+            .rfind("<text")
+            .unwrap()..];
+        let text = &element[element.find('>').unwrap() + 1..element.find("</text>").unwrap()];
+        let (x, y) = (attr(element, "x"), attr(element, "y"));
+        let half = text.chars().count() as f64 * 6.5 / 2.0;
+        assert!(
+            x - half >= 0.0 && x + half <= w,
+            "{text:?} at {x} ± {half} in {w}"
+        );
+        assert!(y < h, "{y} below {h}");
         // Rows: heading 1 at 24–44, A at 44–64 (centre 54), heading 2, then C.
         assert!(
             two.contains(r##"y="38" fill="#555" font-weight="bold">group 1</text>"##),

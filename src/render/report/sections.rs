@@ -208,6 +208,26 @@ fn group_note(note: Option<&str>, draw_pct: Option<f64>) -> Option<String> {
     }
 }
 
+/// Ascending numbers as people list them: runs of three or more as a
+/// range, `2, 3, 7–9, 12`.
+fn numbers_and_ranges(numbers: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}–{}", numbers[i], numbers[j]));
+        } else {
+            parts.extend(numbers[i..=j].iter().map(usize::to_string));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 /// A ratings summary per group and the ratings table, or why there are none.
 /// Engines with fewer than `min_games` games are left out of the chart and
 /// the main table, and listed in a folded full table (0: every engine).
@@ -288,14 +308,25 @@ fn ratings_tables(r: &Result<Ratings, String>, min_games: u32) -> Result<String,
     )?);
     let notes = r.summary.column(rm::NOTE)?.str()?;
     let draws = r.summary.column(rm::DRAW_RATE)?.cast(&DataType::Float64)?;
+    // One paragraph per note, naming its groups: the whole TCEC archive has
+    // 60 groups with one of two notes.
+    let mut grouped: Vec<(String, Vec<usize>)> = Vec::new();
     for (group, (note, draw)) in notes.iter().zip(draws.f64()?.iter()).enumerate() {
         if let Some(note) = group_note(note, draw) {
-            html.push_str(&format!(
-                "<p class=note>Group {}: {}.</p>",
-                group + 1,
-                escape(&note)
-            ));
+            match grouped.iter_mut().find(|(n, _)| *n == note) {
+                Some((_, groups)) => groups.push(group + 1),
+                None => grouped.push((note, vec![group + 1])),
+            }
         }
+    }
+    for (note, groups) in grouped {
+        let _ = write!(
+            html,
+            "<p class=note>Group{} {}: {}.</p>",
+            if groups.len() > 1 { "s" } else { "" },
+            numbers_and_ranges(&groups),
+            escape(&note)
+        );
     }
     let cols = [
         metric::RANK,
@@ -524,7 +555,13 @@ pub fn balance(e: &EventData) -> Result<String, Error> {
 /// A calibration chart per engine, two to a row.
 pub fn calibration(e: &EventData) -> Result<String, Error> {
     let mut html = String::from("<h3>Calibration: win rate by own eval</h3>");
-    if !e.calibrations.is_empty() {
+    // An engine without an own eval (a game collection without comments)
+    // would get a chart of the conventions alone.
+    let (with, without): (Vec<_>, Vec<_>) = e
+        .calibrations
+        .iter()
+        .partition(|(_, g, _)| g.iter().any(|o| !o.evals.is_empty()));
+    if !with.is_empty() {
         html.push_str(
             "<p class=note>Dots: the share of the engine's positions in each 0.2-pawn bin of \
              its own eval (0–4) whose game it won; a dot's area is proportional to the \
@@ -532,9 +569,16 @@ pub fn calibration(e: &EventData) -> Result<String, Error> {
              few positions. Lines: x05 estimates and two conventions.</p>",
         );
     }
-    let charts: Vec<Chart> = e
-        .calibrations
-        .iter()
+    if !without.is_empty() {
+        let names: Vec<&str> = without.iter().map(|(n, _, _)| n.as_str()).collect();
+        let _ = write!(
+            html,
+            "<p class=note>No own eval in the games of {}: no chart.</p>",
+            escape(&names.join(", "))
+        );
+    }
+    let charts: Vec<Chart> = with
+        .into_iter()
         .map(|(engine, g, c)| {
             plot::calibration_chart(&CalibrationPanel {
                 title: engine.clone(),
@@ -772,6 +816,12 @@ pub fn eas(e: &EventData) -> Result<String, Error> {
 /// The relevance summary.
 pub fn relevance(e: &EventData) -> Result<String, Error> {
     let mut html = String::from("<h3>Relevance</h3>");
+    if e.relevance.height() == 0 {
+        html.push_str(
+            "<p class=note>No move of this event has an engine eval before and after it: nothing to reduce.</p>",
+        );
+        return Ok(html);
+    }
     html.push_str(&table(
         &e.relevance,
         &out::RELEVANCE,
@@ -905,7 +955,15 @@ pub fn selected_games(e: &EventData) -> Result<String, Error> {
     );
     let aopts = AnnotateOptions::default();
     let mut charts = Vec::new();
+    let mut without = Vec::new();
     for g in &e.games {
+        if g.plies.iter().all(|(_, eval)| eval.is_none())
+            && g.ease.is_none()
+            && g.expected.is_empty()
+        {
+            without.push(g.title.as_str());
+            continue;
+        }
         charts.push(trajectory(&g.title, &g.plies, aopts));
         if let Some((source, points)) = &g.ease {
             charts.push(ease_chart(&g.title, source, points, g.plies.len()));
@@ -913,6 +971,13 @@ pub fn selected_games(e: &EventData) -> Result<String, Error> {
         if !g.expected.is_empty() {
             charts.push(expected_chart(&g.title, &g.expected, g.plies.len()));
         }
+    }
+    if !without.is_empty() {
+        let _ = write!(
+            html,
+            "<p class=note>Without an eval, no chart: {}.</p>",
+            escape(&without.join("; "))
+        );
     }
     if !charts.is_empty() {
         html.push_str(&plot::grid(&charts, 1, 1100.0, 320.0));
@@ -1265,6 +1330,7 @@ fn expected_chart(title: &str, points: &[(f64, f64)], plies: usize) -> Chart {
 mod tests {
     use super::super::data::SelectedGame;
     use super::*;
+    use crate::metrics::calibrate::math::{Calibration, GameObs};
     use crate::metrics::eas::Globals;
     use crate::render::report::page;
 
@@ -1383,6 +1449,11 @@ mod tests {
             "<h3>Selected games</h3><p class=note>The longest decisive games of the event.</p>"
         );
         assert_eq!(pairs(&e).unwrap(), "", "no pairs, no section");
+        assert_eq!(
+            relevance(&e).unwrap(),
+            "<h3>Relevance</h3><p class=note>No move of this event has an engine eval before \
+             and after it: nothing to reduce.</p>"
+        );
         let html = standings(&e).unwrap();
         assert!(
             html.ends_with("</tr></thead><tbody></tbody></table>"),
@@ -1428,6 +1499,14 @@ mod tests {
         assert!(html.contains("<td>mate 1, fifty moves 1, unknown 1</td></tr>"));
     }
 
+    #[test]
+    fn groups_are_listed_with_their_runs_as_ranges() {
+        assert_eq!(numbers_and_ranges(&[]), "");
+        assert_eq!(numbers_and_ranges(&[4]), "4");
+        assert_eq!(numbers_and_ranges(&[2, 3, 7, 8, 9, 12]), "2, 3, 7–9, 12");
+        assert_eq!(numbers_and_ranges(&[1, 2, 3, 4]), "1–4");
+    }
+
     /// The ratings: the summary per group, then the table; a pool that
     /// cannot be rated says why; no ratings, no section.
     #[test]
@@ -1454,27 +1533,29 @@ mod tests {
                 metric::REASON => [None, None, Some("unconnected")],
             )
             .unwrap(),
+            // Groups 1 and 3 share a note, 4's draw rate prints as 100.0.
             summary: df!(
-                rm::GROUP => [1u32],
-                rm::ENGINES => [2u32],
-                metric::GAMES => [10u32],
-                rm::REFERENCE => ["average 2300"],
-                rm::WHITE_ADVANTAGE => [35.12345f64],
-                rm::WHITE_SD => [12.0f64],
-                rm::DRAW_RATE => [55.5f64],
-                rm::DRAW_RATE_SD => [6.24f64],
-                rm::BOOTSTRAP => [400u32],
-                rm::SOLVER => ["newton"],
-                rm::NOTE => [Some("a note")],
+                rm::GROUP => [1u32, 2, 3, 4],
+                rm::ENGINES => [2u32, 2, 2, 2],
+                metric::GAMES => [10u32, 2, 2, 2],
+                rm::REFERENCE => ["average 2300"; 4],
+                rm::WHITE_ADVANTAGE => [35.12345f64, 0.0, 0.0, 0.0],
+                rm::WHITE_SD => [12.0f64, 0.0, 0.0, 0.0],
+                rm::DRAW_RATE => [55.5f64, 50.0, 50.0, 99.96],
+                rm::DRAW_RATE_SD => [6.24f64, 0.0, 0.0, 0.0],
+                rm::BOOTSTRAP => [400u32, 400, 400, 400],
+                rm::SOLVER => ["newton"; 4],
+                rm::NOTE => [Some("a note"), None, Some("a note"), None],
             )
             .unwrap(),
             los: None,
         }));
         let html = ratings(&e).unwrap();
         assert!(
-            html.contains("<p class=note>Group 1: a note.</p>"),
+            html.contains("<p class=note>Groups 1, 3: a note.</p><p class=note>Group 4: draw rate 100.0 %, at its 100 % bound"),
             "{html}"
         );
+        assert_eq!(html.matches("a note").count(), 1);
         assert!(html.contains("<tr><td>1</td><td>2</td><td>10</td><td>average 2300</td><td>35</td><td>12</td><td>55.5</td><td>6.2</td><td>400</td><td>newton</td></tr>"), "{html}");
         assert!(html.contains("<tr><td>1</td><td>A</td><td>2350</td><td>40</td><td>6.0</td><td>10</td><td>60.0</td><td>99</td><td>1</td><td>normal</td><td>—</td></tr>"), "{html}");
         assert!(html.contains("<tr><td>—</td><td>C</td><td>—</td><td>—</td><td>0.0</td><td>0</td><td>0.0</td><td>—</td><td>—</td><td>no games</td><td>unconnected</td></tr>"), "{html}");
@@ -1512,6 +1593,66 @@ mod tests {
             crosstable(&e)
                 .unwrap()
                 .contains(&format!("{n} engines: too many"))
+        );
+    }
+
+    /// An engine or a game without an eval (a collection of games without
+    /// comments) is named in a note, not drawn as an empty chart.
+    #[test]
+    fn no_chart_without_an_eval() {
+        let mut e = event("E");
+        let obs = |evals: Vec<i32>| GameObs {
+            won: true,
+            result: 1.0,
+            max_own: evals.iter().max().map(|&v| i64::from(v)),
+            evals,
+        };
+        e.calibrations = vec![
+            (
+                "A".into(),
+                vec![obs(vec![]), obs(vec![])],
+                Calibration::default(),
+            ),
+            (
+                "B".into(),
+                vec![obs(vec![]), obs(vec![30, 120])],
+                Calibration::default(),
+            ),
+        ];
+        let html = calibration(&e).unwrap();
+        assert!(html.contains("<p class=note>No own eval in the games of A: no chart.</p>"));
+        assert!(html.contains("Dots: the share"));
+        assert_eq!(
+            html.matches("font-weight=\"bold\"").count(),
+            1,
+            "B's panel alone"
+        );
+        e.calibrations.truncate(1);
+        let html = calibration(&e).unwrap();
+        assert!(
+            !html.contains("Dots: the share") && !html.contains("<svg"),
+            "{html}"
+        );
+        e.games = vec![
+            SelectedGame {
+                title: "A – B 1-0 (round 1)".into(),
+                plies: vec![(true, None), (false, None)],
+                ease: None,
+                expected: vec![],
+            },
+            SelectedGame {
+                title: "C – D 0-1 (round 2)".into(),
+                plies: vec![(true, Some(0.3)), (false, None)],
+                ease: None,
+                expected: vec![],
+            },
+        ];
+        let html = selected_games(&e).unwrap();
+        assert!(html.contains("<p class=note>Without an eval, no chart: A – B 1-0 (round 1).</p>"));
+        assert_eq!(
+            html.matches("font-weight=\"bold\"").count(),
+            1,
+            "C – D's alone"
         );
     }
 

@@ -588,10 +588,25 @@ pub fn calibration(e: &EventData) -> Result<String, Error> {
         })
         .collect();
     if !charts.is_empty() {
-        html.push_str(&plot::grid(&charts, 2, 560.0, 360.0));
+        let grid = plot::grid(&charts, 2, 560.0, 360.0);
+        if charts.len() > FOLD_CHARTS {
+            let _ = write!(
+                html,
+                "<details class=fold><summary>Calibration charts: {} engines</summary>{grid}\
+                 </details>",
+                charts.len()
+            );
+        } else {
+            html.push_str(&grid);
+        }
     }
     Ok(html)
 }
+
+/// Calibration charts beyond which they are folded as a long table is
+/// ([`FOLD_ROWS`]): a stage of 36 engines drew 18 rows of charts of 7
+/// games each.
+const FOLD_CHARTS: usize = 8;
 
 /// x05 three ways per engine: the balance (rank), calibrate's ml, and the
 /// WDL model's a/100 at the target material and in an endgame (material 20).
@@ -1627,6 +1642,7 @@ mod tests {
             1,
             "B's panel alone"
         );
+        assert!(!html.contains("<details"), "two engines: not folded");
         e.calibrations.truncate(1);
         let html = calibration(&e).unwrap();
         assert!(
@@ -1654,6 +1670,29 @@ mod tests {
             1,
             "C – D's alone"
         );
+    }
+
+    /// More engines than [`FOLD_CHARTS`]: their charts fold under a line.
+    #[test]
+    fn many_calibration_charts_fold() {
+        let mut e = event("E");
+        let obs = GameObs {
+            won: true,
+            result: 1.0,
+            max_own: Some(50),
+            evals: vec![50],
+        };
+        e.calibrations = (0..=FOLD_CHARTS)
+            .map(|i| (format!("E{i}"), vec![obs.clone()], Calibration::default()))
+            .collect();
+        let html = calibration(&e).unwrap();
+        assert!(html.contains(&format!(
+            "<details class=fold><summary>Calibration charts: {} engines</summary><svg",
+            FOLD_CHARTS + 1
+        )));
+        assert!(html.trim_end().ends_with("</details>"), "{html}");
+        e.calibrations.truncate(FOLD_CHARTS);
+        assert!(!calibration(&e).unwrap().contains("<details"));
     }
 
     /// A game's trajectory is one chart; with its ease, two.

@@ -86,6 +86,13 @@ fn met_share(cross: &DataFrame) -> Option<f64> {
     Some(met as f64 / (n * (n - 1)) as f64)
 }
 
+/// Engines up to which the summary row names each in its balances and EAS
+/// cells; beyond, the balances' median and range, and the EAS top three.
+const LISTED_ENGINES: usize = 8;
+
+/// The EAS ranks a row of more than [`LISTED_ENGINES`] engines names.
+const LISTED_TOP: usize = 3;
+
 impl Summary {
     /// Reads the summary off the event's standings, pairs, ratings, balance
     /// and EAS tables (an absent table leaves its part out).
@@ -202,12 +209,25 @@ impl Summary {
                 v.join(" · ")
             }
         };
-        vec![
-            self.games.to_string(),
-            winner,
-            score,
-            elo,
-            self.draw_pct.map_or("—".into(), |d| fmt("draw_pct", d)),
+        // A stage of 36 engines listed them all in two cells of one row.
+        let many = self.balances.len() > LISTED_ENGINES;
+        let balances = if many {
+            let mut known: Vec<f64> = self.balances.iter().filter_map(|b| b.1).collect();
+            known.sort_by(f64::total_cmp);
+            match (known.first(), known.last()) {
+                (Some(lo), Some(hi)) => format!(
+                    "median {} ({}–{}) of {} engines with one; each in the balance table",
+                    fmt(
+                        "balances",
+                        known[(known.len() - 1) / 2] / 2.0 + known[known.len() / 2] / 2.0
+                    ),
+                    fmt("balances", *lo),
+                    fmt("balances", *hi),
+                    known.len()
+                ),
+                _ => "—".into(),
+            }
+        } else {
             list(
                 self.balances
                     .iter()
@@ -219,23 +239,41 @@ impl Summary {
                         )
                     })
                     .collect(),
-            ),
-            list(
-                self.eas
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (n, v, warning))| match warning {
-                        Some(w) => format!(
-                            "{}. {} ({}, {})",
-                            i + 1,
-                            escape(n),
-                            thousands(*v),
-                            escape(w)
-                        ),
-                        None => format!("{}. {} ({})", i + 1, escape(n), thousands(*v)),
-                    })
-                    .collect(),
-            ),
+            )
+        };
+        let shown_eas = if self.eas.len() > LISTED_ENGINES {
+            LISTED_TOP
+        } else {
+            self.eas.len()
+        };
+        let mut eas = list(
+            self.eas
+                .iter()
+                .take(shown_eas)
+                .enumerate()
+                .map(|(i, (n, v, warning))| match warning {
+                    Some(w) => format!(
+                        "{}. {} ({}, {})",
+                        i + 1,
+                        escape(n),
+                        thousands(*v),
+                        escape(w)
+                    ),
+                    None => format!("{}. {} ({})", i + 1, escape(n), thousands(*v)),
+                })
+                .collect(),
+        );
+        if shown_eas < self.eas.len() {
+            let _ = write!(eas, " · … {} engines in the EAS table", self.eas.len());
+        }
+        vec![
+            self.games.to_string(),
+            winner,
+            score,
+            elo,
+            self.draw_pct.map_or("—".into(), |d| fmt("draw_pct", d)),
+            balances,
+            eas,
         ]
     }
 
@@ -568,6 +606,32 @@ mod tests {
                 .sentence()
                 .contains("No games")
         );
+    }
+
+    /// More engines than [`LISTED_ENGINES`]: the balances' median and range,
+    /// and the EAS top three with the count.
+    #[test]
+    fn a_large_event_row_summarises_its_engines() {
+        let mut s = Summary::of(&event());
+        s.balances = (0..10)
+            .map(|i| (format!("E{i}"), (i != 3).then_some(f64::from(i) / 4.0)))
+            .collect();
+        s.eas = (0..10).map(|i| (format!("E{i}"), 100 - i, None)).collect();
+        let cells = s.cells();
+        // Known: 0, 0.25, 0.5 (no 0.75), 1.0 … 2.25: nine, the fifth 1.25.
+        assert_eq!(
+            cells[5],
+            "median 1.25 (0.00–2.25) of 9 engines with one; each in the balance table"
+        );
+        assert_eq!(
+            cells[6],
+            "1. E0 (100) · 2. E1 (99) · 3. E2 (98) · … 10 engines in the EAS table"
+        );
+        s.balances.truncate(LISTED_ENGINES);
+        s.eas.truncate(LISTED_ENGINES);
+        let cells = s.cells();
+        assert!(cells[5].starts_with("E0 0.00 · E1 0.25 · E2 0.50 · E3 — · "));
+        assert_eq!(cells[6].matches(" · ").count(), LISTED_ENGINES - 1);
     }
 
     /// Without the pairs' Elo, the ratings' difference with the sum of the

@@ -7,7 +7,7 @@
 //! a PGN file is a seed as it is).
 #![no_main]
 
-use evallab_pgn::game::{ParseOptions, Source, parse_batch};
+use evallab_pgn::game::{ParseOptions, Source, in_reason, parse_batch};
 use evallab_pgn::movetext::EVAL_SYMBOLS;
 use evallab_pgn::sink::{Counter, GameRecord, MoveRecord, RejectRecord, Sink};
 use evallab_pgn::split::Splitter;
@@ -149,11 +149,11 @@ fuzz_target!(|data: &[u8]| {
                     let ply = *ply as usize;
                     assert!(ply <= words.len(), "{reason}");
                     let named = |w: &[u8]| {
-                        let w = String::from_utf8_lossy(w);
                         if reason.starts_with("unreadable token") {
-                            reason.contains(&format!("\"{w}\""))
+                            // As the reason shows it: escaped, cut.
+                            reason.contains(&format!("\"{}\"", in_reason(w)))
                         } else {
-                            reason.ends_with(&*w)
+                            reason.ends_with(&*String::from_utf8_lossy(w))
                         }
                     };
                     let at_word = ["unreadable token", "illegal move", "ambiguous move"]

@@ -912,7 +912,7 @@ const KNOWN_TAGS: [&str; 18] = [
 /// shows it: control bytes escaped (`\0`), cut after [`SHOWN_CHARS`]
 /// characters (a run of garbage without a space is one token, megabytes
 /// long).
-fn in_reason(word: &[u8]) -> String {
+pub fn in_reason(word: &[u8]) -> String {
     let text = String::from_utf8_lossy(word);
     let mut shown: String = text.chars().take(SHOWN_CHARS).collect();
     let cut = shown.len() < text.len();

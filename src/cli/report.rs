@@ -17,9 +17,14 @@ use evallab::schema::GAMES;
 
 /// Write DIR/index.html: one self-contained HTML page, a section per event.
 ///
-/// Write DIR/index.html: one self-contained page (inline SVG, no network) with,
-/// per event, the win-draw balance, calibration curves, EAS components,
-/// relevance summary and the eval trajectories of selected games.
+/// Write DIR/index.html: one self-contained page (inline SVG, no network): a
+/// row per event (winner, score, Elo difference, draws, balances, EAS ranks),
+/// the ratings of all events together, the WDL model, what the statistics
+/// leave out or count twice (rejected and repeated games); then per event its
+/// standings, crosstable, ratings, game pairs, openings, win-draw balance,
+/// calibration curves, x05 three ways, EAS components, relevance summary,
+/// adjudication rules replayed and the eval trajectories of selected games.
+/// Long tables and many charts are folded, a click away.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder written by `evallab ingest`.

@@ -310,13 +310,23 @@ fn ratings_tables(r: &Result<Ratings, String>, min_games: u32) -> Result<String,
     let draws = r.summary.column(rm::DRAW_RATE)?.cast(&DataType::Float64)?;
     // One paragraph per note, naming its groups: the whole TCEC archive has
     // 60 groups with one of two notes.
+    // The summary's own group numbers: a knockout's summary skips groups
+    // that have no fit (two engines with one game), so a row is not its group.
+    let numbers = r.summary.column(rm::GROUP)?.cast(&DataType::UInt64)?;
     let mut grouped: Vec<(String, Vec<usize>)> = Vec::new();
-    for (group, (note, draw)) in notes.iter().zip(draws.f64()?.iter()).enumerate() {
-        if let Some(note) = group_note(note, draw) {
-            match grouped.iter_mut().find(|(n, _)| *n == note) {
-                Some((_, groups)) => groups.push(group + 1),
-                None => grouped.push((note, vec![group + 1])),
-            }
+    for ((number, note), draw) in numbers
+        .u64()?
+        .iter()
+        .zip(notes.iter())
+        .zip(draws.f64()?.iter())
+    {
+        let (Some(number), Some(note)) = (number, group_note(note, draw)) else {
+            continue;
+        };
+        let number = number as usize;
+        match grouped.iter_mut().find(|(n, _)| *n == note) {
+            Some((_, groups)) => groups.push(number),
+            None => grouped.push((note, vec![number])),
         }
     }
     for (note, groups) in grouped {
@@ -1548,9 +1558,10 @@ mod tests {
                 metric::REASON => [None, None, Some("unconnected")],
             )
             .unwrap(),
-            // Groups 1 and 3 share a note, 4's draw rate prints as 100.0.
+            // Groups 1 and 4 share a note, 6's draw rate prints as 100.0;
+            // groups 2 and 5 have no row (no fit), as in a knockout.
             summary: df!(
-                rm::GROUP => [1u32, 2, 3, 4],
+                rm::GROUP => [1u32, 3, 4, 6],
                 rm::ENGINES => [2u32, 2, 2, 2],
                 metric::GAMES => [10u32, 2, 2, 2],
                 rm::REFERENCE => ["average 2300"; 4],
@@ -1567,7 +1578,7 @@ mod tests {
         }));
         let html = ratings(&e).unwrap();
         assert!(
-            html.contains("<p class=note>Groups 1, 3: a note.</p><p class=note>Group 4: draw rate 100.0 %, at its 100 % bound"),
+            html.contains("<p class=note>Groups 1, 4: a note.</p><p class=note>Group 6: draw rate 100.0 %, at its 100 % bound"),
             "{html}"
         );
         assert_eq!(html.matches("a note").count(), 1);

@@ -307,6 +307,17 @@ fn select_inputs(
             })
             .collect()
     });
+    // Inputs recorded before content hashes (runs before 2026-11-28): the
+    // head of their file, where it is still at its recorded path, so that
+    // the same PGN stored another way is still found (its sha256 is checked
+    // before a skip: the file must be the recorded one).
+    let legacy: Vec<(&InputRecord, String)> = pool.install(|| {
+        known
+            .par_iter()
+            .filter(|k| k.content.is_none())
+            .filter_map(|k| Some((*k, input::content_head(Path::new(&k.path)).ok()?)))
+            .collect()
+    });
     let short = |h: &str| h[..12].to_string();
     let mut todo: Vec<Input> = Vec::new();
     // The heads of `todo`, and the contents of those decoded whole.
@@ -333,7 +344,14 @@ fn select_inputs(
             Some(sha) if todo.iter().any(|t| t.sha256.as_ref() == Some(sha)) => {
                 Some(format!("given twice (sha256 {})", short(sha)))
             }
-            _ => match same_content(&inp, head.as_deref(), known, &todo, &heads, &mut contents) {
+            _ => match same_content(
+                &inp,
+                head.as_deref(),
+                (known, &legacy),
+                &todo,
+                &heads,
+                &mut contents,
+            ) {
                 Ok(r) => r,
                 Err(e) => {
                     failed.get_or_insert(e);
@@ -360,13 +378,14 @@ fn select_inputs(
     Ok(todo)
 }
 
-/// Why `inp` repeats the content of a known input or of one in `todo`
-/// (whose heads are `heads`), or `None`. Decodes whole only the inputs
-/// that share a head, each once (`contents`, by index into `todo`).
+/// Why `inp` repeats the content of a known input (with its recorded
+/// content, or a `legacy` one without: by its file's head) or of one in
+/// `todo` (whose heads are `heads`), or `None`. Decodes whole only the
+/// inputs that share a head, each once (`contents`, by index into `todo`).
 fn same_content(
     inp: &Input,
     head: Option<&str>,
-    known: &[&InputRecord],
+    (known, legacy): (&[&InputRecord], &[(&InputRecord, String)]),
     todo: &[Input],
     heads: &[Option<String>],
     contents: &mut HashMap<usize, Content>,
@@ -377,10 +396,15 @@ fn same_content(
         .copied()
         .filter(|k| k.content.as_ref().is_some_and(|c| c.head == head))
         .collect();
+    let same_head_legacy: Vec<&InputRecord> = legacy
+        .iter()
+        .filter(|(_, h)| h == head)
+        .map(|(k, _)| *k)
+        .collect();
     let same_head_given: Vec<usize> = (0..todo.len())
         .filter(|&i| heads[i].as_deref() == Some(head))
         .collect();
-    if same_head_known.is_empty() && same_head_given.is_empty() {
+    if same_head_known.is_empty() && same_head_legacy.is_empty() && same_head_given.is_empty() {
         return Ok(None);
     }
     let whole = |path: &Path| input::content(path).map_err(|e| Error::io(path, e));
@@ -394,6 +418,18 @@ fn same_content(
             "the same PGN as {}, already in the dataset (content xxh3 {id})",
             k.path
         )));
+    }
+    for k in same_head_legacy {
+        let path = Path::new(&k.path);
+        if whole(path)? == mine
+            && input::hash_file(path).map_err(|e| Error::io(path, e))?.1 == k.sha256
+        {
+            return Ok(Some(format!(
+                "the same PGN as {}, already in the dataset (content xxh3 {id}, read again \
+                 from its file: recorded without one)",
+                k.path
+            )));
+        }
     }
     for i in same_head_given {
         let theirs = match contents.entry(i) {

@@ -406,6 +406,48 @@ fn the_same_pgn_compressed_or_not_is_ingested_once() {
     assert_eq!(counts(&ds2), once);
 }
 
+/// An input recorded before content hashes (a dataset of before
+/// 2026-11-28): the same PGN stored another way is still skipped, by its
+/// recorded file read again, but only while that file is the recorded one
+/// (its sha256).
+#[test]
+fn an_input_recorded_without_its_content_is_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let zst = std::fs::read("data/demo/demo_tcec.pgn.zst").unwrap();
+    let plain = zstd::decode_all(&zst[..]).unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    std::fs::write(path("a.pgn"), &plain).unwrap();
+    std::fs::write(path("a.pgn.zst"), &zst).unwrap();
+    let ds = path("ds");
+    ingest_ok(&[&path("a.pgn.zst")], &ds, &[]);
+    let once = counts(&ds);
+    // As an old manifest: no `content` beside the inputs.
+    let manifest = Path::new(&ds).join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    for run in m["runs"].as_array_mut().unwrap() {
+        for input in run["inputs"].as_array_mut().unwrap() {
+            assert!(input.as_object_mut().unwrap().remove("content").is_some());
+        }
+    }
+    std::fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    let out = evallab(&["ingest", &path("a.pgn"), "-o", &ds], None);
+    assert!(out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(counts(&ds), once);
+    assert!(
+        err.contains("a.pgn: the same PGN as ")
+            && err.contains("a.pgn.zst, already in the dataset (content xxh3 ")
+            && err.contains("read again from its file: recorded without one)"),
+        "{err}"
+    );
+    // The recorded file replaced by the same PGN compressed otherwise: not
+    // the recorded input any more, so nothing is claimed and a.pgn is read.
+    std::fs::write(path("a.pgn.zst"), zstd::encode_all(&plain[..], 19).unwrap()).unwrap();
+    ingest_ok(&[&path("a.pgn")], &ds, &[]);
+    assert_eq!(counts(&ds).0, 2 * once.0);
+}
+
 /// The same game in two files (a season's file and its event's) is kept
 /// twice, as read, and `inspect` lists it with both places; a game with the
 /// same tags and length but other moves is not the same game.

@@ -105,18 +105,18 @@ pub fn write(df: &mut DataFrame, format: Format, path: Option<&Path>) -> Result<
 }
 
 /// `df` as people read it in a table (`--format table`): each float column
-/// with the decimals its output declares, trailing zeros kept so that a
-/// column's points line up (`0.4110`, not `0.411`), a whole number (0
-/// decimals) shown as an integer, so that a terminal shows what the report
-/// shows (`54.2 %`, not `54.166667`). The other formats keep every digit.
+/// as the report shows it ([`crate::schema::outputs::Quantity::format`]: the decimals its output
+/// declares, `0.4110`, not `0.411`; not a number a dash), a whole number (0
+/// decimals) as an integer (`54.2 %`, not `54.166667`). The other formats
+/// keep every digit.
 pub fn shown(df: &DataFrame, output: &Output) -> Result<DataFrame, Error> {
     let mut out = df.clone();
     for c in df.columns().iter().filter(|c| c.dtype().is_float()) {
-        let Some(digits) = output.get(c.name()).map(|o| usize::from(o.digits)) else {
+        let Some(q) = output.get(c.name()) else {
             continue;
         };
         let values = c.cast(&DataType::Float64)?;
-        let column = match digits {
+        let column = match q.digits {
             0 => values
                 .as_materialized_series()
                 .round(0, RoundMode::default())?
@@ -125,7 +125,7 @@ pub fn shown(df: &DataFrame, output: &Output) -> Result<DataFrame, Error> {
             _ => values
                 .f64()?
                 .iter()
-                .map(|v| v.map(|x| fixed(x, digits)))
+                .map(|v| v.map(|x| q.format(x)))
                 .collect::<StringChunked>()
                 .with_name(c.name().clone())
                 .into_column(),
@@ -133,15 +133,6 @@ pub fn shown(df: &DataFrame, output: &Output) -> Result<DataFrame, Error> {
         out.with_column(column)?;
     }
     Ok(out)
-}
-
-/// `x` with `digits` decimals; `0.0`, not `-0.0`, for a small negative.
-fn fixed(x: f64, digits: usize) -> String {
-    let s = format!("{x:.digits$}");
-    match s.strip_prefix('-') {
-        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_string(),
-        _ => s,
-    }
 }
 
 /// Cells up to which polars lays out `--format table` (its layout costs

@@ -91,12 +91,17 @@ impl Quantity {
         format!("{}{better} Column `{}`.", self.doc, self.name)
     }
 
-    /// A value as shown: `digits` decimals; not a number shows as a dash.
+    /// A value as shown: `digits` decimals (trailing zeros kept, so that a
+    /// column's points line up; `0.0`, not `-0.0`, for a small negative);
+    /// not a number shows as a dash.
     pub fn format(&self, v: f64) -> String {
-        if v.is_finite() {
-            format!("{v:.prec$}", prec = usize::from(self.digits))
-        } else {
-            "—".into()
+        if !v.is_finite() {
+            return "—".into();
+        }
+        let s = format!("{v:.prec$}", prec = usize::from(self.digits));
+        match s.strip_prefix('-') {
+            Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_string(),
+            _ => s,
         }
     }
 }

@@ -278,8 +278,9 @@ fn with_final_keys(games: DataFrame, moves: LazyFrame) -> Result<LazyFrame, Erro
         .with_column(col(FINAL_KEY).fill_null(col(col::START_KEY))))
 }
 
-/// [`repeated_of_runs`] for the ingest runs committed as these `parts`,
-/// read from the committed dataset at `root`.
+/// How many games of the ingest runs committed as these `parts` the
+/// dataset at `root` now holds more than once (counted as `inspect` lists
+/// them: see the private `repeated_of_runs`).
 pub fn repeated_of_parts(root: &Path, parts: &[u32]) -> Result<u64, Error> {
     let ds = Dataset::open(root)?;
     let games = ds

@@ -909,7 +909,7 @@ const KNOWN_TAGS: [&str; 18] = [
 ];
 
 /// Text of the input (a token, a FEN, a variant) as a reject's reason
-/// shows it: control bytes escaped (`\0`), cut after [`SHOWN_CHARS`]
+/// shows it: control bytes escaped (`\0`), cut after `SHOWN_CHARS` (100)
 /// characters (a run of garbage without a space is one token, megabytes
 /// long).
 pub fn in_reason(word: &[u8]) -> String {

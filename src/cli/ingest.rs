@@ -21,7 +21,10 @@ pub const EXIT_TRUNCATED: u8 = 9;
 /// `-` for stdin; plain, gzip, zstd, bzip2 and xz are detected by content.
 /// Inputs already in the dataset, or given twice, are skipped (the same
 /// sha256, or the same PGN decoded: `a.pgn` after `a.pgn.gz`), so re-running
-/// an ingest never duplicates games. A game read from another file (a
+/// an ingest never duplicates games. A file that grew since it was ingested
+/// (games appended, as the archive of a running event grows) is read from
+/// where its earlier version ended: its games are held once and keep their
+/// ids. A game read from another file (a
 /// season's file and its event's, a renamed or edited copy) is ingested as
 /// read; after the commit a note counts the games of the run the dataset then
 /// holds more than once, and `evallab inspect` lists them.
@@ -112,6 +115,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         for (name, why) in &report.skipped {
             eprintln!("skipped {name}: {why}");
+        }
+        for i in &report.inputs {
+            if let Some(g) = &i.grown {
+                eprintln!(
+                    "{}: grew since it was ingested; its first {} games are in the dataset \
+                     already, the games after them were read",
+                    i.path, g.at.games
+                );
+            }
         }
         if let Some(h) = &report.stale_lock {
             eprintln!("recovered the lock of a writer that died: {h}");

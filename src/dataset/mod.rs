@@ -52,6 +52,20 @@ pub struct InputRecord {
     /// compressed is one input (absent in runs before 2026-11-28).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<evallab_pgn::input::Content>,
+    /// Read from where its earlier version (the same file before games were
+    /// appended to it), already in the dataset, ended: its counts are the
+    /// new games'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grown: Option<evallab_pgn::input::Grown>,
+}
+
+impl InputRecord {
+    /// The games (numbered spans) of the whole file as recorded: those of
+    /// its earlier versions too.
+    pub fn games_through(&self) -> u64 {
+        let before = self.grown.as_ref().map_or(0, |g| u64::from(g.at.games));
+        before + self.games + self.rejects
+    }
 }
 
 impl InputRecord {

@@ -134,7 +134,8 @@ pub fn ingest(
     }
     let known: Vec<&InputRecord> = ds.manifest().inputs().collect();
     let pool = thread_pool(opts.jobs)?;
-    let todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
+    let mut todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
+    resume_grown(root, &mut todo, &known)?;
     if !todo.is_empty() {
         let writers = [&schema::GAMES, &schema::MOVES, &schema::REJECTS]
             .map(|t| PartWriter::create(root, t, part));
@@ -224,7 +225,8 @@ pub fn ingest_shard(
     let mut report = IngestReport::default();
     let pool = thread_pool(opts.jobs)?;
     let known: Vec<&InputRecord> = committed.inputs().collect();
-    let todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
+    let mut todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
+    resume_grown(root, &mut todo, &known)?;
     if todo.is_empty() {
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
@@ -378,6 +380,82 @@ fn select_inputs(
     Ok(todo)
 }
 
+/// Marks the inputs of `todo` that continue an earlier version of theirs in
+/// the dataset at `root`: the same file (by its path, resolved) with its
+/// earlier content as its first bytes and a game's tags after them, as the
+/// archive of a running event grows ([`input::grown_from`]). Such an input is
+/// read from where that version ended: its games are not held twice, and
+/// they keep their ids (and any engine analysis of them). An earlier version
+/// that ended in a cut game (its last game a `truncated input` reject), or
+/// one recorded without its content (before 2026-11-28), is not continued:
+/// the input is read whole, and the ingest's note counts its repeated games.
+fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Result<(), Error> {
+    let resolved = |p: &Path| fs::canonicalize(p).ok();
+    let mut truncated: Option<Vec<String>> = None;
+    for inp in todo.iter_mut().filter(|i| i.name != "-") {
+        let Some(path) = resolved(&inp.path) else {
+            continue;
+        };
+        // The latest version of it (an input grown twice continues the second).
+        let Some((k, earlier)) = known.iter().rev().find_map(|k| {
+            let c = k.content.as_ref()?;
+            (resolved(Path::new(&k.path)).as_ref() == Some(&path)).then_some((k, c))
+        }) else {
+            continue;
+        };
+        let truncated = match &mut truncated {
+            Some(t) => t,
+            None => truncated.insert(truncated_inputs(root)?),
+        };
+        let Ok(games) = u32::try_from(k.games_through()) else {
+            continue;
+        };
+        if truncated.contains(&k.sha256) || is_puzzle_csv(&inp.path)? {
+            continue;
+        }
+        let at =
+            input::grown_from(&inp.path, earlier, games).map_err(|e| Error::io(&inp.path, e))?;
+        inp.grown = at.map(|at| input::Grown {
+            earlier_sha256: k.sha256.clone(),
+            at,
+        });
+    }
+    Ok(())
+}
+
+/// The sha256 of the inputs whose last game the dataset holds as a
+/// `truncated input` reject.
+fn truncated_inputs(root: &Path) -> Result<Vec<String>, Error> {
+    use polars::prelude::*;
+    let rejects = Dataset::open(root)?
+        .scan(&schema::REJECTS)?
+        .filter(
+            col(schema::col::REASON)
+                .str()
+                .starts_with(lit("truncated input")),
+        )
+        .select([col(schema::col::SOURCE_SHA256)])
+        .unique(None, UniqueKeepStrategy::Any)
+        .collect()?;
+    Ok(rejects
+        .column(schema::col::SOURCE_SHA256)?
+        .str()?
+        .iter()
+        .flatten()
+        .map(str::to_string)
+        .collect())
+}
+
+/// Whether the input at `path` is a puzzle CSV (by its first line, as
+/// [`read_inputs`] tells).
+fn is_puzzle_csv(path: &Path) -> Result<bool, Error> {
+    let mut head = Vec::new();
+    input::open_decoded(path)
+        .and_then(|r| BufReader::new(r).take(4096).read_until(b'\n', &mut head))
+        .map_err(|e| Error::io(path, e))?;
+    Ok(puzzles::is_puzzle_csv(&head))
+}
+
 /// Why `inp` repeats the content of a known input (with its recorded
 /// content, or a `legacy` one without: by its file's head) or of one in
 /// `todo` (whose heads are `heads`), or `None`. Decodes whole only the
@@ -485,6 +563,7 @@ fn ingest_inputs(
                 plies: c.plies,
                 unparsed_comments: c.unparsed_comments,
                 content: Some(content),
+                grown: inp.grown.clone(),
             }
         })
         .collect();
@@ -806,6 +885,23 @@ type Panic = Box<dyn std::any::Any + Send>;
 
 /// Decompresses and splits the inputs in order (a Lichess puzzle CSV, known
 /// by its header, row by row). Returns the bytes read.
+/// Sends input `i`'s batches; `false` when the parse stopped taking them.
+fn split_into<R: Read>(
+    tx: &SyncSender<Item>,
+    i: usize,
+    mut split: Splitter<R>,
+    batch_bytes: usize,
+    total: &mut u64,
+) -> std::io::Result<bool> {
+    while let Some(batch) = split.next_batch(batch_bytes)? {
+        *total += batch.buf.len() as u64;
+        if tx.send(Item::Batch(i, batch, None)).is_err() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 fn read_inputs(
     inputs: &[Input],
     batch_bytes: usize,
@@ -836,7 +932,29 @@ fn read_inputs(
             Err(e) => return Err(io_err(e)),
         };
         let reader = std::io::Cursor::new(head).chain(rest);
-        let sent = if is_csv {
+        let sent = if let Some(g) = &inp.grown {
+            // Its earlier version's games are in the dataset: their bytes
+            // are hashed with the rest (the content is the whole file's),
+            // not split again.
+            let mut reader = reader;
+            let read = std::io::copy(&mut (&mut reader).take(g.at.offset), &mut std::io::sink())
+                .map_err(io_err)?;
+            if read < g.at.offset {
+                return Err(Error::InputData(format!(
+                    "{}: the file changed while it was read (it is shorter than its earlier \
+                     version, {} bytes, now)",
+                    inp.name, g.at.offset
+                )));
+            }
+            split_into(
+                &tx,
+                i,
+                Splitter::resume(reader, g.at),
+                batch_bytes,
+                &mut total,
+            )
+            .map_err(io_err)?
+        } else if is_csv {
             let mut rows = puzzles::PuzzleReader::new(reader).map_err(io_err)?;
             loop {
                 let Some((batch, extra, read)) = rows.next_batch(batch_bytes).map_err(io_err)?
@@ -849,16 +967,7 @@ fn read_inputs(
                 }
             }
         } else {
-            let mut split = Splitter::new(reader);
-            loop {
-                let Some(batch) = split.next_batch(batch_bytes).map_err(io_err)? else {
-                    break true;
-                };
-                total += batch.buf.len() as u64;
-                if tx.send(Item::Batch(i, batch, None)).is_err() {
-                    break false;
-                }
-            }
+            split_into(&tx, i, Splitter::new(reader), batch_bytes, &mut total).map_err(io_err)?
         };
         contents.push(content.content());
         if !sent || tx.send(Item::InputDone(i)).is_err() {

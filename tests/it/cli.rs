@@ -448,6 +448,118 @@ fn an_input_recorded_without_its_content_is_read_again() {
     assert_eq!(counts(&ds).0, 2 * once.0);
 }
 
+/// A file's games and moves, each game by its number in the file, not its
+/// id: what a dataset holds of it whatever the versions it was read in.
+fn by_number(ds: &str) -> (polars::prelude::DataFrame, polars::prelude::DataFrame) {
+    use evallab::schema::{GAMES, MOVES, col};
+    use polars::prelude::*;
+    let ds = evallab::dataset::Dataset::open(Path::new(ds)).unwrap();
+    let games = ds.scan(&GAMES).unwrap();
+    let numbers = games
+        .clone()
+        .select([col(col::GAME_ID), col(col::GAME_NUMBER)]);
+    let games = games
+        .drop(cols([col::GAME_ID, col::SOURCE_SHA256]))
+        .sort([col::GAME_NUMBER], Default::default())
+        .collect()
+        .unwrap();
+    let moves = ds
+        .scan(&MOVES)
+        .unwrap()
+        .join(
+            numbers,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .drop(cols([col::GAME_ID]))
+        .sort([col::GAME_NUMBER, col::PLY], Default::default())
+        .collect()
+        .unwrap();
+    (games, moves)
+}
+
+/// A file that grew (games appended, as a running event's archive grows) is
+/// read from where its earlier version ended, twice over: the dataset then
+/// holds what one ingest of the whole file holds, the earlier games under
+/// their first ids. A file edited in place, or whose earlier version ended
+/// inside a game, is read whole (and its repeated games counted).
+#[test]
+fn a_file_that_grew_is_read_from_where_it_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain =
+        zstd::decode_all(&std::fs::read("data/demo/demo_tcec.pgn.zst").unwrap()[..]).unwrap();
+    let starts: Vec<usize> = (1..plain.len())
+        .filter(|&i| plain[i - 1] == b'\n' && plain[i..].starts_with(b"[Event "))
+        .collect();
+    assert!(starts.len() > 9, "{}", starts.len());
+    let (third, two_thirds) = (starts[starts.len() / 3], starts[2 * starts.len() / 3]);
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let season = path("season.pgn");
+    let whole = path("whole");
+    std::fs::write(&season, &plain).unwrap();
+    ingest_ok(&[&season], &whole, &[]);
+    let ds = path("ds");
+    let mut notes = Vec::new();
+    for end in [third, two_thirds, plain.len()] {
+        std::fs::write(&season, &plain[..end]).unwrap();
+        let out = evallab(&["ingest", &season, "-o", &ds], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        notes.push(text(&out.stderr));
+    }
+    // The earlier versions' games, by number: the first third's, then the second's.
+    let held = |end: usize| starts.iter().filter(|&&s| s < end).count() + 1;
+    assert!(!notes[0].contains("grew"), "{}", notes[0]);
+    for (note, games) in notes[1..].iter().zip([held(third), held(two_thirds)]) {
+        assert!(
+            note.contains(&format!(
+                "season.pgn: grew since it was ingested; its first {games} games are in the dataset already"
+            )) && !note.contains("more than once"),
+            "{note}"
+        );
+    }
+    assert_eq!(counts(&ds), counts(&whole));
+    let (grown, once) = (by_number(&ds), by_number(&whole));
+    assert_eq!(grown.0, once.0);
+    assert_eq!(grown.1, once.1);
+    // Read again: skipped.
+    let out = evallab(&["ingest", &season, "-o", &ds], None);
+    assert!(text(&out.stderr).contains("already in the dataset"));
+    assert_eq!(counts(&ds), counts(&whole));
+
+    // Edited in place: its first game's Event tag renamed, a game appended.
+    let ds = path("edited");
+    std::fs::write(&season, &plain[..third]).unwrap();
+    ingest_ok(&[&season], &ds, &[]);
+    let first = counts(&ds).0;
+    let mut edited = plain[..two_thirds].to_vec();
+    edited[7] = b'X';
+    std::fs::write(&season, &edited).unwrap();
+    let out = evallab(&["ingest", &season, "-o", &ds], None);
+    let err = text(&out.stderr);
+    assert!(
+        !err.contains("grew") && err.contains("more than once"),
+        "{err}"
+    );
+    assert_eq!(counts(&ds).0, first + held(two_thirds) as u64);
+
+    // The earlier version cut after a game's first tag line: its last game a
+    // truncated reject, which the grown file completes; read whole.
+    let ds = path("cut");
+    let cut = third + plain[third..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    std::fs::write(&season, &plain[..cut]).unwrap();
+    let out = evallab(&["ingest", &season, "-o", &ds], None);
+    assert_eq!(out.status.code(), Some(9), "{}", text(&out.stderr));
+    assert_eq!(counts(&ds), (held(third) as u64, 1));
+    std::fs::write(&season, &plain[..two_thirds]).unwrap();
+    let out = evallab(&["ingest", &season, "-o", &ds], None);
+    let err = text(&out.stderr);
+    assert!(
+        !err.contains("grew") && err.contains("more than once"),
+        "{err}"
+    );
+}
+
 /// The same game in two files (a season's file and its event's) is kept
 /// twice, as read, and `inspect` lists it with both places; a game with the
 /// same tags and length but other moves is not the same game.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::Error;
+use crate::split::Resume;
 
 /// One input file of an ingest run.
 #[derive(Debug, Clone)]
@@ -20,6 +21,19 @@ pub struct Input {
     pub size: u64,
     /// sha256 of the bytes as stored, hex; `None` until [`Input::hash`].
     pub sha256: Option<String>,
+    /// The earlier version of it already read ([`grown_from`]): only the
+    /// games after it are read.
+    pub grown: Option<Grown>,
+}
+
+/// An input that continues an earlier version of itself (recorded in the
+/// manifest).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Grown {
+    /// The earlier version's sha256 (its games keep their ids).
+    pub earlier_sha256: String,
+    /// Where it ended.
+    pub at: Resume,
 }
 
 impl Input {
@@ -290,6 +304,57 @@ pub fn content(path: &Path) -> io::Result<Content> {
     Ok(handle.content())
 }
 
+/// Where the input at `path` continues an earlier version whose content was
+/// `earlier` and which held `games` games: when that content is the input's
+/// first bytes (the file grew: games were appended, as an archive of a
+/// running event grows) and a tag section follows it. `None` otherwise (the
+/// file was edited, or nothing but whitespace was added).
+pub fn grown_from(path: &Path, earlier: &Content, games: u32) -> io::Result<Option<Resume>> {
+    /// Counts the lines of what passes through it.
+    struct Lines(u64, u64);
+    impl io::Write for Lines {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0 += memchr::memchr_iter(b'\n', b).count() as u64;
+            self.1 += memchr::memchr_iter(b'\r', b).count() as u64;
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut reader = BufReader::new(open_decoded(path)?);
+    let (mut prefix, handle) = ContentReader::new((&mut reader).take(earlier.bytes));
+    let mut lines = Lines(0, 0);
+    io::copy(&mut prefix, &mut lines)?;
+    if handle.content() != *earlier {
+        return Ok(None);
+    }
+    // The next game's tags must follow: an earlier version cut inside a
+    // game (its last game a reject) does not end where a game starts.
+    let mut next = [0u8];
+    loop {
+        if reader.read(&mut next)? == 0 {
+            return Ok(None);
+        }
+        if !next[0].is_ascii_whitespace() {
+            break;
+        }
+    }
+    if next[0] != b'[' {
+        return Ok(None);
+    }
+    // Lines end in LF or CRLF, or in a lone CR (classic Mac OS).
+    let newlines = if lines.0 > 0 { lines.0 } else { lines.1 };
+    let Ok(line) = u32::try_from(newlines + 1) else {
+        return Ok(None);
+    };
+    Ok(Some(Resume {
+        offset: earlier.bytes,
+        line,
+        games,
+    }))
+}
+
 /// Resolves an expanded path into an [`Input`] with its size, spooling stdin
 /// to `spool_dir` first; it is not hashed yet.
 pub fn resolve(name: String, path: PathBuf, spool_dir: &Path) -> Result<Input, Error> {
@@ -309,6 +374,7 @@ pub fn resolve(name: String, path: PathBuf, spool_dir: &Path) -> Result<Input, E
         path,
         size,
         sha256: None,
+        grown: None,
     })
 }
 

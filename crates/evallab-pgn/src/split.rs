@@ -121,7 +121,32 @@ pub struct Splitter<R> {
     cr_lines: Option<bool>,
 }
 
+/// Where an input's earlier, shorter version ended (see
+/// [`Splitter::resume`]): the games after it are split as if the whole input
+/// had been read from its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Resume {
+    /// Decoded bytes before it.
+    pub offset: u64,
+    /// The 1-based line it starts.
+    pub line: u32,
+    /// The games (numbered spans) before it.
+    pub games: u32,
+}
+
 impl<R: Read> Splitter<R> {
+    /// A splitter over `reader`, which holds an input's bytes from
+    /// `at.offset` on: games are numbered, placed and lined as in the whole
+    /// input.
+    pub fn resume(reader: R, at: Resume) -> Self {
+        Splitter {
+            base: at.offset,
+            line_no: at.line,
+            number: at.games,
+            ..Splitter::new(reader)
+        }
+    }
+
     pub fn new(reader: R) -> Self {
         Splitter {
             reader,

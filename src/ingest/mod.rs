@@ -391,16 +391,17 @@ fn select_inputs(
 /// the input is read whole, and the ingest's note counts its repeated games.
 fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Result<(), Error> {
     let resolved = |p: &Path| fs::canonicalize(p).ok();
+    // Each recorded file's latest version (one grown twice continues the
+    // second), by its resolved path: each path resolved once.
+    let mut latest: HashMap<PathBuf, (&InputRecord, &Content)> = HashMap::new();
+    for k in known {
+        if let (Some(c), Some(path)) = (&k.content, resolved(Path::new(&k.path))) {
+            latest.insert(path, (k, c));
+        }
+    }
     let mut truncated: Option<Vec<String>> = None;
     for inp in todo.iter_mut().filter(|i| i.name != "-") {
-        let Some(path) = resolved(&inp.path) else {
-            continue;
-        };
-        // The latest version of it (an input grown twice continues the second).
-        let Some((k, earlier)) = known.iter().rev().find_map(|k| {
-            let c = k.content.as_ref()?;
-            (resolved(Path::new(&k.path)).as_ref() == Some(&path)).then_some((k, c))
-        }) else {
+        let Some(&(k, earlier)) = resolved(&inp.path).and_then(|p| latest.get(&p)) else {
             continue;
         };
         let truncated = match &mut truncated {

@@ -429,7 +429,7 @@ pub fn load(path: &Path, sets: &[String], commands: &dyn Commands) -> Result<Spe
 
 /// What a step depends on: its command line, the files it reads (size and
 /// mtime; directories walked) and its part of the dataset's manifest
-/// ([`manifest_part`]).
+/// (`manifest_part`).
 pub fn stamp(step: &Step, dataset: &Path) -> String {
     let mut h = Sha256::new();
     for a in &step.argv {

@@ -119,7 +119,7 @@ pub struct EngineId {
 /// Manifests written before the stages shared one driver stored the runs
 /// flat (`engine`, `engine_path`, `limit`, `multipv`, `all_depths`, `plies`,
 /// `skip_book`, `weights_sha256`); they read as the same runs
-/// ([`LegacyRun`]) and are written back in this layout.
+/// (`LegacyRun`) and are written back in this layout.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(remote = "Self")]
 pub struct EngineRun {

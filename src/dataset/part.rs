@@ -60,7 +60,7 @@ impl PartWriter {
     }
 
     /// Appends rows whose columns `fields` may wait (see
-    /// [`ParallelWriter::write_pending`]).
+    /// [`ParallelWriter::write_pending_with`]).
     pub fn write_pending(
         &mut self,
         batch: &RecordBatch,
@@ -118,12 +118,12 @@ impl PartWriter {
 }
 
 /// Writes a table's rows as Parquet, the same bytes as `ArrowWriter` with
-/// [`properties`], but encodes and compresses the columns of every batch in
+/// `properties`, but encodes and compresses the columns of every batch in
 /// parallel on the current rayon pool (a task per column). One writer thread
 /// doing it all capped the ingest's 1 → 2 core scaling on plain input.
 ///
 /// Some columns of a batch may wait for their final values
-/// ([`Self::write_pending`], [`Self::release`]): the others are encoded at
+/// ([`Self::write_pending_with`], [`Self::release`]): the others are encoded at
 /// once, and a row group is written out only when it is complete.
 pub struct ParallelWriter<W: Write + Send> {
     file: SerializedFileWriter<W>,

@@ -4,7 +4,7 @@
 //! the pipeline state — happens under it (as cargo's `Filesystem` reaches a
 //! path only through its `flock`).
 //!
-//! Writing follows [`commit`](super::commit): parts are committed under names
+//! Writing follows [`commit`]: parts are committed under names
 //! the manifest does not list yet, [`DatasetWriter::commit`] then commits the
 //! manifest (the commit point) and removes what it no longer lists.
 

@@ -5,7 +5,7 @@
 //! it comes, and a writer thread hands the rows, in input order, to the Parquet
 //! writers, which encode and compress their columns as tasks on the same pool.
 //! Beside them a hasher thread hashes the inputs, whose sha256 the game ids
-//! need (see [`run`]). So the output is identical whatever `jobs` is, and
+//! need (see `run`). So the output is identical whatever `jobs` is, and
 //! `jobs` threads do all the work but the reading and hashing. Memory is
 //! bounded by the number of batches in flight, not by the input size.
 

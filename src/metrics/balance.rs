@@ -121,7 +121,7 @@ pub fn side_facts(
 /// concatenated) with the options applied, and the outcome flags.
 ///
 /// Columns: game_id, event, round, engine, opponent, side, score,
-/// max_own_cp, last_own_cp, [own_evals,] season, hollow, won.
+/// max_own_cp, last_own_cp, \[own_evals,\] season, hollow, won.
 pub fn select_facts(side: LazyFrame, opts: &BalanceOptions) -> LazyFrame {
     let sel = &opts.selection;
     let mut lf = side;

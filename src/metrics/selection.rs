@@ -95,7 +95,7 @@ pub fn event_matches(re: &str) -> Expr {
     matches(col(col::EVENT).fill_null(lit("")), re)
 }
 
-/// Checks a user's regex for [`matches`]: polars would only fail at collect.
+/// Checks a user's regex for [`matches()`]: polars would only fail at collect.
 pub fn check_regex(field: Field, pattern: &str) -> Result<(), SelectionError> {
     compile(field, pattern).map(drop)
 }

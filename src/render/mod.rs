@@ -1,4 +1,4 @@
-//! Everything evallab shows people: result frames in a format ([`format`]),
+//! Everything evallab shows people: result frames in a format ([`mod@format`]),
 //! events in the order people number them ([`order`]),
 //! SVG/PNG plots ([`plot`]), annotated PGN ([`annotate`]) and the HTML report
 //! ([`report`]). Files are written through [`crate::dataset::commit`].

@@ -34,7 +34,7 @@ pub fn natural_key(s: &str) -> Vec<(String, u64)> {
     key
 }
 
-/// `df` with its leading name columns ([`NAMES`], as far as the table
+/// `df` with its leading name columns (`NAMES`, as far as the table
 /// leads with them) in [`natural_key`] order, nameless (null) last, where
 /// the table is sorted by them: the rows come in blocks of one name, sorted
 /// as text (the queries' order) or already so. Each block keeps its rows'

@@ -2,7 +2,7 @@
 //! rule keys (`--sweep KEY=FROM..TO:STEP`), so a director can read the
 //! trade-off between plies saved and wrong results; with `--check-clocks`,
 //! the point whose replayed clocks agree best with the archive's, per era and event
-//! ([`derive`]).
+//! ([`derive()`]).
 
 use polars::prelude::*;
 

@@ -1,6 +1,6 @@
 //! Human difficulty against Lichess puzzle ratings (docs/definitions/difficulty.md):
 //! [`puzzles`] reads the puzzle games and marks the solver's positions,
-//! [`measures`] the measures of one position and [`line`] the features of a
+//! [`measures`] the measures of one position and [`mod@line`] the features of a
 //! whole solution line (plain values), [`math`] the rank correlations and
 //! their bootstrap intervals, [`gbt`] boosted trees, [`model`] the
 //! expected-rating models, their nested cross-validation and the model

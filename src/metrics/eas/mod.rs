@@ -1,9 +1,9 @@
 //! EAS (Engine Aggressiveness Statistics, `eas.md`): per-game labels from the
 //! reference's material-pattern files ([`patterns`], matched as pgn-extract
 //! does by [`matcher`]), then the per-engine score with the reference's
-//! integer arithmetic ([`rules`], [`score`]).
+//! integer arithmetic ([`rules`], [`mod@score`]).
 //!
-//! The labels are computed once per dataset, part by part ([`labels`]), and
+//! The labels are computed once per dataset, part by part ([`labels()`]), and
 //! stored as the dataset's derived table `eas_labels` ([`stored`]); the
 //! score is a cheap pass over them.
 //!

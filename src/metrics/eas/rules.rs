@@ -129,7 +129,7 @@ fn weighted_pct<const K: usize>(base: i32, counts: [i32; K], weights: [i64; K]) 
 /// V6 sacrifice part: 10·s1 + 50·s2 + 100·s3 + 150·s4 + 200·s5 + 250·sQ with
 /// s = pct100(wins, n). `n` holds the number of wins at highest level 1..=5
 /// (indices 0..=4) and the queen sacrifices (index 5), i.e. counts indexed by
-/// [`SacrificeInfo::category`].
+/// the category of a win's sacrifice chain (`score::Side::category`).
 ///
 /// ```
 /// use evallab::metrics::eas::rules::sac_part_v6;
@@ -247,7 +247,7 @@ pub fn early_limit(avg_all: i32) -> i32 {
 /// pattern file again; the cut game matches iff the full game's first level-1
 /// match is at a position no later than the cut (the matcher stops at its
 /// first match). `sac1_ply` is that position as a ply number counted the same
-/// way (see [`super::labels`]), `None` without a level-1 match.
+/// way (see [`super::labels()`]), `None` without a level-1 match.
 ///
 /// ```
 /// use evallab::metrics::eas::rules::is_early;

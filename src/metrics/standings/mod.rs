@@ -1,6 +1,6 @@
 //! Standings per event (or season, or all games): games, W/D/L, points and
 //! score by colour, Sonneborn–Berger, rank, and how the engine's games ended
-//! (docs/definitions/standings.md). [`crosstable`] is the head-to-head view.
+//! (docs/definitions/standings.md). [`mod@crosstable`] is the head-to-head view.
 
 pub mod crosstable;
 pub mod termination;

@@ -139,7 +139,7 @@ pub struct SelectedGame {
 }
 
 /// Collects the report's data from `ds`, with its EAS `labels`; `progress`
-/// hears of each step before it runs ([`Steps`]).
+/// hears of each step before it runs (`Steps`).
 pub fn collect(
     ds: &Dataset,
     labels: &DataFrame,

@@ -57,6 +57,11 @@ pub struct InputRecord {
     /// new games'.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grown: Option<evallab_pgn::input::Grown>,
+    /// Its path resolved (absolute, links followed) when it was read, by
+    /// which a grown file is found from any working folder (absent for
+    /// stdin, and in runs before 2026-11-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<String>,
 }
 
 impl InputRecord {

@@ -381,7 +381,8 @@ fn select_inputs(
 }
 
 /// Marks the inputs of `todo` that continue an earlier version of theirs in
-/// the dataset at `root`: the same file (by its path, resolved) with its
+/// the dataset at `root`: the same file (by its path resolved, as recorded
+/// or else from the recorded path) with its
 /// earlier content as its first bytes and a game's tags after them, as the
 /// archive of a running event grows ([`input::grown_from`]). Such an input is
 /// read from where that version ended: its games are not held twice, and
@@ -395,7 +396,11 @@ fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Resu
     // second), by its resolved path: each path resolved once.
     let mut latest: HashMap<PathBuf, (&InputRecord, &Content)> = HashMap::new();
     for k in known {
-        if let (Some(c), Some(path)) = (&k.content, resolved(Path::new(&k.path))) {
+        let path = match &k.resolved {
+            Some(r) => Some(PathBuf::from(r)),
+            None => resolved(Path::new(&k.path)),
+        };
+        if let (Some(c), Some(path)) = (&k.content, path) {
             latest.insert(path, (k, c));
         }
     }
@@ -565,6 +570,10 @@ fn ingest_inputs(
                 unparsed_comments: c.unparsed_comments,
                 content: Some(content),
                 grown: inp.grown.clone(),
+                resolved: (inp.name != "-")
+                    .then(|| fs::canonicalize(&inp.path).ok())
+                    .flatten()
+                    .map(|p| p.to_string_lossy().into_owned()),
             }
         })
         .collect();

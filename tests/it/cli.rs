@@ -527,6 +527,20 @@ fn a_file_that_grew_is_read_from_where_it_ended() {
     assert!(text(&out.stderr).contains("already in the dataset"));
     assert_eq!(counts(&ds), counts(&whole));
 
+    // Recorded as a relative path from another working folder: found all the same.
+    std::fs::write(&season, &plain[..third]).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(["ingest", "season.pgn", "-o", "relative", "--quiet"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::write(&season, &plain).unwrap();
+    let out = evallab(&["ingest", &season, "-o", &path("relative")], None);
+    let err = text(&out.stderr);
+    assert!(err.contains("grew since it was ingested"), "{err}");
+    assert_eq!(counts(&path("relative")), counts(&whole));
+
     // Edited in place: its first game's Event tag renamed, a game appended.
     let ds = path("edited");
     std::fs::write(&season, &plain[..third]).unwrap();

@@ -71,9 +71,7 @@ impl InputRecord {
         let before = self.grown.as_ref().map_or(0, |g| u64::from(g.at.games));
         before + self.games + self.rejects
     }
-}
 
-impl InputRecord {
     /// Whether `other` is this input again: the same sha256, or the same
     /// decoded content (the same PGN plain and compressed).
     pub fn repeats(&self, other: &InputRecord) -> bool {

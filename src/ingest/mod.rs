@@ -391,22 +391,21 @@ fn select_inputs(
 /// one recorded without its content (before 2026-11-28), is not continued:
 /// the input is read whole, and the ingest's note counts its repeated games.
 fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Result<(), Error> {
-    let resolved = |p: &Path| fs::canonicalize(p).ok();
     // Each recorded file's latest version (one grown twice continues the
     // second), by its resolved path: each path resolved once.
     let mut latest: HashMap<PathBuf, (&InputRecord, &Content)> = HashMap::new();
     for k in known {
         let path = match &k.resolved {
             Some(r) => Some(PathBuf::from(r)),
-            None => resolved(Path::new(&k.path)),
+            None => fs::canonicalize(&k.path).ok(),
         };
         if let (Some(c), Some(path)) = (&k.content, path) {
             latest.insert(path, (k, c));
         }
     }
     let mut truncated: Option<Vec<String>> = None;
-    for inp in todo.iter_mut().filter(|i| i.name != "-") {
-        let Some(&(k, earlier)) = resolved(&inp.path).and_then(|p| latest.get(&p)) else {
+    for inp in todo.iter_mut() {
+        let Some(&(k, earlier)) = inp.resolved.as_ref().and_then(|p| latest.get(p)) else {
             continue;
         };
         let truncated = match &mut truncated {
@@ -570,9 +569,9 @@ fn ingest_inputs(
                 unparsed_comments: c.unparsed_comments,
                 content: Some(content),
                 grown: inp.grown.clone(),
-                resolved: (inp.name != "-")
-                    .then(|| fs::canonicalize(&inp.path).ok())
-                    .flatten()
+                resolved: inp
+                    .resolved
+                    .as_ref()
                     .map(|p| p.to_string_lossy().into_owned()),
             }
         })

@@ -21,6 +21,9 @@ pub struct Input {
     pub size: u64,
     /// sha256 of the bytes as stored, hex; `None` until [`Input::hash`].
     pub sha256: Option<String>,
+    /// `path` resolved (absolute, links followed); `None` for stdin: by it
+    /// an earlier version of the file is found ([`grown_from`]).
+    pub resolved: Option<PathBuf>,
     /// The earlier version of it already read ([`grown_from`]): only the
     /// games after it are read.
     pub grown: Option<Grown>,
@@ -369,11 +372,15 @@ pub fn resolve(name: String, path: PathBuf, spool_dir: &Path) -> Result<Input, E
     let size = std::fs::metadata(&path)
         .map_err(|e| Error::io(&path, e))?
         .len();
+    let resolved = (name != "-")
+        .then(|| std::fs::canonicalize(&path).ok())
+        .flatten();
     Ok(Input {
         name,
         path,
         size,
         sha256: None,
+        resolved,
         grown: None,
     })
 }

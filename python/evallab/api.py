@@ -470,7 +470,8 @@ class Dataset:
         section: ``events`` (games, plies, evals and rejects per event),
         ``tables`` (rows per table), ``dialects``, ``variants``, ``rejects``
         (each rejected game with its reason), ``repeated`` (the games held
-        more than once, with where each copy was read) and ``analyses``.
+        more than once, with where each copy was read), ``inputs`` (each
+        ingested file: path, sha256, counts) and ``analyses``.
 
         With ``verify=True``, every part is hashed again and compared with
         the manifest's record of its commit: ``{"parts": frame}``, one row per
@@ -485,6 +486,26 @@ class Dataset:
         frames = self.statistic_tables("inspect", verify=verify)
         main = frames.pop("inspect")
         return {"parts": main} if verify else {"events": main, **frames}
+
+    def remove(self, inputs: PathLike | Sequence[PathLike], *, dry_run: bool = False, quiet: bool = False) -> Dataset:
+        """Takes ingested inputs out of the dataset, their games, moves and
+        rejects: ``evallab remove``. An input is named by its path as
+        ingested (or one resolving to it; a folder: the inputs under it) or
+        by a sha256 prefix of 8 hex digits or more (``inspect()["inputs"]``
+        lists them). All or nothing; with ``dry_run=True`` nothing changes.
+        Returns the dataset.
+
+        >>> ds.remove("archive/TCEC_Season_1.pgn")     # doctest: +SKIP
+        removing archive/TCEC_Season_1.pgn (sha256 1f0c…): 48 games, 0 rejects, 6012 plies
+        removed 1 input from demo-dataset: 48 games, 6012 moves, 0 rejects (parts 1 → 3)
+        Dataset('demo-dataset')
+        """
+        names = [inputs] if isinstance(inputs, (str, os.PathLike)) else list(inputs)
+        run(
+            ["remove", str(self.path), *(os.fspath(n) for n in names), *argv(dict(dry_run=dry_run, quiet=quiet))],
+            keywords=True,
+        )  # fmt: skip
+        return self
 
     # -- statistics: one method per command, each a call of `statistic`.
 

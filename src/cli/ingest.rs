@@ -165,10 +165,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!(
             "evallab: {} input(s) end early: {}; every game before the damage is in, the cut \
              one of each is in rejects (`evallab inspect {}`); once you have the whole file, \
-             ingest it with --overwrite (added beside, its first games would be in twice)",
+             take the cut one out (`evallab remove {} {}`) and ingest it (added beside, its \
+             first games would be in twice)",
             report.truncated.len(),
             report.truncated.join(", "),
-            output.display()
+            output.display(),
+            output.display(),
+            report.truncated.join(" "),
         );
         return Ok(ExitCode::from(EXIT_TRUNCATED));
     }

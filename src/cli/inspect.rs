@@ -8,18 +8,20 @@ use evallab::dataset::Dataset;
 use evallab::dataset::inspect::{Inspection, Verified};
 use evallab::render::format::{self, Format};
 use evallab::schema::outputs::{self as out, Output};
+use polars::prelude::{IntoLazy, col, lit};
 
 use super::args::OutputArgs;
 
 /// Show what a dataset holds: counts, dialects, rejected and repeated games.
 ///
 /// Show what a dataset holds: counts per table, per event and per comment
-/// dialect, every rejected game with its reason, and the games held more
-/// than once (the same tags, plies and final position, read from two files);
+/// dialect, every rejected game with its reason, the games held more than
+/// once (the same tags, plies and final position, read from two files) and
+/// the input files (path, sha256 and counts: what `evallab remove` takes);
 /// or, with --verify, whether every part is still as committed. As a text
 /// of its sections by default; with -o FILE, the per-event counts there and
 /// each other section beside it (FILE.tables.EXT, .dialects, .variants,
-/// .rejects, .repeated, .analyses); with --format alone, the per-event
+/// .rejects, .repeated, .inputs, .analyses); with --format alone, the per-event
 /// counts on stdout and the other sections on stderr.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,12 +37,13 @@ pub struct Args {
 }
 
 /// The sections beside the per-event counts: (suffix, output).
-const SECTIONS: [(&str, &Output); 6] = [
+const SECTIONS: [(&str, &Output); 7] = [
     ("tables", &out::INSPECT_TABLES),
     ("dialects", &out::INSPECT_DIALECTS),
     ("variants", &out::INSPECT_VARIANTS),
     ("rejects", &out::INSPECT_REJECTS),
     ("repeated", &out::INSPECT_REPEATED),
+    ("inputs", &out::INSPECT_INPUTS),
     ("analyses", &out::INSPECT_ANALYSES),
 ];
 
@@ -77,12 +80,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         variants,
         rejects,
         repeated,
+        inputs,
         analyses,
     } = ins;
-    for ((suffix, output), mut df) in SECTIONS
-        .into_iter()
-        .zip([tables, dialects, variants, rejects, repeated, analyses])
-    {
+    for ((suffix, output), mut df) in SECTIONS.into_iter().zip([
+        tables, dialects, variants, rejects, repeated, inputs, analyses,
+    ]) {
         match args.out.beside(suffix) {
             Some(side) => side.write(&mut df, output)?,
             None => eprintln!("{}:\n{}", output.title, format::shown(&df, output)?),
@@ -140,5 +143,13 @@ fn print_text(inputs: usize, ins: Inspection) -> anyhow::Result<()> {
             ins.repeated
         );
     }
+    // Last, being as long as the archive; a sha256's first 16 digits name
+    // its input to `remove` as well as all 64.
+    let short = ins
+        .inputs
+        .lazy()
+        .with_column(col("sha256").str().slice(lit(0), lit(16)))
+        .collect()?;
+    outln!("inputs (`evallab remove DATASET PATH|SHA256` takes one out):\n{short}");
     Ok(())
 }

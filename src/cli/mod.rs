@@ -40,6 +40,7 @@ mod policy;
 mod progress;
 mod ratings;
 mod relevance;
+mod remove;
 mod renames;
 mod report;
 mod run;
@@ -61,7 +62,7 @@ use evallab::pipeline::{self, FileUse};
     version,
     about,
     long_about = None,
-    after_help = "Commands by task:\n  data in      ingest, commit, inspect, schema\n  results      standings, crosstable, ratings, pairs, opening-stats\n  statistics   balance, calibrate, wdl, relevance, eas, adjudicate, openings, facts\n  engines      engine-stats, analyze, agreement, match, policy, ease, difficulty\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
+    after_help = "Commands by task:\n  data in      ingest, commit, remove, inspect, schema\n  results      standings, crosstable, ratings, pairs, opening-stats\n  statistics   balance, calibrate, wdl, relevance, eas, adjudicate, openings, facts\n  engines      engine-stats, analyze, agreement, match, policy, ease, difficulty\n  output       report, annotate, calc\n  batch        run (pipelines/*.toml)\n\n`evallab COMMAND --help` for a command's options; docs/ (the book) for the definitions."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -73,6 +74,7 @@ pub struct Cli {
 enum Command {
     Ingest(ingest::Args),
     Commit(commit::Args),
+    Remove(remove::Args),
     Inspect(inspect::Args),
     Schema(schema::Args),
     Standings(standings::Args),
@@ -173,6 +175,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Ingest(a) => ingest::run(a),
         Command::Commit(a) => commit::run(a),
+        Command::Remove(a) => remove::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::EngineStats(a) => engine_stats::run(a),
         Command::Agreement(a) => agreement::run(a),

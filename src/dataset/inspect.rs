@@ -27,6 +27,9 @@ pub struct Inspection {
     pub analyses: DataFrame,
     /// Games held more than once (see [`repeated_games`]).
     pub repeated: DataFrame,
+    /// path, sha256, part, games, rejects, plies, grown_from: one row per
+    /// ingested input (from the manifest), in the order they were read.
+    pub inputs: DataFrame,
 }
 
 /// Builds every summary of `inspect`.
@@ -127,7 +130,30 @@ pub fn inspect(ds: &Dataset) -> Result<Inspection, Error> {
         rejects,
         analyses,
         repeated: repeated_games(ds.scan(&GAMES)?, ds.scan(&MOVES)?)?,
+        inputs: inputs_listed(ds)?,
     })
+}
+
+/// The ingested inputs, from the manifest, in the order they were read.
+fn inputs_listed(ds: &Dataset) -> Result<DataFrame, Error> {
+    let rows: Vec<(u32, &crate::dataset::InputRecord)> = ds
+        .manifest
+        .runs
+        .iter()
+        .flat_map(|r| r.inputs.iter().map(move |i| (r.part, i)))
+        .collect();
+    Ok(df!(
+        "path" => rows.iter().map(|(_, i)| i.path.as_str()).collect::<Vec<_>>(),
+        "sha256" => rows.iter().map(|(_, i)| i.sha256.as_str()).collect::<Vec<_>>(),
+        "part" => rows.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        "games" => rows.iter().map(|(_, i)| i.games).collect::<Vec<_>>(),
+        "rejects" => rows.iter().map(|(_, i)| i.rejects).collect::<Vec<_>>(),
+        "plies" => rows.iter().map(|(_, i)| i.plies).collect::<Vec<_>>(),
+        "grown_from" => rows
+            .iter()
+            .map(|(_, i)| i.grown.as_ref().map(|g| g.at.games))
+            .collect::<Vec<_>>(),
+    )?)
 }
 
 /// The rejected games, in input order: where and why (the rejects table's
@@ -342,7 +368,8 @@ pub fn repeated_note(n: u64, of: &str, root: &Path) -> String {
     format!(
         "note: {n} game(s) of {of} are now held more than once (the same tags, plies and \
          final position as another game of the dataset: a copy read from another file, or \
-         twice); every copy counts in the statistics: `evallab inspect {}` lists them",
+         twice); every copy counts in the statistics: `evallab inspect {}` lists them, and \
+         `evallab remove` takes an input out",
         root.display()
     )
 }

@@ -25,6 +25,7 @@ pub mod derived;
 pub mod inspect;
 pub mod lock;
 pub mod part;
+pub mod remove;
 pub mod shard;
 pub mod writer;
 

@@ -6,9 +6,10 @@
 /// What each command computes from the same inputs, versioned: bump a
 /// command's number when a change alters its output, so that `run` recomputes
 /// the step after an upgrade even if the evallab version stayed the same.
-pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
+pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     ("ingest", 1),
     ("commit", 1),
+    ("remove", 1),
     ("facts", 1),
     // 2: the tcec preset's eras derived from the clocks (S18 bonus, early S22).
     // 3: the fork's 2022 draw rule (piece/pawn limits, no reset), castling-right
@@ -66,7 +67,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 28] = [
     ("openings", 3),
     ("calc", 1),
     ("schema", 1),
-    ("inspect", 1),
+    // 2: the inputs section (path, sha256, counts: what `remove` takes).
+    ("inspect", 2),
     ("run", 1),
 ];
 

@@ -565,6 +565,7 @@ fn a_file_that_grew_is_read_from_where_it_ended() {
     let out = evallab(&["ingest", &season, "-o", &ds], None);
     assert_eq!(out.status.code(), Some(9), "{}", text(&out.stderr));
     assert_eq!(counts(&ds), (held(third) as u64, 1));
+    assert!(text(&out.stderr).contains(&format!("`evallab remove {ds} {season}`")));
     std::fs::write(&season, &plain[..two_thirds]).unwrap();
     let out = evallab(&["ingest", &season, "-o", &ds], None);
     let err = text(&out.stderr);
@@ -572,6 +573,130 @@ fn a_file_that_grew_is_read_from_where_it_ended() {
         !err.contains("grew") && err.contains("more than once"),
         "{err}"
     );
+    // As the notes say: the file's versions taken out, it is read whole.
+    let out = evallab(&["remove", &ds, &season], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    ingest_ok(&[&season], &ds, &[]);
+    assert_eq!(counts(&ds), (held(two_thirds) as u64, 0));
+}
+
+/// Every table's rows, sorted by game (and ply).
+fn sorted_tables(ds: &str) -> Vec<polars::prelude::DataFrame> {
+    use evallab::schema::{GAMES, MOVES, REJECTS, col};
+
+    let ds = evallab::dataset::Dataset::open(Path::new(ds)).unwrap();
+    [
+        (&GAMES, vec![col::GAME_ID]),
+        (&MOVES, vec![col::GAME_ID, col::PLY]),
+        (&REJECTS, vec![col::GAME_ID]),
+    ]
+    .into_iter()
+    .map(|(t, by)| {
+        ds.scan(t)
+            .unwrap()
+            .sort(by, Default::default())
+            .collect()
+            .unwrap()
+    })
+    .collect()
+}
+
+/// `remove` takes inputs out, by path (every version of a grown file), by a
+/// folder or by a sha256 prefix: what is left equals an ingest of the other
+/// inputs, row for row, and re-ingesting what went gives the whole again. A
+/// dry run, an unknown name and a removal that fails midway change nothing.
+#[test]
+fn remove_takes_inputs_out_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let (tcec, cute) = (
+        "data/demo/demo_tcec.pgn.zst",
+        "data/demo/demo_cutechess.pgn.gz",
+    );
+    let malformed = "data/fixtures/malformed.pgn";
+    let (all, ds) = (path("all"), path("ds"));
+    ingest_ok(&[tcec, cute, malformed], &all, &[]);
+    ingest_ok(&[tcec, malformed], &ds, &[]);
+    ingest_ok(&[cute], &ds, &[]);
+    let whole = sorted_tables(&ds);
+    assert_eq!(whole, sorted_tables(&all));
+    let before = manifest_of(&ds);
+
+    let out = evallab(&["remove", &ds, cute, "--dry-run"], None);
+    assert!(
+        out.status.success()
+            && text(&out.stderr).contains("would remove data/demo/demo_cutechess.pgn.gz"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = evallab(&["remove", &ds, "data/demo/none.pgn"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("data/demo/none.pgn: no input of"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(manifest_of(&ds), before);
+
+    // A run left without inputs goes; one with others left is written anew.
+    let sha = |p: &str| {
+        let d = evallab::dataset::Dataset::open(Path::new(&ds)).unwrap();
+        d.manifest()
+            .inputs()
+            .find(|i| i.path == p)
+            .unwrap()
+            .sha256
+            .clone()
+    };
+    let out = evallab(&["remove", &ds, &sha(cute)[..10], malformed], None);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("removed 2 inputs") && err.contains("(parts 1 → 3, 2 gone)"),
+        "{err}"
+    );
+    let only = path("only");
+    ingest_ok(&[tcec], &only, &[]);
+    assert_eq!(sorted_tables(&ds), sorted_tables(&only));
+    let out = evallab(&["inspect", &ds, "--verify"], None);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    ingest_ok(&[cute, malformed], &ds, &[]);
+    assert_eq!(sorted_tables(&ds), whole);
+
+    // A folder: every input under it.
+    let out = evallab(&["remove", &ds, "data/demo/"], None);
+    assert!(
+        text(&out.stderr).contains("removed 2 inputs"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A part that cannot be read midway (its moves' pages overwritten, the
+    // size kept): an error, and the dataset as it was.
+    let ds = all;
+    let before = (manifest_of(&ds), sorted_tables(&ds));
+    let moves = Path::new(&ds).join("moves/part-000001.parquet");
+    let mut bytes = std::fs::read(&moves).unwrap();
+    let half = bytes.len() / 2;
+    bytes[half..half + 4096].fill(0xAB);
+    std::fs::write(&moves, &bytes).unwrap();
+    let out = evallab(&["remove", &ds, tcec], None);
+    assert!(
+        !out.status.success() && text(&out.stderr).contains("moves/part-000001.parquet"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(manifest_of(&ds), before.0);
+    let files: Vec<String> = ["games", "moves", "rejects"]
+        .iter()
+        .flat_map(|t| std::fs::read_dir(Path::new(&ds).join(t)).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["part-000001.parquet"; 3]);
+}
+
+fn manifest_of(ds: &str) -> String {
+    std::fs::read_to_string(Path::new(ds).join("manifest.json")).unwrap()
 }
 
 /// The same game in two files (a season's file and its event's) is kept

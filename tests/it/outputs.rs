@@ -161,6 +161,12 @@ const RUNS: &[(&str, &str, &[&str], Option<&str>)] = &[
         Some("repeated"),
     ),
     (
+        "inspect (inputs)",
+        "fixtures",
+        &["inspect", "DS", "-o", "OUT"],
+        Some("inputs"),
+    ),
+    (
         "inspect (analyses)",
         "fixtures",
         &["inspect", "DS", "-o", "OUT"],

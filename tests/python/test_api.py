@@ -130,7 +130,7 @@ def test_method_returns_the_cli_frame(ds: evallab.Dataset, tmp_path: Path, metho
 
 def test_inspect_returns_every_section_and_verifies_the_parts(ds: evallab.Dataset, tmp_path: Path) -> None:
     got = ds.inspect()
-    assert list(got) == ["events", "analyses", "dialects", "rejects", "repeated", "tables", "variants"]
+    assert list(got) == ["events", "analyses", "dialects", "inputs", "rejects", "repeated", "tables", "variants"]
     assert_frame_equal(got["events"], cli_frame(tmp_path, "inspect", ds.path))
     games = ds.scan("games").collect()
     tables = dict(got["tables"].iter_rows())
@@ -139,6 +139,11 @@ def test_inspect_returns_every_section_and_verifies_the_parts(ds: evallab.Datase
     assert got["rejects"].height == tables["rejects"] == got["events"]["rejects"].sum()
     # The fixture's analysis (analyze(..., label="sf") above): one row.
     assert got["analyses"]["label"].to_list() == ["sf"]
+    # The manifest's inputs, with the games' own counts.
+    inputs = [i for r in ds.runs for i in r["inputs"]]
+    assert got["inputs"]["sha256"].to_list() == [i["sha256"] for i in inputs]
+    per_file = games.group_by("source_sha256").len()
+    assert dict(zip(got["inputs"]["sha256"], got["inputs"]["games"])) == dict(per_file.iter_rows())
     parts = ds.inspect(verify=True)["parts"]
     on_disk = {str(Path(p).relative_to(ds.path)): Path(p).stat().st_size for t in ds.tables for p in ds.parts(t)}
     assert dict(zip(parts["part"], parts["bytes"])) == on_disk
@@ -351,6 +356,27 @@ def test_ingest_reports_progress_and_returns_the_dataset(tmp_path: Path, capsys:
     assert new.scan("games").select(pl.len()).collect().item() == games[0]["games"]
 
 
+def test_remove_takes_an_input_out(tmp_path: Path) -> None:
+    """The dataset without an input is the dataset ingested without it, row
+    for row; a dry run and a name that means no input change nothing."""
+    demo = sorted((ROOT / "data" / "demo").glob("*.pgn*"))
+    both = evallab.ingest(demo, tmp_path / "both", quiet=True)
+    alone = evallab.ingest(demo[1], tmp_path / "alone", quiet=True)
+    before = both.manifest
+    both.remove(demo[0], dry_run=True)
+    with pytest.raises(UsageError, match="no input"):
+        both.remove("no-such-file.pgn")
+    assert both.manifest == before
+    sha = next(i["sha256"] for r in before["runs"] for i in r["inputs"] if i["path"] == str(demo[0]))
+    assert both.remove(sha[:12]) is both
+    assert [i["path"] for r in both.runs for i in r["inputs"]] == [str(demo[1])]
+    for table in ("games", "moves", "rejects"):
+        got, want = (d.scan(table).collect() for d in (both, alone))
+        assert got.height == want.height and (table == "rejects" or got.height > 0)
+        key = ["game_id", "ply"] if table == "moves" else ["game_id"]
+        assert_frame_equal(got.sort(key), want.sort(key))
+
+
 def test_report_and_annotate_write_their_files_as_the_cli_does(
     ds: evallab.Dataset, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -505,7 +531,7 @@ def test_options_left_out_are_options_of_their_commands() -> None:
     assert SET_BY_API <= set().union(*(cli_options(c) for c in commands()))
 METHODS = ["inspect", "balance", "calibrate", "wdl", "relevance", "eas", "ease", "difficulty", "agreement", "adjudicate",
            "ratings", "standings", "crosstable", "pairs", "opening_stats", "openings", "engine_stats", "analyze", "policy",
-           "match", "report", "annotate"]  # fmt: skip
+           "match", "report", "annotate", "remove"]  # fmt: skip
 
 
 # The commands without a `Dataset` method, and why: a new command must be
@@ -528,7 +554,11 @@ def test_every_command_has_a_method_or_a_reason() -> None:
 
 @pytest.mark.parametrize("method", METHODS)
 def test_methods_take_the_commands_options(method: str) -> None:
+    # A command's positionals but the dataset are the method's first parameters.
+    positional = {a["name"] for a in commands()[method.replace("_", "-")]["args"] if a["positional"]} - {"dataset"}
     params = set(inspect.signature(getattr(evallab.Dataset, method)).parameters) - {"self"}
+    assert positional <= params, f"{method}: {positional - params}"
+    params -= positional
     # `match -o DIR` is the run's folder, not the statistics (`--stats`);
     # `report` and `annotate` write no table, only their `-o` file.
     assert params == keywords_of(method.replace("_", "-"), output=method in ("match", "report", "annotate"))
@@ -638,6 +668,7 @@ NOT_RUN = {
     "evallab.api.Dataset.report": "writes a report (test_report_and_annotate_write_their_files_as_the_cli_does)",
     "evallab.api.Dataset.annotate": "writes a PGN (test_report_and_annotate_write_their_files_as_the_cli_does)",
     "evallab.api.Dataset.wdl": "shows no output (a bootstrap of seconds)",
+    "evallab.api.Dataset.remove": "changes the dataset the other examples read (test_remove_takes_an_input_out)",
 }
 
 

@@ -210,6 +210,52 @@ pub const INSPECT_REPEATED: Output = Output {
     ],
 };
 
+pub const INSPECT_INPUTS: Output = Output {
+    name: "inspect (inputs)",
+    title: "Inputs",
+    doc: "`evallab inspect`'s ingested input files, from the manifest, in the order they were \
+          read, beside `-o FILE.EXT` as `FILE.inputs.EXT`: what `evallab remove` takes by path \
+          or sha256.",
+    columns: &[
+        q(
+            "path",
+            "Path",
+            "",
+            0,
+            None,
+            "The input as given to the ingest (`-` for stdin).",
+        ),
+        q(
+            "sha256",
+            "sha256",
+            "",
+            0,
+            None,
+            "sha256 of the file as stored (compressed bytes): the games' `source_sha256`.",
+        ),
+        q(
+            "part",
+            "Part",
+            "",
+            0,
+            None,
+            "The ingest run (part number) that holds its rows.",
+        ),
+        q("games", "Games", "", 0, None, "Games read from it."),
+        q("rejects", "Rejects", "", 0, None, "Games rejected."),
+        q("plies", "Plies", "", 0, None, "Plies of its games."),
+        q(
+            "grown_from",
+            "Grown from",
+            "",
+            0,
+            None,
+            "For a file read from where its earlier version ended: the games of the earlier \
+             version (its sha256's record holds them); empty otherwise.",
+        ),
+    ],
+};
+
 pub const INSPECT_ANALYSES: Output = Output {
     name: "inspect (analyses)",
     title: "Engine analyses",

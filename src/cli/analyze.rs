@@ -191,8 +191,8 @@ pub(super) fn run_with_progress<S: Stage>(
     };
     let report = run_stage(dataset, stage, &mut on_progress)?;
     progress.finish();
-    if let Some(h) = report.stale_lock.as_ref().filter(|_| !quiet) {
-        eprintln!("recovered the lock of a writer that died: {h}");
+    if !quiet {
+        super::recovered(report.stale_lock.as_ref(), &[]);
     }
     Ok(report)
 }

@@ -28,12 +28,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = commit_shards(&args.dataset, &args.shard)?;
     if !args.quiet {
-        if let Some(h) = &report.stale_lock {
-            eprintln!("recovered the lock of a writer that died: {h}");
-        }
-        for p in &report.removed {
-            eprintln!("removed leftover {}", p.display());
-        }
+        super::recovered(report.stale_lock.as_ref(), &report.removed);
         for (name, part, games, rejects) in &report.committed {
             eprintln!("committed shard {name} as part {part}: {games} games, {rejects} rejects");
         }

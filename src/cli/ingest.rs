@@ -125,12 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        if let Some(h) = &report.stale_lock {
-            eprintln!("recovered the lock of a writer that died: {h}");
-        }
-        for p in &report.removed {
-            eprintln!("removed leftover {}", p.display());
-        }
+        super::recovered(report.stale_lock.as_ref(), &report.removed);
         let secs = report.seconds.max(1e-9);
         eprintln!(
             "ingested {} file{}: {} games, {} rejects, {} plies, {} unparsed comments in {:.2}s ({:.0} plies/s, {:.1} MB/s of PGN) into {}",

@@ -106,6 +106,20 @@ enum Command {
     Commands(commands::Args),
 }
 
+/// What a writer found when it took the dataset's lock: the trace of a
+/// writer that died holding it, and the leftovers it removed.
+pub(crate) fn recovered(
+    stale: Option<&evallab::dataset::lock::Holder>,
+    removed: &[std::path::PathBuf],
+) {
+    if let Some(h) = stale {
+        eprintln!("recovered the lock of a writer that died: {h}");
+    }
+    for p in removed {
+        eprintln!("removed leftover {}", p.display());
+    }
+}
+
 /// The command line as clap reads it: old spellings rewritten
 /// ([`renames`]), with a note for each on stderr; exits on a usage error.
 pub fn parse() -> Cli {

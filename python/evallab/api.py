@@ -1098,6 +1098,7 @@ def ingest(
     no_pv: bool = False,
     strict: bool = False,
     overwrite: bool = False,
+    replace: bool = False,
     batch_mib: int | None = None,
     quiet: bool = False,
 ) -> Dataset:
@@ -1112,7 +1113,7 @@ def ingest(
     run(
         ["ingest", *(os.fspath(p) for p in paths), "-o", os.fspath(output), *argv(dict(
             shard=shard, jobs=jobs, no_pv=no_pv, strict=strict, overwrite=overwrite,
-            batch_mib=batch_mib, quiet=quiet,
+            replace=replace, batch_mib=batch_mib, quiet=quiet,
         ))],
         progress="ingest", live=True, keywords=True,
     )  # fmt: skip

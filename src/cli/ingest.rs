@@ -15,6 +15,9 @@ pub const EXIT_REJECTS: u8 = 3;
 /// except for what `rejects` lists.
 pub const EXIT_TRUNCATED: u8 = 9;
 
+/// Skipped inputs named one by one before the rest are counted.
+const SKIPPED_NAMED: usize = 5;
+
 /// Read PGN archives into a dataset of Parquet tables (games, moves, rejects).
 ///
 /// Inputs are files, directories (searched recursively for *.pgn*), globs or
@@ -24,10 +27,12 @@ pub const EXIT_TRUNCATED: u8 = 9;
 /// an ingest never duplicates games. A file that grew since it was ingested
 /// (games appended, as the archive of a running event grows) is read from
 /// where its earlier version ended: its games are held once and keep their
-/// ids. A game read from another file (a
-/// season's file and its event's, a renamed or edited copy) is ingested as
-/// read; after the commit a note counts the games of the run the dataset then
-/// holds more than once, and `evallab inspect` lists them.
+/// ids. A file edited since it was ingested, or completed after a cut, is
+/// read whole and held beside its earlier version (a note says so), or in
+/// its place with --replace. A game read from another file (a season's file
+/// and its event's, a renamed copy) is ingested as read; after the commit a
+/// note counts the games of the run the dataset then holds more than once,
+/// and `evallab inspect` lists them.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// PGN files, directories, globs, or `-` for stdin.
@@ -62,6 +67,11 @@ pub struct Args {
     /// are removed only once the new ones are committed).
     #[arg(long)]
     overwrite: bool,
+    /// An input whose file was ingested before with other content (edited, or
+    /// completed after a cut download) takes the earlier version's place: its
+    /// games go in the same commit [default: both are held, with a note].
+    #[arg(long, conflicts_with_all = ["overwrite", "shard"])]
+    replace: bool,
     /// PGN text per parser work unit, MiB.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
     batch_mib: u32,
@@ -88,6 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         batch_bytes: args.batch_mib as usize * (1 << 20),
         overwrite: args.overwrite,
+        replace: args.replace,
         ..IngestOptions::default()
     };
     if let Some(j) = args.jobs {
@@ -113,8 +124,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     progress.finish();
     let c = report.counts;
     if !args.quiet {
-        for (name, why) in &report.skipped {
+        // A folder ingested again after a few files changed skips the rest:
+        // the first few are named, the others counted.
+        let many = report.skipped.len() > 2 * SKIPPED_NAMED;
+        let named = if many {
+            SKIPPED_NAMED
+        } else {
+            report.skipped.len()
+        };
+        for (name, why) in &report.skipped[..named] {
             eprintln!("skipped {name}: {why}");
+        }
+        if many {
+            eprintln!(
+                "skipped {} more inputs, each already in the dataset or given before it \
+                 (`evallab inspect {}` lists the dataset's inputs)",
+                report.skipped.len() - named,
+                output.display()
+            );
         }
         for i in &report.inputs {
             if let Some(g) = &i.grown {
@@ -151,6 +178,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         );
     }
+    for (name, earlier) in &report.versions {
+        let shas: Vec<&str> = earlier.iter().map(|k| &k.sha256[..16]).collect();
+        let games: u64 = earlier.iter().map(|k| k.games).sum();
+        if args.replace {
+            eprintln!(
+                "{name}: replaces its earlier version (sha256 {}): its {games} games taken out",
+                shas.join(", ")
+            );
+        } else {
+            eprintln!(
+                "{name}: another version of this file is in the dataset (sha256 {}, {games} \
+                 games), held beside it: `evallab remove {} {}` takes that out (--replace \
+                 does it as the file is ingested)",
+                shas.join(", "),
+                output.display(),
+                shas.join(" ")
+            );
+        }
+    }
     if report.repeated > 0 {
         eprintln!("{}", repeated_note(report.repeated, "this run", &output));
     }
@@ -160,13 +206,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!(
             "evallab: {} input(s) end early: {}; every game before the damage is in, the cut \
              one of each is in rejects (`evallab inspect {}`); once you have the whole file, \
-             take the cut one out (`evallab remove {} {}`) and ingest it (added beside, its \
-             first games would be in twice)",
+             ingest it with --replace, which takes the cut one out (added beside it, its first \
+             games would be in twice)",
             report.truncated.len(),
             report.truncated.join(", "),
             output.display(),
-            output.display(),
-            report.truncated.join(" "),
         );
         return Ok(ExitCode::from(EXIT_TRUNCATED));
     }

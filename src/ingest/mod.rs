@@ -30,6 +30,7 @@ use crate::Error;
 use crate::dataset::inspect::repeated_of_parts;
 use crate::dataset::lock::Holder;
 use crate::dataset::part::PartWriter;
+use crate::dataset::remove::Removed;
 use crate::dataset::shard::{self, Shard};
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, InputRecord, Manifest, Run};
@@ -49,6 +50,10 @@ pub struct IngestOptions {
     pub batch_bytes: usize,
     /// Start the dataset afresh instead of adding to it.
     pub overwrite: bool,
+    /// An input whose file was ingested before with other content (edited,
+    /// or completed after a cut) takes that earlier version's place: its
+    /// rows go in the same commit ([`IngestReport::versions`]).
+    pub replace: bool,
 }
 
 impl Default for IngestOptions {
@@ -58,6 +63,7 @@ impl Default for IngestOptions {
             parse: ParseOptions::default(),
             batch_bytes: 4 << 20,
             overwrite: false,
+            replace: false,
         }
     }
 }
@@ -91,11 +97,18 @@ pub struct IngestReport {
     /// Decompressed bytes read.
     pub pgn_bytes: u64,
     pub seconds: f64,
-    /// Leftovers of an interrupted earlier run, and parts replaced by
-    /// `--overwrite`, that were removed.
+    /// Leftovers of an interrupted earlier run, removed when the dataset was
+    /// opened (not the parts this run replaced).
     pub removed: Vec<PathBuf>,
     /// A writer that died holding the dataset's lock (its trace was found).
     pub stale_lock: Option<Holder>,
+    /// Inputs of this run whose file the dataset holds in another version
+    /// (not one it grew from): (name, the earlier versions). With
+    /// `replace`, those versions were taken out ([`IngestReport::replaced`]);
+    /// without, both are held.
+    pub versions: Vec<(String, Vec<InputRecord>)>,
+    /// What `replace` took out.
+    pub replaced: Option<Removed>,
     /// Games of this run the dataset now holds more than once (a copy of a
     /// game already in it, or read twice): `evallab inspect` lists them.
     pub repeated: u64,
@@ -136,6 +149,7 @@ pub fn ingest(
     let pool = thread_pool(opts.jobs)?;
     let mut todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
     resume_grown(root, &mut todo, &known)?;
+    report.versions = other_versions(&todo, &known);
     if !todo.is_empty() {
         let writers = [&schema::GAMES, &schema::MOVES, &schema::REJECTS]
             .map(|t| PartWriter::create(root, t, part));
@@ -171,13 +185,21 @@ pub fn ingest(
             files: Run::base_files(part),
             shard: None,
         });
+        // After the run is added, so that the rewritten parts number after it.
+        if opts.replace && !report.versions.is_empty() {
+            let earlier: Vec<InputRecord> = report
+                .versions
+                .iter()
+                .flat_map(|(_, v)| v.iter().cloned())
+                .collect();
+            report.replaced = Some(ds.remove_inputs(&earlier)?);
+        }
     } else if !opts.overwrite {
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
     }
     // The commit point; then parts the manifest no longer lists go.
     ds.commit()?;
-    report.removed = ds.removed().to_vec();
     if let Some(part) = report.part {
         report.repeated = repeated_of_parts(root, &[part])?;
     }
@@ -227,6 +249,7 @@ pub fn ingest_shard(
     let known: Vec<&InputRecord> = committed.inputs().collect();
     let mut todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
     resume_grown(root, &mut todo, &known)?;
+    report.versions = other_versions(&todo, &known);
     if todo.is_empty() {
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
@@ -395,11 +418,7 @@ fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Resu
     // second), by its resolved path: each path resolved once.
     let mut latest: HashMap<PathBuf, (&InputRecord, &Content)> = HashMap::new();
     for k in known {
-        let path = match &k.resolved {
-            Some(r) => Some(PathBuf::from(r)),
-            None => fs::canonicalize(&k.path).ok(),
-        };
-        if let (Some(c), Some(path)) = (&k.content, path) {
+        if let (Some(c), Some(path)) = (&k.content, recorded_path(k)) {
             latest.insert(path, (k, c));
         }
     }
@@ -426,6 +445,37 @@ fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Resu
         });
     }
     Ok(())
+}
+
+/// Where a recorded input's file is: its path resolved when it was read, or
+/// (recorded before 2026-11-28) its recorded path resolved now.
+fn recorded_path(k: &InputRecord) -> Option<PathBuf> {
+    match &k.resolved {
+        Some(r) => Some(PathBuf::from(r)),
+        None => fs::canonicalize(&k.path).ok(),
+    }
+}
+
+/// The inputs of `todo` whose file (by its resolved path) the dataset holds
+/// in other versions: every recorded version, unless the input continues
+/// them (a file that grew), with the input's name.
+fn other_versions(todo: &[Input], known: &[&InputRecord]) -> Vec<(String, Vec<InputRecord>)> {
+    let mut by_path: HashMap<PathBuf, Vec<&InputRecord>> = HashMap::new();
+    for k in known {
+        if let Some(p) = recorded_path(k) {
+            by_path.entry(p).or_default().push(k);
+        }
+    }
+    todo.iter()
+        .filter(|inp| inp.grown.is_none())
+        .filter_map(|inp| {
+            let earlier = by_path.get(inp.resolved.as_ref()?)?;
+            Some((
+                inp.name.clone(),
+                earlier.iter().map(|&k| k.clone()).collect(),
+            ))
+        })
+        .collect()
 }
 
 /// The sha256 of the inputs whose last game the dataset holds as a

@@ -552,10 +552,28 @@ fn a_file_that_grew_is_read_from_where_it_ended() {
     let out = evallab(&["ingest", &season, "-o", &ds], None);
     let err = text(&out.stderr);
     assert!(
-        !err.contains("grew") && err.contains("more than once"),
+        !err.contains("grew")
+            && err.contains("season.pgn: another version of this file is in the dataset")
+            && err.contains("more than once"),
         "{err}"
     );
     assert_eq!(counts(&ds).0, first + held(two_thirds) as u64);
+    // With --replace, it takes the place of every earlier version: the
+    // dataset is then one ingest of the file as it is now.
+    let mut again = plain.clone();
+    again[7] = b'Y';
+    std::fs::write(&season, &again).unwrap();
+    let out = evallab(&["ingest", &season, "-o", &ds, "--replace"], None);
+    let err = text(&out.stderr);
+    assert!(
+        out.status.success()
+            && err.contains("season.pgn: replaces its earlier version")
+            && !err.contains("more than once"),
+        "{err}"
+    );
+    let fresh = path("fresh");
+    ingest_ok(&[&season], &fresh, &[]);
+    assert_eq!(sorted_tables(&ds), sorted_tables(&fresh));
 
     // The earlier version cut after a game's first tag line: its last game a
     // truncated reject, which the grown file completes; read whole.
@@ -565,19 +583,46 @@ fn a_file_that_grew_is_read_from_where_it_ended() {
     let out = evallab(&["ingest", &season, "-o", &ds], None);
     assert_eq!(out.status.code(), Some(9), "{}", text(&out.stderr));
     assert_eq!(counts(&ds), (held(third) as u64, 1));
-    assert!(text(&out.stderr).contains(&format!("`evallab remove {ds} {season}`")));
+    assert!(text(&out.stderr).contains("ingest it with --replace"));
     std::fs::write(&season, &plain[..two_thirds]).unwrap();
+    let cut_ds = path("cut-twice");
+    copy_dir(&ds, &cut_ds);
     let out = evallab(&["ingest", &season, "-o", &ds], None);
     let err = text(&out.stderr);
     assert!(
         !err.contains("grew") && err.contains("more than once"),
         "{err}"
     );
-    // As the notes say: the file's versions taken out, it is read whole.
+    // As the notes say: the cut version taken out, by `remove` after the
+    // fact or by `--replace` as the file is read, the file is held once.
     let out = evallab(&["remove", &ds, &season], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     ingest_ok(&[&season], &ds, &[]);
-    assert_eq!(counts(&ds), (held(two_thirds) as u64, 0));
+    let once = path("once");
+    ingest_ok(&[&season], &once, &[]);
+    assert_eq!(sorted_tables(&ds), sorted_tables(&once));
+    ingest_ok(&[&season], &cut_ds, &["--replace"]);
+    assert_eq!(sorted_tables(&cut_ds), sorted_tables(&once));
+}
+
+/// A copy of a dataset folder (its files; no subfolders but the tables').
+fn copy_dir(from: &str, to: &str) {
+    for e in walkdir(Path::new(from)) {
+        let rel = e.strip_prefix(from).unwrap();
+        let dst = Path::new(to).join(rel);
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        std::fs::copy(&e, &dst).unwrap();
+    }
+}
+
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flat_map(|e| {
+            let p = e.unwrap().path();
+            if p.is_dir() { walkdir(&p) } else { vec![p] }
+        })
+        .collect()
 }
 
 /// Every table's rows, sorted by game (and ply).

@@ -30,7 +30,6 @@ use crate::Error;
 use crate::dataset::inspect::repeated_of_parts;
 use crate::dataset::lock::Holder;
 use crate::dataset::part::PartWriter;
-use crate::dataset::remove::Removed;
 use crate::dataset::shard::{self, Shard};
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, InputRecord, Manifest, Run};
@@ -104,11 +103,9 @@ pub struct IngestReport {
     pub stale_lock: Option<Holder>,
     /// Inputs of this run whose file the dataset holds in another version
     /// (not one it grew from): (name, the earlier versions). With
-    /// `replace`, those versions were taken out ([`IngestReport::replaced`]);
+    /// `replace`, those versions were taken out in the run's commit;
     /// without, both are held.
     pub versions: Vec<(String, Vec<InputRecord>)>,
-    /// What `replace` took out.
-    pub replaced: Option<Removed>,
     /// Games of this run the dataset now holds more than once (a copy of a
     /// game already in it, or read twice): `evallab inspect` lists them.
     pub repeated: u64,
@@ -192,7 +189,7 @@ pub fn ingest(
                 .iter()
                 .flat_map(|(_, v)| v.iter().cloned())
                 .collect();
-            report.replaced = Some(ds.remove_inputs(&earlier)?);
+            ds.remove_inputs(&earlier)?;
         }
     } else if !opts.overwrite {
         report.seconds = started.elapsed().as_secs_f64();

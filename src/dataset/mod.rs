@@ -73,6 +73,15 @@ impl InputRecord {
         before + self.games + self.rejects
     }
 
+    /// Where its file is: its path resolved when it was read, or (recorded
+    /// before 2026-11-28) its recorded path resolved now.
+    pub fn resolved_path(&self) -> Option<PathBuf> {
+        match &self.resolved {
+            Some(r) => Some(PathBuf::from(r)),
+            None => fs::canonicalize(&self.path).ok(),
+        }
+    }
+
     /// Whether `other` is this input again: the same sha256, or the same
     /// decoded content (the same PGN plain and compressed).
     pub fn repeats(&self, other: &InputRecord) -> bool {

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use arrow::array::{Array, AsArray, BooleanArray, RecordBatch};
 use arrow::datatypes::Int64Type;
@@ -92,10 +92,7 @@ fn matching<'a>(recorded: &[&'a InputRecord], name: &str) -> Result<Vec<&'a str>
         .unwrap_or_else(|_| given.to_path_buf());
     Ok(recorded
         .iter()
-        .filter(|r| {
-            let at = r.resolved.as_ref().map(PathBuf::from);
-            r.path == name || at.is_some_and(|p| p.starts_with(&resolved))
-        })
+        .filter(|r| r.path == name || r.resolved_path().is_some_and(|p| p.starts_with(&resolved)))
         .map(|r| r.sha256.as_str())
         .collect())
 }

@@ -415,7 +415,7 @@ fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Resu
     // second), by its resolved path: each path resolved once.
     let mut latest: HashMap<PathBuf, (&InputRecord, &Content)> = HashMap::new();
     for k in known {
-        if let (Some(c), Some(path)) = (&k.content, recorded_path(k)) {
+        if let (Some(c), Some(path)) = (&k.content, k.resolved_path()) {
             latest.insert(path, (k, c));
         }
     }
@@ -444,22 +444,13 @@ fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Resu
     Ok(())
 }
 
-/// Where a recorded input's file is: its path resolved when it was read, or
-/// (recorded before 2026-11-28) its recorded path resolved now.
-fn recorded_path(k: &InputRecord) -> Option<PathBuf> {
-    match &k.resolved {
-        Some(r) => Some(PathBuf::from(r)),
-        None => fs::canonicalize(&k.path).ok(),
-    }
-}
-
 /// The inputs of `todo` whose file (by its resolved path) the dataset holds
 /// in other versions: every recorded version, unless the input continues
 /// them (a file that grew), with the input's name.
 fn other_versions(todo: &[Input], known: &[&InputRecord]) -> Vec<(String, Vec<InputRecord>)> {
     let mut by_path: HashMap<PathBuf, Vec<&InputRecord>> = HashMap::new();
     for k in known {
-        if let Some(p) = recorded_path(k) {
+        if let Some(p) = k.resolved_path() {
             by_path.entry(p).or_default().push(k);
         }
     }

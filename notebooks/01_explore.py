@@ -273,3 +273,36 @@ as_rows = lambda rows: [(r["event"], int(r["games"])) for r in rows]  # noqa: E7
 assert as_rows(q_polars.to_dicts()) == as_rows(q_arrow.to_pylist()) == as_rows(q_duck.to_dicts())
 assert int(pc.sum(q_arrow["games"]).as_py()) == counts["games"]
 print("polars, pyarrow and DuckDB agree")
+
+# %% [markdown]
+# ## What the dataset was read from, and taking a file out
+#
+# `ds.inspect()["inputs"]` lists the input files with their sha256 and counts (from
+# the manifest). `ds.remove(...)` (`evallab remove`) takes a file's games, moves and
+# rejects out again, by path or sha256 prefix, in one commit. To leave the dataset as
+# it is, this runs on a copy; the check re-derives the result from the copy's own
+# Parquet parts: every game left is from another file, and no move of a removed game
+# is left.
+
+# %%
+import shutil
+import tempfile
+
+ds = evallab.Dataset(DATASET)
+inputs = ds.inspect()["inputs"]
+display(inputs.select("path", pl.col("sha256").str.slice(0, 16), "part", "games", "rejects", "plies"))
+
+scratch = Path(tempfile.mkdtemp()) / "copy"
+shutil.copytree(root, scratch)
+copy = evallab.Dataset(scratch)
+gone = inputs.row(0, named=True)
+copy.remove(gone["sha256"][:16])
+
+left = pl.scan_parquet(parts(scratch, "games")).collect()
+assert gone["sha256"] not in left["source_sha256"].to_list()
+assert left.height == inputs["games"].sum() - gone["games"]
+removed_ids = games.filter(pl.col("source_sha256") == gone["sha256"]).select("game_id").collect()["game_id"]
+moves_left = pl.scan_parquet(parts(scratch, "moves"))
+assert moves_left.filter(pl.col("game_id").is_in(removed_ids.implode())).select(pl.len()).collect().item() == 0
+print(f"took {gone['path']} out of the copy: {gone['games']} games; {left.height} games left")
+shutil.rmtree(scratch.parent)

@@ -59,7 +59,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 7: openings per event, Chess960 events by start position (issue 42).
     // 8: expected puzzle ratings from a position's forced line (issue 43).
     // 9: the relevance section as relevance 5, read a chunk at a time.
-    ("report", 9),
+    // 10: an event's EAS bars beyond 16 engines fold under a line.
+    ("report", 10),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).

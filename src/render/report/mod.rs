@@ -54,7 +54,7 @@ const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em au
 h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}h3{margin-bottom:.3em}\
 table{border-collapse:collapse;font-size:.82em;margin:.4em 0 1em;display:block;overflow-x:auto;max-width:100%}th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}\
 th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.bar{display:flex;width:420px;height:12px;background:#f6f6f6}\
-.bar span{display:block;height:12px}.note{color:#555;font-size:.85em}nav a{margin-right:.8em}svg{max-width:100%;height:auto}\
+.bar span{display:block;height:12px}.bars th:first-child{min-width:16em}.bars th:nth-child(2){min-width:5em}.note{color:#555;font-size:.85em}nav a{margin-right:.8em}svg{max-width:100%;height:auto}\
 th[title]{cursor:help;text-decoration:underline dotted #999}.answer{font-size:1.1em}table.summary td{text-align:left}\
 details.fold>summary{cursor:pointer;color:#0072B2;margin:.4em 0}\
 section.event{content-visibility:auto;contain-intrinsic-size:auto 3000px}";

@@ -1195,9 +1195,17 @@ const EAS_PARTS: [(&str, &str); 4] = [
     ("part_draw", "bad draws"),
 ];
 
-/// EAS parts as stacked bars in a table (one row per engine), under a
-/// legend of the four colours; each span names its part and value on hover.
+/// EAS parts as stacked bars in a table (one row per engine, in rank
+/// order), under a legend of the four colours; each span names its part and
+/// value on hover. Beyond [`FOLD_ROWS`] engines the rest fold under a line
+/// below the first ones, as a long table does (when more than a few are
+/// left: a fold of one or two bars hides more than it saves).
 fn eas_bars(df: &DataFrame) -> Result<String, Error> {
+    let fold_at = if df.height() > FOLD_ROWS + 4 {
+        FOLD_ROWS
+    } else {
+        usize::MAX
+    };
     let mut s = String::from("<p class=note>Parts: ");
     for (k, (col_name, what)) in EAS_PARTS.iter().enumerate() {
         let _ = write!(
@@ -1208,11 +1216,13 @@ fn eas_bars(df: &DataFrame) -> Result<String, Error> {
             if k + 1 < EAS_PARTS.len() { " · " } else { "" }
         );
     }
-    s.push_str("</p><table class=bars><thead><tr>");
+    let mut head = String::from("<table class=bars><thead><tr>");
     for h in Header::all(&out::EAS, &["engine", "eas", "parts"])? {
-        s.push_str(&h.th());
+        head.push_str(&h.th());
     }
-    s.push_str("</tr></thead><tbody>");
+    head.push_str("</tr></thead><tbody>");
+    s.push_str("</p>");
+    s.push_str(&head);
     if df.height() == 0 {
         s.push_str("</tbody></table>");
         return Ok(s);
@@ -1225,6 +1235,14 @@ fn eas_bars(df: &DataFrame) -> Result<String, Error> {
     let total = df.column("eas")?.i64()?.clone();
     let max = total.max().unwrap_or(1).max(1) as f64;
     for i in 0..df.height() {
+        if i == fold_at {
+            let _ = write!(
+                s,
+                "</tbody></table><details class=fold><summary>EAS parts of the other {} \
+                 engines</summary>{head}",
+                df.height() - fold_at
+            );
+        }
         let _ = write!(
             s,
             "<tr><td>{}</td><td>{}</td><td><div class=bar>",
@@ -1245,6 +1263,9 @@ fn eas_bars(df: &DataFrame) -> Result<String, Error> {
         s.push_str("</div></td></tr>");
     }
     s.push_str("</tbody></table>");
+    if df.height() > fold_at {
+        s.push_str("</details>");
+    }
     Ok(s)
 }
 
@@ -1463,6 +1484,42 @@ mod tests {
         assert_eq!(thousands(1_234_567), "1\u{202f}234\u{202f}567");
         assert_eq!(thousands(-1000), "-1\u{202f}000");
         assert_eq!(thousands(999), "999");
+        assert!(!html.contains("<details"), "two engines: not folded");
+    }
+
+    /// Beyond FOLD_ROWS engines the first ones' bars show and the others
+    /// fold under a line that counts them, each engine's bar once; four
+    /// more than FOLD_ROWS are not worth a fold.
+    #[test]
+    fn many_eas_bars_fold() {
+        let n = FOLD_ROWS + 5;
+        let engines: Vec<String> = (0..n).map(|i| format!("E{i}")).collect();
+        let parts: Vec<i64> = (0..n as i64).map(|i| 100 - i).collect();
+        let df = df!(
+            "engine" => &engines,
+            "part_sac" => &parts,
+            "part_early" => &parts,
+            "part_short" => &parts,
+            "part_draw" => &parts,
+            "eas" => parts.iter().map(|p| 4 * p).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert!(
+            !eas_bars(&df.head(Some(FOLD_ROWS + 4)))
+                .unwrap()
+                .contains("<details")
+        );
+        let html = eas_bars(&df).unwrap();
+        let fold = html
+            .find("<details class=fold><summary>EAS parts of the other 5 engines</summary>")
+            .unwrap();
+        for (i, e) in engines.iter().enumerate() {
+            let at = html.find(&format!("<tr><td>{e}</td>")).unwrap();
+            assert_eq!(at > fold, i >= FOLD_ROWS, "{e}");
+        }
+        assert_eq!(html.matches("<div class=bar>").count(), n);
+        assert_eq!(html.matches("<table class=bars>").count(), 2);
+        assert!(html.ends_with("</tbody></table></details>"));
     }
 
     /// Sections without data write their heading only, or nothing.

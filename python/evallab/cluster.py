@@ -11,7 +11,8 @@ records the same names as a one-process ingest.
   order; they are cut into contiguous shards of about equal bytes; each shard is
   one task ``evallab ingest --shard NAME`` (uncommitted parts under
   ``DATASET/shards/``); then one ``evallab commit`` adds them all in one
-  manifest. Shard names follow the input order, so the dataset's parts, and
+  manifest (``--replace``: ``commit --replace``, an edited file replacing its
+  earlier version). Shard names follow the input order, so the dataset's parts, and
   its rows, come in the order one ``evallab ingest`` writes them.
 - ``analyze|match|policy DATASET --label L OPTIONS…`` (an engine stage): the
   selected games (in dataset order) cut into ``--slices`` contiguous slices;
@@ -145,19 +146,21 @@ class Driver:
         """One evallab command on a worker; (stdout, stderr)."""
         return self._run(args).result()
 
-    def _commit(self, dataset, names, log):
+    def _commit(self, dataset, names, log, replace=False):
         """One `evallab commit` of the shards among `names` that were written (a
         task with nothing left to do, all its inputs or games already in the
-        dataset, writes none); existence is checked where the storage is."""
+        dataset, writes none); existence is checked where the storage is.
+        ``replace``: `commit --replace` (an edited file replaces its earlier version)."""
         done = [self.client.submit(os.path.exists, os.path.join(dataset, "shards", n, "shard.json"), pure=False)
                 for n in names]
         written = [n for n, ok in zip(names, self.client.gather(done)) if ok]
         if not written:
             log("nothing to commit: the dataset already has everything")
             return
-        log(self.once(["commit", dataset, *[a for n in written for a in ("--shard", n)]])[1].strip())
+        flags = ["--replace"] if replace else []
+        log(self.once(["commit", dataset, *[a for n in written for a in ("--shard", n)], *flags])[1].strip())
 
-    def ingest(self, inputs, dataset, shards=None, jobs=1, no_pv=False, log=print):
+    def ingest(self, inputs, dataset, shards=None, jobs=1, no_pv=False, log=print, replace=False):
         dataset = os.path.abspath(dataset)
         plan = [json.loads(line) for line in self.once(["ingest", "--plan", *inputs])[0].splitlines()]
         shards = shards or 2 * max(1, sum(self.client.nthreads().values()))
@@ -175,7 +178,7 @@ class Driver:
             futures.append(self._run(args, fault=fault, watch=watch))
         for _, err in self.client.gather(futures):
             log(err.strip())
-        self._commit(dataset, [f"ingest-{n:06d}" for n in range(1, len(groups) + 1)], log)
+        self._commit(dataset, [f"ingest-{n:06d}" for n in range(1, len(groups) + 1)], log, replace)
 
     def stage(self, command, dataset, label, options, slices=None, log=print):
         """An engine stage (``analyze``, ``match``, ``policy``), slice by slice."""
@@ -245,6 +248,8 @@ def main(argv=None):
     ing.add_argument("--shards", type=int, help="number of shards [default: twice the worker threads]")
     ing.add_argument("--jobs", type=int, default=1, help="parser threads per shard [default: 1]")
     ing.add_argument("--no-pv", action="store_true")
+    ing.add_argument("--replace", action="store_true",
+                     help="a file ingested before with other content takes its earlier version's place (evallab commit --replace)")
     stages = {"analyze": "engine analysis", "match": "move matching", "policy": "policy priors"}
     for name, what in stages.items():
         st = sub.add_parser(name, help=f"sharded {what}, committed once",
@@ -262,7 +267,7 @@ def main(argv=None):
     with client_for(args) as client:
         d = Driver(client, args.evallab or binary(), args.retries)
         if args.command == "ingest":
-            d.ingest(args.inputs, args.output, args.shards, args.jobs, args.no_pv)
+            d.ingest(args.inputs, args.output, args.shards, args.jobs, args.no_pv, replace=args.replace)
         elif args.command in stages:
             d.stage(args.command, args.dataset, args.label, rest, args.slices)
         else:

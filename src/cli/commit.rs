@@ -20,13 +20,18 @@ pub struct Args {
     /// Commit only these shards [default: every complete shard].
     #[arg(long, value_name = "NAME")]
     shard: Vec<String>,
+    /// An input of the shards whose file the dataset holds in another version
+    /// (edited, or completed after a cut download) takes that version's place,
+    /// as `ingest --replace` [default: both are held, with a note].
+    #[arg(long)]
+    replace: bool,
     /// No summary.
     #[arg(short, long)]
     quiet: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let report = commit_shards(&args.dataset, &args.shard)?;
+    let report = commit_shards(&args.dataset, &args.shard, args.replace)?;
     if !args.quiet {
         super::recovered(report.stale_lock.as_ref(), &report.removed);
         for (name, part, games, rejects) in &report.committed {
@@ -46,6 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.dataset.display()
         );
     }
+    super::versions_note(&report.versions, args.replace, &args.dataset);
     if report.repeated > 0 {
         eprintln!(
             "{}",

@@ -178,24 +178,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         );
     }
-    for (name, earlier) in &report.versions {
-        let shas: Vec<&str> = earlier.iter().map(|k| &k.sha256[..16]).collect();
-        let games: u64 = earlier.iter().map(|k| k.games).sum();
-        if args.replace {
-            eprintln!(
-                "{name}: replaces its earlier version (sha256 {}): its {games} games taken out",
-                shas.join(", ")
-            );
-        } else {
-            eprintln!(
-                "{name}: another version of this file is in the dataset (sha256 {}, {games} \
-                 games), held beside it: `evallab remove {} {}` takes that out (--replace \
-                 does it as the file is ingested)",
-                shas.join(", "),
-                output.display(),
-                shas.join(" ")
-            );
-        }
+    // A shard's versions are said by the `evallab commit` that adds it.
+    if args.shard.is_none() {
+        super::versions_note(&report.versions, args.replace, &output);
     }
     if report.repeated > 0 {
         eprintln!("{}", repeated_note(report.repeated, "this run", &output));

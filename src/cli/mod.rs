@@ -120,6 +120,34 @@ pub(crate) fn recovered(
     }
 }
 
+/// The note of an ingest or a commit about its inputs whose file the
+/// dataset held in another version: taken out (`replaced`), or held beside.
+pub(crate) fn versions_note(
+    versions: &[(String, Vec<evallab::dataset::InputRecord>)],
+    replaced: bool,
+    dataset: &std::path::Path,
+) {
+    for (name, earlier) in versions {
+        let shas: Vec<&str> = earlier.iter().map(|k| &k.sha256[..16]).collect();
+        let games: u64 = earlier.iter().map(|k| k.games).sum();
+        if replaced {
+            eprintln!(
+                "{name}: replaces its earlier version (sha256 {}): its {games} games taken out",
+                shas.join(", ")
+            );
+        } else {
+            eprintln!(
+                "{name}: another version of this file is in the dataset (sha256 {}, {games} \
+                 games), held beside it: `evallab remove {} {}` takes that out (--replace \
+                 does it as the file is added)",
+                shas.join(", "),
+                dataset.display(),
+                shas.join(" ")
+            );
+        }
+    }
+}
+
 /// The command line as clap reads it: old spellings rewritten
 /// ([`renames`]), with a note for each on stderr; exits on a usage error.
 pub fn parse() -> Cli {

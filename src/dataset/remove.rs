@@ -8,9 +8,9 @@
 //! resolves to the recorded file or to a folder holding it (every version of
 //! a file: the earlier one and what it grew by).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use arrow::array::{Array, AsArray, BooleanArray, RecordBatch};
 use arrow::datatypes::Int64Type;
@@ -95,6 +95,30 @@ fn matching<'a>(recorded: &[&'a InputRecord], name: &str) -> Result<Vec<&'a str>
         .filter(|r| r.path == name || r.resolved_path().is_some_and(|p| p.starts_with(&resolved)))
         .map(|r| r.sha256.as_str())
         .collect())
+}
+
+/// The new inputs (name, resolved path) whose file the dataset holds in
+/// other versions (`known`, by their files' resolved paths), each with
+/// every such version. The caller leaves out inputs that continue their
+/// file (a file that grew is one input with its earlier version).
+pub fn other_versions<'a>(
+    new: impl Iterator<Item = (&'a str, Option<PathBuf>)>,
+    known: &[&InputRecord],
+) -> Vec<(String, Vec<InputRecord>)> {
+    let mut by_path: HashMap<PathBuf, Vec<&InputRecord>> = HashMap::new();
+    for k in known {
+        if let Some(p) = k.resolved_path() {
+            by_path.entry(p).or_default().push(k);
+        }
+    }
+    new.filter_map(|(name, resolved)| {
+        let earlier = by_path.get(&resolved?)?;
+        Some((
+            name.to_string(),
+            earlier.iter().map(|&k| k.clone()).collect(),
+        ))
+    })
+    .collect()
 }
 
 impl DatasetWriter {

@@ -33,6 +33,7 @@ use sha2::{Digest, Sha256};
 use crate::Error;
 use crate::dataset::inspect::repeated_of_parts;
 use crate::dataset::lock::Holder;
+use crate::dataset::remove::other_versions;
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, EngineRun, InputRecord, Run, commit, part_file};
 use crate::schema::{self, Table};
@@ -290,13 +291,19 @@ pub struct CommitReport {
     pub stale_lock: Option<Holder>,
     /// Games of the committed shards the dataset now holds more than once.
     pub repeated: u64,
+    /// Inputs of the committed shards whose file the dataset held in another
+    /// version (see [`crate::ingest::IngestReport::versions`]): taken out in
+    /// the same commit with `replace`, else held beside.
+    pub versions: Vec<(String, Vec<InputRecord>)>,
 }
 
 /// Commits the complete shards (all, or those named in `only`) to the
 /// dataset at `root` (created if missing) in one manifest, in name order.
 /// A shard that shares some inputs with the dataset, but not all, is an
 /// error and nothing is committed: its games would be there twice.
-pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error> {
+/// With `replace`, an input whose file the dataset held in another version
+/// (not one it grew from) takes that version's place, as `ingest --replace`.
+pub fn commit_shards(root: &Path, only: &[String], replace: bool) -> Result<CommitReport, Error> {
     only.iter().try_for_each(|n| check_name(n))?;
     // A new dataset's folder holds its shards already: no folder is a typo
     // (it was created, and "0 shards committed" said nothing was wrong).
@@ -334,6 +341,9 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
         }
     }
     report.incomplete = incomplete.into_iter().filter(wanted).collect();
+    // The versions the dataset held before this commit.
+    let before: Vec<InputRecord> = ds.manifest.inputs().cloned().collect();
+    let before: Vec<&InputRecord> = before.iter().collect();
     for shard in shards.into_iter().filter(|s| wanted(&s.name)) {
         if shard.analysis.is_some() {
             commit_analysis(&mut ds, shard, &mut report)?;
@@ -373,6 +383,12 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
         report
             .committed
             .push((shard.name.clone(), part, games, rejects));
+        let new = shard
+            .inputs
+            .iter()
+            .filter(|i| i.grown.is_none())
+            .map(|i| (i.path.as_str(), i.resolved.as_ref().map(PathBuf::from)));
+        report.versions.extend(other_versions(new, &before));
         ds.add_run(Run {
             part,
             started_unix: shard.started_unix,
@@ -385,6 +401,14 @@ pub fn commit_shards(root: &Path, only: &[String]) -> Result<CommitReport, Error
                 fingerprint: shard.fingerprint,
             }),
         });
+    }
+    if replace && !report.versions.is_empty() {
+        let earlier: Vec<InputRecord> = report
+            .versions
+            .iter()
+            .flat_map(|(_, v)| v.iter().cloned())
+            .collect();
+        ds.remove_inputs(&earlier)?;
     }
     if !report.committed.is_empty() {
         ds.commit()?;

@@ -30,6 +30,7 @@ use crate::Error;
 use crate::dataset::inspect::repeated_of_parts;
 use crate::dataset::lock::Holder;
 use crate::dataset::part::PartWriter;
+use crate::dataset::remove::other_versions;
 use crate::dataset::shard::{self, Shard};
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, InputRecord, Manifest, Run};
@@ -146,7 +147,7 @@ pub fn ingest(
     let pool = thread_pool(opts.jobs)?;
     let mut todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
     resume_grown(root, &mut todo, &known)?;
-    report.versions = other_versions(&todo, &known);
+    report.versions = new_versions(&todo, &known);
     if !todo.is_empty() {
         let writers = [&schema::GAMES, &schema::MOVES, &schema::REJECTS]
             .map(|t| PartWriter::create(root, t, part));
@@ -246,7 +247,7 @@ pub fn ingest_shard(
     let known: Vec<&InputRecord> = committed.inputs().collect();
     let mut todo = select_inputs(&pool, expanded, root, &known, &mut report.skipped)?;
     resume_grown(root, &mut todo, &known)?;
-    report.versions = other_versions(&todo, &known);
+    report.versions = new_versions(&todo, &known);
     if todo.is_empty() {
         report.seconds = started.elapsed().as_secs_f64();
         return Ok(report);
@@ -444,26 +445,14 @@ fn resume_grown(root: &Path, todo: &mut [Input], known: &[&InputRecord]) -> Resu
     Ok(())
 }
 
-/// The inputs of `todo` whose file (by its resolved path) the dataset holds
-/// in other versions: every recorded version, unless the input continues
-/// them (a file that grew), with the input's name.
-fn other_versions(todo: &[Input], known: &[&InputRecord]) -> Vec<(String, Vec<InputRecord>)> {
-    let mut by_path: HashMap<PathBuf, Vec<&InputRecord>> = HashMap::new();
-    for k in known {
-        if let Some(p) = k.resolved_path() {
-            by_path.entry(p).or_default().push(k);
-        }
-    }
-    todo.iter()
+/// The inputs of `todo` that are other versions of recorded files (see
+/// [`other_versions`]): those that continue their file (grew) are not.
+fn new_versions(todo: &[Input], known: &[&InputRecord]) -> Vec<(String, Vec<InputRecord>)> {
+    let new = todo
+        .iter()
         .filter(|inp| inp.grown.is_none())
-        .filter_map(|inp| {
-            let earlier = by_path.get(inp.resolved.as_ref()?)?;
-            Some((
-                inp.name.clone(),
-                earlier.iter().map(|&k| k.clone()).collect(),
-            ))
-        })
-        .collect()
+        .map(|inp| (inp.name.as_str(), inp.resolved.clone()));
+    other_versions(new, known)
 }
 
 /// The sha256 of the inputs whose last game the dataset holds as a

@@ -61,7 +61,7 @@ fn sharded_ingest_equals_one_ingest_row_for_row() {
     write_shards(b.path());
     // Nothing is visible before the commit.
     assert!(Dataset::open(b.path()).is_err());
-    let rep = commit_shards(b.path(), &[]).unwrap();
+    let rep = commit_shards(b.path(), &[], false).unwrap();
     assert_eq!(rep.committed.len(), 3);
     let sharded = Dataset::open(b.path()).unwrap();
     assert_eq!(sharded.manifest().runs.len(), 3);
@@ -87,18 +87,18 @@ fn committing_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write_shards(root);
-    commit_shards(root, &["s0".into()]).unwrap();
+    commit_shards(root, &["s0".into()], false).unwrap();
     let manifest = fs::read(root.join("manifest.json")).unwrap();
     // Again: nothing to add, the manifest is not even rewritten.
-    let rep = commit_shards(root, &["s0".into()]).unwrap();
+    let rep = commit_shards(root, &["s0".into()], false).unwrap();
     assert_eq!((rep.already.len(), rep.committed.len()), (1, 0));
-    assert!(commit_shards(root, &["nope".into()]).is_err());
+    assert!(commit_shards(root, &["nope".into()], false).is_err());
     assert_eq!(fs::read(root.join("manifest.json")).unwrap(), manifest);
     // A retried task rewrites its shard after the commit: skipped, removed.
     let other = tempfile::tempdir().unwrap();
     ingest_shard(other.path(), "s0", &files(&SHARDS[0]), opts(), &mut |_| {}).unwrap();
     fs::rename(shard_dir(other.path(), "s0"), shard_dir(root, "s0")).unwrap();
-    let rep = commit_shards(root, &[]).unwrap();
+    let rep = commit_shards(root, &[], false).unwrap();
     assert_eq!(rep.already, ["s0"]);
     assert_eq!(rep.committed.len(), 2);
     assert!(!shard_dir(root, "s0").exists());
@@ -134,7 +134,7 @@ fn the_same_pgn_in_two_shards_is_committed_once() {
     ingest_shard(root, "a", &files(&["tcec.pgn"]), opts(), &mut |_| {}).unwrap();
     let other = vec![zst.display().to_string()];
     ingest_shard(root, "b", &other, opts(), &mut |_| {}).unwrap();
-    let rep = commit_shards(root, &[]).unwrap();
+    let rep = commit_shards(root, &[], false).unwrap();
     assert_eq!(rep.committed.len(), 1);
     assert_eq!(rep.already, ["b"]);
     let ds = Dataset::open(root).unwrap();
@@ -151,7 +151,7 @@ fn the_same_pgn_in_two_shards_is_committed_once() {
     fs::write(&edited, [b"\n".as_slice(), &plain].concat()).unwrap();
     let edited = vec![edited.display().to_string()];
     ingest_shard(root, "c", &edited, opts(), &mut |_| {}).unwrap();
-    let rep = commit_shards(root, &[]).unwrap();
+    let rep = commit_shards(root, &[], false).unwrap();
     assert_eq!((rep.committed.len(), rep.repeated), (1, 2));
 }
 
@@ -162,7 +162,7 @@ fn half_written_and_overlapping_shards_commit_nothing() {
     write_shards(root);
     // A writer killed before its commit point: parts, no shard.json.
     fs::remove_file(shard_dir(root, "s1").join(SHARD_FILE)).unwrap();
-    let rep = commit_shards(root, &[]).unwrap();
+    let rep = commit_shards(root, &[], false).unwrap();
     assert_eq!(rep.incomplete, ["s1"]);
     assert_eq!(rep.committed.len(), 2);
     assert!(shard_dir(root, "s1").join("games.parquet").exists());
@@ -176,7 +176,7 @@ fn half_written_and_overlapping_shards_commit_nothing() {
     ingest_shard(d.path(), "overlap", &both, opts(), &mut |_| {}).unwrap();
     fs::rename(shard_dir(d.path(), "overlap"), shard_dir(root, "overlap")).unwrap();
     let manifest = fs::read(root.join("manifest.json")).unwrap();
-    let err = commit_shards(root, &[]).unwrap_err();
+    let err = commit_shards(root, &[], false).unwrap_err();
     assert!(err.to_string().contains("tcec.pgn"), "{err}");
     assert_eq!(fs::read(root.join("manifest.json")).unwrap(), manifest);
     assert!(shard_dir(root, "overlap").join(SHARD_FILE).exists());
@@ -191,7 +191,7 @@ fn statistics_from_part_facts_equal_one_process() {
     );
     let one = one_process(a.path());
     write_shards(b.path());
-    commit_shards(b.path(), &[]).unwrap();
+    commit_shards(b.path(), &[], false).unwrap();
     let sharded = Dataset::open(b.path()).unwrap();
     // The map step, one part at a time (as the workers run it).
     for run in &sharded.manifest().runs {
@@ -241,4 +241,55 @@ fn statistics_from_part_facts_equal_one_process() {
         err.contains("missing") || err.contains("another dataset"),
         "{err}"
     );
+}
+
+/// A shard holding an edited file: `commit` keeps both versions and says
+/// so; `commit --replace` puts the new one in the earlier one's place, and
+/// the dataset is then a one-process ingest of the file as it is now.
+#[test]
+fn commit_replace_puts_an_edited_file_in_its_earlier_versions_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("season.pgn");
+    let name = file.display().to_string();
+    let tcec = fs::read_to_string(fixture("tcec.pgn")).unwrap();
+    fs::write(&file, &tcec).unwrap();
+    let edited = tcec.replacen("[Event \"", "[Event \"Edited ", 1);
+    let sort = |ds: &Dataset| -> Vec<DataFrame> {
+        [(&GAMES, vec!["game_id"]), (&MOVES, vec!["game_id", "ply"])]
+            .into_iter()
+            .map(|(t, by)| {
+                ds.scan(t)
+                    .unwrap()
+                    .sort(by, Default::default())
+                    .collect()
+                    .unwrap()
+            })
+            .collect()
+    };
+    for replace in [false, true] {
+        let root = dir.path().join(format!("ds-{replace}"));
+        fs::write(&file, &tcec).unwrap();
+        ingest(&root, std::slice::from_ref(&name), opts(), &mut |_| {}).unwrap();
+        let games = Dataset::open(&root).unwrap().manifest().totals().0;
+        fs::write(&file, &edited).unwrap();
+        let rep =
+            ingest_shard(&root, "s", std::slice::from_ref(&name), opts(), &mut |_| {}).unwrap();
+        assert_eq!(
+            rep.versions.len(),
+            1,
+            "the shard writer sees the earlier version too"
+        );
+        let rep = commit_shards(&root, &[], replace).unwrap();
+        assert_eq!(rep.versions.len(), 1);
+        assert_eq!(rep.versions[0].0, name);
+        let ds = Dataset::open(&root).unwrap();
+        let held = if replace { games } else { 2 * games };
+        assert_eq!(ds.manifest().totals().0, held);
+        if replace {
+            let fresh = dir.path().join("fresh");
+            ingest(&fresh, std::slice::from_ref(&name), opts(), &mut |_| {}).unwrap();
+            let fresh = Dataset::open(&fresh).unwrap();
+            assert_eq!(sort(&ds), sort(&fresh));
+        }
+    }
 }

@@ -105,6 +105,25 @@ def test_sharded_ingest_with_a_task_killed_mid_write(cluster, reference, tmp_pat
     assert (ds / "manifest.json").read_bytes() == before
 
 
+def test_sharded_ingest_again_replaces_an_edited_file(cluster, tmp_path):
+    """`evallab-dask ingest --replace` after a file was edited: its earlier
+    version goes in the commit, and the dataset is one ingest of the files as
+    they are now."""
+    pgn = (REPO / "data/fixtures/tcec.pgn").read_text()
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    (folder / "season.pgn").write_text(pgn)
+    (folder / "other.pgn").write_text((REPO / "data/fixtures/cutechess.pgn").read_text())
+    ds = tmp_path / "ds"
+    finish(driver(cluster, "ingest", str(folder), "-o", str(ds), "--shards", "2"))
+    (folder / "season.pgn").write_text(pgn.replace('[Event "', '[Event "Edited ', 1))
+    out = finish(driver(cluster, "ingest", str(folder), "-o", str(ds), "--shards", "2", "--replace"))
+    assert "season.pgn: replaces its earlier version" in out, out
+    fresh = tmp_path / "fresh"
+    run([evallab_bin(), "ingest", str(folder), "-o", str(fresh), "--quiet"])
+    assert checksums(ds) == checksums(fresh)
+
+
 def test_statistics_from_sharded_facts_equal_one_process(cluster, reference, tmp_path):
     _, _, stats = reference
     ds, facts = tmp_path / "ds", tmp_path / "facts"

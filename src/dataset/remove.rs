@@ -161,6 +161,19 @@ impl DatasetWriter {
         Ok(removed)
     }
 
+    /// Takes out the earlier versions of `versions` (see [`other_versions`]):
+    /// `ingest --replace` and `commit --replace`, once their run is added.
+    pub fn replace_versions(
+        &mut self,
+        versions: &[(String, Vec<InputRecord>)],
+    ) -> Result<Removed, Error> {
+        let earlier: Vec<InputRecord> = versions
+            .iter()
+            .flat_map(|(_, v)| v.iter().cloned())
+            .collect();
+        self.remove_inputs(&earlier)
+    }
+
     /// Writes `run`'s base tables again as part `new` without the rows of
     /// the inputs `shas`, and points `run` at them.
     fn rewrite_run(

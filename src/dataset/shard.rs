@@ -403,12 +403,7 @@ pub fn commit_shards(root: &Path, only: &[String], replace: bool) -> Result<Comm
         });
     }
     if replace && !report.versions.is_empty() {
-        let earlier: Vec<InputRecord> = report
-            .versions
-            .iter()
-            .flat_map(|(_, v)| v.iter().cloned())
-            .collect();
-        ds.remove_inputs(&earlier)?;
+        ds.replace_versions(&report.versions)?;
     }
     if !report.committed.is_empty() {
         ds.commit()?;

@@ -185,12 +185,7 @@ pub fn ingest(
         });
         // After the run is added, so that the rewritten parts number after it.
         if opts.replace && !report.versions.is_empty() {
-            let earlier: Vec<InputRecord> = report
-                .versions
-                .iter()
-                .flat_map(|(_, v)| v.iter().cloned())
-                .collect();
-            ds.remove_inputs(&earlier)?;
+            ds.replace_versions(&report.versions)?;
         }
     } else if !opts.overwrite {
         report.seconds = started.elapsed().as_secs_f64();

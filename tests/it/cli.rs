@@ -573,7 +573,10 @@ fn a_file_that_grew_is_read_from_where_it_ended() {
     );
     let fresh = path("fresh");
     ingest_ok(&[&season], &fresh, &[]);
-    assert_eq!(sorted_tables(&ds), sorted_tables(&fresh));
+    assert_eq!(
+        crate::fixtures::sorted_tables(&ds),
+        crate::fixtures::sorted_tables(&fresh)
+    );
 
     // The earlier version cut after a game's first tag line: its last game a
     // truncated reject, which the grown file completes; read whole.
@@ -600,9 +603,15 @@ fn a_file_that_grew_is_read_from_where_it_ended() {
     ingest_ok(&[&season], &ds, &[]);
     let once = path("once");
     ingest_ok(&[&season], &once, &[]);
-    assert_eq!(sorted_tables(&ds), sorted_tables(&once));
+    assert_eq!(
+        crate::fixtures::sorted_tables(&ds),
+        crate::fixtures::sorted_tables(&once)
+    );
     ingest_ok(&[&season], &cut_ds, &["--replace"]);
-    assert_eq!(sorted_tables(&cut_ds), sorted_tables(&once));
+    assert_eq!(
+        crate::fixtures::sorted_tables(&cut_ds),
+        crate::fixtures::sorted_tables(&once)
+    );
 }
 
 /// A copy of a dataset folder (its files; no subfolders but the tables').
@@ -625,27 +634,6 @@ fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
         .collect()
 }
 
-/// Every table's rows, sorted by game (and ply).
-fn sorted_tables(ds: &str) -> Vec<polars::prelude::DataFrame> {
-    use evallab::schema::{GAMES, MOVES, REJECTS, col};
-
-    let ds = evallab::dataset::Dataset::open(Path::new(ds)).unwrap();
-    [
-        (&GAMES, vec![col::GAME_ID]),
-        (&MOVES, vec![col::GAME_ID, col::PLY]),
-        (&REJECTS, vec![col::GAME_ID]),
-    ]
-    .into_iter()
-    .map(|(t, by)| {
-        ds.scan(t)
-            .unwrap()
-            .sort(by, Default::default())
-            .collect()
-            .unwrap()
-    })
-    .collect()
-}
-
 /// `remove` takes inputs out, by path (every version of a grown file), by a
 /// folder or by a sha256 prefix: what is left equals an ingest of the other
 /// inputs, row for row, and re-ingesting what went gives the whole again. A
@@ -663,8 +651,8 @@ fn remove_takes_inputs_out_whole_or_not_at_all() {
     ingest_ok(&[tcec, cute, malformed], &all, &[]);
     ingest_ok(&[tcec, malformed], &ds, &[]);
     ingest_ok(&[cute], &ds, &[]);
-    let whole = sorted_tables(&ds);
-    assert_eq!(whole, sorted_tables(&all));
+    let whole = crate::fixtures::sorted_tables(&ds);
+    assert_eq!(whole, crate::fixtures::sorted_tables(&all));
     let before = manifest_of(&ds);
 
     let out = evallab(&["remove", &ds, cute, "--dry-run"], None);
@@ -702,11 +690,14 @@ fn remove_takes_inputs_out_whole_or_not_at_all() {
     );
     let only = path("only");
     ingest_ok(&[tcec], &only, &[]);
-    assert_eq!(sorted_tables(&ds), sorted_tables(&only));
+    assert_eq!(
+        crate::fixtures::sorted_tables(&ds),
+        crate::fixtures::sorted_tables(&only)
+    );
     let out = evallab(&["inspect", &ds, "--verify"], None);
     assert!(out.status.success(), "{}", text(&out.stdout));
     ingest_ok(&[cute, malformed], &ds, &[]);
-    assert_eq!(sorted_tables(&ds), whole);
+    assert_eq!(crate::fixtures::sorted_tables(&ds), whole);
 
     // A folder: every input under it.
     let out = evallab(&["remove", &ds, "data/demo/"], None);
@@ -719,7 +710,7 @@ fn remove_takes_inputs_out_whole_or_not_at_all() {
     // A part that cannot be read midway (its moves' pages overwritten, the
     // size kept): an error, and the dataset as it was.
     let ds = all;
-    let before = (manifest_of(&ds), sorted_tables(&ds));
+    let before = (manifest_of(&ds), crate::fixtures::sorted_tables(&ds));
     let moves = Path::new(&ds).join("moves/part-000001.parquet");
     let mut bytes = std::fs::read(&moves).unwrap();
     let half = bytes.len() / 2;

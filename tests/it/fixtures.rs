@@ -8,6 +8,26 @@ use evallab::ingest::{IngestOptions, ingest};
 use evallab::schema::{GAMES, MOVES, REJECTS, Table, col};
 use polars::prelude::*;
 
+/// Every base table's rows of the dataset at `ds`, sorted by game (and
+/// ply): equal for two datasets that hold the same rows, in any parts.
+pub(crate) fn sorted_tables(ds: impl AsRef<Path>) -> Vec<DataFrame> {
+    let ds = Dataset::open(ds.as_ref()).unwrap();
+    [
+        (&GAMES, vec![col::GAME_ID]),
+        (&MOVES, vec![col::GAME_ID, col::PLY]),
+        (&REJECTS, vec![col::GAME_ID]),
+    ]
+    .into_iter()
+    .map(|(t, by)| {
+        ds.scan(t)
+            .unwrap()
+            .sort(by, Default::default())
+            .collect()
+            .unwrap()
+    })
+    .collect()
+}
+
 pub(crate) fn fixture(name: &str) -> String {
     in_repo(&format!("data/fixtures/{name}"))
 }

@@ -16,7 +16,7 @@ use evallab::metrics::facts::{read_facts, write_facts};
 use evallab::schema::{GAMES, MOVES, REJECTS, TABLES};
 use polars::prelude::*;
 
-use crate::fixtures::fixture;
+use crate::fixtures::{fixture, sorted_tables};
 
 /// Three shards of two files each, in the order one ingest reads them.
 const SHARDS: [[&str; 2]; 3] = [
@@ -254,18 +254,6 @@ fn commit_replace_puts_an_edited_file_in_its_earlier_versions_place() {
     let tcec = fs::read_to_string(fixture("tcec.pgn")).unwrap();
     fs::write(&file, &tcec).unwrap();
     let edited = tcec.replacen("[Event \"", "[Event \"Edited ", 1);
-    let sort = |ds: &Dataset| -> Vec<DataFrame> {
-        [(&GAMES, vec!["game_id"]), (&MOVES, vec!["game_id", "ply"])]
-            .into_iter()
-            .map(|(t, by)| {
-                ds.scan(t)
-                    .unwrap()
-                    .sort(by, Default::default())
-                    .collect()
-                    .unwrap()
-            })
-            .collect()
-    };
     for replace in [false, true] {
         let root = dir.path().join(format!("ds-{replace}"));
         fs::write(&file, &tcec).unwrap();
@@ -282,14 +270,12 @@ fn commit_replace_puts_an_edited_file_in_its_earlier_versions_place() {
         let rep = commit_shards(&root, &[], replace).unwrap();
         assert_eq!(rep.versions.len(), 1);
         assert_eq!(rep.versions[0].0, name);
-        let ds = Dataset::open(&root).unwrap();
         let held = if replace { games } else { 2 * games };
-        assert_eq!(ds.manifest().totals().0, held);
+        assert_eq!(Dataset::open(&root).unwrap().manifest().totals().0, held);
         if replace {
             let fresh = dir.path().join("fresh");
             ingest(&fresh, std::slice::from_ref(&name), opts(), &mut |_| {}).unwrap();
-            let fresh = Dataset::open(&fresh).unwrap();
-            assert_eq!(sort(&ds), sort(&fresh));
+            assert_eq!(sorted_tables(&root), sorted_tables(&fresh));
         }
     }
 }

@@ -186,40 +186,38 @@ impl DatasetWriter {
         // The games first: their ids say which moves go.
         let mut gone: HashSet<i64> = HashSet::new();
         let mut files = run.files.clone();
-        for table in [&GAMES, &REJECTS, &MOVES] {
+        let tables = [
+            (&GAMES, &mut removed.games),
+            (&REJECTS, &mut removed.rejects),
+            (&MOVES, &mut removed.moves),
+        ];
+        for (table, dropped) in tables {
             let Some(file) = run.files.get(table.name) else {
                 continue;
             };
             let src = self.root().join(file);
             let mut out = PartWriter::create(self.root(), table, new)?;
-            let mut dropped = 0u64;
             for batch in read_part(&src)? {
                 let batch = batch.map_err(|e| damaged(&src, e))?;
-                let keep = if std::ptr::eq(table, &MOVES) {
-                    let ids = batch_column(&batch, col::GAME_ID, &src)?.as_primitive::<Int64Type>();
-                    BooleanArray::from_iter(
-                        ids.iter()
-                            .map(|g| Some(!g.is_some_and(|g| gone.contains(&g)))),
-                    )
+                let ids = batch_column(&batch, col::GAME_ID, &src)?.as_primitive::<Int64Type>();
+                let keep: BooleanArray = if table.name == MOVES.name {
+                    ids.iter()
+                        .map(|g| Some(!g.is_some_and(|g| gone.contains(&g))))
+                        .collect()
                 } else {
                     let sha = batch_column(&batch, col::SOURCE_SHA256, &src)?.as_string::<i32>();
-                    let keep = BooleanArray::from_iter(
-                        sha.iter()
-                            .map(|s| Some(!s.is_some_and(|s| shas.contains(s)))),
-                    );
-                    if std::ptr::eq(table, &GAMES) {
-                        let ids =
-                            batch_column(&batch, col::GAME_ID, &src)?.as_primitive::<Int64Type>();
-                        gone.extend(
-                            ids.iter()
-                                .zip(keep.iter())
-                                .filter(|(_, k)| *k == Some(false))
-                                .filter_map(|(g, _)| g),
-                        );
-                    }
-                    keep
+                    sha.iter()
+                        .map(|s| Some(!s.is_some_and(|s| shas.contains(s))))
+                        .collect()
                 };
-                dropped += keep.false_count() as u64;
+                if table.name == GAMES.name {
+                    let out = ids
+                        .iter()
+                        .zip(keep.iter())
+                        .filter(|(_, k)| *k == Some(false));
+                    gone.extend(out.filter_map(|(g, _)| g));
+                }
+                *dropped += keep.false_count() as u64;
                 let kept = arrow::compute::filter_record_batch(&batch, &keep)?;
                 // The table's own schema (the file's carries the same fields).
                 let kept = RecordBatch::try_new(table.arrow_schema(), kept.columns().to_vec())?;
@@ -227,11 +225,6 @@ impl DatasetWriter {
             }
             out.commit()?;
             files.insert(table.name.to_string(), part_file(table, new));
-            *match table.name {
-                n if n == GAMES.name => &mut removed.games,
-                n if n == MOVES.name => &mut removed.moves,
-                _ => &mut removed.rejects,
-            } += dropped;
         }
         run.part = new;
         run.files = files;

@@ -460,6 +460,102 @@ display(
 )
 
 # %% [markdown]
+# ### Leaning on the pool (W8a)
+#
+# Each engine's fit above counts the pool as `prior_positions` (10,000, at most the
+# pool's own) positions beside its own: it minimises the engine's objective, summed
+# over its positions, plus ½ (c − ĉ)ᵀ K·H (c − ĉ), with ĉ the pooled fit's
+# coefficients (the default fit above) and H the pooled objective's Hessian per
+# position at ĉ. Re-derived here: H by central differences of the notebook's own
+# objective, the minimum by scipy's BFGS from ĉ polished by Newton steps on
+# numerical derivatives, for the fitted engine with the
+# fewest positions (where the prior weighs most); a(m) and b(m) asserted within 1 cp
+# of evallab's. Beside it every engine alone (`prior_positions=0`).
+
+# %%
+def window_grid(df: pl.DataFrame):
+    """The window's (wins, draws, losses) arrays of a positions frame, as the pool's above."""
+    c = df.filter(in_window).group_by("outcome", "material", "eval").agg(pl.len().alias("count"))
+    g = {o: np.zeros((len(mats), len(evals))) for o in "WDL"}
+    for o in "WDL":
+        x = c.filter(pl.col("outcome") == o)
+        np.add.at(g[o], (x["material"].to_numpy() - MATERIALS[0], x["eval"].to_numpy() + EVAL_MAX), x["count"].to_numpy())
+    return g["W"], g["D"], g["L"]
+
+
+def summed_nll(grids, c) -> float:
+    """−Σ ln P(outcome) over a grid's positions at coefficients c (not divided by N)."""
+    Wg, Dg, Lg = grids
+    ym = (mats / TARGET)[:, None]
+    a, b = poly3(ym, *c[:4]), poly3(ym, *c[4:])
+    w, l = win_rate(evals[None, :], a, b), win_rate(-evals[None, :], a, b)
+    lg = lambda p: np.log(np.maximum(p, 1e-14))  # noqa: E731
+    return -float((Wg * lg(w) + Dg * lg(1 - w - l) + Lg * lg(l)).sum())
+
+
+def hessian(f, c, rel=3e-5):
+    """Central second differences, step rel·max(|c_i|, 1): the cubics' coefficients are
+    so collinear that the smallest curvatures are a millionth of the largest, and this
+    step keeps both the truncation and the rounding below them (1e-3 moved a(m) by 7 cp)."""
+    n, h = len(c), rel * np.maximum(np.abs(c), 1.0)
+    H = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i, n):
+            ei, ej = np.eye(n)[i] * h[i], np.eye(n)[j] * h[j]
+            H[i, j] = H[j, i] = (f(c + ei + ej) - f(c + ei - ej) - f(c - ei + ej) + f(c - ei - ej)) / (4 * h[i] * h[j])
+    return H
+
+
+def newton(f, c, steps=50):
+    """Newton steps on numerical derivatives, each halved until it lowers f: the
+    polish BFGS needs on coefficients this collinear."""
+    for _ in range(steps):
+        h = 1e-5 * np.maximum(np.abs(c), 1.0)
+        g = np.array([(f(c + e) - f(c - e)) / (2 * e[i]) for i, e in enumerate(np.diag(h))])
+        step, t = np.linalg.solve(hessian(f, c), -g), 1.0
+        while f(c + t * step) > f(c) and t > 1e-8:
+            t /= 2
+        if t <= 1e-8:
+            break
+        c = c + t * step
+        if np.all(np.abs(t * step) <= 1e-9 * np.maximum(np.abs(c), 1.0)):
+            break
+    return c
+
+
+pooled_row = default.row(0, named=True)
+fitted = per_engine.filter(pl.col("reason").is_null() & (pl.col("prior_positions") > 0))
+if pooled_row["reason"] is not None or fitted.height == 0:
+    print("!!! SKIPPED: no pooled fit, or no engine fitted with the prior, on this dataset")
+else:
+    c_hat = np.array([pooled_row[f"as{i}"] for i in range(4)] + [pooled_row[f"bs{i}"] for i in range(4)])
+    pool = (W, D, L)
+    n_pool = float(N.sum())
+    r = fitted.sort("positions").row(0, named=True)
+    K = min(10_000.0, n_pool)
+    assert r["prior_positions"] == K, (r["prior_positions"], K)
+    precision = K * hessian(lambda c: summed_nll(pool, c), c_hat) / n_pool
+    own = window_grid(positions.filter(pl.col("engine") == r["engine"]))
+    penalised = lambda c: summed_nll(own, c) + 0.5 * (c - c_hat) @ precision @ (c - c_hat)  # noqa: E731
+    here = newton(penalised, minimize(penalised, c_hat, method="BFGS").x)
+    theirs = np.array([r[f"as{i}"] for i in range(4)] + [r[f"bs{i}"] for i in range(4)])
+    y = mats / TARGET
+    diff_a = float(np.abs(poly3(y, *here[:4]) - poly3(y, *theirs[:4])).max())
+    diff_b = float(np.abs(poly3(y, *here[4:]) - poly3(y, *theirs[4:])).max())
+    print(f"{r['engine']}: {r['positions']} positions, own share {r['own_share']:.3f}; "
+          f"a(58) here {poly3(1.0, *here[:4]):.2f}, evallab {r['a_target']:.2f}; "
+          f"max |Δa| {diff_a:.4f} cp, max |Δb| {diff_b:.4f} cp over m = 17..78")  # fmt: skip
+    assert diff_a <= 1 and diff_b <= 1, (diff_a, diff_b)
+    alone = ds.wdl(by="engine", prior_positions=0)
+    display(
+        per_engine.select("engine", "positions", "own_share", pl.col("x05_target").alias("x05_with_prior"))
+        .join(alone.select("engine", pl.col("x05_target").alias("x05_alone"), pl.col("reason").alias("alone_reason")),
+              on="engine")  # fmt: skip
+        .sort("positions", descending=True)
+        .head(20)
+    )
+
+# %% [markdown]
 # ## Validation (W10–W12), on TCEC-like data only
 #
 # `--validate` fits every model on the training events and scores it on the test

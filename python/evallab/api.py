@@ -597,6 +597,7 @@ class Dataset:
         win_min: int | None = None,
         bin_width: int | None = None,
         min_positions: int | None = None,
+        prior_positions: int | None = None,
         bootstrap: int | None = None,
         seed: int | None = None,
         level: float | None = None,
@@ -611,7 +612,9 @@ class Dataset:
         """Stockfish's WDL model fitted per group: ``evallab wdl``. One row per
         group with the coefficients ``as0..as3``, ``bs0..bs3`` (WDL_model's
         order), a and b at ``mom_target`` and x05 = a/100 in pawns
-        (``level``: the bootstrap intervals' level, a fraction: 0.95).
+        (``level``: the bootstrap intervals' level, a fraction: 0.95). With
+        ``by``, each group's fit counts the pooled selection as
+        ``prior_positions`` positions beside its own (0: each group alone).
 
         ``validate=True`` (with ``train`` and ``test`` event regexes) returns
         the out-of-sample validation table instead; its reliability table is
@@ -624,7 +627,7 @@ class Dataset:
             mom_target=mom_target,
             material_min=material_min, material_max=material_max, move_min=move_min, move_max=move_max,
             eval_max=eval_max, win_min=win_min, bin_width=bin_width, min_positions=min_positions,
-            bootstrap=bootstrap, seed=seed, level=level, counts_json=counts_json, save_model=save_model, plot=plot,
+            prior_positions=prior_positions, bootstrap=bootstrap, seed=seed, level=level, counts_json=counts_json, save_model=save_model, plot=plot,
             validate=validate,
             train=train, test=test, min_engine_positions=min_engine_positions,
         )  # fmt: skip

@@ -66,6 +66,13 @@ pub struct Args {
     /// A group with fewer positions in the fit's window gets no fit (a reason instead).
     #[arg(long, default_value_t = 1000)]
     min_positions: u64,
+    /// With --by: each group's fit counts the pooled selection as this many
+    /// positions beside its own (a prior centred on the pooled fit), so a
+    /// small group leans on the pool and a large one on its own data; 0: each
+    /// group alone. --fitting fit-density has no objective to add it to: its
+    /// groups are fitted alone.
+    #[arg(long, default_value_t = wdl::PRIOR_POSITIONS as u64)]
+    prior_positions: u64,
     #[command(flatten)]
     resample: super::args::BootstrapArgs,
     /// Level of the bootstrap intervals, in (0, 1).
@@ -141,6 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             settings,
             bin_width: args.bin_width,
             min_engine_positions: args.min_engine_positions as f64,
+            prior_positions: args.prior_positions as f64,
             default_x05: evallab::metrics::x05::DEFAULT,
         };
         let v = validate::validate(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts)?;
@@ -167,6 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         settings,
         bin_width: args.bin_width,
         min_positions: args.min_positions as f64,
+        prior_positions: args.prior_positions as f64,
         bootstrap: args.resample.bootstrap,
         seed: args.resample.seed,
         level: args.level,

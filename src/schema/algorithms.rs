@@ -44,7 +44,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     //    TOML's [x05] = pooled (issue 27).
     // 4: the x05 file's header points at the book, not the README.
     ("calibrate", 4),
-    ("wdl", 1),
+    // 2: per group, the pooled selection as a prior of 10,000 positions
+    //    (`--prior-positions`; columns prior_positions, own_share).
+    ("wdl", 2),
     // 3: values that are not positive skipped, sums per chunk of games.
     // 4: loss totals summed exactly (nano-pawns), the same in every run.
     // 5: ... and across chunks: the chunks' partial sums added as integers
@@ -60,7 +62,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 8: expected puzzle ratings from a position's forced line (issue 43).
     // 9: the relevance section as relevance 5, read a chunk at a time.
     // 10: an event's EAS bars beyond 16 engines fold under a line.
-    ("report", 10),
+    // 11: x05 three ways from the engines' WDL models with the pooled prior.
+    ("report", 11),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).

@@ -383,3 +383,64 @@ fn missing_bootstrap_intervals_say_why() {
         "no interval: 36 of 50 resamples could be fitted, fewer than 90 %"
     );
 }
+
+/// Per event and engine on the shared corpus, each group alone is mostly not
+/// identified (a cubic of a and b from a few hundred positions); with the
+/// pooled prior (the default) every group of the minimum positions is fitted,
+/// its a(58) within the range of the groups' own fits, and its own share is
+/// its positions against the prior's.
+#[test]
+fn the_pooled_prior_fits_every_group_of_the_minimum_positions() {
+    let Some(c) = corpus() else { return };
+    let fit = |prior_positions| {
+        let opts = Options {
+            group: wdl::Group::EventEngine,
+            prior_positions,
+            ..Options::default()
+        };
+        wdl::wdl(
+            c.ds.scan(&GAMES).unwrap(),
+            c.ds.scan(&MOVES).unwrap(),
+            &opts,
+        )
+        .unwrap()
+    };
+    let (alone, pooled) = (fit(0.0), fit(wdl::PRIOR_POSITIONS));
+    let s = Settings::default();
+    let enough = |g: &wdl::GroupFit| g.retained(&s) >= 1000.0;
+    let big = alone.groups.iter().filter(|g| enough(g)).count();
+    let alone_fitted: Vec<f64> = alone
+        .groups
+        .iter()
+        .filter_map(|g| Some(g.fit.as_ref().ok()?.model.a(58.0)))
+        .collect();
+    assert!(
+        big >= 20 && alone_fitted.len() * 2 < big,
+        "{big} {}",
+        alone_fitted.len()
+    );
+    let (lo, hi) = alone_fitted
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), a| (l.min(*a), h.max(*a)));
+    for g in pooled.groups.iter().filter(|g| enough(g)) {
+        let f = g
+            .fit
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{:?}: {e}", g.key));
+        let a = f.model.a(58.0);
+        assert!(
+            lo < a && a < hi,
+            "{:?}: a(58) {a} outside [{lo}, {hi}]",
+            g.key
+        );
+        assert_eq!(g.prior_positions, wdl::PRIOR_POSITIONS);
+    }
+    let table = pooled.table().unwrap();
+    let share = table.column("own_share").unwrap().f64().unwrap();
+    let positions = table.column("positions").unwrap().u64().unwrap();
+    for i in 0..table.height() {
+        if let (Some(s), Some(n)) = (share.get(i), positions.get(i)) {
+            assert!((s - n as f64 / (n as f64 + wdl::PRIOR_POSITIONS)).abs() < 1e-12);
+        }
+    }
+}

@@ -245,6 +245,16 @@ impl Grid {
         cell.is_some()
     }
 
+    /// Adds `factor` times another grid of the same settings: the pooled
+    /// positions as a group's prior.
+    pub fn add_scaled(&mut self, other: &Grid, factor: f64) {
+        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += factor * t;
+            }
+        }
+    }
+
     /// Positions retained as (wins, draws, losses).
     pub fn retained(&self) -> [f64; 3] {
         self.counts.each_ref().map(|c| c.iter().sum())
@@ -442,8 +452,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut y: Vec<f64>) -> Option<Vec<f64>> {
 type Quadratic = (f64, Vec<f64>, Vec<Vec<f64>>);
 
 /// Minimises by Newton steps damped as Levenberg–Marquardt (the damping grows
-/// until a step lowers the objective). Stops when a step moves no parameter
-/// by more than 1e-10 of its size. Returns the point and whether it stopped so.
+/// until a step lowers the objective). Stops when a nearly undamped step
+/// moves no parameter by more than 1e-10 of its size. Returns the point and
+/// whether it stopped so.
 fn minimize(
     f: impl Fn(&[f64]) -> Quadratic,
     value: impl Fn(&[f64]) -> f64,
@@ -472,10 +483,14 @@ fn minimize(
             let next: Vec<f64> = x.iter().zip(&step).map(|(a, d)| a + d).collect();
             let fn_ = value(&next);
             if fn_.is_finite() && fn_ <= fx {
-                let small = x
-                    .iter()
-                    .zip(&step)
-                    .all(|(xi, d)| d.abs() <= 1e-10 * xi.abs().max(1.0));
+                // A small step is the minimum when it is nearly Newton's, or
+                // when it no longer lowers the objective (a minimum to
+                // rounding); one shrunk by a large damping that still lowers
+                // it is small because of the damping.
+                let small = (lambda <= 1e-2 || fn_ >= fx)
+                    && x.iter()
+                        .zip(&step)
+                        .all(|(xi, d)| d.abs() <= 1e-10 * xi.abs().max(1.0));
                 x = next;
                 lambda = (lambda / 10.0).max(1e-12);
                 moved = true;
@@ -561,6 +576,9 @@ pub enum NoFit {
     TooFewMaterials(usize),
     #[error("the fit did not converge")]
     NoConvergence,
+    /// A prior needs an objective to add to: fitDensity has none.
+    #[error("fitDensity has no objective for the pooled prior")]
+    NoObjective,
     /// Somewhere in the material window the fitted a is not in (0, 2·evalMax)
     /// or b not in (0, evalMax): the data do not identify the curve (too few
     /// wins or losses; the reference would print the coefficients anyway).
@@ -577,17 +595,7 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
     }
     let rows = grid.rows();
     let target = f64::from(s.mom_target);
-    let row_obj = match s.fitting {
-        Fitting::FitDensity => None,
-        Fitting::OptimizeProbability => Some(Objective {
-            grad: log_probability::<true>,
-            value: log_probability::<false>,
-        }),
-        Fitting::OptimizeScore => Some(Objective {
-            grad: score_error::<true>,
-            value: score_error::<false>,
-        }),
-    };
+    let row_obj = objective_of(s.fitting);
     // Local fits where a material has enough wins (`fit_abs_locally`): the win
     // densities first, from (100, 100/6) as the reference starts with
     // NormalizeToPawnValue 100; then the method's own objective.
@@ -637,9 +645,9 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
         None => 0.0,
         Some(obj) => {
             let coeffs = match s.solver {
-                Solver::Newton => global_minimum(obj, &rows, target, &model)?,
+                Solver::Newton => global_minimum(obj, &rows, target, &model, None)?,
                 Solver::Powell => {
-                    let x0: Vec<f64> = model.as_.iter().chain(&model.bs).copied().collect();
+                    let x0 = coefficients(&model);
                     let mut f = |c: &[f64]| {
                         reference_value(s.fitting, global_value(obj.value, &rows, target, c), n)
                     };
@@ -658,20 +666,148 @@ pub fn fit(grid: &Grid, s: &Settings) -> Result<Fit, NoFit> {
             )
         }
     };
-    // A curve whose 50 % point lies far beyond the evals it was fitted on, or
-    // that is flat over them, is not identified by the data (W8).
-    let emax = f64::from(s.eval_max);
-    if let Some(m) = (s.material_min..=s.material_max).find(|&m| {
-        let (a, b) = (model.a(f64::from(m)), model.b(f64::from(m)));
-        !(a > 0.0 && a < 2.0 * emax && b > 0.0 && b < emax)
-    }) {
-        return Err(NoFit::Degenerate(m));
-    }
+    identified(&model, s)?;
     Ok(Fit {
         model,
         local,
         retained,
         objective,
+    })
+}
+
+/// The objective a fitting minimises over the coefficients (fitDensity has
+/// none: its polynomials are least squares through the local fits).
+fn objective_of(fitting: Fitting) -> Option<Objective> {
+    match fitting {
+        Fitting::FitDensity => None,
+        Fitting::OptimizeProbability => Some(Objective {
+            grad: log_probability::<true>,
+            value: log_probability::<false>,
+        }),
+        Fitting::OptimizeScore => Some(Objective {
+            grad: score_error::<true>,
+            value: score_error::<false>,
+        }),
+    }
+}
+
+/// A curve whose 50 % point lies far beyond the evals it was fitted on, or
+/// that is flat over them, is not identified by the data (W8).
+fn identified(model: &Model, s: &Settings) -> Result<(), NoFit> {
+    let emax = f64::from(s.eval_max);
+    match (s.material_min..=s.material_max).find(|&m| {
+        let (a, b) = (model.a(f64::from(m)), model.b(f64::from(m)));
+        !(a > 0.0 && a < 2.0 * emax && b > 0.0 && b < emax)
+    }) {
+        Some(m) => Err(NoFit::Degenerate(m)),
+        None => Ok(()),
+    }
+}
+
+/// A group's prior: the pooled model, with the information of `positions`
+/// pooled positions. A Gaussian on the 8 coefficients centred on the pooled
+/// fit, whose precision is the pooled objective's Hessian there per position
+/// times `positions`: the Laplace approximation of counting the pool as that
+/// many of the group's own positions (a power prior). A small group's fit
+/// leans on the pool, a large one's on its own data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prior {
+    pub model: Model,
+    pub positions: f64,
+    precision: Vec<Vec<f64>>,
+}
+
+impl Prior {
+    /// The prior of the groups of a pooled grid and its fit, worth at most
+    /// the pool's own positions (a pool is not counted more than once); None
+    /// for fitDensity (no objective to add it to) or a Hessian that is not
+    /// finite.
+    pub fn new(pool: &Grid, pooled: &Model, s: &Settings, positions: f64) -> Option<Prior> {
+        let obj = objective_of(s.fitting)?;
+        let n: f64 = pool.retained().iter().sum();
+        let positions = positions.min(n);
+        let (_, _, h) = quadratic(
+            obj,
+            &pool.rows(),
+            f64::from(s.mom_target),
+            &coefficients(pooled),
+        );
+        let precision: Vec<Vec<f64>> = h
+            .iter()
+            .map(|r| r.iter().map(|v| v * positions / n).collect())
+            .collect();
+        precision
+            .iter()
+            .flatten()
+            .all(|v| v.is_finite())
+            .then_some(Prior {
+                model: *pooled,
+                positions,
+                precision,
+            })
+    }
+
+    /// The penalty ½ dᵀ P d, d = c − the pooled coefficients; with its
+    /// gradient P d and Hessian P added into `q`.
+    fn add(&self, c: &[f64], q: Option<&mut Quadratic>) -> f64 {
+        let d: Vec<f64> = c
+            .iter()
+            .zip(coefficients(&self.model))
+            .map(|(c, p)| c - p)
+            .collect();
+        let pd: Vec<f64> = self
+            .precision
+            .iter()
+            .map(|r| r.iter().zip(&d).map(|(p, d)| p * d).sum())
+            .collect();
+        let penalty = 0.5 * d.iter().zip(&pd).map(|(d, p)| d * p).sum::<f64>();
+        if let Some((f, g, h)) = q {
+            *f += penalty;
+            for ((gi, pdi), (hi, pi)) in
+                g.iter_mut().zip(&pd).zip(h.iter_mut().zip(&self.precision))
+            {
+                *gi += pdi;
+                for (hij, pij) in hi.iter_mut().zip(pi) {
+                    *hij += pij;
+                }
+            }
+        }
+        penalty
+    }
+}
+
+/// A model's 8 coefficients, a's then b's.
+fn coefficients(m: &Model) -> Vec<f64> {
+    m.as_.iter().chain(&m.bs).copied().collect()
+}
+
+/// Fits the model to a group's grid with a [`Prior`]: the group's objective
+/// plus the prior's penalty, minimised by Newton steps from the pooled model
+/// (no local fits: the prior identifies the curve where the group's data do
+/// not). The objective reported is the group's own, per own position.
+pub fn fit_with_prior(grid: &Grid, s: &Settings, prior: &Prior) -> Result<Fit, NoFit> {
+    let retained = grid.retained();
+    let n: f64 = retained.iter().sum();
+    if n <= 0.0 {
+        return Err(NoFit::NoData);
+    }
+    let obj = objective_of(s.fitting).ok_or(NoFit::NoObjective)?;
+    let rows = grid.rows();
+    let target = f64::from(s.mom_target);
+    let coeffs = global_minimum(obj, &rows, target, &prior.model, Some(prior))?;
+    let mut model = prior.model;
+    model.as_.copy_from_slice(&coeffs[0..4]);
+    model.bs.copy_from_slice(&coeffs[4..8]);
+    identified(&model, s)?;
+    Ok(Fit {
+        model,
+        local: Vec::new(),
+        retained,
+        objective: reference_value(
+            s.fitting,
+            global_value(obj.value, &rows, target, &coeffs),
+            n,
+        ),
     })
 }
 
@@ -703,6 +839,29 @@ fn global_value(obj: RowObjective, rows: &[(i32, Vec<Cell>)], target: f64, c: &[
         .sum()
 }
 
+/// The objective over every material row at coefficients `c`, with its
+/// gradient and Hessian in them.
+fn quadratic(obj: Objective, rows: &[(i32, Vec<Cell>)], target: f64, c: &[f64]) -> Quadratic {
+    let (ca, cb) = ([c[0], c[1], c[2], c[3]], [c[4], c[5], c[6], c[7]]);
+    let (mut f, mut g, mut h) = (0.0, vec![0.0; 8], vec![vec![0.0; 8]; 8]);
+    for (m, cells) in rows.iter().filter(|(_, cells)| !cells.is_empty()) {
+        let y = f64::from(*m) / target;
+        let (a, b) = (poly3(&ca, y), poly3(&cb, y));
+        let (fm, gm) = (obj.grad)(cells, a, b);
+        let hm = row_hessian(obj.grad, cells, a, b);
+        let phi = basis(y);
+        f += fm;
+        for i in 0..8 {
+            let (pi, ki) = (phi[i % 4], i / 4);
+            g[i] += gm[ki] * pi;
+            for j in 0..8 {
+                h[i][j] += hm[ki][j / 4] * pi * phi[j % 4];
+            }
+        }
+    }
+    (f, g, h)
+}
+
 /// The 8 coefficients minimising the objective over every material row: a
 /// and b are linear in the coefficients, so the gradient and Hessian are the
 /// rows' (a, b) ones times the polynomial basis.
@@ -711,29 +870,19 @@ fn global_minimum(
     rows: &[(i32, Vec<Cell>)],
     target: f64,
     start: &Model,
+    prior: Option<&Prior>,
 ) -> Result<Vec<f64>, NoFit> {
-    let x0: Vec<f64> = start.as_.iter().chain(&start.bs).copied().collect();
     let quad = |c: &[f64]| -> Quadratic {
-        let (ca, cb) = ([c[0], c[1], c[2], c[3]], [c[4], c[5], c[6], c[7]]);
-        let (mut f, mut g, mut h) = (0.0, vec![0.0; 8], vec![vec![0.0; 8]; 8]);
-        for (m, cells) in rows.iter().filter(|(_, cells)| !cells.is_empty()) {
-            let y = f64::from(*m) / target;
-            let (a, b) = (poly3(&ca, y), poly3(&cb, y));
-            let (fm, gm) = (obj.grad)(cells, a, b);
-            let hm = row_hessian(obj.grad, cells, a, b);
-            let phi = basis(y);
-            f += fm;
-            for i in 0..8 {
-                let (pi, ki) = (phi[i % 4], i / 4);
-                g[i] += gm[ki] * pi;
-                for j in 0..8 {
-                    h[i][j] += hm[ki][j / 4] * pi * phi[j % 4];
-                }
-            }
+        let mut q = quadratic(obj, rows, target, c);
+        if let Some(p) = prior {
+            p.add(c, Some(&mut q));
         }
-        (f, g, h)
+        q
     };
-    let (x, ok) = minimize(quad, |c| global_value(obj.value, rows, target, c), &x0);
+    let value = |c: &[f64]| {
+        global_value(obj.value, rows, target, c) + prior.map_or(0.0, |p| p.add(c, None))
+    };
+    let (x, ok) = minimize(quad, value, &coefficients(start));
     if ok && x.iter().all(|v| v.is_finite()) {
         Ok(x)
     } else {
@@ -821,6 +970,179 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A model's expected counts, `per_cell` positions at each (material in
+    /// `materials`, eval in steps of 5): no noise, so a fit's minimum is the model.
+    fn expected(
+        truth: &Model,
+        s: &Settings,
+        materials: std::ops::RangeInclusive<i32>,
+        per_cell: f64,
+    ) -> Grid {
+        let mut grid = Grid::new(s);
+        for m in materials {
+            for x in (-400..=400).step_by(5) {
+                let (w, d, l) = truth.wdl(f64::from(x), f64::from(m));
+                for (o, p) in [(Outcome::Win, w), (Outcome::Draw, d), (Outcome::Loss, l)] {
+                    grid.add(s, o, 30, m, x, per_cell * p);
+                }
+            }
+        }
+        grid
+    }
+
+    fn cubic(a: f64, b: f64) -> Model {
+        Model {
+            as_: [0.0, 0.0, 0.0, a],
+            bs: [0.0, 0.0, 0.0, b],
+            mom_target: 58,
+            material_min: 17,
+            material_max: 78,
+        }
+    }
+
+    const NEWTON: Settings = Settings {
+        fitting: Fitting::OptimizeProbability,
+        solver: Solver::Newton,
+        mom_target: 58,
+        material_min: 17,
+        material_max: 78,
+        move_min: 1,
+        move_max: 120,
+        eval_max: 400,
+        win_min: 10.0,
+    };
+
+    /// A group whose positions are distributed as its pool's has the pool's
+    /// minimum as its own: the prior (centred there) cannot move it.
+    #[test]
+    fn a_group_like_its_pool_keeps_the_pool_s_fit() {
+        let s = NEWTON;
+        let pool = expected(&cubic(120.0, 40.0), &s, 17..=78, 100.0);
+        let pooled = fit(&pool, &s).unwrap().model;
+        let mut group = Grid::new(&s);
+        group.add_scaled(&pool, 0.01);
+        let prior = Prior::new(&pool, &pooled, &s, 10_000.0).unwrap();
+        let f = fit_with_prior(&group, &s, &prior).unwrap();
+        for m in [17.0, 40.0, 58.0, 78.0] {
+            assert!((f.model.a(m) - pooled.a(m)).abs() < 1e-6, "a({m})");
+            assert!((f.model.b(m) - pooled.b(m)).abs() < 1e-6, "b({m})");
+        }
+    }
+
+    /// A group unlike its pool lands between the two: nearer its own curve
+    /// the more of its own positions there are against the prior's, at its
+    /// own minimum with a prior of no positions, and never past either end.
+    #[test]
+    fn the_prior_weighs_a_group_s_own_positions_against_the_pool_s() {
+        let s = NEWTON;
+        let pool = expected(&cubic(120.0, 40.0), &s, 17..=78, 100.0);
+        let pooled = fit(&pool, &s).unwrap().model;
+        let own = cubic(160.0, 40.0);
+        let a_at = |per_cell: f64, positions: f64| {
+            let group = expected(&own, &s, 17..=78, per_cell);
+            let prior = Prior::new(&pool, &pooled, &s, positions).unwrap();
+            fit_with_prior(&group, &s, &prior).unwrap().model.a(58.0)
+        };
+        // A prior of no positions: the group's own minimum, its true curve.
+        assert!((a_at(1.0, 0.0) - 160.0).abs() < 1e-6);
+        // 9,982 own positions (62 materials × 161 evals) against 1,000, 10,000 and
+        // 100,000 of the pool's.
+        let (a1, a10, a100) = (a_at(1.0, 1e3), a_at(1.0, 1e4), a_at(1.0, 1e5));
+        assert!(
+            120.0 < a100 && a100 < a10 && a10 < a1 && a1 < 160.0,
+            "{a100} {a10} {a1}"
+        );
+        // About half-way where the two are worth as much.
+        assert!((a10 - 140.0).abs() < 8.0, "{a10}");
+        // Ten times the own positions against the same prior: nearer its own.
+        assert!(a_at(10.0, 1e4) > a10 + 10.0);
+    }
+
+    /// The fit with a prior is the penalised objective's minimum: no
+    /// coefficient moved by a thousandth of its size lowers it.
+    #[test]
+    fn the_fit_with_a_prior_is_the_penalised_minimum() {
+        let s = NEWTON;
+        let pool = expected(&cubic(120.0, 40.0), &s, 17..=78, 100.0);
+        let pooled = fit(&pool, &s).unwrap().model;
+        let group = expected(&cubic(160.0, 30.0), &s, 30..=70, 0.5);
+        let prior = Prior::new(&pool, &pooled, &s, 10_000.0).unwrap();
+        let f = fit_with_prior(&group, &s, &prior).unwrap();
+        let obj = objective_of(s.fitting).unwrap();
+        let rows = group.rows();
+        let value = |c: &[f64]| global_value(obj.value, &rows, 58.0, c) + prior.add(c, None);
+        let at = coefficients(&f.model);
+        let v0 = value(&at);
+        for i in 0..8 {
+            for sign in [-1.0, 1.0] {
+                let mut c = at.clone();
+                c[i] += sign * 1e-3 * c[i].abs().max(1.0);
+                assert!(
+                    value(&c) >= v0,
+                    "coefficient {i}, {sign}: {} < {v0}",
+                    value(&c)
+                );
+            }
+        }
+    }
+
+    /// The prior's precision is the pooled objective's Hessian per position
+    /// times its positions: against second differences of the objective.
+    #[test]
+    fn the_prior_s_precision_is_the_pooled_hessian_per_position() {
+        let s = NEWTON;
+        let pool = expected(&cubic(120.0, 40.0), &s, 17..=78, 100.0);
+        let pooled = fit(&pool, &s).unwrap().model;
+        let prior = Prior::new(&pool, &pooled, &s, 10_000.0).unwrap();
+        let obj = objective_of(s.fitting).unwrap();
+        let rows = pool.rows();
+        let n: f64 = pool.retained().iter().sum();
+        let f = |c: &[f64]| global_value(obj.value, &rows, 58.0, c);
+        let c0 = coefficients(&pooled);
+        for i in 0..8 {
+            for j in 0..8 {
+                let (hi, hj) = (1e-3 * c0[i].abs().max(1.0), 1e-3 * c0[j].abs().max(1.0));
+                let at = |si: f64, sj: f64| {
+                    let mut c = c0.clone();
+                    c[i] += si * hi;
+                    c[j] += sj * hj;
+                    f(&c)
+                };
+                let h = (at(1.0, 1.0) - at(1.0, -1.0) - at(-1.0, 1.0) + at(-1.0, -1.0))
+                    / (4.0 * hi * hj);
+                let want = h * 10_000.0 / n;
+                let got = prior.precision[i][j];
+                assert!(
+                    (got - want).abs() <= 1e-4 * want.abs().max(1e-3),
+                    "[{i}][{j}] {got} vs {want}"
+                );
+            }
+        }
+    }
+
+    /// Too few materials for a cubic alone, yet with the prior the group is
+    /// fitted; and the prior is worth no more than the pool's positions.
+    #[test]
+    fn the_prior_identifies_a_group_its_data_do_not() {
+        let s = NEWTON;
+        let pool = expected(&cubic(120.0, 40.0), &s, 17..=78, 100.0);
+        let pooled = fit(&pool, &s).unwrap().model;
+        let group = expected(&cubic(130.0, 40.0), &s, 40..=41, 1.0);
+        assert_eq!(fit(&group, &s), Err(NoFit::TooFewMaterials(2)));
+        let prior = Prior::new(&pool, &pooled, &s, 1e12).unwrap();
+        assert_eq!(prior.positions, pool.retained().iter().sum::<f64>());
+        let prior = Prior::new(&pool, &pooled, &s, 10_000.0).unwrap();
+        let f = fit_with_prior(&group, &s, &prior).unwrap();
+        let a = f.model.a(40.0);
+        assert!(120.0 < a && a < 130.0, "{a}");
+        // fitDensity has no objective for a prior.
+        let density = Settings {
+            fitting: Fitting::FitDensity,
+            ..s
+        };
+        assert!(Prior::new(&pool, &pooled, &density, 10_000.0).is_none());
     }
 
     #[test]

@@ -23,7 +23,13 @@ use crate::metrics::calibrate::SplitMix64;
 use crate::metrics::chunks::CHUNK_PLIES;
 use crate::metrics::{Count, Selection, Ticker};
 use crate::schema::{col, metric};
-pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Settings, Solver, poly3};
+pub use math::{Fit, Fitting, Grid, Model, NoFit, Outcome, Prior, Settings, Solver, poly3};
+
+/// The pooled positions a group's fit counts beside its own (`--prior-positions`):
+/// chosen out of sample on the TCEC archive (docs/guide/wdl.md), where about
+/// this many both beat each engine alone and the pool alone within an era
+/// and matched the pool across eras.
+pub const PRIOR_POSITIONS: f64 = 10_000.0;
 
 /// What the fits are grouped by (`--by`): pooled by default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -96,6 +102,9 @@ pub struct Options {
     pub bin_width: i32,
     /// Groups with fewer retained positions get no fit (a reason instead).
     pub min_positions: f64,
+    /// With groups, each group's fit counts the pooled selection as this
+    /// many positions beside its own ([`Prior`]; 0: each group alone).
+    pub prior_positions: f64,
     /// Bootstrap resamples over games (0: none), their seed and level.
     pub bootstrap: usize,
     pub seed: u64,
@@ -112,6 +121,7 @@ impl Default for Options {
             settings: Settings::default(),
             bin_width: 5,
             min_positions: 1000.0,
+            prior_positions: PRIOR_POSITIONS,
             bootstrap: 0,
             seed: 1,
             level: 0.95,
@@ -147,6 +157,8 @@ pub struct GroupFit {
     pub b_interval: Option<(f64, f64)>,
     /// Why a fitted group has no intervals (too few resamples fitted).
     pub interval_note: Option<String>,
+    /// The pooled positions its fit counted beside its own (0: none).
+    pub prior_positions: f64,
     /// Each key's count: `scoreWDLstat`'s map of this group.
     counts: Counts,
 }
@@ -197,21 +209,27 @@ fn grid_of(rows: &[Row], s: &Settings, weight: impl Fn(usize) -> f64) -> Grid {
 /// with replacement (Poisson weights), each seeded from `seed` and the key.
 /// `counts` is the group's map (its rows summed over the games).
 /// `count` is told of the point fit and of each resample ([`units`]).
+#[allow(clippy::too_many_arguments)]
 fn fit_group(
     key: Vec<String>,
     rows: Vec<Row>,
     counts: Counts,
     games: usize,
+    prior: Option<&Prior>,
     opts: &Options,
     count: &Count,
 ) -> GroupFit {
     let s = &opts.settings;
+    let fit_grid = |g: &Grid| match prior {
+        Some(p) => math::fit_with_prior(g, s, p),
+        None => math::fit(g, s),
+    };
     let grid = grid_of(&rows, s, |_| 1.0);
     let retained: f64 = grid.retained().iter().sum();
     let fit = if retained < opts.min_positions && retained > 0.0 {
         Err(NoFit::TooFewPositions(retained as u64))
     } else {
-        math::fit(&grid, s)
+        fit_grid(&grid)
     };
     count.tick();
     let (mut a_interval, mut b_interval, mut interval_note) = (None, None, None);
@@ -229,7 +247,7 @@ fn fit_group(
         let fits: Vec<(f64, f64)> = weights
             .par_iter()
             .filter_map(|w| {
-                let f = math::fit(&grid_of(&rows, s, |g| w[g]), s);
+                let f = fit_grid(&grid_of(&rows, s, |g| w[g]));
                 count.tick();
                 let f = f.ok()?;
                 Some((f.model.a(target), f.model.b(target)))
@@ -260,8 +278,42 @@ fn fit_group(
         a_interval,
         b_interval,
         interval_note,
+        prior_positions: prior.map_or(0.0, |p| p.positions),
         counts,
     }
+}
+
+/// The groups' prior ([`Prior`]): the pooled grid of every group's counts
+/// and its fit; None without groups, with `prior_positions` 0, or when the
+/// pool itself has no fit (each group is then fitted alone).
+fn pooled_prior(
+    keys: &[&str],
+    counts: impl Iterator<Item = ((char, i32, i32, i32), f64)>,
+    opts: &Options,
+) -> Option<Prior> {
+    if keys.is_empty() || opts.prior_positions <= 0.0 {
+        return None;
+    }
+    let s = &opts.settings;
+    let pool = window(counts, s);
+    let pooled = math::fit(&pool, s).ok()?;
+    Prior::new(&pool, &pooled.model, s, opts.prior_positions)
+}
+
+/// Counts in the fit's window, as a grid.
+fn window(counts: impl Iterator<Item = ((char, i32, i32, i32), f64)>, s: &Settings) -> Grid {
+    let mut grid = Grid::new(s);
+    for ((o, mv, m, e), c) in counts {
+        grid.add(
+            s,
+            Outcome::from_letter(o).unwrap_or(Outcome::Draw),
+            mv,
+            m,
+            e,
+            c,
+        );
+    }
+    grid
 }
 
 /// The fits of `groups` groups: each group's point fit and its resamples
@@ -407,6 +459,11 @@ fn fit_rows(
     let cc = CountCols::new(df)?;
     let mut groups: Vec<GroupFit> = Vec::new();
     let runs = key_runs(&key_columns(df, &keys)?, df.height());
+    let prior = pooled_prior(
+        &keys,
+        (0..df.height()).map(|i| (cc.key(i), cc.count(i))),
+        opts,
+    );
     let count = opts.progress.count(units(runs.len(), opts));
     for (key, run) in runs {
         // The group's games numbered in id order as they come.
@@ -429,7 +486,15 @@ fn fit_rows(
             })
             .collect();
         let games = n_games.get(&key).copied().unwrap_or(ids.len());
-        groups.push(fit_group(key, rows, counts, games, opts, &count));
+        groups.push(fit_group(
+            key,
+            rows,
+            counts,
+            games,
+            prior.as_ref(),
+            opts,
+            &count,
+        ));
     }
     if groups.is_empty() && keys.is_empty() {
         groups.push(fit_group(
@@ -437,6 +502,7 @@ fn fit_rows(
             Vec::new(),
             Counts::new(),
             0,
+            None,
             opts,
             &count,
         ));
@@ -486,6 +552,13 @@ fn fit_maps(
     opts: &Options,
 ) -> Fitted {
     let groups: Vec<(Vec<String>, Counts)> = groups.into_iter().collect();
+    let prior = pooled_prior(
+        &keys,
+        groups
+            .iter()
+            .flat_map(|(_, c)| c.iter().map(|(&k, &n)| (k, n))),
+        opts,
+    );
     let count = opts.progress.count(units(groups.len(), opts));
     let mut fits: Vec<GroupFit> = groups
         .into_par_iter()
@@ -502,7 +575,7 @@ fn fit_maps(
                 })
                 .collect();
             let games = n_games.get(&key).copied().unwrap_or(1);
-            fit_group(key, rows, counts, games, opts, &count)
+            fit_group(key, rows, counts, games, prior.as_ref(), opts, &count)
         })
         .collect();
     if fits.is_empty() && keys.is_empty() {
@@ -511,6 +584,7 @@ fn fit_maps(
             Vec::new(),
             Counts::new(),
             0,
+            None,
             opts,
             &count,
         ));
@@ -602,6 +676,8 @@ pub mod out {
     pub const LOSSES: &str = "losses";
     pub const FITTING: &str = "fitting";
     pub const MOM_TARGET: &str = "mom_target";
+    pub const PRIOR: &str = "prior_positions";
+    pub const OWN_SHARE: &str = "own_share";
     pub const AS: [&str; 4] = ["as0", "as1", "as2", "as3"];
     pub const BS: [&str; 4] = ["bs0", "bs1", "bs2", "bs3"];
     pub const A: &str = "a_target";
@@ -629,18 +705,7 @@ impl GroupFit {
 
     /// The group's counts in the fit's window.
     fn window(&self, s: &Settings) -> Grid {
-        let mut grid = Grid::new(s);
-        for (&(o, mv, m, e), &c) in &self.counts {
-            grid.add(
-                s,
-                Outcome::from_letter(o).unwrap_or(Outcome::Draw),
-                mv,
-                m,
-                e,
-                c,
-            );
-        }
-        grid
+        window(self.counts.iter().map(|(&k, &c)| (k, c)), s)
     }
 
     /// Observed rates at the materials `lo..=hi` (the fit's move window):
@@ -711,6 +776,20 @@ impl Fitted {
         columns.push(Column::new(
             out::MOM_TARGET.into(),
             vec![self.settings.mom_target; self.groups.len()],
+        ));
+        columns.push(Column::new(
+            out::PRIOR.into(),
+            ints(&|g| g.prior_positions as u64),
+        ));
+        columns.push(Column::new(
+            out::OWN_SHARE.into(),
+            r.iter()
+                .zip(&self.groups)
+                .map(|(r, g)| {
+                    let own: f64 = r.iter().sum();
+                    (own > 0.0).then(|| own / (own + g.prior_positions))
+                })
+                .collect::<Vec<_>>(),
         ));
         for i in 0..4 {
             columns.push(Column::new(

@@ -11,8 +11,9 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 use polars::prelude::*;
+use rayon::prelude::*;
 
-use super::math::{self, Grid, Model, Outcome, Settings};
+use super::math::{self, Grid, Model, Outcome, Prior, Settings};
 use super::query::{self, cols};
 use crate::metrics::balance::{BalanceOptions, Group as BalanceGroup, game_facts};
 use crate::metrics::calibrate::{self, golden_max, pool::normal_quantile};
@@ -40,6 +41,9 @@ pub struct Options {
     /// An engine's own WDL model needs this many training positions in the
     /// fit's window; others take the pooled model.
     pub min_engine_positions: f64,
+    /// The pooled positions each engine's prior counts (the model "per engine,
+    /// with the pooled prior", every engine with training positions).
+    pub prior_positions: f64,
     /// The seed's default x05 (pawns), scored as one of the models.
     pub default_x05: f64,
 }
@@ -362,6 +366,19 @@ pub fn validate(
                 .then(|| Some((e.to_string(), math::fit(&g, s).ok()?.model)))?
         })
         .collect();
+    // Every engine with training positions, its fit leaning on the pool.
+    let prior = Prior::new(&train.pooled, &pooled, s, opts.prior_positions);
+    let with_prior: BTreeMap<String, Model> = match &prior {
+        Some(p) => train
+            .engines
+            .par_iter()
+            .filter_map(|(e, &index)| {
+                let g = train.engine_grid(s, index);
+                Some((e.to_string(), math::fit_with_prior(&g, s, p).ok()?.model))
+            })
+            .collect(),
+        None => BTreeMap::new(),
+    };
     let best = best_x05(&train.eval_scores());
     let mean_score = train.score_sum / train.positions as f64;
     // calibrate's pooled per-engine x05 on the training events; an engine it
@@ -454,6 +471,20 @@ pub fn validate(
             ),
             Box::new(|o: &Obs| {
                 per_engine
+                    .get(&*o.engine)
+                    .unwrap_or(&pooled)
+                    .score(o.x_pawns * 100.0, o.material)
+            }),
+        ),
+        (
+            "WDL model, per engine, pooled prior".into(),
+            format!(
+                "{} engines, each with the pool as {} positions (others pooled)",
+                with_prior.len(),
+                opts.prior_positions
+            ),
+            Box::new(|o: &Obs| {
+                with_prior
                     .get(&*o.engine)
                     .unwrap_or(&pooled)
                     .score(o.x_pawns * 100.0, o.material)

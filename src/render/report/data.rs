@@ -219,6 +219,7 @@ pub fn collect(
                     settings: wdl::Settings::default(),
                     bin_width: 5,
                     min_engine_positions: 20_000.0,
+                    prior_positions: wdl::PRIOR_POSITIONS,
                     default_x05: crate::metrics::x05::DEFAULT,
                 },
             )?

@@ -624,15 +624,16 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
     if e.wdl.is_empty() {
         return Ok(String::new());
     }
-    let mut html = String::from(
+    let mut html = format!(
         "<h3>x05 three ways</h3><p class=note>Balance: the W-th largest non-won maximum; ml: \
-         calibrate's maximum-likelihood P(x); WDL: a(material)/100 of the engine's own WDL model \
-         (docs/definitions/wdl.md), at material 58 and 20. Point estimates without \
-         intervals (`evallab wdl --event … --by engine --bootstrap 200` gives them, or says \
-         how few resamples could be fitted: 118 of 200 for Stockfish in the TCEC Season 13 \
-         Superfinal): an engine's cubic fitted to a few thousand positions (WDL positions) \
-         swings widely, and the model of all events together (above) is the steadier \
-         reference.</p>",
+         calibrate's maximum-likelihood P(x); WDL: a(material)/100 of the engine's WDL model \
+         in this event (docs/definitions/wdl.md), at material 58 and 20, fitted to its own \
+         positions (WDL positions) with the model of every selected event counted as up to {} \
+         positions more: alone, an engine's cubic from a thousand positions is mostly not identified, \
+         and with that prior a thousand own positions make about a tenth of the fit \
+         (docs/guide/wdl.md). Point estimates without intervals (`evallab wdl --event … --by \
+         engine --bootstrap 200` gives them).</p>",
+        thousands(wdl::PRIOR_POSITIONS as i64)
     );
     let balance: std::collections::HashMap<String, Option<f64>> = match (
         e.balance.column(metric::ENGINE),

@@ -174,7 +174,7 @@ pub const X05: Output = Output {
             "pawns",
             2,
             None,
-            "a(58)/100 of the engine's own WDL model.",
+            "a(58)/100 of the engine's WDL model in the event (with the pooled prior).",
         ),
         built(
             "wdl_20",
@@ -182,7 +182,7 @@ pub const X05: Output = Output {
             "pawns",
             2,
             None,
-            "a(20)/100 of the engine's own WDL model (an endgame).",
+            "a(20)/100 of the same model (an endgame).",
         ),
         built(
             "wdl_positions",
@@ -457,6 +457,24 @@ pub const WDL: Output = Output {
             0,
             None,
             "The material the polynomials are scaled to and a, b are given at (`--mom-target`).",
+        ),
+        q(
+            "prior_positions",
+            "Prior positions",
+            "",
+            0,
+            None,
+            "The pooled positions the group's fit counted beside its own (`--prior-positions`; \
+             0: the group alone, as without groups, with fitDensity, or when the pool has no fit).",
+        ),
+        q(
+            "own_share",
+            "Own share",
+            "share",
+            3,
+            None,
+            "positions / (positions + prior_positions): how much of the fit is the group's own \
+             data (1: none of the pool's).",
         ),
         q(
             "as0",

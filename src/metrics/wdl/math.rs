@@ -128,19 +128,22 @@ pub struct Settings {
     pub win_min: f64,
 }
 
+/// WDL_model's defaults (`scoreWDL.py`'s arguments, `updateWDL.sh`'s fitting).
+const DEFAULT_SETTINGS: Settings = Settings {
+    fitting: Fitting::OptimizeProbability,
+    solver: Solver::Powell,
+    mom_target: 58,
+    material_min: 17,
+    material_max: 78,
+    move_min: 1,
+    move_max: 120,
+    eval_max: 400,
+    win_min: 10.0,
+};
+
 impl Default for Settings {
     fn default() -> Settings {
-        Settings {
-            fitting: Fitting::default(),
-            solver: Solver::default(),
-            mom_target: 58,
-            material_min: 17,
-            material_max: 78,
-            move_min: 1,
-            move_max: 120,
-            eval_max: 400,
-            win_min: 10.0,
-        }
+        DEFAULT_SETTINGS
     }
 }
 
@@ -1002,16 +1005,10 @@ mod tests {
         }
     }
 
+    /// The default window, minimised to the minimum.
     const NEWTON: Settings = Settings {
-        fitting: Fitting::OptimizeProbability,
         solver: Solver::Newton,
-        mom_target: 58,
-        material_min: 17,
-        material_max: 78,
-        move_min: 1,
-        move_max: 120,
-        eval_max: 400,
-        win_min: 10.0,
+        ..DEFAULT_SETTINGS
     };
 
     /// A group whose positions are distributed as its pool's has the pool's

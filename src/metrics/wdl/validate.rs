@@ -62,6 +62,16 @@ struct Obs {
 /// A model's predicted score for a test position.
 type Predict<'a> = Box<dyn Fn(&Obs) -> f64 + 'a>;
 
+/// A WDL model per engine, the pooled one for an engine without.
+fn by_engine(models: &BTreeMap<String, Model>, pooled: Model) -> Predict<'_> {
+    Box::new(move |o: &Obs| {
+        models
+            .get(&*o.engine)
+            .unwrap_or(&pooled)
+            .score(o.x_pawns * 100.0, o.material)
+    })
+}
+
 /// A mean over positions with its interval clustered by game.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Mean {
@@ -469,12 +479,7 @@ pub fn validate(
                 per_engine.len(),
                 opts.min_engine_positions
             ),
-            Box::new(|o: &Obs| {
-                per_engine
-                    .get(&*o.engine)
-                    .unwrap_or(&pooled)
-                    .score(o.x_pawns * 100.0, o.material)
-            }),
+            by_engine(&per_engine, pooled),
         ),
         (
             "WDL model, per engine, pooled prior".into(),
@@ -483,12 +488,7 @@ pub fn validate(
                 with_prior.len(),
                 opts.prior_positions
             ),
-            Box::new(|o: &Obs| {
-                with_prior
-                    .get(&*o.engine)
-                    .unwrap_or(&pooled)
-                    .score(o.x_pawns * 100.0, o.material)
-            }),
+            by_engine(&with_prior, pooled),
         ),
     ];
     let z = normal_quantile(0.975);

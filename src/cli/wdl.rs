@@ -21,11 +21,12 @@ use super::args::{StatArgs, regex_value, usage};
 /// loss(x) = win(−x), with a and b cubic in material/58, as scoreWDL.py does.
 /// a(m) is the eval (cp) at which half of the games are won: x_0_5 = a/100
 /// pawns, as it varies with the material. Pooled over the selection by
-/// default; --by fits each group. --validate scores this and the seed's
+/// default; --by fits each group, leaning on the pooled fit as on
+/// --prior-positions more positions. --validate scores this and the seed's
 /// models on game results out of sample (docs/guide/wdl.md).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  evallab wdl ds                                  pooled fit, one row\n  evallab wdl ds --by engine --bootstrap 200      per engine, 95 % intervals of a and b\n  evallab wdl ds --counts-json counts.json        scoreWDLstat's JSON, for scoreWDL.py\n  evallab wdl ds --validate --train 'Season ([1-9]|1[0-9]|20) ' --test 'Season (2[1-9]) '"
+    after_help = "Examples:\n  evallab wdl ds                                  pooled fit, one row\n  evallab wdl ds --by engine --bootstrap 200      per engine, 95 % intervals of a and b\n  evallab wdl ds --by event,engine --prior-positions 0\n                                                  each group alone, without the pool\n  evallab wdl ds --counts-json counts.json        scoreWDLstat's JSON, for scoreWDL.py\n  evallab wdl ds --validate --train 'Season ([1-9]|1[0-9]|20) ' --test 'Season (2[1-9]) '"
 )]
 pub struct Args {
     /// One fit over the selection (all), or one per group.
@@ -67,9 +68,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     min_positions: u64,
     /// With --by: each group's fit counts the pooled selection as this many
-    /// positions beside its own (a prior centred on the pooled fit), so a
-    /// small group leans on the pool and a large one on its own data; 0: each
-    /// group alone. --fitting fit-density has no objective to add it to: its
+    /// positions beside its own (a prior centred on the pooled fit; at most
+    /// the pool's own number), so a small group leans on the pool and a large
+    /// one on its own data; 0: each group alone. --fitting fit-density has no objective to add it to: its
     /// groups are fitted alone.
     #[arg(long, default_value_t = wdl::PRIOR_POSITIONS as u64)]
     prior_positions: u64,

@@ -607,6 +607,7 @@ class Dataset:
         validate: bool = False,
         train: str | None = None,
         test: str | None = None,
+        split: str | None = None,
         min_engine_positions: int | None = None,
     ) -> pl.DataFrame:
         """Stockfish's WDL model fitted per group: ``evallab wdl``. One row per
@@ -616,8 +617,9 @@ class Dataset:
         ``by``, each group's fit counts the pooled selection as
         ``prior_positions`` positions beside its own (0: each group alone).
 
-        ``validate=True`` (with ``train`` and ``test`` event regexes) returns
-        the out-of-sample validation table instead; its reliability table is
+        ``validate=True`` (with ``train`` and ``test`` event regexes, or
+        ``train`` and ``split="games"``: half the games of those events each)
+        returns the out-of-sample validation table instead; its reliability table is
         ``ds.statistic_tables("wdl", validate=True, ...)["reliability"]``.
 
         >>> ds.wdl(by="engine", bootstrap=100).select("engine", "a_target", "a_lo", "a_hi")  # doctest: +SKIP
@@ -629,7 +631,7 @@ class Dataset:
             eval_max=eval_max, win_min=win_min, bin_width=bin_width, min_positions=min_positions,
             prior_positions=prior_positions, bootstrap=bootstrap, seed=seed, level=level, counts_json=counts_json, save_model=save_model, plot=plot,
             validate=validate,
-            train=train, test=test, min_engine_positions=min_engine_positions,
+            train=train, test=test, split=split, min_engine_positions=min_engine_positions,
         )  # fmt: skip
 
     @_renamed("relevance")

@@ -26,7 +26,7 @@ use super::args::{StatArgs, regex_value, usage};
 /// models on game results out of sample (docs/guide/wdl.md).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  evallab wdl ds                                  pooled fit, one row\n  evallab wdl ds --by engine --bootstrap 200      per engine, 95 % intervals of a and b\n  evallab wdl ds --by event,engine --prior-positions 0\n                                                  each group alone, without the pool\n  evallab wdl ds --counts-json counts.json        scoreWDLstat's JSON, for scoreWDL.py\n  evallab wdl ds --validate --train 'Season ([1-9]|1[0-9]|20) ' --test 'Season (2[1-9]) '"
+    after_help = "Examples:\n  evallab wdl ds                                  pooled fit, one row\n  evallab wdl ds --by engine --bootstrap 200      per engine, 95 % intervals of a and b\n  evallab wdl ds --by event,engine --prior-positions 0\n                                                  each group alone, without the pool\n  evallab wdl ds --counts-json counts.json        scoreWDLstat's JSON, for scoreWDL.py\n  evallab wdl ds --validate --train 'Season ([1-9]|1[0-9]|20) ' --test 'Season (2[1-9]) '\n  evallab wdl ds --validate --split games --train 'Season 2[1-9] '\n                                                  within those events: half the games each"
 )]
 pub struct Args {
     /// One fit over the selection (all), or one per group.
@@ -94,8 +94,12 @@ pub struct Args {
     /// Instead of the fits: score the WDL model and the seed's x05 curves on
     /// the --test events' positions, fitted on the --train events' (standard
     /// games, cp evals); the reliability table goes beside the output.
-    #[arg(long, requires_all = ["train", "test"])]
+    #[arg(long, requires = "train")]
     validate: bool,
+    /// --validate: test on other events (--test) or on the other half of the
+    /// --train events' games.
+    #[arg(long, value_parser = choice::<validate::Split>(), default_value_t = validate::Split::Events, requires = "validate")]
+    split: validate::Split,
     /// --validate: the training events (regex).
     #[arg(long, value_name = "REGEX", requires = "validate", value_parser = regex_value)]
     train: Option<String>,
@@ -142,9 +146,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let (ds, selection) = args.stat.open()?;
     if args.validate {
+        match (args.split, &args.test) {
+            (validate::Split::Events, None) => {
+                return Err(usage(
+                    "--validate needs --test (the test events), or --split games",
+                ));
+            }
+            (validate::Split::Games, Some(_)) => {
+                return Err(usage(
+                    "--split games tests on the other half of the --train events' games: drop --test",
+                ));
+            }
+            _ => {}
+        }
         let opts = validate::Options {
             train: args.train.unwrap_or_default(),
             test: args.test.unwrap_or_default(),
+            split: args.split,
+            seed: args.resample.seed,
             selection,
             settings,
             bin_width: args.bin_width,

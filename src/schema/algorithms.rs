@@ -45,7 +45,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 4: the x05 file's header points at the book, not the README.
     ("calibrate", 4),
     // 2: per group, the pooled selection as a prior of 10,000 positions
-    //    (`--prior-positions`; columns prior_positions, own_share).
+    //    (`--prior-positions`; columns prior_positions, own_share); the
+    //    validation's per-engine pooled-prior row, `--split games`.
     ("wdl", 2),
     // 3: values that are not positive skipped, sums per chunk of games.
     // 4: loss totals summed exactly (nano-pawns), the same in every run.

@@ -444,3 +444,53 @@ fn the_pooled_prior_fits_every_group_of_the_minimum_positions() {
         }
     }
 }
+
+/// `--split games` halves the games of the training events: its two halves
+/// hold the same positions and games as an events split of the same events
+/// (every game on one side), about half each, the same halves for the same
+/// seed and others for another.
+#[test]
+fn the_games_split_halves_the_training_events_games() {
+    use evallab::metrics::wdl::validate::{self, Split};
+    let Some(c) = corpus() else { return };
+    let run = |split, test: &str, seed| {
+        validate::validate(
+            c.ds.scan(&GAMES).unwrap(),
+            c.ds.scan(&MOVES).unwrap(),
+            &validate::Options {
+                train: ".".into(),
+                test: test.into(),
+                split,
+                seed,
+                selection: Default::default(),
+                settings: Settings::default(),
+                bin_width: 5,
+                min_engine_positions: 20_000.0,
+                prior_positions: wdl::PRIOR_POSITIONS,
+                default_x05: evallab::metrics::x05::DEFAULT,
+            },
+        )
+        .unwrap()
+    };
+    let by_events = run(Split::Events, "Season 1[0-3]\\b", 1);
+    let (a, b) = (run(Split::Games, "", 1), run(Split::Games, "", 2));
+    for v in [&a, &b] {
+        assert_eq!(
+            v.train_positions + v.test_positions,
+            by_events.train_positions + by_events.test_positions
+        );
+        assert_eq!(
+            v.train_games + v.test_games,
+            by_events.train_games + by_events.test_games
+        );
+        // Binomial halves: within 4 standard deviations of half.
+        let n = (v.train_games + v.test_games) as f64;
+        assert!(
+            (v.test_games as f64 - n / 2.0).abs() < 2.0 * n.sqrt(),
+            "{} of {n}",
+            v.test_games
+        );
+    }
+    assert_eq!(run(Split::Games, "", 1).test_positions, a.test_positions);
+    assert_ne!(a.test_positions, b.test_positions);
+}

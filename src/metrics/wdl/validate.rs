@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::math::{self, Grid, Model, Outcome, Prior, Settings};
 use super::query::{self, cols};
 use crate::metrics::balance::{BalanceOptions, Group as BalanceGroup, game_facts};
-use crate::metrics::calibrate::{self, golden_max, pool::normal_quantile};
+use crate::metrics::calibrate::{self, SplitMix64, golden_max, pool::normal_quantile};
 use crate::metrics::chunks::CHUNK_PLIES;
 use crate::metrics::relevance::math::prob_exp;
 use crate::metrics::{Field, PLATEAU_CP, Selection, check_regex};
@@ -29,12 +29,52 @@ pub fn tcec_score(x: f64) -> f64 {
     1.0 / (1.0 + (-0.575_517 * x).exp())
 }
 
+/// How the positions are split into a training and a test set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Split {
+    /// The --train events against the --test events.
+    #[default]
+    Events,
+    /// The games of the --train events, each to one half by a seeded hash of
+    /// its id: the same events (and engines) on both sides.
+    Games,
+}
+
+impl crate::choice::Choice for Split {
+    const ALL: &'static [Self] = &[Split::Events, Split::Games];
+    fn name(self) -> &'static str {
+        match self {
+            Split::Events => "events",
+            Split::Games => "games",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Split::Events => "Train on the --train events, test on the --test events",
+            Split::Games => {
+                "Train on half of the --train events' games, test on the other half (by --seed; no --test)"
+            }
+        }
+    }
+}
+crate::display_choice!(Split);
+
+impl Split {
+    /// Whether a game of a training event is in the test half (`Games`).
+    fn test_half(seed: u64, game: i64) -> bool {
+        SplitMix64(seed ^ game as u64).next_u64() >> 63 == 1
+    }
+}
+
 /// The split and the settings of the validation.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Events of the training set (regex) and of the test set.
+    /// Events of the training set (regex) and of the test set (`Split::Events`).
     pub train: String,
     pub test: String,
+    pub split: Split,
+    /// `Split::Games`: the seed of the halves.
+    pub seed: u64,
     pub selection: Selection,
     pub settings: Settings,
     pub bin_width: i32,
@@ -311,13 +351,21 @@ pub fn validate(
     moves: LazyFrame,
     opts: &Options,
 ) -> Result<Validation, crate::Error> {
-    for re in [&opts.train, &opts.test] {
+    let regexes: &[&String] = match opts.split {
+        Split::Events => &[&opts.train, &opts.test],
+        Split::Games => &[&opts.train],
+    };
+    for re in regexes {
         check_regex(Field::Event, re)?;
     }
-    let (train_re, test_re) = (
-        regex::Regex::new(&opts.train).map_err(|e| crate::Error::Usage(e.to_string()))?,
-        regex::Regex::new(&opts.test).map_err(|e| crate::Error::Usage(e.to_string()))?,
-    );
+    let regex = |re: &str| regex::Regex::new(re).map_err(|e| crate::Error::Usage(e.to_string()));
+    let train_re = regex(&opts.train)?;
+    let test_re = match opts.split {
+        Split::Events => Some(regex(&opts.test)?),
+        Split::Games => None,
+    };
+    // The test half's games (`Split::Games`), kept out of calibrate's fit.
+    let mut test_games = BTreeSet::new();
     let s = &opts.settings;
     // The same model fitted on every eval up to the ±10-pawn clamp, not only
     // the reference's ±4 pawns: how much of the loss is extrapolation.
@@ -344,7 +392,14 @@ pub fn validate(
                 )
                 .collect()?;
             for (event, o, outcome, mv, key) in observations(&df, &mut names)? {
-                if test_re.is_match(&event) {
+                let is_test = match &test_re {
+                    Some(re) => re.is_match(&event),
+                    None => train_re.is_match(&event) && Split::test_half(opts.seed, o.game),
+                };
+                if is_test {
+                    if test_re.is_none() {
+                        test_games.insert(o.game);
+                    }
                     test.push(o);
                 } else if train_re.is_match(&event) {
                     train.add(s, &wide_settings, &o, outcome, mv, key);
@@ -355,7 +410,7 @@ pub fn validate(
     )?;
     if train.positions == 0 || test.is_empty() {
         return Err(crate::Error::Usage(format!(
-            "the split leaves {} training and {} test positions: --train and --test must each match events with evals",
+            "the split leaves {} training and {} test positions: --train and --test must each match events with evals (--split games: --train events with games on both halves)",
             train.positions,
             test.len()
         )));
@@ -400,8 +455,17 @@ pub fn validate(
             ..opts.selection.clone()
         },
     };
+    let mut facts = game_facts(games, moves, &cal_opts, true)?;
+    if !test_games.is_empty() {
+        let ids: Vec<i64> = test_games.into_iter().collect();
+        facts = facts.filter(
+            col(col::GAME_ID)
+                .is_in(lit(Series::new("test".into(), ids)).implode(false), false)
+                .not(),
+        );
+    }
     let cal = calibrate::calibrate(
-        game_facts(games, moves, &cal_opts, true)?,
+        facts,
         &cal_opts,
         calibrate::Settings {
             bootstrap: 0,

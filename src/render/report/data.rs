@@ -215,6 +215,8 @@ pub fn collect(
                 &validate::Options {
                     train: train.clone(),
                     test: test.clone(),
+                    split: validate::Split::Events,
+                    seed: 1,
                     selection: bopts.selection.clone(),
                     settings: wdl::Settings::default(),
                     bin_width: 5,

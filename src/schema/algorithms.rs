@@ -63,7 +63,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 8: expected puzzle ratings from a position's forced line (issue 43).
     // 9: the relevance section as relevance 5, read a chunk at a time.
     // 10: an event's EAS bars beyond 16 engines fold under a line.
-    // 11: x05 three ways from the engines' WDL models with the pooled prior.
+    // 11: x05 three ways from the engines' WDL models with the pooled prior,
+    //     and each model's own share.
     ("report", 11),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name

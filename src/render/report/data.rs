@@ -77,6 +77,17 @@ impl Default for ReportData {
     }
 }
 
+/// An engine's WDL model of one event (with the pooled prior), or why none.
+#[derive(Debug, Clone)]
+pub struct EngineWdl {
+    pub engine: String,
+    pub model: Result<Model, String>,
+    /// Its own positions in the fit's window.
+    pub positions: u64,
+    /// Its positions' share of the fit against the prior's (1: none of the pool).
+    pub own_share: f64,
+}
+
 /// One event's section.
 #[derive(Debug, Clone, Default)]
 pub struct EventData {
@@ -96,8 +107,8 @@ pub struct EventData {
     pub balance: DataFrame,
     /// Per engine: its games' observations and their calibration.
     pub calibrations: Vec<(String, Vec<GameObs>, Calibration)>,
-    /// Per engine: its WDL model of this event (or why none) and its positions.
-    pub wdl: Vec<(String, Result<Model, String>, u64)>,
+    /// Per engine: its WDL model of this event.
+    pub wdl: Vec<EngineWdl>,
     /// The EAS table over the event's games, and the V6 globals it used.
     pub eas: DataFrame,
     pub eas_globals: Globals,
@@ -356,14 +367,16 @@ pub fn collect(
             .iter()
             .filter(|g| g.key.first() == Some(&name))
             .map(|g| {
-                (
-                    g.key.last().cloned().unwrap_or_default(),
-                    g.fit.as_ref().map(|f| f.model).map_err(|e| e.to_string()),
-                    g.retained(&wdl_events.settings) as u64,
-                )
+                let positions = g.retained(&wdl_events.settings);
+                EngineWdl {
+                    engine: g.key.last().cloned().unwrap_or_default(),
+                    model: g.fit.as_ref().map(|f| f.model).map_err(|e| e.to_string()),
+                    positions: positions as u64,
+                    own_share: positions / (positions + g.prior_positions),
+                }
             })
             .collect::<Vec<_>>();
-        wdl_rows.sort_by_cached_key(|w| natural_key(&w.0));
+        wdl_rows.sort_by_cached_key(|w| natural_key(&w.engine));
         let (eas, eas_globals) =
             score(&rows_of(labels, col::EVENT, &name)?, &EasOptions::default())?;
         let with_rows = |runs: &[(&EngineRun, DataFrame)]| -> Result<Vec<_>, Error> {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use polars::prelude::*;
 
-use super::data::{EventData, ReportData};
+use super::data::{EngineWdl, EventData, ReportData};
 use super::summary::thousands;
 use crate::Error;
 use crate::metrics::adjudication::query as adj;
@@ -630,8 +630,8 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
          in this event (docs/definitions/wdl.md), at material 58 and 20, fitted to its own \
          positions (WDL positions) with the model of every selected event counted as up to {} \
          positions more: alone, an engine's cubic from a thousand positions is mostly not identified, \
-         and with that prior a thousand own positions make about a tenth of the fit \
-         (docs/guide/wdl.md). Point estimates without intervals (`evallab wdl --event … --by \
+         and with that prior a thousand own positions make about a tenth of the fit (WDL own \
+         share; docs/guide/wdl.md). Point estimates without intervals (`evallab wdl --event … --by \
          engine --bootstrap 200` gives them).</p>",
         thousands(wdl::PRIOR_POSITIONS as i64)
     );
@@ -647,9 +647,18 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
             .collect(),
         _ => Default::default(),
     };
-    let (mut engines, mut bal, mut ml, mut w58, mut w20, mut positions, mut notes) =
-        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
-    for (engine, model, n) in &e.wdl {
+    let (mut engines, mut bal, mut ml, mut w58, mut w20, mut positions, mut shares, mut notes) = (
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+    );
+    for w in &e.wdl {
+        let (engine, model) = (&w.engine, &w.model);
         engines.push(engine.as_str());
         bal.push(balance.get(engine).copied().flatten());
         ml.push(
@@ -660,7 +669,8 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
         );
         w58.push(model.as_ref().ok().map(|m| m.a(58.0) / 100.0));
         w20.push(model.as_ref().ok().map(|m| m.a(20.0) / 100.0));
-        positions.push(*n);
+        positions.push(w.positions);
+        shares.push(model.is_ok().then_some(w.own_share));
         notes.push(model.as_ref().err().map(String::as_str));
     }
     let df = df!(
@@ -670,6 +680,7 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
         "wdl_58" => w58,
         "wdl_20" => w20,
         "wdl_positions" => positions,
+        "wdl_own_share" => shares,
         "note" => notes,
     )?;
     let cols: Vec<&str> = out::X05.columns.iter().map(|c| c.name).collect();
@@ -682,10 +693,10 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
 
 /// Each engine's x05 = a(material)/100 over the material its model was
 /// fitted on: how the balance moves from the middlegame to the endgame.
-fn x05_by_material(models: &[(String, Result<Model, String>, u64)]) -> Option<Chart> {
+fn x05_by_material(models: &[EngineWdl]) -> Option<Chart> {
     let fitted: Vec<(&String, &Model)> = models
         .iter()
-        .filter_map(|(n, m, _)| Some((n, m.as_ref().ok()?)))
+        .filter_map(|w| Some((&w.engine, w.model.as_ref().ok()?)))
         .collect();
     let lo = fitted.iter().map(|(_, m)| m.material_min).min()?;
     let hi = fitted.iter().map(|(_, m)| m.material_max).max()?;
@@ -1827,14 +1838,24 @@ mod tests {
             material_max: 78,
         };
         e.wdl = vec![
-            ("A".into(), Ok(m), 5000),
-            ("B".into(), Err("too few".into()), 12),
+            EngineWdl {
+                engine: "A".into(),
+                model: Ok(m),
+                positions: 5000,
+                own_share: 5000.0 / 15000.0,
+            },
+            EngineWdl {
+                engine: "B".into(),
+                model: Err("too few".into()),
+                positions: 12,
+                own_share: 12.0 / 10012.0,
+            },
         ];
         let html = x05_compared(&e).unwrap();
-        // a(58) = 58 + 100 = 158 cp; a(20) = 58·20/58 + 100 = 120 cp.
-        assert!(html.contains("<tr><td>A</td><td>0.62</td><td>—</td><td>1.58</td><td>1.20</td><td>5000</td><td>—</td></tr>"), "{html}");
+        // a(58) = 58 + 100 = 158 cp; a(20) = 58·20/58 + 100 = 120 cp; a third its own.
+        assert!(html.contains("<tr><td>A</td><td>0.62</td><td>—</td><td>1.58</td><td>1.20</td><td>5000</td><td>0.33</td><td>—</td></tr>"), "{html}");
         assert!(html.contains(
-            "<tr><td>B</td><td>—</td><td>—</td><td>—</td><td>—</td><td>12</td><td>too few</td></tr>"
+            "<tr><td>B</td><td>—</td><td>—</td><td>—</td><td>—</td><td>12</td><td>—</td><td>too few</td></tr>"
         ));
         assert!(html.contains(">WDL at material 58 (pawns)</th>"));
         assert_eq!(x05_compared(&event("F")).unwrap(), "");

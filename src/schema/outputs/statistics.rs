@@ -192,6 +192,15 @@ pub const X05: Output = Output {
             None,
             "Positions the engine's WDL model was fitted to.",
         ),
+        built(
+            "wdl_own_share",
+            "WDL own share",
+            "",
+            2,
+            None,
+            "WDL positions / (WDL positions + the prior's positions): how much of the model is the \
+             engine's own data in the event, the rest the pool of the selected events.",
+        ),
         built("note", "Note", "", 0, None, "Why there is no WDL model."),
     ],
 };

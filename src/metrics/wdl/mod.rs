@@ -300,6 +300,12 @@ fn pooled_prior(
     Prior::new(&pool, &pooled.model, s, opts.prior_positions)
 }
 
+/// A group's own positions' share of its fit against its prior's (None
+/// without positions).
+pub fn own_share(own: f64, prior_positions: f64) -> Option<f64> {
+    (own > 0.0).then(|| own / (own + prior_positions))
+}
+
 /// Counts in the fit's window, as a grid.
 fn window(counts: impl Iterator<Item = ((char, i32, i32, i32), f64)>, s: &Settings) -> Grid {
     let mut grid = Grid::new(s);
@@ -785,10 +791,7 @@ impl Fitted {
             out::OWN_SHARE.into(),
             r.iter()
                 .zip(&self.groups)
-                .map(|(r, g)| {
-                    let own: f64 = r.iter().sum();
-                    (own > 0.0).then(|| own / (own + g.prior_positions))
-                })
+                .map(|(r, g)| own_share(r.iter().sum(), g.prior_positions))
                 .collect::<Vec<_>>(),
         ));
         for i in 0..4 {

@@ -364,7 +364,8 @@ pub fn validate(
         Split::Events => Some(regex(&opts.test)?),
         Split::Games => None,
     };
-    // The test half's games (`Split::Games`), kept out of calibrate's fit.
+    // The test positions' games, kept out of calibrate's fit (its selection
+    // is the --train events, which hold the test half with `Split::Games`).
     let mut test_games = BTreeSet::new();
     let s = &opts.settings;
     // The same model fitted on every eval up to the ±10-pawn clamp, not only
@@ -397,9 +398,7 @@ pub fn validate(
                     None => train_re.is_match(&event) && Split::test_half(opts.seed, o.game),
                 };
                 if is_test {
-                    if test_re.is_none() {
-                        test_games.insert(o.game);
-                    }
+                    test_games.insert(o.game);
                     test.push(o);
                 } else if train_re.is_match(&event) {
                     train.add(s, &wide_settings, &o, outcome, mv, key);
@@ -455,15 +454,12 @@ pub fn validate(
             ..opts.selection.clone()
         },
     };
-    let mut facts = game_facts(games, moves, &cal_opts, true)?;
-    if !test_games.is_empty() {
-        let ids: Vec<i64> = test_games.into_iter().collect();
-        facts = facts.filter(
-            col(col::GAME_ID)
-                .is_in(lit(Series::new("test".into(), ids)).implode(false), false)
-                .not(),
-        );
-    }
+    let test_ids = Series::new("test".into(), test_games.into_iter().collect::<Vec<i64>>());
+    let facts = game_facts(games, moves, &cal_opts, true)?.filter(
+        col(col::GAME_ID)
+            .is_in(lit(test_ids).implode(false), false)
+            .not(),
+    );
     let cal = calibrate::calibrate(
         facts,
         &cal_opts,

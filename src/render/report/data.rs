@@ -84,8 +84,9 @@ pub struct EngineWdl {
     pub model: Result<Model, String>,
     /// Its own positions in the fit's window.
     pub positions: u64,
-    /// Its positions' share of the fit against the prior's (1: none of the pool).
-    pub own_share: f64,
+    /// Its positions' share of the fit against the prior's (1: none of the
+    /// pool; None without positions).
+    pub own_share: Option<f64>,
 }
 
 /// One event's section.
@@ -372,7 +373,7 @@ pub fn collect(
                     engine: g.key.last().cloned().unwrap_or_default(),
                     model: g.fit.as_ref().map(|f| f.model).map_err(|e| e.to_string()),
                     positions: positions as u64,
-                    own_share: positions / (positions + g.prior_positions),
+                    own_share: wdl::own_share(positions, g.prior_positions),
                 }
             })
             .collect::<Vec<_>>();

@@ -670,7 +670,7 @@ pub fn x05_compared(e: &EventData) -> Result<String, Error> {
         w58.push(model.as_ref().ok().map(|m| m.a(58.0) / 100.0));
         w20.push(model.as_ref().ok().map(|m| m.a(20.0) / 100.0));
         positions.push(w.positions);
-        shares.push(model.is_ok().then_some(w.own_share));
+        shares.push(w.own_share.filter(|_| model.is_ok()));
         notes.push(model.as_ref().err().map(String::as_str));
     }
     let df = df!(
@@ -1842,13 +1842,13 @@ mod tests {
                 engine: "A".into(),
                 model: Ok(m),
                 positions: 5000,
-                own_share: 5000.0 / 15000.0,
+                own_share: Some(5000.0 / 15000.0),
             },
             EngineWdl {
                 engine: "B".into(),
                 model: Err("too few".into()),
                 positions: 12,
-                own_share: 12.0 / 10012.0,
+                own_share: Some(12.0 / 10012.0),
             },
         ];
         let html = x05_compared(&e).unwrap();

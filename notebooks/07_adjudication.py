@@ -27,7 +27,8 @@
 # frame).
 #
 # Here the preset is re-implemented in plain Python over the `moves` table, and
-# its per-engine numbers are asserted equal to the command's.
+# its per-engine numbers are asserted equal to the command's; then the same for
+# the `fastchess` preset (fishtest's rules, counted as fastchess counts them).
 
 # %% tags=["parameters"]
 import os
@@ -55,7 +56,7 @@ moves = (
     ds.scan("moves")
     .select(
         "game_id", "ply", "side", "san", "uci", "is_book", "eval_cp", "mate", "is_mate",
-        "dead_material", "repetition", "halfmove_clock",
+        "dead_material", "repetition", "halfmove_clock", "move_number",
     )
     .sort("game_id", "ply")
     .collect()
@@ -76,8 +77,7 @@ display(summary)
 
 # %%
 MATE = 1_000_000
-DRAW_N, DRAW_C, DRAW_S = 40, 8, 10
-RESIGN_C, RESIGN_S = 3, 1000
+CUTECHESS = {"gui": "cutechess", "draw": (40, 8, 10), "resign": (3, 1000)}
 
 
 def own_eval(r):
@@ -118,8 +118,10 @@ def rook_rights(fen):
     return out
 
 
-def replay(rows, fen=None):
-    """First firing (ply, result) of the preset in one game's plies."""
+def replay(rows, fen=None, rules=CUTECHESS):
+    """First firing (ply, result) of a one-sided preset in one game's plies."""
+    (draw_n, draw_c, draw_s), (resign_c, resign_s) = rules["draw"], rules["resign"]
+    fast = rules["gui"] == "fastchess"
     draw, resign = 0, {"w": 0, "b": 0}
     rights = rook_rights(fen)
     for r in rows:
@@ -133,66 +135,102 @@ def replay(rows, fen=None):
         else:
             gives_up = r["san"].startswith("R") and frm in rights
             rights -= {frm, to}
-        if r["halfmove_clock"] == 0 or gives_up:
+        # fastchess resets on its halfmove clock only, and its move floor is the
+        # board's full move number - 1 (= ply // 2 from the standard start).
+        if r["halfmove_clock"] == 0 or (gives_up and not fast):
             draw = 0
+        moves_done = r["move_number"] - (s == "w") if fast else ply // 2
         if e is None:
             draw = 0
             resign[s] = 0
         else:
-            draw = draw + 1 if abs(e) <= DRAW_S else 0
-            if ply // 2 >= DRAW_N and draw >= 2 * DRAW_C:
-                return ply, "1/2-1/2"
-            resign[s] = resign[s] + 1 if e <= -RESIGN_S else 0
-            if resign[s] >= RESIGN_C:
-                return ply, "0-1" if s == "w" else "1-0"
+            draw = draw + 1 if abs(e) <= draw_s else 0
+            resign[s] = resign[s] + 1 if e <= -resign_s else 0
+            drawn = moves_done >= draw_n and draw >= 2 * draw_c
+            resigned = resign[s] >= resign_c
+            # cutechess asks the draw rule first, fastchess the resign rule.
+            for rule in ("resign", "draw") if fast else ("draw", "resign"):
+                if rule == "draw" and drawn:
+                    return ply, "1/2-1/2"
+                if rule == "resign" and resigned:
+                    return ply, "0-1" if s == "w" else "1-0"
         if r["is_mate"]:
             return None
     return None
 
 
 fens = dict(games.select("game_id", "start_fen").iter_rows())
-fires = []
-for (gid,), g in moves.group_by(["game_id"], maintain_order=True):
-    f = replay(g.iter_rows(named=True), fens.get(gid))
-    fires.append({"game_id": gid, "fire_ply": f and f[0], "rule_result": f and f[1]})
-fires = pl.DataFrame(fires, schema={"game_id": pl.Int64, "fire_ply": pl.Int64, "rule_result": pl.String})
+
+
+def fires_of(rules):
+    fires = []
+    for (gid,), g in moves.group_by(["game_id"], maintain_order=True):
+        f = replay(g.iter_rows(named=True), fens.get(gid), rules)
+        fires.append({"game_id": gid, "fire_ply": f and f[0], "rule_result": f and f[1]})
+    return pl.DataFrame(fires, schema={"game_id": pl.Int64, "fire_ply": pl.Int64, "rule_result": pl.String})
+
 
 adjudicated = pl.any_horizontal(
     pl.col(c).str.contains(r"(?i)adjudicat|TCEC (draw|win) rule|TB").fill_null(False)
     for c in ("termination", "termination_details")
 )
-out = (
-    games.filter(pl.col("plies") > 0)
-    .join(fires, on="game_id", how="left")
-    .with_columns(
-        verdict=pl.when(~pl.col("result").is_in(["1-0", "0-1", "1/2-1/2"]))
-        .then(pl.lit("censored"))
-        .when(pl.col("fire_ply").is_not_null())
-        .then(pl.when(pl.col("rule_result") == pl.col("result")).then(pl.lit("agree")).otherwise(pl.lit("wrong")))
-        .when(adjudicated)
-        .then(pl.lit("censored"))
-        .otherwise(pl.lit("none"))
+
+
+def per_engine_of(fires):
+    out = (
+        games.filter(pl.col("plies") > 0)
+        .join(fires, on="game_id", how="left")
+        .with_columns(
+            verdict=pl.when(~pl.col("result").is_in(["1-0", "0-1", "1/2-1/2"]))
+            .then(pl.lit("censored"))
+            .when(pl.col("fire_ply").is_not_null())
+            .then(pl.when(pl.col("rule_result") == pl.col("result")).then(pl.lit("agree")).otherwise(pl.lit("wrong")))
+            .when(adjudicated)
+            .then(pl.lit("censored"))
+            .otherwise(pl.lit("none"))
+        )
+        .with_columns(plies_saved=pl.when(pl.col("verdict") == "agree").then(pl.col("plies").cast(pl.Int64) - pl.col("fire_ply")).otherwise(0))
     )
-    .with_columns(plies_saved=pl.when(pl.col("verdict") == "agree").then(pl.col("plies").cast(pl.Int64) - pl.col("fire_ply")).otherwise(0))
-)
-per_engine = (
-    pl.concat([out.with_columns(engine=pl.col("white")), out.with_columns(engine=pl.col("black"))])
-    .group_by("engine")
-    .agg(
-        pl.len().alias("games_nb"),
-        pl.col("fire_ply").is_not_null().sum().alias("fired_nb"),
-        (pl.col("verdict") == "agree").sum().alias("agree_nb"),
-        (pl.col("verdict") == "wrong").sum().alias("wrong_nb"),
-        (pl.col("verdict") == "censored").sum().alias("censored_nb"),
-        pl.col("plies_saved").sum().alias("plies_saved_nb"),
+    return (
+        pl.concat([out.with_columns(engine=pl.col("white")), out.with_columns(engine=pl.col("black"))])
+        .group_by("engine")
+        .agg(
+            pl.len().alias("games_nb"),
+            pl.col("fire_ply").is_not_null().sum().alias("fired_nb"),
+            (pl.col("verdict") == "agree").sum().alias("agree_nb"),
+            (pl.col("verdict") == "wrong").sum().alias("wrong_nb"),
+            (pl.col("verdict") == "censored").sum().alias("censored_nb"),
+            pl.col("plies_saved").sum().alias("plies_saved_nb"),
+        )
     )
-)
-cmp = summary.join(per_engine, on="engine", how="full", coalesce=True).sort("engine")
-display(cmp.select("engine", "games", "games_nb", "fired", "fired_nb", "agree", "agree_nb", "wrong", "wrong_nb", "plies_saved", "plies_saved_nb"))
-assert cmp.height == summary.height == per_engine.height
-for c in ("games", "fired", "agree", "wrong", "censored", "plies_saved"):
-    assert (cmp[c] == cmp[f"{c}_nb"]).all(), f"{c} differs"
-print("the cutechess preset's per-engine numbers reproduced")
+
+
+def compare(summary, per_engine, name):
+    cmp = summary.join(per_engine, on="engine", how="full", coalesce=True).sort("engine")
+    display(cmp.select("engine", "games", "games_nb", "fired", "fired_nb", "agree", "agree_nb", "wrong", "wrong_nb", "plies_saved", "plies_saved_nb"))
+    assert cmp.height == summary.height == per_engine.height
+    for c in ("games", "fired", "agree", "wrong", "censored", "plies_saved"):
+        assert (cmp[c] == cmp[f"{c}_nb"]).all(), f"{c} differs"
+    print(f"the {name} preset's per-engine numbers reproduced")
+
+
+compare(summary, per_engine_of(fires_of(CUTECHESS)), "cutechess")
+
+# %% [markdown]
+# ## fishtest's rules, counted as fastchess counts them
+#
+# The `fastchess` preset is fishtest's `-resign movecount=3 score=600 -draw
+# movenumber=34 movecount=8 score=20` with `gui = "fastchess"`: the draw count
+# resets on the halfmove clock only (not on a rook move that gives up a castling
+# right), its move floor is the board's move number, and the resign rule is asked
+# first (`docs/definitions/adjudication.md`, reading 9; checked against fastchess's
+# own matches in `tests/it/fastchess.rs`). The same Python replay with those
+# switches gives the command's numbers.
+
+# %%
+FASTCHESS = {"gui": "fastchess", "draw": (34, 8, 20), "resign": (3, 600)}
+fishtest = ds.adjudicate(rules="fastchess", by="engine")
+compare(fishtest, per_engine_of(fires_of(FASTCHESS)), "fastchess")
 
 # %% [markdown]
 # ## The sweep: plies saved against wrong results

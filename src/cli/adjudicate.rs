@@ -22,13 +22,14 @@ use super::args::{NameOrPath, OutputArgs, ReadPath, WritePath};
 
 /// Replay resign and draw rules over the games: fired, agreed, wrong, plies saved.
 ///
-/// Replays resign and draw rules (cutechess, TCEC, Terra presets or a TOML
-/// file) over the games: per rule, how often it fires, agrees with the final
+/// Replays resign and draw rules (cutechess, fastchess, TCEC, Terra presets or
+/// a TOML file) over the games: per rule, how often it fires, agrees with the final
 /// result or gets it wrong, and the plies and hours it saves
 /// (docs/guide/adjudication.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A preset (cutechess, tcec, terra) or a rule TOML file.
+    /// A preset (cutechess; fastchess: fishtest's rules, counted as fastchess
+    /// counts them; tcec; terra) or a rule TOML file.
     #[arg(long, value_name = "PRESET|FILE")]
     rules: NameOrPath,
     /// Override a rule key, e.g. `--set draw.score=20` (repeatable).
@@ -200,4 +201,25 @@ fn draw(df: &DataFrame, axes: &[Axis], name: &str, path: &Path) -> anyhow::Resul
     );
     plot::tradeoff(&title, &points, path)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+    use evallab::metrics::adjudication::rules::PRESETS;
+
+    /// `--rules`' help names every shipped preset.
+    #[test]
+    fn the_rules_help_names_every_preset() {
+        let cli = crate::cli::Cli::command();
+        let cmd = cli.find_subcommand("adjudicate").unwrap();
+        let arg = cmd.get_arguments().find(|a| a.get_id() == "rules").unwrap();
+        let help = arg.get_help().unwrap().to_string();
+        for (name, _) in PRESETS {
+            assert!(
+                help.contains(name),
+                "--rules' help does not name {name}: {help}"
+            );
+        }
+    }
 }

@@ -7,6 +7,7 @@
 //! - [`matching`]: `evallab match` on hand-picked positions with Stockfish;
 //! - [`eas`]: EAS labels and scores on hand-built games, against pgn-extract;
 //! - [`ease`]: `policy` and `ease` with lc0 + Maia-1900 and Stockfish;
+//! - [`fastchess`]: `adjudicate` and `pairs` against fastchess's own matches;
 //! - [`fixtures`]: hand-written PGN in `data/fixtures`, values computed by hand;
 //! - [`layout`]: the source tree: no import cycle, one dataset writer;
 //! - [`outputs`]: every command's columns against `schema::outputs`;
@@ -26,6 +27,7 @@ mod cli;
 mod difficulty;
 mod eas;
 mod ease;
+mod fastchess;
 mod fixtures;
 mod layout;
 mod matching;

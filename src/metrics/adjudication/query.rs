@@ -129,6 +129,7 @@ pub fn load_in_chunks<'a>(
         col(c::IS_MATE),
         col(c::TIME_MS),
         col(c::TIME_LEFT_MS),
+        col(c::MOVE_NUMBER),
         col(c::HALFMOVE_CLOCK),
         col(c::REPETITION),
         col(c::DEAD_MATERIAL),
@@ -236,6 +237,7 @@ fn read_plies(
     let mated = mv.column(c::IS_MATE)?.bool()?;
     let left = mv.column(c::TIME_LEFT_MS)?.i64()?;
     let half = mv.column(c::HALFMOVE_CLOCK)?.u32()?;
+    let number = mv.column(c::MOVE_NUMBER)?.u32()?;
     let rep = mv.column(c::REPETITION)?.u32()?;
     let dead = mv.column(c::DEAD_MATERIAL)?.bool()?;
     let mat = mv.column(c::MATERIAL_BALANCE)?.i16()?;
@@ -303,6 +305,7 @@ fn read_plies(
         plies.push(Ply {
             white,
             eval,
+            move_number: number.get(i).unwrap_or(0),
             halfmove,
             irreversible: halfmove == 0 || gives_up,
             repetition: rep.get(i).unwrap_or(1),

@@ -6,7 +6,7 @@
 //! `chessgame.cpp` `onMoveMade`): the clocks printed after a ply are computed
 //! from the counters *before* the ply is added, as the fork prints them.
 
-use super::rules::{Compiled, Draw, Resign, TcecDraw, TerraDraw, TerraResign, Win};
+use super::rules::{Compiled, Draw, Gui, MaxMoves, Resign, TcecDraw, TerraDraw, TerraResign, Win};
 
 /// A mate score on the own-eval scale: mate in n is ±(MATE − n).
 pub const MATE: i32 = 1_000_000;
@@ -24,6 +24,8 @@ pub struct Ply {
     /// Own eval, centipawns (mates ±(MATE − n)); None: unknown (book, no eval,
     /// placeholder).
     pub eval: Option<i32>,
+    /// The full move number of the move, as printed (a FEN's continues).
+    pub move_number: u32,
     /// The halfmove clock after the move (0: a capture or pawn move).
     pub halfmove: u32,
     /// cutechess's `reversibleMoveCount() == 0`: a capture, a pawn move, or a
@@ -106,6 +108,7 @@ pub mod clause {
     pub const TCEC_WIN: &str = "tcec win rule";
     pub const RESIGN: &str = "resign";
     pub const DRAW: &str = "draw";
+    pub const MAXMOVES: &str = "maxmoves";
     pub const TERRA_RESIGN: &str = "terra resign";
     pub const TERRA_DRAW: &str = "terra draw";
     pub const FIFTY: &str = "fifty-move rule";
@@ -204,6 +207,10 @@ struct State {
     cute_draw: u32,
     cute_resign: [u32; 2],
     cute_winning: [u32; 2],
+    /// fastchess's two-sided count: consecutive plies beyond the score.
+    fast_beyond: u32,
+    /// Plies not from the book (fastchess's `maxmoves` count).
+    engine_plies: u32,
     tcec_draw: u32,
     tcec_loser: [u32; 2],
     tcec_winner: [u32; 2],
@@ -220,6 +227,8 @@ impl State {
             cute_draw: 0,
             cute_resign: [0; 2],
             cute_winning: [0; 2],
+            fast_beyond: 0,
+            engine_plies: 0,
             tcec_draw: 0,
             tcec_loser: [0; 2],
             tcec_winner: [0; 2],
@@ -303,11 +312,20 @@ impl State {
                 first(self.tcec_win_add(w, ply, p.white, score));
             }
         }
-        if let Some(d) = &rules.draw {
-            first(self.cute_draw_add(d, ply, &p));
+        // cutechess asks the draw rule first, fastchess the resign rule (they
+        // can both hold only where the resign score is within the draw score).
+        let draw = rules
+            .draw
+            .and_then(|d| self.cute_draw_add(&d, rules.gui, ply, &p));
+        let resign = rules
+            .resign
+            .and_then(|r| self.cute_resign_add(&r, rules.gui, ply, &p));
+        match rules.gui {
+            Gui::Cutechess => first(draw.or(resign)),
+            Gui::Fastchess => first(resign.or(draw)),
         }
-        if let Some(r) = &rules.resign {
-            first(self.cute_resign_add(r, ply, &p));
+        if let Some(m) = &rules.maxmoves {
+            first(self.maxmoves_add(m, rules.gui, ply, &p));
         }
         if let Some(t) = &rules.terra {
             if let Some(r) = &t.resign {
@@ -414,10 +432,18 @@ impl State {
         }
     }
 
-    /// cutechess `-draw`: an irreversible ply resets the count and is then
-    /// counted; a move without an eval resets it.
-    fn cute_draw_add(&mut self, d: &Draw, ply: u32, p: &Ply) -> Option<Fire> {
-        if p.irreversible {
+    /// `-draw`: a ply that resets the count is then counted; a move without
+    /// an eval resets it. What resets, and the move floor, by [`Gui`].
+    fn cute_draw_add(&mut self, d: &Draw, gui: Gui, ply: u32, p: &Ply) -> Option<Fire> {
+        let (reset, moves) = match gui {
+            Gui::Cutechess => (p.irreversible, ply / 2),
+            // `halfMoveClock() == 0`; `fullMoveNumber() - 1` after the move.
+            Gui::Fastchess => (
+                p.halfmove == 0,
+                p.move_number.saturating_sub(u32::from(p.white)),
+            ),
+        };
+        if reset {
             self.cute_draw = 0;
         }
         let Some(e) = p.eval else {
@@ -429,22 +455,38 @@ impl State {
         } else {
             0
         };
-        (ply / 2 >= d.movenumber && self.cute_draw >= 2 * d.movecount).then_some(Fire {
+        (moves >= d.movenumber && self.cute_draw >= 2 * d.movecount).then_some(Fire {
             ply,
             result: Outcome::Draw,
             clause: clause::DRAW,
         })
     }
 
-    /// cutechess `-resign`: the mover's own eval at or below −score for
-    /// movecount own moves; `twosided` also needs the opponent at or above +score.
-    fn cute_resign_add(&mut self, r: &Resign, ply: u32, p: &Ply) -> Option<Fire> {
+    /// `-resign`: the mover's own eval at or below −score for movecount own
+    /// moves; `twosided`, by [`Gui`]: cutechess also needs the opponent at or
+    /// above +score as long, fastchess 2·movecount plies beyond ±score in a
+    /// row, the mover's eval negative.
+    fn cute_resign_add(&mut self, r: &Resign, gui: Gui, ply: u32, p: &Ply) -> Option<Fire> {
         let s = side(p.white);
         let Some(e) = p.eval else {
             self.cute_resign[s] = 0;
             self.cute_winning[s] = 0;
+            self.fast_beyond = 0;
             return None;
         };
+        // A mate is beyond every score (±(MATE − n)).
+        self.fast_beyond = if e.abs() >= r.score {
+            self.fast_beyond + 1
+        } else {
+            0
+        };
+        if r.twosided && gui == Gui::Fastchess {
+            return (self.fast_beyond >= 2 * r.movecount && e < 0).then_some(Fire {
+                ply,
+                result: Outcome::win(!p.white),
+                clause: clause::RESIGN,
+            });
+        }
         self.cute_resign[s] = if e <= -r.score {
             self.cute_resign[s] + 1
         } else {
@@ -460,6 +502,22 @@ impl State {
             ply,
             result: Outcome::win(!p.white),
             clause: clause::RESIGN,
+        })
+    }
+
+    /// `-maxmoves`: cutechess draws at a searched move once the plies since
+    /// the start reach 2·N, fastchess after 2·N moves not from the book.
+    fn maxmoves_add(&mut self, m: &MaxMoves, gui: Gui, ply: u32, p: &Ply) -> Option<Fire> {
+        self.engine_plies += u32::from(!p.book);
+        let reached = m.movecount > 0
+            && match gui {
+                Gui::Cutechess => !p.book && !p.silent && ply >= 2 * m.movecount,
+                Gui::Fastchess => self.engine_plies >= 2 * m.movecount,
+            };
+        reached.then_some(Fire {
+            ply,
+            result: Outcome::Draw,
+            clause: clause::MAXMOVES,
         })
     }
 
@@ -557,6 +615,7 @@ mod tests {
             .map(|(i, e)| Ply {
                 white: i % 2 == 0,
                 eval: *e,
+                move_number: i as u32 / 2 + 1,
                 halfmove: i as u32 + 1,
                 repetition: 1,
                 ..Ply::default()
@@ -647,6 +706,103 @@ mod tests {
         assert_eq!(fire(&f, &game(&all(0, 12))), Some((10, "1/2-1/2", "draw")));
         // A game shorter than the window never fires.
         assert_eq!(fire(&r, &game(&all(0, 3))), None);
+    }
+
+    /// Both runners' rules from the same keys, `gui` apart.
+    fn both(toml: &str) -> [Compiled; 2] {
+        ["cutechess", "fastchess"].map(|g| rules(&format!("gui = '{g}'\n{NO_ALWAYS}{toml}")))
+    }
+
+    #[test]
+    fn fastchess_draw_resets_on_the_halfmove_clock_only() {
+        let [cute, fast] = both("[draw]\nmovenumber = 0\nmovecount = 2\nscore = 10\n");
+        // A rook move that gives up a castling right: cutechess's board counts
+        // it irreversible, fastchess's halfmove clock goes on.
+        let mut g = game(&all(0, 12));
+        g[2].irreversible = true;
+        assert_eq!(fire(&cute, &g), Some((6, "1/2-1/2", "draw")));
+        assert_eq!(fire(&fast, &g), Some((4, "1/2-1/2", "draw")));
+        // A capture resets both.
+        (g[2].halfmove, g[2].irreversible) = (0, true);
+        assert_eq!(fire(&cute, &g), Some((6, "1/2-1/2", "draw")));
+        assert_eq!(fire(&fast, &g), Some((6, "1/2-1/2", "draw")));
+    }
+
+    #[test]
+    fn fastchess_draw_floor_is_the_boards_move_number() {
+        let [cute, fast] = both("[draw]\nmovenumber = 31\nmovecount = 1\nscore = 10\n");
+        // From a FEN at move 30, Black to move: Black's 30th, White's 31st, …
+        let g: Vec<Ply> = (0..70u32)
+            .map(|i| Ply {
+                white: i % 2 == 1,
+                eval: Some(0),
+                move_number: 30 + i.div_ceil(2),
+                halfmove: i + 1,
+                repetition: 1,
+                ..Ply::default()
+            })
+            .collect();
+        // fastchess: `fullMoveNumber() - 1` = 31 after Black's 31st move (ply
+        // 3); cutechess: plies since the FEN / 2 = 31 at ply 62.
+        assert_eq!(fire(&fast, &g), Some((3, "1/2-1/2", "draw")));
+        assert_eq!(fire(&cute, &g), Some((62, "1/2-1/2", "draw")));
+    }
+
+    #[test]
+    fn fastchess_twosided_resign_counts_plies_beyond_the_score_either_way() {
+        let [cute, fast] = both("[resign]\nmovecount = 2\nscore = 300\ntwosided = true\n");
+        // The usual case: both agree, Black resigns at its 2nd move.
+        for r in [&cute, &fast] {
+            assert_eq!(
+                fire(r, &game(&pair(300, -300, 8))),
+                Some((4, "1-0", "resign"))
+            );
+        }
+        // White losing: its 3rd move, once Black has been winning for 2 (cutechess)
+        // and 4 plies in a row are beyond ±3.00 with the mover negative (fastchess).
+        for r in [&cute, &fast] {
+            assert_eq!(
+                fire(r, &game(&pair(-300, 300, 8))),
+                Some((5, "0-1", "resign"))
+            );
+        }
+        // Both engines think they lose: cutechess waits for a winner, fastchess
+        // counts |score| and the mover (Black at ply 4) is negative.
+        assert_eq!(fire(&cute, &game(&pair(-300, -300, 8))), None);
+        assert_eq!(
+            fire(&fast, &game(&pair(-300, -300, 8))),
+            Some((4, "1-0", "resign"))
+        );
+        // A ply within ±score breaks fastchess's count: plies 4..7 again.
+        let mut e = pair(300, -300, 12);
+        e[2] = Some(299);
+        assert_eq!(fire(&fast, &game(&e)), Some((8, "1-0", "resign")));
+        // One-sided, both count alike.
+        let [c1, f1] = both("[resign]\nmovecount = 2\nscore = 300\n");
+        for r in [&c1, &f1] {
+            assert_eq!(
+                fire(r, &game(&pair(-300, -300, 8))),
+                Some((3, "0-1", "resign"))
+            );
+        }
+    }
+
+    #[test]
+    fn maxmoves_counts_every_ply_in_cutechess_and_engine_moves_in_fastchess() {
+        let [cute, fast] = both("[maxmoves]\nmovecount = 3\n");
+        let mut g = game(&all(0, 20));
+        for p in &mut g[..4] {
+            (p.book, p.eval) = (true, None);
+        }
+        // cutechess: the 6th ply since the start; fastchess: the 6th engine move.
+        assert_eq!(fire(&cute, &g), Some((6, "1/2-1/2", "maxmoves")));
+        assert_eq!(fire(&fast, &g), Some((10, "1/2-1/2", "maxmoves")));
+        // cutechess adjudicates only at a searched move: a silent 6th ply waits.
+        g[5].silent = true;
+        assert_eq!(fire(&cute, &g), Some((7, "1/2-1/2", "maxmoves")));
+        // 0 is off.
+        let [c0, f0] = both("[maxmoves]\nmovecount = 0\n");
+        assert_eq!((fire(&c0, &g), fire(&f0, &g)), (None, None));
     }
 
     #[test]

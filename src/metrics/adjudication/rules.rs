@@ -4,6 +4,9 @@
 //!
 //! Scores are centipawns from the mover's point of view; `movecount` counts the
 //! mover's own moves (TCEC's draw rule: full moves, i.e. 2·movecount plies).
+//! `[resign]`, `[draw]` and `[maxmoves]` are the options of the same names of
+//! cutechess-cli and fastchess; `gui` says which of the two counts them (they
+//! differ in details, see [`Gui`]).
 
 use std::collections::HashMap;
 
@@ -13,10 +16,14 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 
 /// The shipped presets: (name, TOML text).
-pub const PRESETS: [(&str, &str); 3] = [
+pub const PRESETS: [(&str, &str); 4] = [
     (
         "cutechess",
         include_str!("../../../data/adjudication/cutechess.toml"),
+    ),
+    (
+        "fastchess",
+        include_str!("../../../data/adjudication/fastchess.toml"),
     ),
     ("tcec", include_str!("../../../data/adjudication/tcec.toml")),
     (
@@ -30,10 +37,15 @@ pub const PRESETS: [(&str, &str); 3] = [
 #[serde(deny_unknown_fields)]
 pub struct RuleSet {
     pub name: String,
-    /// cutechess `-resign`.
+    /// Whose counting `resign`, `draw` and `maxmoves` follow.
+    #[serde(default)]
+    pub gui: Gui,
+    /// cutechess's and fastchess's `-resign`.
     pub resign: Option<Resign>,
-    /// cutechess `-draw`.
+    /// cutechess's and fastchess's `-draw`.
     pub draw: Option<Draw>,
+    /// cutechess's and fastchess's `-maxmoves`.
+    pub maxmoves: Option<MaxMoves>,
     /// TCEC's rules per era of events (first matching era wins).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tcec: Vec<TcecEra>,
@@ -44,6 +56,27 @@ pub struct RuleSet {
     pub tb: Option<Tb>,
     #[serde(default)]
     pub always: Always,
+}
+
+/// The match runner whose adjudicator `resign`, `draw` and `maxmoves`
+/// reproduce: cutechess's `gameadjudicator.cpp` or fastchess's `match.hpp`
+/// trackers. They differ in what resets the draw count, the draw's move
+/// floor, two-sided resignation and what `maxmoves` counts
+/// (docs/definitions/adjudication.md, reading 9).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gui {
+    #[default]
+    Cutechess,
+    Fastchess,
+}
+
+/// `-maxmoves N`: the game is drawn after N moves (see [`Gui`] for what
+/// counts); 0 is off, as in cutechess.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaxMoves {
+    pub movecount: u32,
 }
 
 /// cutechess `-resign movecount=C score=S [twosided=true]`.
@@ -177,8 +210,10 @@ impl Default for Always {
 /// The rules that apply to one event: at most one TCEC era is chosen.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
+    pub gui: Gui,
     pub resign: Option<Resign>,
     pub draw: Option<Draw>,
+    pub maxmoves: Option<MaxMoves>,
     /// The TCEC era's name and rules (None: the set has no TCEC part, or no
     /// era matches the event).
     pub tcec: Option<(String, Option<TcecDraw>, Option<Win>)>,
@@ -334,8 +369,10 @@ impl RuleSet {
     pub fn compile_era(&self, era: Option<usize>) -> Compiled {
         let era = era.map(|i| &self.tcec[i]);
         Compiled {
+            gui: self.gui,
             resign: self.resign,
             draw: self.draw,
+            maxmoves: self.maxmoves,
             tcec: era.map(|e| (e.era.clone(), e.draw, e.win)),
             terra: self.terra,
             tb: era.and_then(|e| e.tb).or(self.tb).map(|t| t.men),
@@ -454,6 +491,8 @@ fn set_path(
                     .parse::<bool>()
                     .map(toml::Value::Boolean)
                     .map_err(|_| "allowed values are true and false")?,
+                // A name (`gui`): the rule set's type checks it.
+                toml::Value::String(_) => toml::Value::String(value.to_string()),
                 _ => return Err("not a settable value".into()),
             };
             *hits += 1;
@@ -574,23 +613,29 @@ mod tests {
         let e = RuleSet::parse("name = 'x'\n[resing]\n", "f")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("unknown field `resing`, expected one of `name`, `resign`, `draw`, `tcec`, `terra`, `tb`, `always`"), "{e}");
+        assert!(e.contains("unknown field `resing`, expected one of `name`, `gui`, `resign`, `draw`, `maxmoves`, `tcec`, `terra`, `tb`, `always`"), "{e}");
         let e = RuleSet::parse("name = 'x'\n[[tcec]]\nera = 'a'\nevents = '('\n", "f")
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("f: tcec[0].events: not a regex"), "{e}");
         let c = RuleSet::load("cutechess").unwrap();
         let e = c.set("draw.scor", "3").unwrap_err().to_string();
-        assert!(e.contains("allowed keys: always.dead, always.fifty, always.threefold, draw.movecount, draw.movenumber, draw.score, resign.movecount, resign.score, resign.twosided"), "{e}");
+        assert!(e.contains("allowed keys: always.dead, always.fifty, always.threefold, draw.movecount, draw.movenumber, draw.score, gui, maxmoves.movecount, resign.movecount, resign.score, resign.twosided"), "{e}");
         let e = c.set("draw.score", "1.5").unwrap_err().to_string();
         assert!(e.contains("allowed values are integers"), "{e}");
         let e = c.set("resign.twosided", "yes").unwrap_err().to_string();
         assert!(e.contains("allowed values are true and false"), "{e}");
+        assert_eq!(c.set("gui", "fastchess").unwrap().gui, Gui::Fastchess);
+        let e = c.set("gui", "arena").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown variant `arena`, expected `cutechess` or `fastchess`"),
+            "{e}"
+        );
         assert!(
             RuleSet::load("nope")
                 .unwrap_err()
                 .to_string()
-                .contains("cutechess, tcec, terra")
+                .contains("cutechess, fastchess, tcec, terra")
         );
     }
 

@@ -1,0 +1,187 @@
+//! fastchess's own matches (`tests/data/fastchess-match`, how they were made
+//! in `tests/data/README.md`): the same 200 Stockfish games played out and
+//! played again with fastchess's adjudication on. The games are
+//! deterministic (nodes-limited, one thread), so each adjudicated game is its
+//! played-out twin cut where fastchess's rules fired: `adjudicate --rules
+//! fastchess` must cut every one at the same ply with the same result, and
+//! `pairs` must print fastchess's own summary of the played-out match.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use evallab::dataset::Dataset;
+use evallab::ingest::{IngestOptions, ingest};
+use evallab::metrics::Selection;
+use evallab::metrics::adjudication::{RuleSet, query};
+use evallab::schema::{GAMES, MOVES, col};
+use polars::prelude::*;
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/fastchess-match")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn dataset(name: &str) -> (tempfile::TempDir, Dataset) {
+    let dir = tempfile::tempdir().unwrap();
+    ingest(
+        dir.path(),
+        &[data(name)],
+        IngestOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let ds = Dataset::open(dir.path()).unwrap();
+    (dir, ds)
+}
+
+fn column_strs(df: &DataFrame, c: &str) -> Vec<String> {
+    let s = df.column(c).unwrap().cast(&DataType::String).unwrap();
+    s.str()
+        .unwrap()
+        .iter()
+        .map(|v| v.unwrap_or_default().to_string())
+        .collect()
+}
+
+/// Each game's end, by (round, White): its plies and result.
+type Ends = HashMap<(String, String), (String, String)>;
+
+/// The games' recorded ends.
+fn recorded(ds: &Dataset) -> Ends {
+    let g = ds.scan(&GAMES).unwrap().collect().unwrap();
+    let (round, white) = (column_strs(&g, col::ROUND), column_strs(&g, col::WHITE));
+    let (plies, result) = (column_strs(&g, col::PLIES), column_strs(&g, col::RESULT));
+    round
+        .into_iter()
+        .zip(white)
+        .zip(plies.into_iter().zip(result))
+        .collect()
+}
+
+/// Where `set` ends each played-out game: the firing ply and the rule's
+/// result, or the game's own end where no rule fires.
+fn replayed(ds: &Dataset, set: &RuleSet) -> (Ends, HashMap<String, usize>) {
+    let l = query::load(
+        ds.scan(&GAMES).unwrap(),
+        ds.scan(&MOVES).unwrap(),
+        &Selection::default(),
+        false,
+        None,
+    )
+    .unwrap();
+    let o = l.outcomes(set).unwrap();
+    let s = |c: &str| column_strs(&o, c);
+    let (round, white, plies, result) =
+        (s(col::ROUND), s(col::WHITE), s(col::PLIES), s(col::RESULT));
+    let (fire, rule, clause) = (s("fire_ply"), s("rule_result"), s("clause"));
+    let mut clauses: HashMap<String, usize> = HashMap::new();
+    let mut ends = Ends::new();
+    for i in 0..o.height() {
+        let end = if fire[i].is_empty() {
+            (plies[i].clone(), result[i].clone())
+        } else {
+            *clauses.entry(clause[i].clone()).or_default() += 1;
+            (fire[i].clone(), rule[i].clone())
+        };
+        ends.insert((round[i].clone(), white[i].clone()), end);
+    }
+    (ends, clauses)
+}
+
+/// The games whose replayed end is not fastchess's.
+fn disagreeing(replayed: &Ends, fastchess: &Ends) -> Vec<String> {
+    let mut out: Vec<String> = fastchess
+        .iter()
+        .filter(|(k, v)| replayed.get(*k) != Some(*v))
+        .map(|(k, v)| format!("{k:?}: fastchess {v:?}, replay {:?}", replayed.get(k)))
+        .collect();
+    out.sort();
+    out
+}
+
+fn rules(gui: &str, sets: &[(&str, &str)]) -> RuleSet {
+    let mut set = RuleSet::load("fastchess").unwrap().set("gui", gui).unwrap();
+    for (k, v) in sets {
+        set = set.set(k, v).unwrap();
+    }
+    set
+}
+
+#[test]
+fn adjudicate_cuts_every_game_where_fastchess_did() {
+    let (_d, played) = dataset("played-out.pgn.zst");
+    let common = [
+        ("draw.movenumber", "30"),
+        ("draw.movecount", "4"),
+        ("draw.score", "20"),
+        ("resign.movecount", "3"),
+        ("resign.score", "400"),
+    ];
+    // `-draw movenumber=30 movecount=4 score=20 -resign movecount=3 score=400`.
+    let (_o, one) = dataset("one-sided.pgn.zst");
+    let fastchess = recorded(&one);
+    assert_eq!(fastchess.len(), 200);
+    let (ends, clauses) = replayed(&played, &rules("fastchess", &common));
+    assert_eq!(disagreeing(&ends, &fastchess), Vec::<String>::new());
+    // Both rules fired often enough to be tested by it.
+    assert!(
+        clauses["resign"] >= 100 && clauses["draw"] >= 40,
+        "{clauses:?}"
+    );
+    // The same with `twosided=true -maxmoves 70`.
+    let (_t, two) = dataset("two-sided-maxmoves.pgn.zst");
+    let fastchess = recorded(&two);
+    let mut twosided = common.to_vec();
+    twosided.extend([("resign.twosided", "true"), ("maxmoves.movecount", "70")]);
+    let (ends, clauses) = replayed(&played, &rules("fastchess", &twosided));
+    assert_eq!(disagreeing(&ends, &fastchess), Vec::<String>::new());
+    assert!(clauses["maxmoves"] >= 10, "{clauses:?}");
+    // Counted as cutechess counts `-maxmoves` (every ply since the start,
+    // the book's too), the long games end earlier than fastchess ended them.
+    let (ends, _) = replayed(&played, &rules("cutechess", &twosided));
+    assert!(disagreeing(&ends, &fastchess).len() >= 10);
+}
+
+/// `pairs` on the played-out match prints what fastchess printed at its end:
+/// `Elo: 159.78 +/- 40.80, nElo: 217.87 +/- 48.15`, `Ptnml(0-2): [1, 6, 31,
+/// 30, 32]`, `LLR: 1.20 … [150.00, 170.00]`, `Wins: 110, Losses: 24, Draws: 66`.
+#[test]
+fn pairs_print_fastchess_summary() {
+    let (d, _ds) = dataset("played-out.pgn.zst");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args(["pairs", &d.path().display().to_string()])
+        .args(["--by", "engine", "--engine", "^SF-6k$", "--sprt", "150,170"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    let f = |k: &str| r[k].as_f64().unwrap();
+    let penta: Vec<f64> = ["ll", "ld", "dd_wl", "wd", "ww"].map(f).to_vec();
+    assert_eq!(penta, [1.0, 6.0, 31.0, 30.0, 32.0]);
+    assert_eq!((f("wins"), f("losses"), f("draws")), (110.0, 24.0, 66.0));
+    // fastchess prints two decimals.
+    for (k, v) in [
+        ("elo", 159.78),
+        ("elo_error", 40.80),
+        ("nelo", 217.87),
+        ("nelo_error", 48.15),
+        ("llr", 1.20),
+        ("llr_upper", 2.94),
+    ] {
+        assert!(
+            (f(k) - v).abs() <= 0.005,
+            "{k}: {} against fastchess's {v}",
+            f(k)
+        );
+    }
+}

@@ -8,13 +8,18 @@
 #   EVALLAB=/path/to/evallab                   (default: the release binary)
 #
 # The release binary keeps its symbols (strip = "debuginfo"), which is all a
-# flat profile needs; inlined functions count in their caller.
+# flat profile needs; inlined functions count in their caller. The wheel's
+# build (maturin, as CI runs it) strips the same file: cargo then links it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 archive="${1:-../shared/tcec}"
 target="${CARGO_TARGET_DIR:-target}"
 bin="${EVALLAB:-$target/release/evallab}"
-[ -x "$bin" ] || cargo build --release --quiet
+if [ -z "${EVALLAB:-}" ]; then cargo build --release --quiet; fi
+if ! nm "$bin" 2>/dev/null | grep -q .; then
+  echo "$bin has no symbols (stripped): the profile would name no function" >&2
+  exit 2
+fi
 command -v perf >/dev/null || apt-get install -y -q linux-perf >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

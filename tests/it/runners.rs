@@ -1,10 +1,12 @@
-//! fastchess's own matches (`tests/data/fastchess-match`, how they were made
-//! in `tests/data/README.md`): the same 200 Stockfish games played out and
-//! played again with fastchess's adjudication on. The games are
-//! deterministic (nodes-limited, one thread), so each adjudicated game is its
-//! played-out twin cut where fastchess's rules fired: `adjudicate --rules
-//! fastchess` must cut every one at the same ply with the same result, and
-//! `pairs` must print fastchess's own summary of the played-out match.
+//! The match runners' own matches (`tests/data/runners`, how they were made
+//! in `tests/data/README.md`): per runner, fastchess and cutechess-cli, the
+//! same 200 Stockfish games played out and played again with the runner's
+//! adjudication on. The games are deterministic (nodes-limited, one thread),
+//! so each adjudicated game is its played-out twin cut where the runner's
+//! rules fired: `adjudicate` with the same keys and the runner's `gui` must
+//! cut every one at the same ply with the same result (and the other `gui`
+//! must not, where the two count differently), and `pairs` must print the
+//! runner's own summary of the played-out match.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,7 +20,7 @@ use polars::prelude::*;
 
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/fastchess-match")
+        .join("tests/data/runners")
         .join(name)
         .display()
         .to_string()
@@ -103,16 +105,18 @@ fn disagreeing(replayed: &Ends, fastchess: &Ends) -> Vec<String> {
 }
 
 fn rules(gui: &str, sets: &[(&str, &str)]) -> RuleSet {
-    let mut set = RuleSet::load("fastchess").unwrap().set("gui", gui).unwrap();
+    let mut set = RuleSet::load(gui).unwrap().set("gui", gui).unwrap();
     for (k, v) in sets {
         set = set.set(k, v).unwrap();
     }
     set
 }
 
-#[test]
-fn adjudicate_cuts_every_game_where_fastchess_did() {
-    let (_d, played) = dataset("played-out.pgn.zst");
+/// `runner`'s two adjudicated runs replayed over its played-out games with
+/// its own `gui` (every game ends where the runner ended it) and with the
+/// other's (`-maxmoves` then ends some elsewhere).
+fn replays_the_runner(runner: &str, other: &str) {
+    let (_d, played) = dataset(&format!("{runner}/played-out.pgn.zst"));
     let common = [
         ("draw.movenumber", "30"),
         ("draw.movecount", "4"),
@@ -121,40 +125,48 @@ fn adjudicate_cuts_every_game_where_fastchess_did() {
         ("resign.score", "400"),
     ];
     // `-draw movenumber=30 movecount=4 score=20 -resign movecount=3 score=400`.
-    let (_o, one) = dataset("one-sided.pgn.zst");
-    let fastchess = recorded(&one);
-    assert_eq!(fastchess.len(), 200);
-    let (ends, clauses) = replayed(&played, &rules("fastchess", &common));
-    assert_eq!(disagreeing(&ends, &fastchess), Vec::<String>::new());
+    let (_o, one) = dataset(&format!("{runner}/one-sided.pgn.zst"));
+    let ended = recorded(&one);
+    assert_eq!(ended.len(), 200);
+    let (ends, clauses) = replayed(&played, &rules(runner, &common));
+    assert_eq!(disagreeing(&ends, &ended), Vec::<String>::new());
     // Both rules fired often enough to be tested by it.
     assert!(
         clauses["resign"] >= 100 && clauses["draw"] >= 40,
         "{clauses:?}"
     );
     // The same with `twosided=true -maxmoves 70`.
-    let (_t, two) = dataset("two-sided-maxmoves.pgn.zst");
-    let fastchess = recorded(&two);
+    let (_t, two) = dataset(&format!("{runner}/two-sided-maxmoves.pgn.zst"));
+    let ended = recorded(&two);
     let mut twosided = common.to_vec();
     twosided.extend([("resign.twosided", "true"), ("maxmoves.movecount", "70")]);
-    let (ends, clauses) = replayed(&played, &rules("fastchess", &twosided));
-    assert_eq!(disagreeing(&ends, &fastchess), Vec::<String>::new());
+    let (ends, clauses) = replayed(&played, &rules(runner, &twosided));
+    assert_eq!(disagreeing(&ends, &ended), Vec::<String>::new());
     assert!(clauses["maxmoves"] >= 10, "{clauses:?}");
-    // Counted as cutechess counts `-maxmoves` (every ply since the start,
-    // the book's too), the long games end earlier than fastchess ended them.
-    let (ends, _) = replayed(&played, &rules("cutechess", &twosided));
-    assert!(disagreeing(&ends, &fastchess).len() >= 10);
+    // Counted as the other runner counts `-maxmoves` (cutechess: every ply
+    // since the start, the book's too; fastchess: the engines' moves), the
+    // long games end elsewhere.
+    let (ends, _) = replayed(&played, &rules(other, &twosided));
+    assert!(disagreeing(&ends, &ended).len() >= 10);
 }
 
-/// `pairs` on the played-out match prints what fastchess printed at its end:
-/// `Elo: 159.78 +/- 40.80, nElo: 217.87 +/- 48.15`, `Ptnml(0-2): [1, 6, 31,
-/// 30, 32]`, `LLR: 1.20 … [150.00, 170.00]`, `Wins: 110, Losses: 24, Draws: 66`.
 #[test]
-fn pairs_print_fastchess_summary() {
-    let (d, _ds) = dataset("played-out.pgn.zst");
+fn adjudicate_cuts_every_game_where_fastchess_did() {
+    replays_the_runner("fastchess", "cutechess");
+}
+
+#[test]
+fn adjudicate_cuts_every_game_where_cutechess_did() {
+    replays_the_runner("cutechess", "fastchess");
+}
+
+/// `pairs` of the played-out match as `--format json` rows.
+fn pairs_of(name: &str, extra: &[&str]) -> serde_json::Value {
+    let (d, _ds) = dataset(name);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
         .args(["pairs", &d.path().display().to_string()])
-        .args(["--by", "engine", "--engine", "^SF-6k$", "--sprt", "150,170"])
-        .args(["--format", "json"])
+        .args(["--by", "engine", "--engine", "^SF-6k$", "--format", "json"])
+        .args(extra)
         .output()
         .unwrap();
     assert!(
@@ -162,9 +174,17 @@ fn pairs_print_fastchess_summary() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let mut rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(rows.len(), 1);
-    let r = &rows[0];
+    rows.remove(0)
+}
+
+/// `pairs` on the played-out match prints what fastchess printed at its end:
+/// `Elo: 159.78 +/- 40.80, nElo: 217.87 +/- 48.15`, `Ptnml(0-2): [1, 6, 31,
+/// 30, 32]`, `LLR: 1.20 … [150.00, 170.00]`, `Wins: 110, Losses: 24, Draws: 66`.
+#[test]
+fn pairs_print_fastchess_summary() {
+    let r = &pairs_of("fastchess/played-out.pgn.zst", &["--sprt", "150,170"]);
     let f = |k: &str| r[k].as_f64().unwrap();
     let penta: Vec<f64> = ["ll", "ld", "dd_wl", "wd", "ww"].map(f).to_vec();
     assert_eq!(penta, [1.0, 6.0, 31.0, 30.0, 32.0]);
@@ -184,4 +204,24 @@ fn pairs_print_fastchess_summary() {
             f(k)
         );
     }
+}
+
+/// cutechess-cli's summary of its played-out match: `101 - 29 - 70 [0.680]`,
+/// `Elo difference: 130.9 +/- 40.1`. Its margin is the trinomial one, with its
+/// own approximation of the normal quantile (`Elo::erfInv`, Winitzki's: 1.95716
+/// for 1.95996), which gives 40.097 (printed 40.1); the same formula with the
+/// exact quantile, evallab's, gives 40.155 (both computed by hand from the
+/// score's per-game deviation, (Σ (x − μ)² / n) / n).
+#[test]
+fn pairs_print_cutechess_summary() {
+    let r = &pairs_of("cutechess/played-out.pgn.zst", &[]);
+    let f = |k: &str| r[k].as_f64().unwrap();
+    assert_eq!((f("wins"), f("losses"), f("draws")), (101.0, 29.0, 70.0));
+    assert_eq!((f("pairs"), f("unpaired")), (100.0, 0.0));
+    assert!((f("elo") - 130.9).abs() <= 0.05, "{}", f("elo"));
+    assert!(
+        (f("elo_error_trinomial") - 40.1549).abs() <= 1e-3,
+        "{}",
+        f("elo_error_trinomial")
+    );
 }

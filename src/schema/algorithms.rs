@@ -65,7 +65,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 10: an event's EAS bars beyond 16 engines fold under a line.
     // 11: x05 three ways from the engines' WDL models with the pooled prior,
     //     and each model's own share.
-    ("report", 11),
+    // 12: the adjudication section replays every shipped preset (fastchess).
+    ("report", 12),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).

@@ -12,6 +12,7 @@ use crate::dataset::derived::Stamp;
 use crate::dataset::{Dataset, EngineRun, inspect};
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
+use crate::metrics::adjudication::rules::PRESETS;
 use crate::metrics::agreement::query as agreement;
 use crate::metrics::balance::{BalanceOptions, Group, balance, game_facts};
 use crate::metrics::calibrate::{Calibration, GameObs, calibrate_group, observations};
@@ -566,7 +567,7 @@ fn shown(df: &DataFrame, event: &str) -> Result<DataFrame, Error> {
     Ok(in_natural_order(&rows_of(df, col::EVENT, event)?)?)
 }
 
-/// The adjudication tables of every event: the three presets, and the
+/// The adjudication tables of every event: the shipped presets, and the
 /// cutechess draw rule at scores 0, 10, …, 50.
 fn adjudication_tables(
     games: LazyFrame,
@@ -577,9 +578,9 @@ fn adjudication_tables(
     // chunks are slices of the `moves` table, and those without a selected
     // game are never read.
     let loaded = adj::load(games, moves, sel, false, None)?;
-    let mut sets: Vec<(RuleSet, Option<f64>)> = ["tcec", "cutechess", "terra"]
-        .into_iter()
-        .map(|p| Ok((RuleSet::load(p)?, None)))
+    let mut sets: Vec<(RuleSet, Option<f64>)> = PRESETS
+        .iter()
+        .map(|(p, _)| Ok((RuleSet::load(p)?, None)))
         .collect::<Result<_, Error>>()?;
     let cute = RuleSet::load("cutechess")?;
     for i in 0..=5 {
@@ -609,7 +610,7 @@ fn adjudication_tables(
         }
         rows.push(df);
     }
-    let sweep = rows.split_off(3);
+    let sweep = rows.split_off(PRESETS.len());
     Ok((stack(rows)?, stack(sweep)?))
 }
 

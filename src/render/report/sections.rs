@@ -952,9 +952,10 @@ pub fn engine_runs(e: &EventData) -> Result<String, Error> {
 pub fn adjudication(e: &EventData) -> Result<String, Error> {
     let mut html = String::from(
         "<h3>Adjudication rules replayed</h3><p class=note>The shipped rule sets over the \
-         event's games (<code>evallab adjudicate</code>; tcec: the event's own TCEC rule, \
-         if its era is known): games the rule ended early, agreeing with the result or \
-         not, games adjudicated otherwise (censored), plies and hours saved; then the \
+         event's games (<code>evallab adjudicate</code>; fastchess: fishtest's rules as \
+         fastchess counts them; tcec: the event's own TCEC rule, if its era is known): \
+         games the rule ended early, agreeing with the result or not, games adjudicated \
+         otherwise (censored), plies and hours saved; then the \
          cutechess draw rule swept over its score (centipawns). The tcec set's \
          tablebase rule is not replayed here (it needs Syzygy tables: \
          <code>evallab adjudicate --syzygy DIR</code>); the games it ended count as \

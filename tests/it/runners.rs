@@ -148,6 +148,16 @@ fn replays_the_runner(runner: &str, other: &str) {
     // long games end elsewhere.
     let (ends, _) = replayed(&played, &rules(other, &twosided));
     assert!(disagreeing(&ends, &ended).len() >= 10);
+    // 50 openings from an EPD book (full move 4–6): the draw's move floor is
+    // fastchess's board move number − 1, cutechess's plies since the FEN / 2.
+    let (_e, played) = dataset(&format!("{runner}/epd-played-out.pgn.zst"));
+    let (_a, adjudicated) = dataset(&format!("{runner}/epd-adjudicated.pgn.zst"));
+    let ended = recorded(&adjudicated);
+    assert_eq!(ended.len(), 100);
+    let (ends, _) = replayed(&played, &rules(runner, &common));
+    assert_eq!(disagreeing(&ends, &ended), Vec::<String>::new());
+    let (ends, _) = replayed(&played, &rules(other, &common));
+    assert!(!disagreeing(&ends, &ended).is_empty());
 }
 
 #[test]

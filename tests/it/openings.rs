@@ -194,9 +194,13 @@ fn a_missing_table_says_where_to_get_one() {
         &mut |_| {},
     )
     .unwrap();
+    // Run from a folder of the temporary one, so that `../shared` is inside
+    // it (from the temporary folder itself it is the system's /tmp/shared).
+    let cwd = dir.path().join("work");
+    std::fs::create_dir(&cwd).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
         .args(["openings", ds.to_str().unwrap()])
-        .current_dir(dir.path())
+        .current_dir(&cwd)
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -204,7 +208,7 @@ fn a_missing_table_says_where_to_get_one() {
     assert!(
         err.contains(&format!(
             "no opening table at ../shared/openings ({}): pass --table DIR",
-            dir.path().join("../shared/openings").display()
+            cwd.join("../shared/openings").display()
         )) && err.contains("git clone https://github.com/lichess-org/chess-openings"),
         "{err}"
     );

@@ -104,8 +104,9 @@ fn disagreeing(replayed: &Ends, fastchess: &Ends) -> Vec<String> {
     out
 }
 
+/// The preset named after the runner (its `gui` with it), `sets` applied.
 fn rules(gui: &str, sets: &[(&str, &str)]) -> RuleSet {
-    let mut set = RuleSet::load(gui).unwrap().set("gui", gui).unwrap();
+    let mut set = RuleSet::load(gui).unwrap();
     for (k, v) in sets {
         set = set.set(k, v).unwrap();
     }

@@ -390,6 +390,78 @@ for p in pairs.iter_rows(named=True):
 print(f"pairs: {len(pairs_found)} pairs of {pairs.height} engine pairs, the five counts equal to the re-derivation")
 
 # %% [markdown]
+# ### A runner's minimal PGN and its book
+#
+# fastchess (`-pgnout min=true`) and cutechess (`-pgnout FILE min`) can write the games
+# without their `{book}` comments. `tests/data/runners` holds such a match: Stockfish
+# 15.1 at 6,000 against 4,000 nodes, 100 openings of a book of 6–10-ply lines, each
+# played twice by fastchess, adjudicated. Without marks an opening is the position
+# after ply 8, and the lines shorter than that part before it; with the book
+# (`pairs --book`) a game waits at the shallowest book line it reaches (reading R3 of
+# docs/definitions/pairs.md). Re-derived with python-chess: each book line's final
+# position by its Polyglot key, each game's positions, the same waiting rule; and
+# fastchess's own pairing, which needs no opening at all (it wrote each pair's two
+# games one after the other).
+
+# %%
+import io
+import tempfile
+
+import chess.pgn
+import chess.polyglot
+import pyarrow as pa
+
+RUNNERS = Path("../tests/data/runners")
+
+
+def pgn_games(path):
+    with pa.input_stream(str(path), compression="zstd") as f:
+        stream = io.StringIO(f.read().decode())
+    while (game := chess.pgn.read_game(stream)) is not None:
+        yield game
+
+
+def signed(key):  # the dataset's keys: the u64's bits as an i64
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
+lines = {}
+for line in pgn_games(RUNNERS / "book.pgn.zst"):
+    board = line.end().board()
+    lines[signed(chess.polyglot.zobrist_hash(board))] = board.ply()
+longest = max(lines.values())
+match_games = []
+for g in pgn_games(RUNNERS / "fastchess" / "one-sided.pgn.zst"):
+    board, reached = g.board(), []
+    for ply, move in enumerate(g.mainline_moves(), start=1):
+        board.push(move)
+        if ply <= longest and signed(chess.polyglot.zobrist_hash(board)) in lines:
+            reached.append(signed(chess.polyglot.zobrist_hash(board)))
+    match_games.append((g.headers["White"], g.headers["Result"], reached))
+waiting, found = {}, []
+for number, (white, result, reached) in enumerate(match_games, start=1):
+    prev = waiting.pop(reached[0], None)
+    if prev is not None and match_games[prev - 1][0] != white:
+        found.append((prev, number))
+    else:
+        waiting[reached[0]] = number
+assert found == [(n, n + 1) for n in range(1, len(match_games), 2)], "not fastchess's own pairs"
+bins = [0] * 5
+for a, b in found:  # from SF-4k's view, as `pairs` (the engine first by name)
+    score = sum(WHITE_SCORE[match_games[n - 1][1]] if match_games[n - 1][0] == "SF-4k"
+                else 1 - WHITE_SCORE[match_games[n - 1][1]] for n in (a, b))
+    bins[int(score * 2)] += 1
+with tempfile.TemporaryDirectory(prefix="evallab-10-") as scratch:
+    runner = evallab.ingest(RUNNERS / "fastchess" / "one-sided.pgn.zst", Path(scratch) / "ds", quiet=True)
+    plain = runner.pairs(by="engine")
+    booked = runner.pairs(by="engine", book=RUNNERS / "book.pgn.zst")
+display(pl.concat([plain, booked]).select("engine", "opponent", "pairs", *BINS, "unpaired", "elo", "elo_error"))
+assert plain["unpaired"][0] > 0 and booked["unpaired"][0] == 0
+assert [booked[b][0] for b in BINS] == bins, (booked.select(BINS), bins)
+print(f"minimal PGN: {plain['pairs'][0]} pairs without the book, {booked['pairs'][0]} with it "
+      f"({len(lines)} lines of up to {longest} plies), the five counts {bins} equal to the re-derivation")
+
+# %% [markdown]
 # ## Openings and engine statistics
 #
 # `opening-stats` counts the finished games per opening (the ECO and Opening

@@ -857,11 +857,14 @@ class Dataset:
         sprt_model: str | None = None,
         openings: bool = False,
         unpaired: bool = False,
+        book: PathLike | None = None,
     ) -> pl.DataFrame:
-        """Game pairs (an opening played with both colours): ``evallab pairs``."""
+        """Game pairs (an opening played with both colours): ``evallab pairs``.
+        ``book``: the PGN book a runner's minimal PGN (no ``{book}`` marks)
+        was played from."""
         return self.statistic(
             "pairs", by=by, engine=engine, event=event, family=family, sprt=sprt,
-            sprt_model=sprt_model, openings=openings, unpaired=unpaired,
+            sprt_model=sprt_model, openings=openings, unpaired=unpaired, book=book,
         )  # fmt: skip
 
     def opening_stats(
@@ -872,11 +875,14 @@ class Dataset:
         engine: str | None = None,
         event: str | None = None,
         family: Sequence[str] = (),
+        book: PathLike | None = None,
     ) -> pl.DataFrame:
-        """Results per opening: ``evallab opening-stats``."""
+        """Results per opening: ``evallab opening-stats`` (``book`` as in
+        :meth:`pairs`)."""
         return self.statistic(
-            "opening-stats", by=by, source=source, engine=engine, event=event, family=family
-        )
+            "opening-stats", by=by, source=source, engine=engine, event=event, family=family,
+            book=book,
+        )  # fmt: skip
 
     def openings(self, *, table: PathLike | None = None) -> pl.DataFrame:
         """Each game's opening by position (the table README's rule: the last
@@ -1049,6 +1055,7 @@ class Dataset:
         solver: str | None = None,
         wdl_test: str | None = None,
         wdl_train: str | None = None,
+        book: PathLike | None = None,
     ) -> Path:
         """The HTML report, ``output``/index.html: ``evallab report``, with a
         progress bar (half a minute for the whole TCEC archive). In Jupyter,
@@ -1061,6 +1068,7 @@ class Dataset:
             ["report", str(self.path), *argv(dict(
                 output=output, event=event, trajectories=trajectories, x05=x05, family=family,
                 rating_model=rating_model, solver=solver, wdl_test=wdl_test, wdl_train=wdl_train,
+                book=book,
             ), reserved=_RESERVED - {"output"})],
             progress="report", keywords=True,
         )  # fmt: skip

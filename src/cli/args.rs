@@ -355,6 +355,33 @@ impl X05Args {
     }
 }
 
+/// `--book` of every command that pairs games (pairs, opening-stats,
+/// report): one option, read once here.
+#[derive(Debug, clap::Args)]
+pub struct BookArgs {
+    /// The PGN book the match was played from (`-openings file=BOOK
+    /// format=pgn`), for games whose PGN does not mark the book moves (the
+    /// runners' minimal PGN): such a game's opening is a book line it reaches
+    /// (a pair's: the deepest line both games reach), not the position after
+    /// ply 8. Marked games keep their marks; an EPD book needs no --book (the
+    /// FEN tag is the opening).
+    #[arg(long, value_name = "FILE")]
+    book: Option<ReadPath>,
+}
+
+impl BookArgs {
+    /// The book, read; a missing file is a usage error naming the option.
+    pub fn read(&self) -> anyhow::Result<Option<evallab::metrics::pairs::Book>> {
+        let Some(p) = &self.book else {
+            return Ok(None);
+        };
+        if !p.is_file() {
+            return Err(usage(format!("--book {}: no such file", p.display())));
+        }
+        Ok(Some(evallab::metrics::pairs::Book::read(p)?))
+    }
+}
+
 impl OutputArgs {
     /// Checks the combination before the command writes anything.
     pub fn check(&self) -> anyhow::Result<()> {

@@ -11,7 +11,7 @@ use evallab::schema::{GAMES, MOVES, OPENINGS};
 use polars::prelude::IntoLazy;
 
 use super::args::choice;
-use super::args::{StatArgs, usage};
+use super::args::{BookArgs, StatArgs, usage};
 
 /// Where a game's opening comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -43,6 +43,8 @@ pub struct Args {
     /// The opening of a game: its tags, or the `openings` table.
     #[arg(long, value_enum, default_value_t = Source::Tags)]
     source: Source,
+    #[command(flatten)]
+    book: BookArgs,
     #[command(flatten)]
     stat: StatArgs,
 }
@@ -90,6 +92,12 @@ fn opening_stats_of(
             )
         }
     };
-    let paired = pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts.selection)?;
+    let book = args.book.read()?;
+    let paired = pairs(
+        ds.scan(&GAMES)?,
+        ds.scan(&MOVES)?,
+        &opts.selection,
+        book.as_ref(),
+    )?;
     Ok(opening_stats(ds.scan(&GAMES)?, &paired, classified, opts)?)
 }

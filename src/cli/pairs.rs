@@ -11,7 +11,7 @@ use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
 use super::args::choice;
-use super::args::{StatArgs, usage};
+use super::args::{BookArgs, StatArgs, usage};
 
 /// Pentanomial statistics of colour-swapped game pairs per engine pair.
 ///
@@ -53,6 +53,8 @@ pub struct Args {
     #[arg(long)]
     unpaired: bool,
     #[command(flatten)]
+    book: BookArgs,
+    #[command(flatten)]
     stat: StatArgs,
 }
 
@@ -63,12 +65,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|s| Sprt::parse(s, args.sprt_model).map_err(|e| usage(format!("--sprt: {e}"))))
         .transpose()?;
     let (ds, selection) = args.stat.open()?;
+    let book = args.book.read()?;
     let opts = PairsOptions {
         group: args.by,
         selection,
         sprt,
     };
-    let paired = pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &opts.selection)?;
+    let paired = pairs(
+        ds.scan(&GAMES)?,
+        ds.scan(&MOVES)?,
+        &opts.selection,
+        book.as_ref(),
+    )?;
     let reasons = paired
         .unpaired
         .clone()

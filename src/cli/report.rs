@@ -60,11 +60,15 @@ pub struct Args {
     /// The training events of --wdl-test (regex).
     #[arg(long, value_name = "REGEX", requires = "wdl_test", value_parser = regex_value)]
     wdl_train: Option<String>,
+    /// The pairs and openings sections' book (as `pairs --book`).
+    #[command(flatten)]
+    book: super::args::BookArgs,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let sel = super::args::selection(a.events.event, None, &a.family)?;
     let source = a.x05.source()?;
+    let book = a.book.read()?;
     let ds = Dataset::open(&a.dataset)?;
     super::args::check_matches(&ds, &sel, Field::Engine)?;
     let (labels, _) = stored_labels(&ds, false)?;
@@ -94,6 +98,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .transpose()?,
             solver: a.solver,
             wdl_split: a.wdl_train.zip(a.wdl_test),
+            book,
         },
         &progress,
     )?;

@@ -220,6 +220,7 @@ mod tests {
             ("ratings", "--los-matrix", FileUse::Writes),
             ("match", "-o", FileUse::Writes),
             ("analyze", "--uci", FileUse::Reads),
+            ("pairs", "--book", FileUse::Reads),
         ] {
             assert_eq!(
                 steps.file_use(command, flag),

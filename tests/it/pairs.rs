@@ -46,6 +46,7 @@ fn archive_pairs() -> Option<(Paired, DataFrame)> {
         c.ds.scan(&GAMES).unwrap(),
         c.ds.scan(&MOVES).unwrap(),
         &Selection::default(),
+        None,
     )
     .unwrap();
     Some((paired, games))
@@ -136,7 +137,13 @@ fn superfinal_pairs_are_tcecs_numbered_pairs() {
     };
     let c = corpus().unwrap();
     let sel = Selection::new(Some(r"Season (9|1[0-3]) - Superfinal".into()), None, &[]).unwrap();
-    let paired = pairs(c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap(), &sel).unwrap();
+    let paired = pairs(
+        c.ds.scan(&GAMES).unwrap(),
+        c.ds.scan(&MOVES).unwrap(),
+        &sel,
+        None,
+    )
+    .unwrap();
     let df = pentanomial(
         &paired,
         &PairsOptions {
@@ -369,6 +376,7 @@ fn cutechess_pairs_are_consecutive_rounds() {
         ds.scan(&GAMES).unwrap(),
         ds.scan(&MOVES).unwrap(),
         &Selection::default(),
+        None,
     )
     .unwrap();
     assert_eq!(paired.unpaired.height(), 0);

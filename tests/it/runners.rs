@@ -15,6 +15,7 @@ use evallab::dataset::Dataset;
 use evallab::ingest::{IngestOptions, ingest};
 use evallab::metrics::Selection;
 use evallab::metrics::adjudication::{RuleSet, query};
+use evallab::metrics::pairs::{Book, pairs};
 use evallab::schema::{GAMES, MOVES, col};
 use polars::prelude::*;
 
@@ -235,4 +236,132 @@ fn pairs_print_cutechess_summary() {
         "{}",
         f("elo_error_trinomial")
     );
+}
+
+/// A pair: the first game's round, its White, the second game's White.
+type Pair = (String, String, String);
+
+/// Per pair: who played it and its opening's plies; the games in no pair;
+/// and for each pair whether both games stand on its opening key at its
+/// opening ply.
+fn pairing(name: &str, book: Option<&Book>) -> (Vec<(Pair, u32)>, usize, bool) {
+    use evallab::schema::metric::pairs as p;
+    let (_d, ds) = dataset(name);
+    let paired = pairs(
+        ds.scan(&GAMES).unwrap(),
+        ds.scan(&MOVES).unwrap(),
+        &Selection::default(),
+        book,
+    )
+    .unwrap();
+    let (games, moves) = (
+        ds.scan(&GAMES).unwrap().collect().unwrap(),
+        ds.scan(&MOVES).unwrap().collect().unwrap(),
+    );
+    let white: HashMap<String, String> = column_strs(&games, col::GAME_ID)
+        .into_iter()
+        .zip(column_strs(&games, col::WHITE))
+        .collect();
+    let (id, ply, key) = (
+        column_strs(&moves, col::GAME_ID),
+        column_strs(&moves, col::PLY),
+        column_strs(&moves, col::POSITION_KEY),
+    );
+    let key_at: HashMap<(&String, &String), &String> = id.iter().zip(&ply).zip(&key).collect();
+    let s = |c: &str| column_strs(&paired.pairs, c);
+    let (first, second, round) = (s(p::FIRST_GAME_ID), s(p::SECOND_GAME_ID), s(p::FIRST_ROUND));
+    let (plies, keys) = (
+        s(evallab::schema::opening_col::OPENING_PLY),
+        s(p::OPENING_KEY),
+    );
+    let on_key = (0..first.len()).all(|i| {
+        [&first[i], &second[i]]
+            .iter()
+            .all(|g| key_at.get(&(g, &plies[i])) == Some(&&keys[i]))
+    });
+    let rows = (0..first.len())
+        .map(|i| {
+            let who = (
+                round[i].clone(),
+                white[&first[i]].clone(),
+                white[&second[i]].clone(),
+            );
+            (who, plies[i].parse().unwrap())
+        })
+        .collect();
+    (rows, paired.unpaired.height(), on_key)
+}
+
+/// The runners' minimal PGN drops the `{book}` marks. Without them an
+/// opening is the position after ply 8 and the book's 6- and 7-ply lines go
+/// unpaired; with the book (`pairs --book`), every adjudicated run pairs as
+/// its played-out twin does by its marks: the same 100 pairs, each opening
+/// a line of the book both games stand on, as long as the marked one or,
+/// where both games then play on into a longer line, longer (reading R3 of
+/// docs/definitions/pairs.md).
+#[test]
+fn the_book_pairs_the_minimal_pgn_as_the_marks_do() {
+    let book = Book::read(Path::new(&data("book.pgn.zst"))).unwrap();
+    assert_eq!((book.keys.len(), book.max_plies), (150, 10));
+    for (runner, unmarked) in [("fastchess", 22), ("cutechess", 28)] {
+        let (marked, none, on_key) = pairing(&format!("{runner}/played-out.pgn.zst"), None);
+        assert_eq!((marked.len(), none, on_key), (100, 0, true));
+        for run in ["one-sided", "two-sided-maxmoves"] {
+            let name = format!("{runner}/{run}.pgn.zst");
+            assert_eq!(pairing(&name, None).1, unmarked, "{name} without the book");
+            let (found, none, on_key) = pairing(&name, Some(&book));
+            assert_eq!((none, on_key), (0, true), "{name}");
+            let who = |v: &[(Pair, u32)]| v.iter().map(|r| r.0.clone()).collect::<Vec<_>>();
+            assert_eq!(who(&found), who(&marked), "{name}");
+            let longer = found.iter().zip(&marked).filter(|(f, m)| f.1 != m.1);
+            for (f, m) in longer {
+                assert!(
+                    f.1 > m.1,
+                    "{name} round {}: {} < {} marked",
+                    f.0.0,
+                    f.1,
+                    m.1
+                );
+            }
+        }
+    }
+}
+
+/// `--book` through the CLI, and its errors: a missing file names the
+/// option, an EPD book says that it is not needed.
+#[test]
+fn pairs_book_option() {
+    let r = &pairs_of(
+        "fastchess/one-sided.pgn.zst",
+        &["--book", &data("book.pgn.zst")],
+    );
+    assert_eq!(
+        (r["pairs"].as_f64(), r["unpaired"].as_f64()),
+        (Some(100.0), Some(0.0))
+    );
+    let (d, _ds) = dataset("fastchess/one-sided.pgn.zst");
+    let run = |book: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
+            .args(["pairs", &d.path().display().to_string(), "--book", book])
+            .output()
+            .unwrap()
+    };
+    let missing = run("no-such-book.pgn");
+    assert!(!missing.status.success());
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.contains("--book no-such-book.pgn: no such file"),
+        "{err}"
+    );
+    let epd = tempfile::tempdir().unwrap();
+    let path = epd.path().join("book.epd");
+    std::fs::write(
+        &path,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1;\n",
+    )
+    .unwrap();
+    let out = run(&path.display().to_string());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("an EPD book, which needs no --book"), "{err}");
 }

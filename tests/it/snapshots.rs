@@ -217,6 +217,7 @@ fn report_progress_counts_every_step() {
         rating_model: None,
         solver: Solver::Newton,
         wdl_split: None,
+        book: None,
     };
     let data = collect(&ds, &labels, &opts, &record).unwrap();
     let calls = calls.into_inner();

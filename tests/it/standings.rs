@@ -262,7 +262,7 @@ fn opening_stats_count_every_finished_game() {
     };
     let (g, m) = (c.ds.scan(&GAMES).unwrap(), c.ds.scan(&MOVES).unwrap());
     let n = g.clone().filter(finished()).collect().unwrap().height() as f64;
-    let paired = pairs(g.clone(), m, &Selection::default()).unwrap();
+    let paired = pairs(g.clone(), m, &Selection::default(), None).unwrap();
     let df = opening_stats(g.clone(), &paired, None, &OpeningStatsOptions::default()).unwrap();
     assert_eq!(f64s(&df, metric::GAMES).iter().sum::<f64>(), n);
     let decisive: f64 = f64s(&df, st::WHITE_WINS).iter().sum::<f64>()

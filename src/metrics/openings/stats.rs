@@ -397,7 +397,7 @@ mod tests {
             by,
             selection: Selection::new(None, engine.map(str::to_string), &[]).unwrap(),
         };
-        let paired = pairs(g.clone(), m, &opts.selection).unwrap();
+        let paired = pairs(g.clone(), m, &opts.selection, None).unwrap();
         opening_stats(g, &paired, classified, &opts).unwrap()
     }
 
@@ -535,7 +535,7 @@ mod tests {
             by: By::Start,
             selection: Selection::default(),
         };
-        let paired = pairs(g.clone(), m, &opts.selection).unwrap();
+        let paired = pairs(g.clone(), m, &opts.selection, None).unwrap();
         let df = opening_stats(g, &paired, None, &opts).unwrap();
         let [w, b] = opening_col::CHESS960_SP;
         let col_f = |c: &str| {

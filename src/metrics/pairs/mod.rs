@@ -2,16 +2,19 @@
 //! engines, colours reversed) and their pentanomial statistics, and TCEC's
 //! decisive openings and reverse kills (docs/definitions/pairs.md).
 //!
-//! A game's opening is the position after its book moves; the pairs are
-//! found among the games of one event and source file: the next game of the
-//! same two engines on the same opening, with the colours swapped.
+//! A game's opening is the position after its book moves (marked, or the
+//! deepest line of the [`Book`] it reaches); the pairs are found among the
+//! games of one event and source file: the next game of the same two engines
+//! on the same opening, with the colours swapped.
 
+pub mod book;
 pub mod math;
 
 use std::collections::HashMap;
 
 use polars::prelude::*;
 
+pub use self::book::Book;
 use self::math::{Estimate, Penta, Sprt, Trinomial};
 use super::balance::Group;
 use super::chunks::{CHUNK_PLIES, GameChunks};
@@ -48,23 +51,50 @@ pub struct Paired {
 }
 
 const BOOK_PLY: &str = "book_ply";
+const LINE_PLY: &str = "line_ply";
+/// The plies and keys of every line a game reaches, shallowest first.
+const LINE_PLIES: &str = "line_plies";
+const LINE_KEYS: &str = "line_keys";
 
 /// Per game of the selected events: the naming columns, source_file,
 /// game_number, eco, opening, opening_ply and opening_key (the position
 /// after the book moves; null when the game is shorter than its opening).
+/// The book moves are the marked ones; a game with none that reaches a
+/// line of `book` in its first plies: the shallowest such line's, and the
+/// lines it reaches as two lists (reading R3).
 fn game_openings(
     games: LazyFrame,
     moves: LazyFrame,
     sel: &Selection,
+    book: Option<&Book>,
     chunk_plies: u64,
 ) -> Result<LazyFrame, Error> {
     let table = games.clone();
     let (games, _) = sel.events(games, moves.clone());
-    let book = moves
+    let marked = moves
         .clone()
         .filter(col(col::IS_BOOK))
         .group_by([col(col::GAME_ID)])
         .agg([col(col::PLY).max().alias(BOOK_PLY)]);
+    // The plies where a game stands on a line's final position: few rows,
+    // found by one pass over the moves' first plies.
+    let lines = book.map(|b| {
+        let keys = lit(Series::new("keys".into(), b.keys.clone())).implode(false);
+        moves
+            .clone()
+            .filter(
+                col(col::PLY)
+                    .lt_eq(lit(b.max_plies))
+                    .and(col(col::POSITION_KEY).is_in(keys, false)),
+            )
+            .sort([col::GAME_ID, col::PLY], SortMultipleOptions::default())
+            .group_by([col(col::GAME_ID)])
+            .agg([
+                col(col::PLY).min().alias(LINE_PLY),
+                col(col::PLY).alias(LINE_PLIES),
+                col(col::POSITION_KEY).alias(LINE_KEYS),
+            ])
+    });
     let mut cols: Vec<Expr> = GAME_NAMING.iter().map(|c| col(*c)).collect();
     cols.extend(
         [
@@ -77,23 +107,30 @@ fn game_openings(
         ]
         .map(col),
     );
-    let g = games
-        .select(cols)
-        .join(
-            book,
+    let left = |g: LazyFrame, other: LazyFrame| {
+        g.join(
+            other,
             [col(col::GAME_ID)],
             [col(col::GAME_ID)],
             JoinArgs::new(JoinType::Left),
         )
-        .with_column(
-            when(col(BOOK_PLY).is_not_null())
-                .then(col(BOOK_PLY))
-                .when(col(col::START_FEN).is_not_null())
-                .then(lit(0u32))
-                .otherwise(lit(UNMARKED_OPENING_PLIES))
-                .cast(DataType::UInt32)
-                .alias(opening_col::OPENING_PLY),
-        );
+    };
+    let g = left(games.select(cols), marked);
+    let (g, line_ply) = match lines {
+        Some(lines) => (left(g, lines), col(LINE_PLY)),
+        None => (g, lit(NULL).cast(DataType::UInt32)),
+    };
+    let g = g.with_column(
+        when(col(BOOK_PLY).is_not_null())
+            .then(col(BOOK_PLY))
+            .when(line_ply.clone().is_not_null())
+            .then(line_ply)
+            .when(col(col::START_FEN).is_not_null())
+            .then(lit(0u32))
+            .otherwise(lit(UNMARKED_OPENING_PLIES))
+            .cast(DataType::UInt32)
+            .alias(opening_col::OPENING_PLY),
+    );
     // The position key at each game's opening ply, a chunk of games at a
     // time: a join of every ply's key at once held them all (1.1 GB on the
     // archive 4x).
@@ -199,12 +236,19 @@ fn points(result: Expr, white: bool) -> Expr {
 }
 
 /// The colour-swapped pairs of the selected events' games (names as in the
-/// tags: families are merged by [`pentanomial`] and [`openings`]).
-pub fn pairs(games: LazyFrame, moves: LazyFrame, sel: &Selection) -> Result<Paired, Error> {
-    let g = game_openings(games, moves, sel, CHUNK_PLIES)?.collect()?;
+/// tags: families are merged by [`pentanomial`] and [`openings`]). `book`:
+/// the lines the games were played from, for games without book marks.
+pub fn pairs(
+    games: LazyFrame,
+    moves: LazyFrame,
+    sel: &Selection,
+    book: Option<&Book>,
+) -> Result<Paired, Error> {
+    let g = game_openings(games, moves, sel, book, CHUNK_PLIES)?.collect()?;
     let (pairs, unpaired) = pair_up(&g)?;
     let idx = |k: usize| IdxCa::from_vec("i".into(), pairs.iter().map(|p| p[k]).collect());
     let (first, second) = (g.take(&idx(0))?, g.take(&idx(1))?);
+    let (opening_ply, opening_key) = deepest_common_line(&first, &second)?;
     let named = |df: &DataFrame, c: &str, name: &str| -> PolarsResult<Column> {
         Ok(df.column(c)?.clone().with_name(name.into()))
     };
@@ -221,8 +265,8 @@ pub fn pairs(games: LazyFrame, moves: LazyFrame, sel: &Selection) -> Result<Pair
         named(&second, col::RESULT, p::SECOND_RESULT)?,
         named(&first, col::ECO, col::ECO)?,
         named(&first, col::OPENING, col::OPENING)?,
-        named(&first, opening_col::OPENING_PLY, opening_col::OPENING_PLY)?,
-        named(&first, p::OPENING_KEY, p::OPENING_KEY)?,
+        opening_ply,
+        opening_key,
     ])?
     .lazy()
     .with_column(
@@ -246,6 +290,52 @@ pub fn pairs(games: LazyFrame, moves: LazyFrame, sel: &Selection) -> Result<Pair
         pairs,
         unpaired: left,
     })
+}
+
+/// A pair's opening: its first game's, or for two games opened by the
+/// book (no marks), the deepest line both reach (a game played from a line
+/// whose engines then play a longer line's next move reaches that one too;
+/// reading R3).
+fn deepest_common_line(first: &DataFrame, second: &DataFrame) -> PolarsResult<(Column, Column)> {
+    let ply = first.column(opening_col::OPENING_PLY)?.clone();
+    let key = first.column(p::OPENING_KEY)?.clone();
+    if first.column(LINE_KEYS).is_err() {
+        return Ok((ply, key));
+    }
+    let lists = |df: &DataFrame| -> PolarsResult<_> {
+        let marked = df.column(BOOK_PLY)?.u32()?.clone();
+        let plies = df.column(LINE_PLIES)?.list()?.clone();
+        let keys = df.column(LINE_KEYS)?.list()?.clone();
+        Ok((marked, plies, keys))
+    };
+    let (a, b) = (lists(first)?, lists(second)?);
+    let (mut plies, mut keys): (Vec<Option<u32>>, Vec<Option<i64>>) =
+        (ply.u32()?.iter().collect(), key.i64()?.iter().collect());
+    for i in 0..first.height() {
+        let (Some(pa), Some(ka), Some(kb)) = (
+            a.1.get_as_series(i),
+            a.2.get_as_series(i),
+            b.2.get_as_series(i),
+        ) else {
+            continue;
+        };
+        if a.0.get(i).is_some() || b.0.get(i).is_some() {
+            continue;
+        }
+        let kb: Vec<i64> = kb.i64()?.into_no_null_iter().collect();
+        let deepest = pa
+            .u32()?
+            .into_no_null_iter()
+            .zip(ka.i64()?.into_no_null_iter())
+            .rfind(|(_, k)| kb.contains(k));
+        if let Some((pl, k)) = deepest {
+            (plies[i], keys[i]) = (Some(pl), Some(k));
+        }
+    }
+    Ok((
+        Column::new(opening_col::OPENING_PLY.into(), plies),
+        Column::new(p::OPENING_KEY.into(), keys),
+    ))
 }
 
 /// How [`pentanomial`] and [`openings`] group and select.

@@ -118,7 +118,7 @@ fn strs(df: &DataFrame, c: &str) -> Vec<Option<String>> {
 
 fn paired() -> Paired {
     let (g, m) = frames(&games());
-    pairs(g, m, &Selection::default()).unwrap()
+    pairs(g, m, &Selection::default(), None).unwrap()
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn game_openings_in_chunks_equal_one_pass() {
     let (g, m) = frames(&games());
     let sel = Selection::default();
     let at = |chunk| {
-        game_openings(g.clone(), m.clone(), &sel, chunk)
+        game_openings(g.clone(), m.clone(), &sel, None, chunk)
             .unwrap()
             .collect()
             .unwrap()
@@ -294,4 +294,171 @@ fn game_openings_in_chunks_equal_one_pass() {
     let one = at(u64::MAX);
     assert!(one.column(p::OPENING_KEY).unwrap().is_not_null().sum() > Some(3));
     assert!(one.equals_missing(&at(1)), "{one}\n{}", at(1));
+}
+
+/// A book's lines open the games without book marks (reading R3): lines
+/// ending in key 2 (2 plies) and 21 (4 plies, extending the first). A game
+/// waits for its partner at the shallowest line it reaches; the pair's
+/// opening is the deepest line both reach. g1 A–B, g2 B–A reach 21 at ply 4
+/// and part before ply 8: a pair at 21 with the book, unpaired without it;
+/// g3, g4 (5 plies) reach only 2: a pair at 2, without the book no opening;
+/// g5, g6 are marked to ply 3 (key 20): the marks stand; g7, g8 reach no
+/// line: ply 8 as before; g9 reaches 21 only at ply 6, past the longest
+/// line: 2 at ply 2, and no partner.
+#[test]
+fn book_lines_open_unmarked_games() {
+    let marked = |keys: &[i64]| {
+        let mut v = book(&keys[..3]);
+        v.pop();
+        v.extend(free(&keys[3..]));
+        v
+    };
+    let set: Vec<Game> = vec![
+        (
+            1,
+            "a.pgn",
+            "A",
+            "B",
+            "1-0",
+            None,
+            free(&[1, 2, 20, 21, 50, 51, 52, 53, 54]),
+        ),
+        (
+            2,
+            "a.pgn",
+            "B",
+            "A",
+            "1/2-1/2",
+            None,
+            free(&[1, 2, 20, 21, 60, 61, 62, 63, 64]),
+        ),
+        (3, "a.pgn", "A", "B", "1-0", None, free(&[1, 2, 70, 71, 72])),
+        (4, "a.pgn", "B", "A", "0-1", None, free(&[1, 2, 80, 81, 82])),
+        (
+            5,
+            "a.pgn",
+            "A",
+            "B",
+            "1-0",
+            None,
+            marked(&[1, 2, 20, 21, 90]),
+        ),
+        (
+            6,
+            "a.pgn",
+            "B",
+            "A",
+            "1-0",
+            None,
+            marked(&[1, 2, 20, 21, 91]),
+        ),
+        (
+            7,
+            "a.pgn",
+            "A",
+            "B",
+            "1-0",
+            None,
+            free(&[1, 3, 4, 5, 6, 7, 8, 600, 9]),
+        ),
+        (
+            8,
+            "a.pgn",
+            "B",
+            "A",
+            "1-0",
+            None,
+            free(&[1, 3, 4, 5, 6, 7, 8, 600, 19]),
+        ),
+        (
+            9,
+            "a.pgn",
+            "A",
+            "B",
+            "1-0",
+            None,
+            free(&[1, 2, 3, 4, 5, 21, 6]),
+        ),
+    ];
+    let (g, m) = frames(&set);
+    let b = Book::from_lines([(2, 2), (21, 4), (2, 2)]);
+    assert_eq!((b.keys.clone(), b.max_plies), (vec![2, 21], 4));
+    let sel = Selection::default();
+    let o = game_openings(g.clone(), m.clone(), &sel, Some(&b), u64::MAX)
+        .unwrap()
+        .collect()
+        .unwrap();
+    let ply: Vec<u32> = o
+        .column(opening_col::OPENING_PLY)
+        .unwrap()
+        .u32()
+        .unwrap()
+        .into_no_null_iter()
+        .collect();
+    assert_eq!(ply, [2, 2, 2, 2, 3, 3, 8, 8, 2]);
+    assert_eq!(i64s(&o, p::OPENING_KEY), [2, 2, 2, 2, 20, 20, 600, 600, 2]);
+    let with = pairs(g.clone(), m.clone(), &sel, Some(&b)).unwrap();
+    assert_eq!(i64s(&with.pairs, p::FIRST_GAME_ID), [1, 3, 5, 7]);
+    let open: Vec<u32> = (with.pairs.column(opening_col::OPENING_PLY).unwrap().u32())
+        .unwrap()
+        .into_no_null_iter()
+        .collect();
+    assert_eq!(open, [4, 2, 3, 8]);
+    assert_eq!(i64s(&with.pairs, p::OPENING_KEY), [21, 2, 20, 600]);
+    assert_eq!(i64s(&with.unpaired, col::GAME_ID), [9]);
+    let without = pairs(g, m, &sel, None).unwrap();
+    assert_eq!(i64s(&without.pairs, p::FIRST_GAME_ID), [5, 7]);
+    assert_eq!(i64s(&without.unpaired, col::GAME_ID), [1, 2, 3, 4, 9]);
+}
+
+/// Two games of one line whose engines then play into two longer lines
+/// (g1 reaches 21 by a move of A, g2 reaches 31 by a move of B): a pair at
+/// the line both reach, 2; two games that reach only different lines are
+/// none (g3 at 21, g4 at 31: no line in common, different waiting keys).
+#[test]
+fn a_pair_opens_at_the_deepest_line_both_reach() {
+    let set: Vec<Game> = vec![
+        (
+            1,
+            "a.pgn",
+            "A",
+            "B",
+            "1-0",
+            None,
+            free(&[1, 2, 20, 21, 50, 51]),
+        ),
+        (
+            2,
+            "a.pgn",
+            "B",
+            "A",
+            "0-1",
+            None,
+            free(&[1, 2, 30, 31, 60, 61]),
+        ),
+        (
+            3,
+            "a.pgn",
+            "A",
+            "B",
+            "1-0",
+            None,
+            free(&[1, 5, 20, 21, 50, 51]),
+        ),
+        (
+            4,
+            "a.pgn",
+            "B",
+            "A",
+            "0-1",
+            None,
+            free(&[1, 5, 30, 31, 60, 61]),
+        ),
+    ];
+    let (g, m) = frames(&set);
+    let b = Book::from_lines([(2, 2), (21, 4), (31, 4)]);
+    let paired = pairs(g, m, &Selection::default(), Some(&b)).unwrap();
+    assert_eq!(i64s(&paired.pairs, p::FIRST_GAME_ID), [1]);
+    assert_eq!(i64s(&paired.pairs, p::OPENING_KEY), [2]);
+    assert_eq!(i64s(&paired.unpaired, col::GAME_ID), [3, 4]);
 }

@@ -188,7 +188,12 @@ pub fn collect(
         selection: bopts.selection.clone(),
         sprt: None,
     };
-    let paired = pairs(ds.scan(&GAMES)?, ds.scan(&MOVES)?, &bopts.selection)?;
+    let paired = pairs(
+        ds.scan(&GAMES)?,
+        ds.scan(&MOVES)?,
+        &bopts.selection,
+        opts.book.as_ref(),
+    )?;
     let penta = pentanomial(&paired, &popts)?;
     // Openings per event: by the `openings` table when it is current, else
     // by the tags; Chess960 events by their start positions.

@@ -27,6 +27,7 @@ use crate::Error;
 use crate::dataset::Dataset;
 use crate::metrics::Families;
 use crate::metrics::difficulty::model::RatingModel;
+use crate::metrics::pairs::Book;
 use crate::metrics::ratings::fit::Solver;
 use crate::metrics::x05::X05;
 pub use data::{EventData, Progress, ReportData, SelectedGame, collect};
@@ -48,6 +49,8 @@ pub struct ReportOptions {
     pub solver: Solver,
     /// Training and test events (regexes) of the WDL validation section.
     pub wdl_split: Option<(String, String)>,
+    /// The book of games without book marks (the pairs' openings).
+    pub book: Option<Book>,
 }
 
 const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\

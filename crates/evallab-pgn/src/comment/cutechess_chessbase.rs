@@ -168,13 +168,14 @@ fn fastchess_fields<'a>(mut rest: &'a str, c: &mut MoveComment<'a>, extra: &mut 
 }
 
 /// fastchess's times: seconds with an `s` (`8.790s`), or `ms`, to ms.
+///
+/// Signed, as fastchess writes them: its `latency` is the time it measured
+/// minus the time the engine reported (`-0.002s` when the engine reports
+/// more), and its `tl` is below zero after an overrun (a loss on time).
 fn seconds_ms(v: &str) -> Option<i64> {
     match v.strip_suffix("ms") {
         Some(ms) => parse_i64(ms.as_bytes()),
-        None => {
-            let s = parse_f64(v.strip_suffix('s')?)?;
-            if s >= 0.0 { secs_ms(s) } else { None }
-        }
+        None => secs_ms(parse_f64(v.strip_suffix('s')?)?),
     }
 }
 
@@ -246,6 +247,16 @@ mod tests {
         assert_eq!((c.latency_ms, c.time_left_ms), (Some(2), None));
         assert_eq!(extra, "tl=soon foo=1");
         assert_eq!(p("/21").0.dialect, None);
+        // fastchess 74deac23's own output (tests/data/README.md): the latency
+        // it measured below the time the engine reported, a clock overrun.
+        let (c, extra) = p("-0.79/8 0.003s, tl=-0.050s, latency=-0.002s, n=3000");
+        assert_eq!(
+            (c.time_left_ms, c.latency_ms, c.nodes),
+            (Some(-50), Some(-2), Some(3000))
+        );
+        assert_eq!(extra, "");
+        let (c, extra) = p("+0.10/8 0.003s, latency=-NaNs");
+        assert_eq!((c.latency_ms, extra.as_str()), (None, "latency=-NaNs"));
     }
 
     #[test]

@@ -327,8 +327,8 @@ fn the_book_pairs_the_minimal_pgn_as_the_marks_do() {
     }
 }
 
-/// `--book` through the CLI, and its errors: a missing file names the
-/// option, an EPD book says that it is not needed.
+/// `--book` through the CLI (`pairs`, `report`), and its errors: a missing
+/// file names the option, an EPD book says that it is not needed.
 #[test]
 fn pairs_book_option() {
     let r = &pairs_of(
@@ -352,6 +352,33 @@ fn pairs_book_option() {
     assert!(
         err.contains("--book no-such-book.pgn: no such file"),
         "{err}"
+    );
+    // The report pairs as `pairs` does and says which book it used.
+    let page = tempfile::tempdir().unwrap();
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
+        .args([
+            "report",
+            &d.path().display().to_string(),
+            "--book",
+            &data("book.pgn.zst"),
+        ])
+        .args(["-o", &page.path().display().to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let html = std::fs::read_to_string(page.path().join("index.html")).unwrap();
+    assert!(
+        html.contains(
+            "(--book: 150 lines of up to 10 plies; docs/definitions/pairs.md, reading R3)"
+        )
+    );
+    assert!(
+        html.contains("<td>SF-4k</td><td>SF-6k</td><td>100</td>"),
+        "100 pairs"
     );
     let epd = tempfile::tempdir().unwrap();
     let path = epd.path().join("book.epd");

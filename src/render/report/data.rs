@@ -100,6 +100,9 @@ pub struct EventData {
     pub crosstable: DataFrame,
     /// Pentanomial rows per engine pair of the event (`pairs`).
     pub pairs: DataFrame,
+    /// The book that opened the games without book marks (`--book`): its
+    /// lines and the longest line's plies.
+    pub book: Option<(usize, u32)>,
     /// Results and decisive pairs per opening of the event, or per start
     /// position when it has Chess960 games (`opening-stats --by start`).
     pub openings: Openings,
@@ -444,6 +447,7 @@ pub fn collect(
             )?,
             standings: event_standings,
             pairs: shown(&penta, &name)?,
+            book: opts.book.as_ref().map(|b| (b.keys.len(), b.max_plies)),
             openings: {
                 let starts = shown(&per_start, &name)?;
                 let by_start = starts.height() > 0;

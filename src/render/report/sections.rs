@@ -384,6 +384,14 @@ pub fn pairs(e: &EventData) -> Result<String, Error> {
          95 % error from the pairs and, for comparison, from the games as if independent \
          (docs/definitions/pairs.md).</p>",
     );
+    if let Some((lines, plies)) = e.book {
+        let _ = write!(
+            html,
+            "<p class=note>Games without book marks took their opening from the book \
+             given (--book: {lines} lines of up to {plies} plies; docs/definitions/pairs.md, \
+             reading R3).</p>"
+        );
+    }
     html.push_str(&table(
         &e.pairs,
         &out::PAIRS,

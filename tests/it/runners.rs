@@ -6,7 +6,8 @@
 //! rules fired: `adjudicate` with the same keys and the runner's `gui` must
 //! cut every one at the same ply with the same result (and the other `gui`
 //! must not, where the two count differently), and `pairs` must print the
-//! runner's own summary of the played-out match.
+//! runner's own summary of the played-out match, and find the runner's own
+//! pairs in its minimal PGN (no `{book}` marks) given the book.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -172,12 +173,13 @@ fn adjudicate_cuts_every_game_where_cutechess_did() {
     replays_the_runner("cutechess", "fastchess");
 }
 
-/// `pairs` of the played-out match as `--format json` rows.
-fn pairs_of(name: &str, extra: &[&str]) -> serde_json::Value {
+/// `pairs --by engine` of a match from `engine`'s view, as its one `--format
+/// json` row.
+fn pairs_of(name: &str, engine: &str, extra: &[&str]) -> serde_json::Value {
     let (d, _ds) = dataset(name);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
         .args(["pairs", &d.path().display().to_string()])
-        .args(["--by", "engine", "--engine", "^SF-6k$", "--format", "json"])
+        .args(["--by", "engine", "--engine", engine, "--format", "json"])
         .args(extra)
         .output()
         .unwrap();
@@ -196,7 +198,11 @@ fn pairs_of(name: &str, extra: &[&str]) -> serde_json::Value {
 /// 30, 32]`, `LLR: 1.20 … [150.00, 170.00]`, `Wins: 110, Losses: 24, Draws: 66`.
 #[test]
 fn pairs_print_fastchess_summary() {
-    let r = &pairs_of("fastchess/played-out.pgn.zst", &["--sprt", "150,170"]);
+    let r = &pairs_of(
+        "fastchess/played-out.pgn.zst",
+        "^SF-6k$",
+        &["--sprt", "150,170"],
+    );
     let f = |k: &str| r[k].as_f64().unwrap();
     let penta: Vec<f64> = ["ll", "ld", "dd_wl", "wd", "ww"].map(f).to_vec();
     assert_eq!(penta, [1.0, 6.0, 31.0, 30.0, 32.0]);
@@ -226,7 +232,7 @@ fn pairs_print_fastchess_summary() {
 /// score's per-game deviation, (Σ (x − μ)² / n) / n).
 #[test]
 fn pairs_print_cutechess_summary() {
-    let r = &pairs_of("cutechess/played-out.pgn.zst", &[]);
+    let r = &pairs_of("cutechess/played-out.pgn.zst", "^SF-6k$", &[]);
     let f = |k: &str| r[k].as_f64().unwrap();
     assert_eq!((f("wins"), f("losses"), f("draws")), (101.0, 29.0, 70.0));
     assert_eq!((f("pairs"), f("unpaired")), (100.0, 0.0));
@@ -327,12 +333,70 @@ fn the_book_pairs_the_minimal_pgn_as_the_marks_do() {
     }
 }
 
+/// fastchess at `-concurrency 2` writes a game when it ends, so 30 of 300
+/// games come before a game of an earlier round, and its minimal PGN has no
+/// marks: with the book, `pairs` finds fastchess's own 150 pairs (both games
+/// of each have one Round, as fastchess numbers a pair) and prints its
+/// summary, `Elo: -216.51 +/- 46.60, nElo: -236.47 +/- 39.32`, `Ptnml(0-2):
+/// [81, 24, 32, 6, 7]`, `Wins: 52, Losses: 218, Draws: 30` (SF-a's view).
+#[test]
+fn the_book_pairs_a_concurrent_match_as_fastchess_did() {
+    let name = "fastchess/concurrent-minimal.pgn.zst";
+    let book = data("book.pgn.zst");
+    let r = &pairs_of(name, "^SF-a$", &["--book", &book]);
+    let f = |k: &str| r[k].as_f64().unwrap();
+    let penta: Vec<f64> = ["ll", "ld", "dd_wl", "wd", "ww"].map(f).to_vec();
+    assert_eq!(penta, [81.0, 24.0, 32.0, 6.0, 7.0]);
+    assert_eq!((f("wins"), f("losses"), f("draws")), (52.0, 218.0, 30.0));
+    assert_eq!((f("pairs"), f("unpaired")), (150.0, 0.0));
+    for (k, v) in [
+        ("elo", -216.51),
+        ("elo_error", 46.60),
+        ("nelo", -236.47),
+        ("nelo_error", 39.32),
+    ] {
+        assert!(
+            (f(k) - v).abs() <= 0.005,
+            "{k}: {} against fastchess's {v}",
+            f(k)
+        );
+    }
+    let book = Book::read(Path::new(&book)).unwrap();
+    let (found, none, on_key) = pairing(name, Some(&book));
+    assert_eq!((found.len(), none, on_key), (150, 0, true));
+    assert!(found.iter().all(|((_, a, b), _)| a != b), "colours swapped");
+    let (_d, ds) = dataset(name);
+    let g = ds.scan(&GAMES).unwrap().collect().unwrap();
+    let ids = column_strs(&g, col::GAME_ID);
+    let round: HashMap<&String, String> = ids.iter().zip(column_strs(&g, col::ROUND)).collect();
+    let p = pairs(
+        ds.scan(&GAMES).unwrap(),
+        ds.scan(&MOVES).unwrap(),
+        &Selection::default(),
+        Some(&book),
+    )
+    .unwrap();
+    let (a, b) = (
+        column_strs(&p.pairs, evallab::schema::metric::pairs::FIRST_GAME_ID),
+        column_strs(&p.pairs, evallab::schema::metric::pairs::SECOND_GAME_ID),
+    );
+    assert!(
+        a.iter().zip(&b).all(|(a, b)| round[a] == round[b]),
+        "a pair across rounds"
+    );
+    let mut numbers: Vec<u32> = a.iter().map(|a| round[a].parse().unwrap()).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=150).collect::<Vec<_>>());
+    assert_eq!(pairing(name, None).1, 38, "without the book");
+}
+
 /// `--book` through the CLI (`pairs`, `report`), and its errors: a missing
 /// file names the option, an EPD book says that it is not needed.
 #[test]
 fn pairs_book_option() {
     let r = &pairs_of(
         "fastchess/one-sided.pgn.zst",
+        "^SF-6k$",
         &["--book", &data("book.pgn.zst")],
     );
     assert_eq!(

@@ -204,9 +204,11 @@ pub fn reprint_draw_clock(printed: i16, d: &TcecDraw, ply: u32) -> i16 {
 
 /// Every family's counters.
 struct State {
-    cute_draw: u32,
-    cute_resign: [u32; 2],
-    cute_winning: [u32; 2],
+    /// The match runners' draw and resign counts (cutechess's, and
+    /// fastchess's where it counts the same), per side for resign.
+    runner_draw: u32,
+    runner_resign: [u32; 2],
+    runner_winning: [u32; 2],
     /// fastchess's two-sided count: consecutive plies beyond the score.
     fast_beyond: u32,
     /// Plies not from the book (fastchess's `maxmoves` count).
@@ -224,9 +226,9 @@ fn side(white: bool) -> usize {
 impl State {
     fn new() -> State {
         State {
-            cute_draw: 0,
-            cute_resign: [0; 2],
-            cute_winning: [0; 2],
+            runner_draw: 0,
+            runner_resign: [0; 2],
+            runner_winning: [0; 2],
             fast_beyond: 0,
             engine_plies: 0,
             tcec_draw: 0,
@@ -316,10 +318,10 @@ impl State {
         // can both hold only where the resign score is within the draw score).
         let draw = rules
             .draw
-            .and_then(|d| self.cute_draw_add(&d, rules.gui, ply, &p));
+            .and_then(|d| self.runner_draw_add(&d, rules.gui, ply, &p));
         let resign = rules
             .resign
-            .and_then(|r| self.cute_resign_add(&r, rules.gui, ply, &p));
+            .and_then(|r| self.runner_resign_add(&r, rules.gui, ply, &p));
         match rules.gui {
             Gui::Cutechess => first(draw.or(resign)),
             Gui::Fastchess => first(resign.or(draw)),
@@ -434,7 +436,7 @@ impl State {
 
     /// `-draw`: a ply that resets the count is then counted; a move without
     /// an eval resets it. What resets, and the move floor, by [`Gui`].
-    fn cute_draw_add(&mut self, d: &Draw, gui: Gui, ply: u32, p: &Ply) -> Option<Fire> {
+    fn runner_draw_add(&mut self, d: &Draw, gui: Gui, ply: u32, p: &Ply) -> Option<Fire> {
         let (reset, moves) = match gui {
             Gui::Cutechess => (p.irreversible, ply / 2),
             // `halfMoveClock() == 0`; `fullMoveNumber() - 1` after the move.
@@ -444,18 +446,18 @@ impl State {
             ),
         };
         if reset {
-            self.cute_draw = 0;
+            self.runner_draw = 0;
         }
         let Some(e) = p.eval else {
-            self.cute_draw = 0;
+            self.runner_draw = 0;
             return None;
         };
-        self.cute_draw = if e.abs() <= d.score {
-            self.cute_draw + 1
+        self.runner_draw = if e.abs() <= d.score {
+            self.runner_draw + 1
         } else {
             0
         };
-        (moves >= d.movenumber && self.cute_draw >= 2 * d.movecount).then_some(Fire {
+        (moves >= d.movenumber && self.runner_draw >= 2 * d.movecount).then_some(Fire {
             ply,
             result: Outcome::Draw,
             clause: clause::DRAW,
@@ -466,11 +468,11 @@ impl State {
     /// moves; `twosided`, by [`Gui`]: cutechess also needs the opponent at or
     /// above +score as long, fastchess 2·movecount plies beyond ±score in a
     /// row, the mover's eval negative.
-    fn cute_resign_add(&mut self, r: &Resign, gui: Gui, ply: u32, p: &Ply) -> Option<Fire> {
+    fn runner_resign_add(&mut self, r: &Resign, gui: Gui, ply: u32, p: &Ply) -> Option<Fire> {
         let s = side(p.white);
         let Some(e) = p.eval else {
-            self.cute_resign[s] = 0;
-            self.cute_winning[s] = 0;
+            self.runner_resign[s] = 0;
+            self.runner_winning[s] = 0;
             self.fast_beyond = 0;
             return None;
         };
@@ -487,18 +489,18 @@ impl State {
                 clause: clause::RESIGN,
             });
         }
-        self.cute_resign[s] = if e <= -r.score {
-            self.cute_resign[s] + 1
+        self.runner_resign[s] = if e <= -r.score {
+            self.runner_resign[s] + 1
         } else {
             0
         };
-        self.cute_winning[s] = if e >= r.score {
-            self.cute_winning[s] + 1
+        self.runner_winning[s] = if e >= r.score {
+            self.runner_winning[s] + 1
         } else {
             0
         };
-        let two = !r.twosided || self.cute_winning[1 - s] >= r.movecount;
-        (self.cute_resign[s] >= r.movecount && two).then_some(Fire {
+        let two = !r.twosided || self.runner_winning[1 - s] >= r.movecount;
+        (self.runner_resign[s] >= r.movecount && two).then_some(Fire {
             ply,
             result: Outcome::win(!p.white),
             clause: clause::RESIGN,

@@ -31,7 +31,8 @@ enum Source {
 /// opening: pairs, decisive pairs (won 1½–½ or 2–0, TCEC's decisive
 /// openings) and reverse kills (2–0); most played first. `--by start`: the
 /// same per Chess960 start position (each side's Scharnagl number, as
-/// `evallab openings` names it), in SP order. `--by opening,engine`: one row
+/// `evallab openings` names it), in SP order, then each start that is no
+/// Chess960 arrangement by its FEN. `--by opening,engine`: one row
 /// per opening and engine with its games, W/D/L, points and score % (with
 /// its interval). Games without an opening form one row with an empty ECO.
 #[derive(Debug, clap::Args)]

@@ -69,8 +69,9 @@ impl crate::choice::Choice for By {
             By::EventOpening => "As `opening`, per event",
             By::OpeningEngine => "One row per opening and engine: the engine's games and score",
             By::Start => {
-                "One row per Chess960 start position (each side's Scharnagl number): \
-                 White's score, draws, decisive games and pairs"
+                "One row per Chess960 start position (each side's Scharnagl number; a \
+                 start that is no arrangement by its FEN): White's score, draws, decisive \
+                 games and pairs"
             }
             By::EventStart => "As `start`, per event",
         }
@@ -124,15 +125,20 @@ fn with_opening(games: LazyFrame, classified: Option<LazyFrame>) -> LazyFrame {
 fn with_start(games: LazyFrame) -> PolarsResult<LazyFrame> {
     let starts = chess960::start_positions(games.clone())
         .map_err(|e| PolarsError::ComputeError(e.to_string().into()))?
-        .lazy()
-        .filter(col(chess960::NAME).is_not_null())
-        .rename([chess960::NAME], [col::OPENING], true);
-    Ok(games.drop(by_name([col::OPENING], true, false)).join(
-        starts,
-        [col(col::GAME_ID)],
-        [col(col::GAME_ID)],
-        JoinArgs::new(JoinType::Inner),
-    ))
+        .lazy();
+    // A start that is no Chess960 arrangement (a book of positions some
+    // moves in) is its own row, named by its FEN: such a game is not left out.
+    let from_fen = lit("Chess960 from ") + col(col::START_FEN);
+    Ok(games
+        .drop(by_name([col::OPENING], true, false))
+        .join(
+            starts,
+            [col(col::GAME_ID)],
+            [col(col::GAME_ID)],
+            JoinArgs::new(JoinType::Inner),
+        )
+        .with_column(col(chess960::NAME).fill_null(from_fen).alias(col::OPENING))
+        .drop(by_name([chess960::NAME], true, false)))
 }
 
 /// Per row key (the columns `keys` of `keyed`, by each pair's first game):
@@ -507,17 +513,20 @@ mod tests {
 
     /// By start: only Chess960 games, keyed by each side's SP. g1 and g2
     /// from SP 0, g3 from the standard arrangement (SP 518), g4 from a
-    /// Double-FRC start (White SP 959, Black SP 0), g5 and g6 standard chess.
+    /// Double-FRC start (White SP 959, Black SP 0), g5 from a position eight
+    /// moves in (a fastchess FRC book's): no SP, its own row by its FEN, last;
+    /// g6 standard chess.
     #[test]
     fn per_start_position_by_hand() {
         let fen = |w: &str, b: &str| format!("{b}/pppppppp/8/8/8/8/PPPPPPPP/{w} w KQkq - 0 1");
         let (sp0, dfrc) = (fen("BBQNNRKR", "bbqnnrkr"), fen("RKRNNQBB", "bbqnnrkr"));
+        let later = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
         let start_fen = [
             Some(sp0.as_str()),
             Some(&sp0),
             None,
             Some(&dfrc),
-            None,
+            Some(later),
             None,
         ];
         let (g, m) = games();
@@ -526,7 +535,7 @@ mod tests {
             Series::new(
                 col::VARIANT.into(),
                 [
-                    "chess960", "chess960", "chess960", "chess960", "standard", "standard",
+                    "chess960", "chess960", "chess960", "chess960", "chess960", "standard",
                 ],
             )
             .lit(),
@@ -538,17 +547,14 @@ mod tests {
         let paired = pairs(g.clone(), m, &opts.selection, None).unwrap();
         let df = opening_stats(g, &paired, None, &opts).unwrap();
         let [w, b] = opening_col::CHESS960_SP;
-        let col_f = |c: &str| {
-            (0..df.height())
-                .map(|r| f(&df, c, r).unwrap())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(col_f(w), [0.0, 518.0, 959.0]);
-        assert_eq!(col_f(b), [0.0, 518.0, 0.0]);
-        assert_eq!(col_f(metric::GAMES), [2.0, 1.0, 1.0]);
-        assert_eq!(col_f(st::WHITE_SCORE_PCT), [75.0, 0.0, 50.0]);
-        assert_eq!(col_f(p::PAIRS), [1.0, 0.0, 0.0]);
-        assert_eq!(col_f(p::DECISIVE_PAIRS), [1.0, 0.0, 0.0]);
+        let col_f = |c: &str| (0..df.height()).map(|r| f(&df, c, r)).collect::<Vec<_>>();
+        assert_eq!(col_f(w), [Some(0.0), Some(518.0), Some(959.0), None]);
+        assert_eq!(col_f(b), [Some(0.0), Some(518.0), Some(0.0), None]);
+        let col_f = |c: &str| col_f(c).into_iter().flatten().collect::<Vec<_>>();
+        assert_eq!(col_f(metric::GAMES), [2.0, 1.0, 1.0, 1.0]);
+        assert_eq!(col_f(st::WHITE_SCORE_PCT), [75.0, 0.0, 50.0, 100.0]);
+        assert_eq!(col_f(p::PAIRS), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(col_f(p::DECISIVE_PAIRS), [1.0, 0.0, 0.0, 0.0]);
         let names: Vec<_> = df
             .column(col::OPENING)
             .unwrap()
@@ -557,5 +563,6 @@ mod tests {
             .iter()
             .collect();
         assert_eq!(names[2], Some("Chess960 SP 959 RKRNNQBB / SP 0 BBQNNRKR"));
+        assert_eq!(names[3], Some(format!("Chess960 from {later}").as_str()));
     }
 }

@@ -1087,8 +1087,8 @@ pub const OPENINGS: Output = Output {
     name: "opening-stats",
     title: "Openings",
     doc: "`evallab opening-stats`: results per opening (most played first), or with `--by \
-          start` per Chess960 start position (in SP order), over finished games, with the \
-          colour-swapped pairs by their first game's opening; `--by event,opening` and `--by \
+          start` per Chess960 start position (in SP order; a start that is no Chess960 \
+          arrangement last, by its FEN), over finished games, with the colour-swapped pairs by their first game's opening; `--by event,opening` and `--by \
           event,start` split the rows per event (docs/definitions/standings.md).",
     columns: &[
         q(

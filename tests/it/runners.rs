@@ -454,5 +454,8 @@ fn pairs_book_option() {
     let out = run(&path.display().to_string());
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("an EPD book, which needs no --book"), "{err}");
+    assert!(
+        err.contains("an EPD book, which pairing needs no book for"),
+        "{err}"
+    );
 }

@@ -75,8 +75,8 @@ impl Book {
     }
 }
 
-const EPD: &str = "an EPD book, which needs no --book: each game of an EPD book \
-                   starts from its FEN tag, its opening";
+const EPD: &str = "an EPD book, which pairing needs no book for: each game of an EPD \
+                   book starts from its FEN tag, its opening";
 
 /// Whether a file starts as an EPD (a FEN's board on its first line) does.
 fn is_epd(head: &[u8]) -> bool {

@@ -2,10 +2,11 @@
 //! engines, colours reversed) and their pentanomial statistics, and TCEC's
 //! decisive openings and reverse kills (docs/definitions/pairs.md).
 //!
-//! A game's opening is the position after its book moves (marked, or the
-//! deepest line of the [`Book`] it reaches); the pairs are found among the
-//! games of one event and source file: the next game of the same two engines
-//! on the same opening, with the colours swapped.
+//! A game's opening is the position after its book moves (marked, or else
+//! the lines of a [`Book`] it reaches: a pair's is the deepest line both
+//! games reach); the pairs are found among the games of one event and source
+//! file: the next game of the same two engines on the same opening, with the
+//! colours swapped.
 
 pub mod book;
 pub mod math;
@@ -308,18 +309,18 @@ fn deepest_common_line(first: &DataFrame, second: &DataFrame) -> PolarsResult<(C
         let keys = df.column(LINE_KEYS)?.list()?.clone();
         Ok((marked, plies, keys))
     };
-    let (a, b) = (lists(first)?, lists(second)?);
+    let ((a_marked, a_plies, a_keys), (b_marked, _, b_keys)) = (lists(first)?, lists(second)?);
     let (mut plies, mut keys): (Vec<Option<u32>>, Vec<Option<i64>>) =
         (ply.u32()?.iter().collect(), key.i64()?.iter().collect());
     for i in 0..first.height() {
         let (Some(pa), Some(ka), Some(kb)) = (
-            a.1.get_as_series(i),
-            a.2.get_as_series(i),
-            b.2.get_as_series(i),
+            a_plies.get_as_series(i),
+            a_keys.get_as_series(i),
+            b_keys.get_as_series(i),
         ) else {
             continue;
         };
-        if a.0.get(i).is_some() || b.0.get(i).is_some() {
+        if a_marked.get(i).is_some() || b_marked.get(i).is_some() {
             continue;
         }
         let kb: Vec<i64> = kb.i64()?.into_no_null_iter().collect();

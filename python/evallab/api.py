@@ -858,13 +858,16 @@ class Dataset:
         openings: bool = False,
         unpaired: bool = False,
         book: PathLike | None = None,
+        book_plies: int | None = None,
     ) -> pl.DataFrame:
         """Game pairs (an opening played with both colours): ``evallab pairs``.
         ``book``: the PGN book a runner's minimal PGN (no ``{book}`` marks)
-        was played from."""
+        was played from; ``book_plies``: its lines cut as the runner's
+        ``-openings plies=N`` cut them."""
         return self.statistic(
             "pairs", by=by, engine=engine, event=event, family=family, sprt=sprt,
             sprt_model=sprt_model, openings=openings, unpaired=unpaired, book=book,
+            book_plies=book_plies,
         )  # fmt: skip
 
     def opening_stats(
@@ -876,12 +879,13 @@ class Dataset:
         event: str | None = None,
         family: Sequence[str] = (),
         book: PathLike | None = None,
+        book_plies: int | None = None,
     ) -> pl.DataFrame:
-        """Results per opening: ``evallab opening-stats`` (``book`` as in
-        :meth:`pairs`)."""
+        """Results per opening: ``evallab opening-stats`` (``book`` and
+        ``book_plies`` as in :meth:`pairs`)."""
         return self.statistic(
             "opening-stats", by=by, source=source, engine=engine, event=event, family=family,
-            book=book,
+            book=book, book_plies=book_plies,
         )  # fmt: skip
 
     def openings(self, *, table: PathLike | None = None) -> pl.DataFrame:
@@ -1056,6 +1060,7 @@ class Dataset:
         wdl_test: str | None = None,
         wdl_train: str | None = None,
         book: PathLike | None = None,
+        book_plies: int | None = None,
     ) -> Path:
         """The HTML report, ``output``/index.html: ``evallab report``, with a
         progress bar (half a minute for the whole TCEC archive). In Jupyter,
@@ -1068,7 +1073,7 @@ class Dataset:
             ["report", str(self.path), *argv(dict(
                 output=output, event=event, trajectories=trajectories, x05=x05, family=family,
                 rating_model=rating_model, solver=solver, wdl_test=wdl_test, wdl_train=wdl_train,
-                book=book,
+                book=book, book_plies=book_plies,
             ), reserved=_RESERVED - {"output"})],
             progress="report", keywords=True,
         )  # fmt: skip

@@ -367,6 +367,10 @@ pub struct BookArgs {
     /// FEN tag is the opening).
     #[arg(long, value_name = "FILE")]
     book: Option<ReadPath>,
+    /// Each --book line cut after N plies, as the runner's `-openings
+    /// plies=N` played it.
+    #[arg(long, value_name = "N", requires = "book", value_parser = clap::value_parser!(u32).range(1..))]
+    book_plies: Option<u32>,
 }
 
 impl BookArgs {
@@ -378,7 +382,10 @@ impl BookArgs {
         if !p.is_file() {
             return Err(usage(format!("--book {}: no such file", p.display())));
         }
-        Ok(Some(evallab::metrics::pairs::Book::read(p)?))
+        Ok(Some(evallab::metrics::pairs::Book::read(
+            p,
+            self.book_plies,
+        )?))
     }
 }
 

@@ -307,7 +307,7 @@ fn pairing(name: &str, book: Option<&Book>) -> (Vec<(Pair, u32)>, usize, bool) {
 /// docs/definitions/pairs.md).
 #[test]
 fn the_book_pairs_the_minimal_pgn_as_the_marks_do() {
-    let book = Book::read(Path::new(&data("book.pgn.zst"))).unwrap();
+    let book = Book::read(Path::new(&data("book.pgn.zst")), None).unwrap();
     assert_eq!((book.keys.len(), book.max_plies), (150, 10));
     for (runner, unmarked) in [("fastchess", 22), ("cutechess", 28)] {
         let (marked, none, on_key) = pairing(&format!("{runner}/played-out.pgn.zst"), None);
@@ -331,6 +331,29 @@ fn the_book_pairs_the_minimal_pgn_as_the_marks_do() {
             }
         }
     }
+}
+
+/// A runner told `-openings plies=N` plays each book line's first N plies
+/// only; `--book-plies N` cuts the lines the same way. Cut at 6 (the book's
+/// lines have 6–10), every game of the minimal run stands on exactly one
+/// cut line, at ply 6: the same 100 pairs, each opening 6 plies long.
+#[test]
+fn book_lines_cut_as_the_runner_cuts_them() {
+    let book = Book::read(Path::new(&data("book.pgn.zst")), Some(6)).unwrap();
+    assert_eq!(book.max_plies, 6);
+    let name = "fastchess/one-sided.pgn.zst";
+    let (found, none, on_key) = pairing(name, Some(&book));
+    assert_eq!((found.len(), none, on_key), (100, 0, true));
+    assert!(found.iter().all(|(_, ply)| *ply == 6));
+    let (marked, _, _) = pairing("fastchess/played-out.pgn.zst", None);
+    let who = |v: &[(Pair, u32)]| v.iter().map(|r| r.0.clone()).collect::<Vec<_>>();
+    assert_eq!(who(&found), who(&marked));
+    let r = &pairs_of(
+        name,
+        "^SF-6k$",
+        &["--book", &data("book.pgn.zst"), "--book-plies", "6"],
+    );
+    assert_eq!(r["pairs"].as_f64(), Some(100.0));
 }
 
 /// fastchess at `-concurrency 2` writes a game when it ends, so 30 of 300
@@ -361,7 +384,7 @@ fn the_book_pairs_a_concurrent_match_as_fastchess_did() {
             f(k)
         );
     }
-    let book = Book::read(Path::new(&book)).unwrap();
+    let book = Book::read(Path::new(&book), None).unwrap();
     let (found, none, on_key) = pairing(name, Some(&book));
     assert_eq!((found.len(), none, on_key), (150, 0, true));
     assert!(found.iter().all(|((_, a, b), _)| a != b), "colours swapped");

@@ -44,10 +44,12 @@ impl Book {
         book
     }
 
-    /// Reads a PGN book (plain or compressed as an ingest input). A line the
-    /// parser rejects (an illegal move, a broken tag) is an error naming it:
-    /// the runner could not have played it either.
-    pub fn read(path: &Path) -> Result<Book, Error> {
+    /// Reads a PGN book (plain or compressed as an ingest input), each line
+    /// cut after `plies` plies when given (the runners' `-openings plies=N`,
+    /// which play no more of a line). A line the parser rejects (an illegal
+    /// move, a broken tag) is an error naming it: the runner could not have
+    /// played it either.
+    pub fn read(path: &Path, plies: Option<u32>) -> Result<Book, Error> {
         let name = path.display().to_string();
         let mut reader = BufReader::new(open_decoded(path).map_err(|e| Error::io(path, e))?);
         let head = reader.fill_buf().map_err(|e| Error::io(path, e))?;
@@ -55,7 +57,10 @@ impl Book {
             return Err(Error::InputData(format!("{name}: {EPD}")));
         }
         let mut split = Splitter::new(reader);
-        let mut lines = Lines::default();
+        let mut lines = Lines {
+            plies,
+            ..Lines::default()
+        };
         while let Some(batch) = split.next_batch(1 << 22).map_err(|e| Error::io(path, e))? {
             let src = Source {
                 name: &name,
@@ -92,21 +97,29 @@ fn is_epd(head: &[u8]) -> bool {
     board.iter().filter(|&&b| b == b'/').count() == 7
 }
 
-/// Each book game's final position, or the first reject.
+/// Each book game's final position (at most `plies` in), or the first reject.
 #[derive(Default)]
 struct Lines {
+    plies: Option<u32>,
     ends: Vec<(u64, u32)>,
+    /// The game's plies so far, and the key at the last one kept.
+    seen: u32,
     last: Option<u64>,
     bad: Option<String>,
 }
 
 impl Sink for Lines {
     fn mv(&mut self, m: &MoveRecord<'_>) {
-        self.last = Some(m.key);
+        self.seen += 1;
+        if self.plies.is_none_or(|p| self.seen <= p) {
+            self.last = Some(m.key);
+        }
     }
     fn game(&mut self, g: &GameRecord<'_>) {
         let key = self.last.take().unwrap_or(g.start_key);
-        self.ends.push((key, g.plies));
+        let plies = self.plies.map_or(g.plies, |p| p.min(g.plies));
+        self.ends.push((key, plies));
+        self.seen = 0;
     }
     fn reject(&mut self, r: &RejectRecord<'_>) {
         self.bad.get_or_insert_with(|| {

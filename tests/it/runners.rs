@@ -481,4 +481,17 @@ fn pairs_book_option() {
         err.contains("an EPD book, which pairing needs no book for"),
         "{err}"
     );
+    // A book none of whose lines the games reach: stderr says so and how.
+    let other = epd.path().join("other.pgn");
+    std::fs::write(&other, "1. a3 a6 *\n").unwrap();
+    let out = run(&other.display().to_string());
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "200 games without book marks reach no line of the book: played with \
+             `-openings plies=N`? (--book-plies N)"
+        ),
+        "{err}"
+    );
 }

@@ -49,6 +49,9 @@ pub struct Paired {
     /// One row per game in no pair: game_id, event, round, white, black,
     /// result, source_file, game_number, reason.
     pub unpaired: DataFrame,
+    /// With a book: the games without book marks that reach none of its
+    /// lines (a book cut by the runner, `-openings plies=N`, or the wrong one).
+    pub off_book: usize,
 }
 
 const BOOK_PLY: &str = "book_ply";
@@ -246,6 +249,12 @@ pub fn pairs(
     book: Option<&Book>,
 ) -> Result<Paired, Error> {
     let g = game_openings(games, moves, sel, book, CHUNK_PLIES)?.collect()?;
+    let off_book = match book {
+        Some(_) => (g.column(BOOK_PLY)?.is_null() & g.column(LINE_PLY)?.is_null())
+            .sum()
+            .unwrap_or(0) as usize,
+        None => 0,
+    };
     let (pairs, unpaired) = pair_up(&g)?;
     let idx = |k: usize| IdxCa::from_vec("i".into(), pairs.iter().map(|p| p[k]).collect());
     let (first, second) = (g.take(&idx(0))?, g.take(&idx(1))?);
@@ -290,6 +299,7 @@ pub fn pairs(
     Ok(Paired {
         pairs,
         unpaired: left,
+        off_book,
     })
 }
 

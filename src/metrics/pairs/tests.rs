@@ -399,6 +399,8 @@ fn book_lines_open_unmarked_games() {
     assert_eq!(i64s(&o, p::OPENING_KEY), [2, 2, 2, 2, 20, 20, 600, 600, 2]);
     let with = pairs(g.clone(), m.clone(), &sel, Some(&b)).unwrap();
     assert_eq!(i64s(&with.pairs, p::FIRST_GAME_ID), [1, 3, 5, 7]);
+    // g7 and g8: no marks, no line (g5, g6 are marked).
+    assert_eq!(with.off_book, 2);
     let open: Vec<u32> = (with.pairs.column(opening_col::OPENING_PLY).unwrap().u32())
         .unwrap()
         .into_no_null_iter()
@@ -408,6 +410,7 @@ fn book_lines_open_unmarked_games() {
     assert_eq!(i64s(&with.unpaired, col::GAME_ID), [9]);
     let without = pairs(g, m, &sel, None).unwrap();
     assert_eq!(i64s(&without.pairs, p::FIRST_GAME_ID), [5, 7]);
+    assert_eq!(without.off_book, 0);
     assert_eq!(i64s(&without.unpaired, col::GAME_ID), [1, 2, 3, 4, 9]);
 }
 

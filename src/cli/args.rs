@@ -18,8 +18,8 @@ use evallab::metrics::x05::X05Source;
 use evallab::metrics::{Field, Selection, SelectionError, check_regex};
 use evallab::pipeline::FileUse;
 use evallab::render::format::{self, Format};
-use evallab::schema::GAMES;
 use evallab::schema::outputs::Output;
+use evallab::schema::{GAMES, MOVES};
 
 /// clap's parser of a library [`Choice`]: its names, aliases and help as
 /// the flag's possible values (`#[arg(value_parser = choice::<T>())]`).
@@ -374,6 +374,22 @@ pub struct BookArgs {
 }
 
 impl BookArgs {
+    /// The colour-swapped pairs of the selected games, with the book.
+    pub fn pairs(
+        &self,
+        ds: &Dataset,
+        sel: &Selection,
+    ) -> anyhow::Result<evallab::metrics::pairs::Paired> {
+        let book = self.read()?;
+        let (games, moves) = (ds.scan(&GAMES)?, ds.scan(&MOVES)?);
+        Ok(evallab::metrics::pairs::pairs(
+            games,
+            moves,
+            sel,
+            book.as_ref(),
+        )?)
+    }
+
     /// The book, read; a missing file is a usage error naming the option.
     pub fn read(&self) -> anyhow::Result<Option<evallab::metrics::pairs::Book>> {
         let Some(p) = &self.book else {

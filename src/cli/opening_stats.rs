@@ -5,9 +5,8 @@ use std::process::ExitCode;
 use evallab::dataset::Dataset;
 use evallab::dataset::derived::Stamp;
 use evallab::metrics::openings::stats::{By, OpeningStatsOptions, opening_stats};
-use evallab::metrics::pairs::pairs;
 use evallab::schema::outputs as out;
-use evallab::schema::{GAMES, MOVES, OPENINGS};
+use evallab::schema::{GAMES, OPENINGS};
 use polars::prelude::IntoLazy;
 
 use super::args::choice;
@@ -93,12 +92,6 @@ fn opening_stats_of(
             )
         }
     };
-    let book = args.book.read()?;
-    let paired = pairs(
-        ds.scan(&GAMES)?,
-        ds.scan(&MOVES)?,
-        &opts.selection,
-        book.as_ref(),
-    )?;
+    let paired = args.book.pairs(ds, &opts.selection)?;
     Ok(opening_stats(ds.scan(&GAMES)?, &paired, classified, opts)?)
 }

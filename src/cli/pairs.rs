@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use evallab::metrics::balance::Group;
 use evallab::metrics::pairs::math::{Sprt, SprtModel};
-use evallab::metrics::pairs::{PairsOptions, openings, pairs, pentanomial, unpaired};
+use evallab::metrics::pairs::{PairsOptions, openings, pentanomial, unpaired};
 use evallab::schema::outputs as out;
-use evallab::schema::{GAMES, MOVES, col};
+use evallab::schema::{MOVES, col};
 use polars::prelude::*;
 
 use super::args::choice;
@@ -65,18 +65,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|s| Sprt::parse(s, args.sprt_model).map_err(|e| usage(format!("--sprt: {e}"))))
         .transpose()?;
     let (ds, selection) = args.stat.open()?;
-    let book = args.book.read()?;
     let opts = PairsOptions {
         group: args.by,
         selection,
         sprt,
     };
-    let paired = pairs(
-        ds.scan(&GAMES)?,
-        ds.scan(&MOVES)?,
-        &opts.selection,
-        book.as_ref(),
-    )?;
+    let paired = args.book.pairs(&ds, &opts.selection)?;
     let reasons = paired
         .unpaired
         .clone()

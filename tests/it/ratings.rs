@@ -32,22 +32,10 @@
 //! (-G: Ordo 1.2.6 refuses a pool with an engine that lost every game
 //! unless forced, docs/definitions/ratings.md R6.)
 
+use crate::analyze::{evallab, text};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn evallab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_evallab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// The fixture ingested once.
 fn dataset() -> &'static Path {

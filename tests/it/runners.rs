@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::analyze::{evallab, text};
 use evallab::dataset::Dataset;
 use evallab::ingest::{IngestOptions, ingest};
 use evallab::metrics::Selection;
@@ -177,17 +178,12 @@ fn adjudicate_cuts_every_game_where_cutechess_did() {
 /// json` row.
 fn pairs_of(name: &str, engine: &str, extra: &[&str]) -> serde_json::Value {
     let (d, _ds) = dataset(name);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
-        .args(["pairs", &d.path().display().to_string()])
-        .args(["--by", "engine", "--engine", engine, "--format", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let path = d.path().display().to_string();
+    let mut args = vec!["pairs", &path, "--by", "engine", "--engine", engine];
+    args.extend(["--format", "json"]);
+    args.extend(extra);
+    let out = evallab(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
     let mut rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(rows.len(), 1);
     rows.remove(0)
@@ -244,8 +240,8 @@ fn pairs_print_cutechess_summary() {
     );
 }
 
-/// A pair: the first game's round, its White, the second game's White.
-type Pair = (String, String, String);
+/// A pair: each game's round, the first game's White, the second game's White.
+type Pair = (String, String, String, String);
 
 /// Per pair: who played it and its opening's plies; the games in no pair;
 /// and for each pair whether both games stand on its opening key at its
@@ -275,7 +271,8 @@ fn pairing(name: &str, book: Option<&Book>) -> (Vec<(Pair, u32)>, usize, bool) {
     );
     let key_at: HashMap<(&String, &String), &String> = id.iter().zip(&ply).zip(&key).collect();
     let s = |c: &str| column_strs(&paired.pairs, c);
-    let (first, second, round) = (s(p::FIRST_GAME_ID), s(p::SECOND_GAME_ID), s(p::FIRST_ROUND));
+    let (first, second) = (s(p::FIRST_GAME_ID), s(p::SECOND_GAME_ID));
+    let (round, second_round) = (s(p::FIRST_ROUND), s(p::SECOND_ROUND));
     let (plies, keys) = (
         s(evallab::schema::opening_col::OPENING_PLY),
         s(p::OPENING_KEY),
@@ -289,6 +286,7 @@ fn pairing(name: &str, book: Option<&Book>) -> (Vec<(Pair, u32)>, usize, bool) {
         .map(|i| {
             let who = (
                 round[i].clone(),
+                second_round[i].clone(),
                 white[&first[i]].clone(),
                 white[&second[i]].clone(),
             );
@@ -387,27 +385,18 @@ fn the_book_pairs_a_concurrent_match_as_fastchess_did() {
     let book = Book::read(Path::new(&book), None).unwrap();
     let (found, none, on_key) = pairing(name, Some(&book));
     assert_eq!((found.len(), none, on_key), (150, 0, true));
-    assert!(found.iter().all(|((_, a, b), _)| a != b), "colours swapped");
-    let (_d, ds) = dataset(name);
-    let g = ds.scan(&GAMES).unwrap().collect().unwrap();
-    let ids = column_strs(&g, col::GAME_ID);
-    let round: HashMap<&String, String> = ids.iter().zip(column_strs(&g, col::ROUND)).collect();
-    let p = pairs(
-        ds.scan(&GAMES).unwrap(),
-        ds.scan(&MOVES).unwrap(),
-        &Selection::default(),
-        Some(&book),
-    )
-    .unwrap();
-    let (a, b) = (
-        column_strs(&p.pairs, evallab::schema::metric::pairs::FIRST_GAME_ID),
-        column_strs(&p.pairs, evallab::schema::metric::pairs::SECOND_GAME_ID),
+    assert!(
+        found.iter().all(|((_, _, a, b), _)| a != b),
+        "colours swapped"
     );
     assert!(
-        a.iter().zip(&b).all(|(a, b)| round[a] == round[b]),
+        found.iter().all(|((a, b, _, _), _)| a == b),
         "a pair across rounds"
     );
-    let mut numbers: Vec<u32> = a.iter().map(|a| round[a].parse().unwrap()).collect();
+    let mut numbers: Vec<u32> = found
+        .iter()
+        .map(|((r, ..), _)| r.parse().unwrap())
+        .collect();
     numbers.sort_unstable();
     assert_eq!(numbers, (1..=150).collect::<Vec<_>>());
     assert_eq!(pairing(name, None).1, 38, "without the book");
@@ -427,36 +416,20 @@ fn pairs_book_option() {
         (Some(100.0), Some(0.0))
     );
     let (d, _ds) = dataset("fastchess/one-sided.pgn.zst");
-    let run = |book: &str| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
-            .args(["pairs", &d.path().display().to_string(), "--book", book])
-            .output()
-            .unwrap()
-    };
+    let path = d.path().display().to_string();
+    let run = |book: &str| evallab(&["pairs", &path, "--book", book]);
     let missing = run("no-such-book.pgn");
     assert!(!missing.status.success());
-    let err = String::from_utf8_lossy(&missing.stderr);
+    let err = text(&missing.stderr);
     assert!(
         err.contains("--book no-such-book.pgn: no such file"),
         "{err}"
     );
     // The report pairs as `pairs` does and says which book it used.
     let page = tempfile::tempdir().unwrap();
-    let report = std::process::Command::new(env!("CARGO_BIN_EXE_evallab"))
-        .args([
-            "report",
-            &d.path().display().to_string(),
-            "--book",
-            &data("book.pgn.zst"),
-        ])
-        .args(["-o", &page.path().display().to_string()])
-        .output()
-        .unwrap();
-    assert!(
-        report.status.success(),
-        "{}",
-        String::from_utf8_lossy(&report.stderr)
-    );
+    let (book, out) = (data("book.pgn.zst"), page.path().display().to_string());
+    let report = evallab(&["report", &path, "--book", &book, "-o", &out]);
+    assert!(report.status.success(), "{}", text(&report.stderr));
     let html = std::fs::read_to_string(page.path().join("index.html")).unwrap();
     assert!(
         html.contains(
@@ -476,7 +449,7 @@ fn pairs_book_option() {
     .unwrap();
     let out = run(&path.display().to_string());
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = text(&out.stderr);
     assert!(
         err.contains("an EPD book, which pairing needs no book for"),
         "{err}"
@@ -486,7 +459,7 @@ fn pairs_book_option() {
     std::fs::write(&other, "1. a3 a6 *\n").unwrap();
     let out = run(&other.display().to_string());
     assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = text(&out.stderr);
     assert!(
         err.contains(
             "200 games without book marks reach no line of the book: played with \

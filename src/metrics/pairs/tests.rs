@@ -296,6 +296,17 @@ fn game_openings_in_chunks_equal_one_pass() {
     assert!(one.equals_missing(&at(1)), "{one}\n{}", at(1));
 }
 
+/// A game of a.pgn from the standard start.
+fn g(
+    id: i64,
+    white: &'static str,
+    black: &'static str,
+    result: &'static str,
+    moves: Vec<(bool, i64)>,
+) -> Game {
+    (id, "a.pgn", white, black, result, None, moves)
+}
+
 /// A book's lines open the games without book marks (reading R3): lines
 /// ending in key 2 (2 plies) and 21 (4 plies, extending the first). A game
 /// waits for its partner at the shallowest line it reaches; the pair's
@@ -314,71 +325,27 @@ fn book_lines_open_unmarked_games() {
         v
     };
     let set: Vec<Game> = vec![
-        (
+        g(
             1,
-            "a.pgn",
             "A",
             "B",
             "1-0",
-            None,
             free(&[1, 2, 20, 21, 50, 51, 52, 53, 54]),
         ),
-        (
+        g(
             2,
-            "a.pgn",
             "B",
             "A",
             "1/2-1/2",
-            None,
             free(&[1, 2, 20, 21, 60, 61, 62, 63, 64]),
         ),
-        (3, "a.pgn", "A", "B", "1-0", None, free(&[1, 2, 70, 71, 72])),
-        (4, "a.pgn", "B", "A", "0-1", None, free(&[1, 2, 80, 81, 82])),
-        (
-            5,
-            "a.pgn",
-            "A",
-            "B",
-            "1-0",
-            None,
-            marked(&[1, 2, 20, 21, 90]),
-        ),
-        (
-            6,
-            "a.pgn",
-            "B",
-            "A",
-            "1-0",
-            None,
-            marked(&[1, 2, 20, 21, 91]),
-        ),
-        (
-            7,
-            "a.pgn",
-            "A",
-            "B",
-            "1-0",
-            None,
-            free(&[1, 3, 4, 5, 6, 7, 8, 600, 9]),
-        ),
-        (
-            8,
-            "a.pgn",
-            "B",
-            "A",
-            "1-0",
-            None,
-            free(&[1, 3, 4, 5, 6, 7, 8, 600, 19]),
-        ),
-        (
-            9,
-            "a.pgn",
-            "A",
-            "B",
-            "1-0",
-            None,
-            free(&[1, 2, 3, 4, 5, 21, 6]),
-        ),
+        g(3, "A", "B", "1-0", free(&[1, 2, 70, 71, 72])),
+        g(4, "B", "A", "0-1", free(&[1, 2, 80, 81, 82])),
+        g(5, "A", "B", "1-0", marked(&[1, 2, 20, 21, 90])),
+        g(6, "B", "A", "1-0", marked(&[1, 2, 20, 21, 91])),
+        g(7, "A", "B", "1-0", free(&[1, 3, 4, 5, 6, 7, 8, 600, 9])),
+        g(8, "B", "A", "1-0", free(&[1, 3, 4, 5, 6, 7, 8, 600, 19])),
+        g(9, "A", "B", "1-0", free(&[1, 2, 3, 4, 5, 21, 6])),
     ];
     let (g, m) = frames(&set);
     let b = Book::from_lines([(2, 2), (21, 4), (2, 2)]);
@@ -421,42 +388,10 @@ fn book_lines_open_unmarked_games() {
 #[test]
 fn a_pair_opens_at_the_deepest_line_both_reach() {
     let set: Vec<Game> = vec![
-        (
-            1,
-            "a.pgn",
-            "A",
-            "B",
-            "1-0",
-            None,
-            free(&[1, 2, 20, 21, 50, 51]),
-        ),
-        (
-            2,
-            "a.pgn",
-            "B",
-            "A",
-            "0-1",
-            None,
-            free(&[1, 2, 30, 31, 60, 61]),
-        ),
-        (
-            3,
-            "a.pgn",
-            "A",
-            "B",
-            "1-0",
-            None,
-            free(&[1, 5, 20, 21, 50, 51]),
-        ),
-        (
-            4,
-            "a.pgn",
-            "B",
-            "A",
-            "0-1",
-            None,
-            free(&[1, 5, 30, 31, 60, 61]),
-        ),
+        g(1, "A", "B", "1-0", free(&[1, 2, 20, 21, 50, 51])),
+        g(2, "B", "A", "0-1", free(&[1, 2, 30, 31, 60, 61])),
+        g(3, "A", "B", "1-0", free(&[1, 5, 20, 21, 50, 51])),
+        g(4, "B", "A", "0-1", free(&[1, 5, 30, 31, 60, 61])),
     ];
     let (g, m) = frames(&set);
     let b = Book::from_lines([(2, 2), (21, 4), (31, 4)]);

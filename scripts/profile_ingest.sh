@@ -16,7 +16,9 @@ archive="${1:-../shared/tcec}"
 target="${CARGO_TARGET_DIR:-target}"
 bin="${EVALLAB:-$target/release/evallab}"
 if [ -z "${EVALLAB:-}" ]; then cargo build --release --quiet; fi
-if ! nm "$bin" 2>/dev/null | grep -q .; then
+# wc reads nm's whole output: `grep -q` would close the pipe early, and under
+# pipefail nm's SIGPIPE would then read as "no symbols".
+if [ "$(nm "$bin" 2>/dev/null | wc -l)" -eq 0 ]; then
   echo "$bin has no symbols (stripped): the profile would name no function" >&2
   exit 2
 fi

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from evallab.api import _stop, binary
+from evallab.manifest import manifest
 
 FAULT_ENV = "EVALLAB_DASK_FAULT"
 
@@ -206,8 +207,6 @@ class Driver:
 
     def facts(self, dataset, out, log=print):
         dataset, out = os.path.abspath(dataset), os.path.abspath(out)
-        from evallab import manifest
-
         runs = self.client.submit(manifest, dataset, pure=False).result()["runs"]
         futures = [self._run(["facts", dataset, "-o", out, "--part", str(r["part"]), "--quiet"]) for r in runs]
         self.client.gather(futures)

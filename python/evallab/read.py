@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from evallab.manifest import Folder
+from evallab.manifest import Folder, parts
 
 if TYPE_CHECKING:
     import dask.dataframe
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 
 
 def _files(dataset: Folder, table: str) -> list[str]:
-    from evallab import parts
-
     files = parts(dataset, table)
     if not files:
         raise ValueError(f"{dataset}: no committed parts of table {table!r}")

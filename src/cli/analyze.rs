@@ -192,7 +192,7 @@ pub(super) fn run_with_progress<S: Stage>(
     let report = run_stage(dataset, stage, &mut on_progress)?;
     progress.finish();
     if !quiet {
-        super::recovered(report.stale_lock.as_ref(), &[]);
+        super::notes::recovered(report.stale_lock.as_ref(), &[]);
     }
     Ok(report)
 }

@@ -33,7 +33,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = commit_shards(&args.dataset, &args.shard, args.replace)?;
     if !args.quiet {
-        super::recovered(report.stale_lock.as_ref(), &report.removed);
+        super::notes::recovered(report.stale_lock.as_ref(), &report.removed);
         for (name, part, games, rejects) in &report.committed {
             eprintln!("committed shard {name} as part {part}: {games} games, {rejects} rejects");
         }
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.dataset.display()
         );
     }
-    super::versions_note(&report.versions, args.replace, &args.dataset);
+    super::notes::versions_note(&report.versions, args.replace, &args.dataset);
     if report.repeated > 0 {
         eprintln!(
             "{}",

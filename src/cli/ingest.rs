@@ -152,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        super::recovered(report.stale_lock.as_ref(), &report.removed);
+        super::notes::recovered(report.stale_lock.as_ref(), &report.removed);
         let secs = report.seconds.max(1e-9);
         eprintln!(
             "ingested {} file{}: {} games, {} rejects, {} plies, {} unparsed comments in {:.2}s ({:.0} plies/s, {:.1} MB/s of PGN) into {}",
@@ -180,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // A shard's versions are said by the `evallab commit` that adds it.
     if args.shard.is_none() {
-        super::versions_note(&report.versions, args.replace, &output);
+        super::notes::versions_note(&report.versions, args.replace, &output);
     }
     if report.repeated > 0 {
         eprintln!("{}", repeated_note(report.repeated, "this run", &output));

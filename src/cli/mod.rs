@@ -33,6 +33,7 @@ mod facts;
 mod ingest;
 mod inspect;
 mod r#match;
+mod notes;
 mod opening_stats;
 mod openings;
 mod pairs;
@@ -104,48 +105,6 @@ enum Command {
     /// Every command's options as JSON or markdown (for the docs and the API's tests).
     #[command(name = "__commands", hide = true)]
     Commands(commands::Args),
-}
-
-/// What a writer found when it took the dataset's lock: the trace of a
-/// writer that died holding it, and the leftovers it removed.
-pub(crate) fn recovered(
-    stale: Option<&evallab::dataset::lock::Holder>,
-    removed: &[std::path::PathBuf],
-) {
-    if let Some(h) = stale {
-        eprintln!("recovered the lock of a writer that died: {h}");
-    }
-    for p in removed {
-        eprintln!("removed leftover {}", p.display());
-    }
-}
-
-/// The note of an ingest or a commit about its inputs whose file the
-/// dataset held in another version: taken out (`replaced`), or held beside.
-pub(crate) fn versions_note(
-    versions: &[(String, Vec<evallab::dataset::InputRecord>)],
-    replaced: bool,
-    dataset: &std::path::Path,
-) {
-    for (name, earlier) in versions {
-        let shas: Vec<&str> = earlier.iter().map(|k| &k.sha256[..16]).collect();
-        let games: u64 = earlier.iter().map(|k| k.games).sum();
-        if replaced {
-            eprintln!(
-                "{name}: replaces its earlier version (sha256 {}): its {games} games taken out",
-                shas.join(", ")
-            );
-        } else {
-            eprintln!(
-                "{name}: another version of this file is in the dataset (sha256 {}, {games} \
-                 games), held beside it: `evallab remove {} {}` takes that out (--replace \
-                 does it as the file is added)",
-                shas.join(", "),
-                dataset.display(),
-                shas.join(" ")
-            );
-        }
-    }
 }
 
 /// The command line as clap reads it: old spellings rewritten

@@ -38,7 +38,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut w = DatasetWriter::open(&args.dataset, "remove", Open::Existing)?;
     if !args.quiet {
-        super::recovered(w.stale(), w.removed());
+        super::notes::recovered(w.stale(), w.removed());
     }
     let inputs = find_inputs(&w, &args.inputs)?;
     if !args.quiet || args.dry_run {

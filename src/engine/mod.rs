@@ -24,6 +24,7 @@ pub mod matching;
 pub mod policy;
 pub mod pool;
 pub mod positions;
+pub mod reuse;
 mod sink;
 
 use std::path::{Path, PathBuf};
@@ -39,9 +40,9 @@ use crate::dataset::shard;
 use crate::dataset::writer::{DatasetWriter, Open};
 use crate::dataset::{Dataset, EngineId, EngineRun};
 use crate::schema::{ANALYSIS_FAILURES, FailuresBuilder, Table};
-use analyze::reuse::Reused;
 use pool::{Chunk, GameResult, Job, PoolConfig};
 use positions::GameTask;
+use reuse::Reused;
 use sink::{Counts, Sink};
 
 /// What every engine run is given besides its stage's own settings.

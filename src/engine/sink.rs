@@ -25,7 +25,7 @@ pub(super) struct Counts {
     /// When its work began.
     pub started: Instant,
     pub games: u64,
-    /// Positions with rows, `reused` of them copied ([`super::analyze::reuse`]).
+    /// Positions with rows, `reused` of them copied ([`super::reuse`]).
     pub positions: u64,
     pub reused: u64,
     pub restarts: u64,

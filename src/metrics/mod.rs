@@ -26,7 +26,7 @@ pub mod x05;
 
 pub use selection::{
     Families, Field, Selection, SelectionError, check_regex, closest, closest_note, event_matches,
-    matches,
+    matches, texts,
 };
 
 use std::sync::Arc;
@@ -114,12 +114,6 @@ pub fn start_position(fen: Option<&str>, chess960: bool) -> Result<Chess, String
 /// `MATE_CP - n`, so any mate ranks above any centipawn value, and shorter
 /// mates above longer ones. In pawns this prints as 9999.95 for mate in 5.
 pub const MATE_CP: i64 = 1_000_000;
-
-/// The non-null values of a text column.
-pub fn texts(df: &DataFrame, name: &str) -> Result<Vec<String>, PolarsError> {
-    let c = df.column(name)?.str()?;
-    Ok(c.iter().flatten().map(str::to_string).collect())
-}
 
 /// Own evals at or beyond 100 pawns are TCEC's tablebase plateaus (±150, ±199.xx,
 /// ±250, ±300, 999.99) or overflow garbage: they are not engine opinions about

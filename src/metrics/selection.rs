@@ -6,8 +6,13 @@
 
 use polars::prelude::*;
 
-use super::texts;
 use crate::schema::col;
+
+/// The non-null values of a text column.
+pub fn texts(df: &DataFrame, name: &str) -> Result<Vec<String>, PolarsError> {
+    let c = df.column(name)?.str()?;
+    Ok(c.iter().flatten().map(str::to_string).collect())
+}
 
 /// A user's regex (`--event`, `--engine`, `--family`) against a string
 /// column: a match anywhere in the value; a bad regex is an error (checked

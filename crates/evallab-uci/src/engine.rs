@@ -8,7 +8,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::{Info, Limit, OptionDecl, UciError, parse_info, parse_option};
+use crate::error::UciError;
+use crate::info::{Info, Limit, OptionDecl, parse_info, parse_option};
 
 /// How long [`Engine::search`] waits for `bestmove` after sending `stop` on a timeout.
 pub const STOP_GRACE: Duration = Duration::from_secs(1);

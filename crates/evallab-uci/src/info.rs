@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::UciError;
+use crate::error::UciError;
 
 /// How long a search runs: the argument of `go`.
 ///

@@ -14,7 +14,6 @@
 //! once on a fresh one, and positions that fail again go to
 //! `analysis_failures` with the reason.
 
-pub mod reuse;
 pub mod rows;
 
 use arrow::record_batch::RecordBatch;
@@ -25,9 +24,9 @@ use crate::Error;
 use crate::dataset::{Dataset, EngineRun};
 use crate::engine::pool::{GameResult, Job};
 use crate::engine::positions::{self, GameTask, Selection};
+use crate::engine::reuse::{self, Reused};
 use crate::engine::{RunOptions, Stage, StageReport, check_reserved, options_sent, stopped};
 use crate::schema::{ANALYSIS, AnalysisBuilder, Table};
-use reuse::Reused;
 use rows::Line;
 
 /// Options of an analysis run.

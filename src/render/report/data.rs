@@ -6,10 +6,10 @@ use std::collections::HashMap;
 
 use polars::prelude::*;
 
-use super::ReportOptions;
 use crate::Error;
 use crate::dataset::derived::Stamp;
 use crate::dataset::{Dataset, EngineRun, inspect};
+use crate::metrics::Families;
 use crate::metrics::adjudication::RuleSet;
 use crate::metrics::adjudication::query as adj;
 use crate::metrics::adjudication::rules::PRESETS;
@@ -25,18 +25,41 @@ use crate::metrics::ease::math::Form;
 use crate::metrics::ease::query::{self as ease, EaseOptions, per_position};
 use crate::metrics::matching::query as matching;
 use crate::metrics::openings::stats::{By as OpeningsBy, OpeningStatsOptions, opening_stats};
+use crate::metrics::pairs::Book;
 use crate::metrics::pairs::{PairsOptions, pairs, pentanomial};
 use crate::metrics::ratings::fit::Solver;
 use crate::metrics::ratings::{RatingOptions, Ratings, ratings};
 use crate::metrics::relevance::{self, per_move_summarised};
 use crate::metrics::standings::{crosstable, crosstable_wide, standings};
 use crate::metrics::wdl::{self, Fitted, Model, validate};
+use crate::metrics::x05::X05;
 use crate::metrics::{Selection, event_matches};
 use crate::render::annotate::white_pov;
 use crate::render::order::{in_natural_order, natural_key};
 use crate::schema::{
     ANALYSIS, GAMES, MATCH, MOVES, OPENINGS, POLICY, REJECTS, col, match_col, metric,
 };
+
+/// What the report covers.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// Only events matching this regex.
+    pub event: Option<String>,
+    /// Games whose trajectories are drawn per event.
+    pub games_per_event: usize,
+    /// x05 of the relevance summary (per engine where known).
+    pub x05: X05,
+    /// Player names merged in the relevance summary (as for the x05 file).
+    pub families: Families,
+    /// The selected games' expected puzzle rating per position, from this model.
+    pub rating_model: Option<RatingModel>,
+    /// How the ratings sections solve the rating equations.
+    pub solver: Solver,
+    /// Training and test events (regexes) of the WDL validation section.
+    pub wdl_split: Option<(String, String)>,
+    /// The book of games without book marks (the pairs' openings).
+    pub book: Option<Book>,
+}
 
 /// The whole report's data.
 #[derive(Debug, Clone)]

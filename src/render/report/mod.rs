@@ -25,33 +25,7 @@ use polars::prelude::DataFrame;
 use super::escape;
 use crate::Error;
 use crate::dataset::Dataset;
-use crate::metrics::Families;
-use crate::metrics::difficulty::model::RatingModel;
-use crate::metrics::pairs::Book;
-use crate::metrics::ratings::fit::Solver;
-use crate::metrics::x05::X05;
-pub use data::{EventData, Progress, ReportData, SelectedGame, collect};
-
-/// What the report covers.
-#[derive(Debug, Clone)]
-pub struct ReportOptions {
-    /// Only events matching this regex.
-    pub event: Option<String>,
-    /// Games whose trajectories are drawn per event.
-    pub games_per_event: usize,
-    /// x05 of the relevance summary (per engine where known).
-    pub x05: X05,
-    /// Player names merged in the relevance summary (as for the x05 file).
-    pub families: Families,
-    /// The selected games' expected puzzle rating per position, from this model.
-    pub rating_model: Option<RatingModel>,
-    /// How the ratings sections solve the rating equations.
-    pub solver: Solver,
-    /// Training and test events (regexes) of the WDL validation section.
-    pub wdl_split: Option<(String, String)>,
-    /// The book of games without book marks (the pairs' openings).
-    pub book: Option<Book>,
-}
+pub use data::{EventData, Progress, ReportData, ReportOptions, SelectedGame, collect};
 
 const CSS: &str = "body{font-family:DejaVu Sans,Arial,sans-serif;margin:1.5em auto;max-width:1180px;color:#222;padding:0 1em}\
 h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}h3{margin-bottom:.3em}\
@@ -128,4 +102,87 @@ explains itself on hover; definitions in the book: docs/reference/outputs.md, do
     }
     html.push_str("</body></html>\n");
     Ok(html)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page's data: these events, no ratings, no WDL model.
+    fn page_data(events: &[&str]) -> ReportData {
+        ReportData {
+            dataset: "ds".into(),
+            games: 3,
+            x05_default: crate::metrics::x05::DEFAULT,
+            ratings: Err("no <games>".into()),
+            events: events
+                .iter()
+                .map(|e| EventData {
+                    name: e.to_string(),
+                    ..EventData::default()
+                })
+                .collect(),
+            wdl: None,
+            wdl_validation: None,
+            ..ReportData::default()
+        }
+    }
+
+    /// The page: a link and a section per event, each with every section.
+    #[test]
+    fn page_links_every_event_in_order() {
+        let html = page(&page_data(&["S<1>", "S2"])).unwrap();
+        assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
+        assert!(html.contains(
+            "<h2>Data</h2><p>3 games are in the statistics. No game was rejected at ingest. \
+             No game is held more than once ("
+        ));
+        assert!(html.contains(
+            "<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a>\
+             <a href=\"#wdl\">WDL model</a><a href=\"#data\">Data</a></nav><section id=events><h2>Events</h2>"
+        ));
+        assert!(html.contains("<td><a href=\"#e0\">S&lt;1&gt;</a></td>"));
+        assert!(html.contains("<td><a href=\"#e1\">S2</a></td>"));
+        // Every header explains itself.
+        assert_eq!(html.matches("<th>").count(), 0);
+        assert_eq!(
+            html.matches("<th ").count(),
+            html.matches("<th title=\"").count()
+        );
+        assert!(
+            html.contains(
+                "<p class=note>No ratings: no &lt;games&gt;</p></section><section id=wdl>"
+            )
+        );
+        assert!(html.contains(
+            "<section id=\"e1\" class=event><h2>S2</h2><p class=answer>No games with a result.</p>"
+        ));
+        assert_eq!(
+            html.matches("<h3>Adjudication rules replayed</h3>").count(),
+            2
+        );
+        assert!(html.ends_with("</section></body></html>\n"));
+        assert!(!html.contains("Test or bonus event"));
+    }
+
+    /// A test or bonus event's sections are folded under its summary, the
+    /// other events' open.
+    #[test]
+    fn test_events_are_folded_in_the_page() {
+        let html = page(&page_data(&[
+            "TCEC Season 20 Testing",
+            "TCEC Season 20 Sufi",
+        ]))
+        .unwrap();
+        let fold = "<details class=fold><summary>Test or bonus event: its sections</summary>";
+        assert_eq!(html.matches(fold).count(), 1);
+        let (test, sufi) = (
+            html.find("<section id=\"e0\"").unwrap(),
+            html.find("<section id=\"e1\"").unwrap(),
+        );
+        let folded = html.find(fold).unwrap();
+        assert!(test < folded && folded < sufi);
+        let rules = html.find("<h3>Adjudication rules replayed</h3>").unwrap();
+        assert!(folded < rules && rules < html[folded..].find("</details>").unwrap() + folded);
+    }
 }

@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 use polars::prelude::*;
 
 use super::data::{EngineWdl, EventData, ReportData};
-use super::summary::thousands;
 use crate::Error;
 use crate::metrics::adjudication::query as adj;
 use crate::metrics::matching::query::out as mout;
@@ -15,8 +14,8 @@ use crate::metrics::relevance::math::prob_exp;
 use crate::metrics::relevance::symbols::MoveSymbol;
 use crate::metrics::wdl::{self, Model};
 use crate::render::annotate::{AnnotateOptions, move_symbol};
-use crate::render::escape;
 use crate::render::plot::{self, CalibrationPanel, Chart, Marker, PALETTE, Series};
+use crate::render::{escape, thousands};
 use crate::schema::metric::pairs as pm;
 use crate::schema::metric::ratings as rm;
 use crate::schema::metric::standings as st;
@@ -1404,7 +1403,6 @@ mod tests {
     use super::*;
     use crate::metrics::calibrate::math::{Calibration, GameObs};
     use crate::metrics::eas::Globals;
-    use crate::render::report::page;
 
     fn event(name: &str) -> EventData {
         EventData {
@@ -1868,77 +1866,5 @@ mod tests {
         ));
         assert!(html.contains(">WDL at material 58 (pawns)</th>"));
         assert_eq!(x05_compared(&event("F")).unwrap(), "");
-    }
-
-    /// A page's data: these events, no ratings, no WDL model.
-    fn page_data(events: &[&str]) -> ReportData {
-        ReportData {
-            dataset: "ds".into(),
-            games: 3,
-            x05_default: crate::metrics::x05::DEFAULT,
-            ratings: Err("no <games>".into()),
-            events: events.iter().map(|e| event(e)).collect(),
-            wdl: None,
-            wdl_validation: None,
-            ..ReportData::default()
-        }
-    }
-
-    /// The page: a link and a section per event, each with every section.
-    #[test]
-    fn page_links_every_event_in_order() {
-        let html = page(&page_data(&["S<1>", "S2"])).unwrap();
-        assert!(html.contains("Dataset <code>ds</code>: 3 games in 2 events."));
-        assert!(html.contains(
-            "<h2>Data</h2><p>3 games are in the statistics. No game was rejected at ingest. \
-             No game is held more than once ("
-        ));
-        assert!(html.contains(
-            "<nav><a href=\"#events\">Events</a><a href=\"#ratings\">Ratings</a>\
-             <a href=\"#wdl\">WDL model</a><a href=\"#data\">Data</a></nav><section id=events><h2>Events</h2>"
-        ));
-        assert!(html.contains("<td><a href=\"#e0\">S&lt;1&gt;</a></td>"));
-        assert!(html.contains("<td><a href=\"#e1\">S2</a></td>"));
-        // Every header explains itself.
-        assert_eq!(html.matches("<th>").count(), 0);
-        assert_eq!(
-            html.matches("<th ").count(),
-            html.matches("<th title=\"").count()
-        );
-        assert!(
-            html.contains(
-                "<p class=note>No ratings: no &lt;games&gt;</p></section><section id=wdl>"
-            )
-        );
-        assert!(html.contains(
-            "<section id=\"e1\" class=event><h2>S2</h2><p class=answer>No games with a result.</p>"
-        ));
-        assert_eq!(
-            html.matches("<h3>Adjudication rules replayed</h3>").count(),
-            2
-        );
-        assert!(html.ends_with("</section></body></html>\n"));
-        assert!(!html.contains("Test or bonus event"));
-    }
-
-    /// A test or bonus event's sections are folded under its summary, the
-    /// other events' open.
-    #[test]
-    fn test_events_are_folded_in_the_page() {
-        let html = page(&page_data(&[
-            "TCEC Season 20 Testing",
-            "TCEC Season 20 Sufi",
-        ]))
-        .unwrap();
-        let fold = "<details class=fold><summary>Test or bonus event: its sections</summary>";
-        assert_eq!(html.matches(fold).count(), 1);
-        let (test, sufi) = (
-            html.find("<section id=\"e0\"").unwrap(),
-            html.find("<section id=\"e1\"").unwrap(),
-        );
-        let folded = html.find(fold).unwrap();
-        assert!(test < folded && folded < sufi);
-        let rules = html.find("<h3>Adjudication rules replayed</h3>").unwrap();
-        assert!(folded < rules && rules < html[folded..].find("</details>").unwrap() + folded);
     }
 }

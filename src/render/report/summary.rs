@@ -11,7 +11,7 @@ use super::data::EventData;
 use super::sections::Header;
 use crate::Error;
 use crate::metrics::ratings::Ratings;
-use crate::render::escape;
+use crate::render::{escape, thousands};
 use crate::schema::metric::{self, pairs as pm, ratings as rm, standings as st};
 use crate::schema::outputs::{Quantity, SUMMARY};
 
@@ -347,20 +347,6 @@ impl Summary {
         s.push_str(".</p>");
         s
     }
-}
-
-/// An integer with thousands separators (a thin space: 1 234 567), as
-/// the page's EAS scores of six and seven digits read.
-pub fn thousands(v: i64) -> String {
-    let digits = v.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('\u{202f}');
-        }
-        out.push(c);
-    }
-    if v < 0 { format!("-{out}") } else { out }
 }
 
 /// The level (%) of the pairs' intervals ([`crate::metrics::pairs::math::Z95`]).

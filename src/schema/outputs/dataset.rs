@@ -1,6 +1,6 @@
 //! The outputs of `evallab inspect`: what a dataset holds.
 
-use super::*;
+use super::quantity::*;
 
 const PLIES: Quantity = q(
     "plies",

@@ -1,6 +1,6 @@
 //! The engine commands' outputs: agreement, match, ease, difficulty, and the openings counts.
 
-use super::*;
+use super::quantity::*;
 
 const PUZZLE_ID: Quantity = q("puzzle_id", "Puzzle", "", 0, None, "The Lichess PuzzleId.");
 

@@ -1,6 +1,6 @@
 //! The results commands' outputs: standings, crosstable, ratings, pairs and opening-stats.
 
-use super::*;
+use super::quantity::*;
 
 const GAMES_WON: Quantity = q("wins", "Wins", "", 0, HI, "Those games the engine won.");
 const GAMES_DRAWN: Quantity = q("draws", "Draws", "", 0, None, "Those games drawn.");
@@ -156,7 +156,7 @@ pub const STANDINGS: Output = Output {
              engine's games that ended so (`end_unfinished` its `*` games, which count \
              nowhere else).",
         ),
-        built(
+        built(q(
             "endings",
             "How the games ended",
             "",
@@ -164,7 +164,7 @@ pub const STANDINGS: Output = Output {
             None,
             "Built by the report from the `end_*` columns: the termination classes that occur, \
              each with its count of the engine's games.",
-        ),
+        )),
     ],
 };
 

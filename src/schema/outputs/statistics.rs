@@ -1,6 +1,6 @@
 //! Outputs of balance, calibrate, wdl, relevance, eas, adjudicate and engine-stats.
 
-use super::*;
+use super::quantity::*;
 
 const MODEL: Quantity = q("model", "Model", "", 0, None, "The eval → outcome model.");
 const GAME_PLIES: Quantity = q("plies", "Plies", "", 0, None, "Plies of the game.");
@@ -151,48 +151,55 @@ pub const X05: Output = Output {
     title: "x05 three ways",
     doc: "The report's x05 three ways per engine (docs/definitions/wdl.md).",
     columns: &[
-        built("engine", "Engine", "", 0, None, "The engine (player name)."),
-        built(
+        built(q(
+            "engine",
+            "Engine",
+            "",
+            0,
+            None,
+            "The engine (player name).",
+        )),
+        built(q(
             "balance",
             "Balance",
             "pawns",
             2,
             None,
             "The W-th largest non-won maximum (`evallab balance`).",
-        ),
-        built(
+        )),
+        built(q(
             "ml",
             "Maximum likelihood",
             "pawns",
             2,
             None,
             "Calibrate's maximum-likelihood x05 of P(x).",
-        ),
-        built(
+        )),
+        built(q(
             "wdl_58",
             "WDL at material 58",
             "pawns",
             2,
             None,
             "a(58)/100 of the engine's WDL model in the event (with the pooled prior).",
-        ),
-        built(
+        )),
+        built(q(
             "wdl_20",
             "WDL at material 20",
             "pawns",
             2,
             None,
             "a(20)/100 of the same model (an endgame).",
-        ),
-        built(
+        )),
+        built(q(
             "wdl_positions",
             "WDL positions",
             "",
             0,
             None,
             "Positions the engine's WDL model was fitted to.",
-        ),
-        built(
+        )),
+        built(q(
             "wdl_own_share",
             "WDL own share",
             "",
@@ -200,8 +207,8 @@ pub const X05: Output = Output {
             None,
             "WDL positions / (WDL positions + the prior's positions): how much of the model is the \
              engine's own data in the event, the rest the pool of the selected events.",
-        ),
-        built("note", "Note", "", 0, None, "Why there is no WDL model."),
+        )),
+        built(q("note", "Note", "", 0, None, "Why there is no WDL model.")),
     ],
 };
 
@@ -1310,14 +1317,14 @@ pub const EAS: Output = Output {
             HI,
             "The aggressiveness score: the sum of the four parts.",
         ),
-        built(
+        built(q(
             "parts",
             "Parts",
             "",
             0,
             None,
             "The four parts as a bar, scaled to the top score.",
-        ),
+        )),
         q(
             "warning",
             "Warning",
@@ -1554,14 +1561,14 @@ pub const ADJUDICATION: Output = Output {
         PLIES_SAVED,
         SAVED_PCT,
         HOURS_SAVED,
-        built(
+        built(q(
             "draw.score",
             "Draw score",
             "cp",
             0,
             None,
             "The report's sweep of the cutechess draw rule: its score threshold in the row.",
-        ),
+        )),
     ],
 };
 

@@ -811,7 +811,7 @@ class Dataset:
         intervals; the deprecated ``confidence=`` was a percentage).
 
         >>> ds.ratings().select("engine", "rating").row(0)  # doctest: +SKIP
-        ('Stockfish Full', 2783.49)
+        ('Stockfish Full', 2783.4875308983937)
         """
         return self.statistic(
             "ratings", engine=engine, event=event, family=family, average=average, anchor=anchor,

@@ -153,8 +153,10 @@ fn outputs(format: Format) -> String {
              The columns of every table a command writes (to stdout, to `-o FILE`, or\n\
              beside it as `FILE.SUFFIX.EXT`: the names in parentheses) and of the tables\n\
              the HTML report builds (`report: …`), in the order they are written. For each:\n\
-             the report's header (label and unit), the decimals it rounds to, which way is\n\
-             better and what the column means (the report's explanation on hover). A `*`\n\
+             the report's header (label and unit), the decimals a table for people rounds\n\
+             it to (the report, `--format table`; csv, json, ndjson and parquet keep every\n\
+             digit), which way is better and what the column means (the report's\n\
+             explanation on hover). A `*`\n\
              in a name stands for a family of columns the data decide; *report only* marks\n\
              a column the report builds from the others. A test (`tests/it/outputs.rs`)\n\
              runs the commands and checks their columns against this page both ways.\n\

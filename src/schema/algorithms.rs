@@ -14,7 +14,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 2: the tcec preset's eras derived from the clocks (S18 bonus, early S22).
     // 3: the fork's 2022 draw rule (piece/pawn limits, no reset), castling-right
     //    rook moves reset, silent moves break the window, eras by round.
-    ("adjudicate", 3),
+    // 4: every digit kept in the table (CSV, JSON, Parquet); only a table
+    //    for people is rounded, as its output declares.
+    ("adjudicate", 4),
     ("analyze", 1),
     ("match", 1),
     // 2: castling spelled as the game's moves (e1g1 in a standard game; lc0
@@ -27,13 +29,17 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 2: the whole solution line's features, nested cross-validation of
     //    five model families, boosted trees (issue 43).
     ("difficulty", 2),
-    ("agreement", 1),
+    // 2: every digit kept in the table (CSV, JSON, Parquet); only a table
+    //    for people is rounded, as its output declares.
+    ("agreement", 2),
     ("balance", 1),
     ("standings", 1),
     ("crosstable", 1),
     // 2: the summary's note (a draw rate at its 100 % bound).
     // 3: the summary's solver (`--solver ordo`, Ordo's own search).
-    ("ratings", 3),
+    // 4: every digit kept in the table (CSV, JSON, Parquet); only a table
+    //    for people is rounded, as its output declares.
+    ("ratings", 4),
     // 2: pairs, decisive pairs, reverse kills and busted pairs per row;
     //    `--by start` (Chess960 start positions), per event (issue 42).
     ("opening-stats", 2),
@@ -43,11 +49,15 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 3: reasons instead of unidentified values, the pooled estimate, the
     //    TOML's [x05] = pooled (issue 27).
     // 4: the x05 file's header points at the book, not the README.
-    ("calibrate", 4),
+    // 5: every digit kept in the table (the x05 file keeps its 4 decimals);
+    //    only a table for people is rounded, as its output declares.
+    ("calibrate", 5),
     // 2: per group, the pooled selection as a prior of 10,000 positions
     //    (`--prior-positions`; columns prior_positions, own_share); the
     //    validation's per-engine pooled-prior row, `--split games`.
-    ("wdl", 2),
+    // 3: the validation's tables keep every digit; only a table for people
+    //    is rounded, as its output declares.
+    ("wdl", 3),
     // 3: values that are not positive skipped, sums per chunk of games.
     // 4: loss totals summed exactly (nano-pawns), the same in every run.
     // 5: ... and across chunks: the chunks' partial sums added as integers
@@ -66,12 +76,16 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 11: x05 three ways from the engines' WDL models with the pooled prior,
     //     and each model's own share.
     // 12: the adjudication section replays every shipped preset (fastchess).
-    ("report", 12),
+    // 13: each value rounded once, by the page (ratings, calibrate, agreement,
+    //    adjudication and the WDL validation no longer round first).
+    ("report", 13),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).
     // 3: the table README's rule: the last named position the game reaches.
-    ("openings", 3),
+    // 4: the summary's shares keep every digit (a table for people is
+    //    rounded as its output declares).
+    ("openings", 4),
     ("calc", 1),
     ("schema", 1),
     // 2: the inputs section (path, sha256, counts: what `remove` takes).

@@ -87,6 +87,13 @@ pub(crate) fn bools(df: &DataFrame, name: &str) -> Vec<bool> {
     s.bool().unwrap().iter().map(|v| v.unwrap()).collect()
 }
 
+/// `x` as a tool prints it with `decimals` decimals (Ordo's tables, a
+/// share by hand): the commands keep every digit.
+pub(crate) fn printed(x: f64, decimals: i32) -> f64 {
+    let f = 10f64.powi(decimals);
+    (x * f).round() / f
+}
+
 pub(crate) fn s(v: &str) -> Option<String> {
     Some(v.to_string())
 }

@@ -120,8 +120,8 @@ impl ClockCheck {
 fn with_percents(counts: LazyFrame) -> LazyFrame {
     counts
         .with_columns([
-            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
-            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
+            percent("rd_agree", "rd_plies").alias("rd_pct"),
+            percent("rr_agree", "rr_plies").alias("rr_pct"),
         ])
         .sort([cols::ERA, c::EVENT], SortMultipleOptions::default())
 }
@@ -394,8 +394,8 @@ pub fn clock_agreement_by_era(per_event: LazyFrame) -> LazyFrame {
             col("rr_agree").sum(),
         ])
         .with_columns([
-            percent("rd_agree", "rd_plies", 3).alias("rd_pct"),
-            percent("rr_agree", "rr_plies", 3).alias("rr_pct"),
+            percent("rd_agree", "rd_plies").alias("rd_pct"),
+            percent("rr_agree", "rr_plies").alias("rr_pct"),
         ])
         .sort([cols::ERA], SortMultipleOptions::default())
 }

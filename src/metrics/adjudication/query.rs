@@ -653,16 +653,14 @@ pub fn sums(outcomes: LazyFrame, by: By) -> LazyFrame {
 /// The shares saved of [`sums`]: saved_pct and hours_saved.
 fn with_saved(sums: LazyFrame) -> LazyFrame {
     sums.with_columns([
-        percent(cols::PLIES_SAVED, c::PLIES, 2).alias(cols::SAVED_PCT),
+        percent(cols::PLIES_SAVED, c::PLIES).alias(cols::SAVED_PCT),
         (col(cols::TIME_SAVED_MS).cast(DataType::Float64) / lit(3_600_000.0))
-            .round(2, RoundMode::default())
             .alias(cols::HOURS_SAVED),
     ])
     .drop(by_name([cols::TIME_SAVED_MS], true, false))
 }
 
-/// 100 · part / whole, rounded to `digits` decimals.
-pub(super) fn percent(part: &str, whole: &str, digits: u32) -> Expr {
-    (lit(100.0) * col(part).cast(DataType::Float64) / col(whole).cast(DataType::Float64))
-        .round(digits, RoundMode::default())
+/// 100 · part / whole.
+pub(super) fn percent(part: &str, whole: &str) -> Expr {
+    lit(100.0) * col(part).cast(DataType::Float64) / col(whole).cast(DataType::Float64)
 }

@@ -215,8 +215,7 @@ pub fn derive(
         .group_by([col(cols::ERA), col(event)])
         .agg(firsts);
     let pct = |agree: &str| {
-        (lit(100.0) * col(agree).cast(DataType::Float64) / col("plies").cast(DataType::Float64))
-            .round(3, RoundMode::default())
+        lit(100.0) * col(agree).cast(DataType::Float64) / col("plies").cast(DataType::Float64)
     };
     let mut out = vec![
         col(cols::ERA),

@@ -101,10 +101,6 @@ fn usable_ml(c: &Calibration) -> bool {
     c.ml.value.is_some() && c.ml_sandwich.is_some()
 }
 
-fn round3(v: f64) -> f64 {
-    (v * 1000.0).round() / 1000.0
-}
-
 fn round4(v: f64) -> f64 {
     (v * 10_000.0).round() / 10_000.0
 }
@@ -143,10 +139,10 @@ impl Calibrated {
             ("x05_threshold", |c| c.threshold.value),
             ("threshold_lo", |c| c.threshold.lo),
             ("threshold_hi", |c| c.threshold.hi),
-            ("x05_ml", |c| c.ml.value.map(round3)),
-            ("ml_lo", |c| c.ml.lo.map(round3)),
-            ("ml_hi", |c| c.ml.hi.map(round3)),
-            ("ml_se_log", |c| c.ml_sandwich.map(|s| round3(s.se_log))),
+            ("x05_ml", |c| c.ml.value),
+            ("ml_lo", |c| c.ml.lo),
+            ("ml_hi", |c| c.ml.hi),
+            ("ml_se_log", |c| c.ml_sandwich.map(|s| s.se_log)),
         ];
         for (name, f) in est {
             let v: Vec<Option<f64>> = results.iter().map(|(_, c)| f(c)).collect();
@@ -160,11 +156,7 @@ impl Calibrated {
             ("pooled_weight", |p| p.weight),
         ];
         for (name, f) in pooled_cols {
-            let v: Vec<Option<f64>> = self
-                .pooled
-                .iter()
-                .map(|p| p.as_ref().map(|p| round3(f(p))))
-                .collect();
+            let v: Vec<Option<f64>> = self.pooled.iter().map(|p| p.as_ref().map(f)).collect();
             cols.push(Column::new(name.into(), v));
         }
         type Why = fn(&Calibration) -> Option<&'static str>;
@@ -343,9 +335,10 @@ mod tests {
         let t = c.table(&BalanceOptions::default()).unwrap();
         assert_eq!(t.height(), 3);
         let pooled = t.column("x05_pooled").unwrap().f64().unwrap().clone();
-        assert_eq!((pooled.get(1), pooled.get(2)), (None, Some(0.612)));
+        // The table keeps every digit; the x05 file above keeps four.
+        assert_eq!((pooled.get(1), pooled.get(2)), (None, Some(0.612_34)));
         let ml = t.column("x05_ml").unwrap().f64().unwrap().clone();
-        assert_eq!((ml.get(0), ml.get(1)), (Some(0.654), None));
+        assert_eq!((ml.get(0), ml.get(1)), (Some(0.654_321), None));
         let why = t.column("ml_reason").unwrap().str().unwrap().clone();
         assert_eq!(why.get(1), Some("no interior maximum"));
     }

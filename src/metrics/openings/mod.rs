@@ -257,9 +257,7 @@ pub fn classify(
 pub fn summary(openings: LazyFrame) -> LazyFrame {
     let n = |e: Expr| e.sum().cast(DataType::UInt32);
     // Null, not NaN, when nothing was compared.
-    let pct = |a: &str, b: &str| {
-        crate::metrics::standings::pct(col(a), col(b)).round(1, RoundMode::default())
-    };
+    let pct = |a: &str, b: &str| crate::metrics::standings::pct(col(a), col(b));
     openings
         .select([
             len().alias(summary_col::GAMES),

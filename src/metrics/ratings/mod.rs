@@ -445,11 +445,6 @@ pub fn ratings(games: LazyFrame, opts: &RatingOptions) -> Result<Ratings, Error>
     })
 }
 
-/// Rounds for output: ratings and errors to 0.01 Elo, shares to 0.01 %.
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
 fn ratings_frame(rows: &[Row]) -> Result<DataFrame, PolarsError> {
     let mut rank = 0u32;
     let ranks: Vec<Option<u32>> = rows
@@ -464,12 +459,12 @@ fn ratings_frame(rows: &[Row]) -> Result<DataFrame, PolarsError> {
     df!(
         metric::RANK => ranks,
         metric::ENGINE => rows.iter().map(|r| r.engine.clone()).collect::<Vec<_>>(),
-        m::RATING => rows.iter().map(|r| r.rating.map(round2)).collect::<Vec<_>>(),
-        m::ERROR => rows.iter().map(|r| r.error.map(round2)).collect::<Vec<_>>(),
+        m::RATING => rows.iter().map(|r| r.rating).collect::<Vec<_>>(),
+        m::ERROR => rows.iter().map(|r| r.error).collect::<Vec<_>>(),
         m::POINTS => rows.iter().map(|r| r.points).collect::<Vec<_>>(),
         m::PLAYED => rows.iter().map(|r| r.played as u32).collect::<Vec<_>>(),
-        m::SCORE_PCT => rows.iter().map(|r| round2(100.0 * r.points / r.played)).collect::<Vec<_>>(),
-        m::CFS_NEXT => rows.iter().map(|r| r.cfs_next.map(|c| round2(100.0 * c))).collect::<Vec<_>>(),
+        m::SCORE_PCT => rows.iter().map(|r| 100.0 * r.points / r.played).collect::<Vec<_>>(),
+        m::CFS_NEXT => rows.iter().map(|r| r.cfs_next.map(|c| 100.0 * c)).collect::<Vec<_>>(),
         metric::WINS => rows.iter().map(|r| r.wdl[0]).collect::<Vec<_>>(),
         metric::DRAWS => rows.iter().map(|r| r.wdl[1]).collect::<Vec<_>>(),
         metric::LOSSES => rows.iter().map(|r| r.wdl[2]).collect::<Vec<_>>(),
@@ -505,10 +500,10 @@ fn summary_frame(
             Some(a) => format!("{} = {}", names[r.players[a]], opts.average),
             None => format!("average {}", opts.average),
         }).collect::<Vec<_>>(),
-        m::WHITE_ADVANTAGE => rated.iter().map(|r| round2(r.white)).collect::<Vec<_>>(),
-        m::WHITE_SD => white_sd.into_iter().map(|x| x.map(round2)).collect::<Vec<_>>(),
-        m::DRAW_RATE => rated.iter().map(|r| round2(100.0 * r.draw)).collect::<Vec<_>>(),
-        m::DRAW_RATE_SD => draw_sd.into_iter().map(|x| x.map(|v| round2(100.0 * v))).collect::<Vec<_>>(),
+        m::WHITE_ADVANTAGE => rated.iter().map(|r| r.white).collect::<Vec<_>>(),
+        m::WHITE_SD => white_sd.into_iter().collect::<Vec<_>>(),
+        m::DRAW_RATE => rated.iter().map(|r| 100.0 * r.draw).collect::<Vec<_>>(),
+        m::DRAW_RATE_SD => draw_sd.into_iter().map(|x| x.map(|v| 100.0 * v)).collect::<Vec<_>>(),
         m::BOOTSTRAP => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.rating.len() as u32)).collect::<Vec<_>>(),
         m::LEVEL => vec![opts.confidence; rated.len()],
         m::DISCONNECTED => rated.iter().map(|r| r.samples.as_ref().map_or(0, |s| s.disconnected as u32)).collect::<Vec<_>>(),
@@ -568,7 +563,7 @@ fn los_frame(
                     let r = &rated[gr];
                     let s = r.samples.as_ref()?;
                     s.cfs(kr, kc, r.rating[kr] - r.rating[kc])
-                        .map(|c| round2(100.0 * c))
+                        .map(|c| 100.0 * c)
                 })
                 .collect()
         })

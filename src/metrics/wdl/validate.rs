@@ -673,7 +673,6 @@ impl Validation {
             .iter()
             .flat_map(|m| m.scores.iter().map(move |s| (m, s)))
             .collect();
-        let r = |v: f64| (v * 1e5).round() / 1e5;
         let mut columns = vec![
             Column::new(
                 out::MODEL.into(),
@@ -717,7 +716,7 @@ impl Validation {
             {
                 columns.push(Column::new(
                     names[k].into(),
-                    rows.iter().map(|(_, s)| r(g(f(s)))).collect::<Vec<_>>(),
+                    rows.iter().map(|(_, s)| g(f(s))).collect::<Vec<_>>(),
                 ));
             }
         }
@@ -733,8 +732,8 @@ impl Validation {
             for (k, (p, o, c)) in s.reliability.iter().enumerate() {
                 model.push(s.model.clone());
                 decile.push(k as u32 + 1);
-                pred.push((p * 1e4).round() / 1e4);
-                obs.push((o * 1e4).round() / 1e4);
+                pred.push(*p);
+                obs.push(*o);
                 n.push(*c as u64);
             }
         }

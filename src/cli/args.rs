@@ -398,10 +398,11 @@ impl BookArgs {
         if !p.is_file() {
             return Err(usage(format!("--book {}: no such file", p.display())));
         }
-        Ok(Some(evallab::metrics::pairs::Book::read(
-            p,
-            self.book_plies,
-        )?))
+        let book = evallab::metrics::pairs::Book::read(p, self.book_plies)?;
+        for n in &book.notes {
+            eprintln!("note: {n}");
+        }
+        Ok(Some(book))
     }
 }
 

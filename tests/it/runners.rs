@@ -468,3 +468,58 @@ fn pairs_book_option() {
         "{err}"
     );
 }
+
+/// A book as the runners read it (`partial-book.pgn`): its second line has a
+/// move that cannot be played (`2...Qxh7`), its last line no result and no
+/// final newline. fastchess and cutechess-cli (which warns `Illegal move:
+/// Qxh7`) both play the second line's first 3 plies and the last line whole,
+/// in a 3-round match of 2 games each (`-openings file=partial-book.pgn
+/// format=pgn order=sequential -rounds 3 -games 2 -repeat`, minimal PGN). The
+/// book reads the same: 3 lines of 6, 3 and 4 plies, a note for each of the
+/// two, and every game paired at its line.
+#[test]
+fn a_book_is_read_as_the_runners_read_it() {
+    let book = Book::read(Path::new(&data("partial-book.pgn")), None).unwrap();
+    assert_eq!((book.keys.len(), book.max_plies), (3, 6));
+    assert_eq!(book.notes.len(), 2, "{:?}", book.notes);
+    assert!(book.notes[0].contains(
+        "book line 2 (line 7 of the file): illegal move 2...Qxh7; its first 3 plies taken, \
+         as the runners play it"
+    ));
+    assert!(book.notes[1].contains(
+        "book line 3 (line 11 of the file): truncated input: no result before the end of \
+         the input"
+    ));
+    assert!(book.notes[1].ends_with("its first 4 plies taken, as the runners play it"));
+    for runner in ["fastchess", "cutechess"] {
+        let name = format!("{runner}/partial-book-minimal.pgn.zst");
+        let (found, none, on_key) = pairing(&name, Some(&book));
+        assert_eq!((found.len(), none, on_key), (3, 0, true), "{runner}");
+        let mut plies: Vec<u32> = found.iter().map(|(_, p)| *p).collect();
+        plies.sort_unstable();
+        assert_eq!(plies, [3, 4, 6], "{runner}");
+    }
+    // The notes reach the user on stderr.
+    let (d, _ds) = dataset("cutechess/partial-book-minimal.pgn.zst");
+    let path = d.path().display().to_string();
+    let out = evallab(&["pairs", &path, "--book", &data("partial-book.pgn")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("note: ") && err.contains("illegal move 2...Qxh7"),
+        "{err}"
+    );
+    // A line whose first move cannot be played is no opening: an error.
+    let bad = tempfile::tempdir().unwrap();
+    let file = bad.path().join("bad.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"x\"]\n\n1. e4 e5 *\n\n[Event \"y\"]\n\n1. Ke2 e5 *\n",
+    )
+    .unwrap();
+    let err = Book::read(&file, None).unwrap_err().to_string();
+    assert!(
+        err.contains("book line 2 (line 7 of the file): illegal move 1.Ke2"),
+        "{err}"
+    );
+}

@@ -105,6 +105,7 @@ pub fn parse_batch<S: Sink + ?Sized>(
         let cut = batch.truncated.clone().filter(|_| last).or(unfinished);
         if let Some(err) = cut {
             // Whatever the cut game's bytes say, they are not all of it.
+            out.playable(&st.records(id));
             counts.rejects += 1;
             counts.truncated += 1;
             let end = g.end - g.start;
@@ -125,6 +126,9 @@ pub fn parse_batch<S: Sink + ?Sized>(
                 st.write_game(id, src, g, &tags, out);
             }
             Err(fail) => {
+                if fail.at_move {
+                    out.playable(&st.records(id));
+                }
                 counts.rejects += 1;
                 let line = batch.line_at(g, fail.pos_in_game);
                 write_reject(id, src, g, line, &tags, st.plies(), &fail.reason, out);
@@ -174,6 +178,8 @@ fn write_reject<S: Sink + ?Sized>(
 struct Failure {
     reason: String,
     pos_in_game: usize,
+    /// A move that cannot be played: the plies before it are legal.
+    at_move: bool,
 }
 
 /// A byte range in [`GameState::arena`].
@@ -347,6 +353,7 @@ impl GameState {
         let at_start = |reason| Failure {
             reason,
             pos_in_game: 0,
+            at_move: false,
         };
         self.reset(tags).map_err(at_start)?;
         let movetext = batch.movetext(g);
@@ -361,9 +368,13 @@ impl GameState {
             let fail = |reason| Failure {
                 reason,
                 pos_in_game: header_len + at,
+                at_move: false,
             };
             match token.map_err(|e| fail(e.to_string()))? {
-                Token::Word(w) => self.play(w).map_err(fail)?,
+                Token::Word(w) => self.play(w).map_err(|reason| Failure {
+                    at_move: true,
+                    ..fail(reason)
+                })?,
                 Token::Comment(c) => self.on_comment(c),
                 Token::Stray(t) => self.keep_text(&decode(t)),
                 Token::Variation => {
@@ -622,6 +633,11 @@ impl GameState {
     }
 
     fn write_moves<S: Sink + ?Sized>(&self, id: i64, out: &mut S) {
+        out.moves(&self.records(id));
+    }
+
+    /// The game's plies so far as records.
+    fn records(&self, id: i64) -> Vec<MoveRecord<'_>> {
         let s = |sp: Option<Span>| sp.map(|sp| self.get(sp));
         let mut rows = Vec::with_capacity(self.moves.len());
         for (ply, r) in (1..).zip(&self.moves) {
@@ -673,7 +689,7 @@ impl GameState {
                 dead_material: r.dead,
             });
         }
-        out.moves(&rows);
+        rows
     }
 
     fn write_game<S: Sink + ?Sized>(
@@ -1165,6 +1181,54 @@ mod tests {
         assert_eq!(
             log[1],
             "reject 2: header-only stub: no movetext and Result \"?\""
+        );
+    }
+
+    /// What a sink hears of rejected games: the plies a runner still plays
+    /// (SAN), then the reject.
+    #[derive(Default)]
+    struct Playable(Vec<String>);
+
+    impl Sink for Playable {
+        fn mv(&mut self, _: &MoveRecord<'_>) {}
+        fn game(&mut self, _: &GameRecord<'_>) {}
+        fn playable(&mut self, plies: &[MoveRecord<'_>]) {
+            let sans: Vec<&str> = plies.iter().map(|m| m.san).collect();
+            self.0.push(format!("playable {}", sans.join(" ")));
+        }
+        fn reject(&mut self, r: &RejectRecord<'_>) {
+            self.0
+                .push(format!("reject {} plies {}", r.game_number, r.ply_reached));
+        }
+    }
+
+    /// A move that cannot be played: the plies before it are playable; a
+    /// game cut before its result: all of them; a broken FEN or an
+    /// unreadable comment: none (no runner plays such a game).
+    #[test]
+    fn rejected_games_hand_on_what_a_runner_plays() {
+        let mut out = Playable::default();
+        parse(
+            concat!(
+                "[Event \"a\"]\n\n1. d4 d5 2. c4 Qxh7 3. Nc3 *\n\n",
+                "[Event \"b\"]\n[FEN \"8/8/8/8\"]\n\n1. e4 *\n\n",
+                "[Event \"c\"]\n\n1. Ke2 *\n\n",
+                "[Event \"d\"]\n\n1. c4 e5 2. Nc3 Nf6",
+            )
+            .as_bytes(),
+            &mut out,
+        );
+        assert_eq!(
+            out.0,
+            [
+                "playable d4 d5 c4",
+                "reject 1 plies 3",
+                "reject 2 plies 0",
+                "playable ",
+                "reject 3 plies 0",
+                "playable c4 e5 Nc3 Nf6",
+                "reject 4 plies 4",
+            ]
         );
     }
 

@@ -2,8 +2,8 @@
 //!
 //! The game parser keeps a game's moves in its own reused buffers until the
 //! game is known to be good, then calls [`Sink::moves`] with its plies (in
-//! order) and [`Sink::game`] once; a bad game gets one [`Sink::reject`] call and no
-//! other. Every text field borrows the parser's buffers or the batch, so
+//! order) and [`Sink::game`] once; a bad game gets one [`Sink::reject`] call,
+//! after [`Sink::playable`] when a runner would still play some of it. Every text field borrows the parser's buffers or the batch, so
 //! building a record allocates nothing; a sink copies what it keeps.
 //!
 //! The fields mirror evallab's `games`, `moves` and `rejects` tables (see its
@@ -27,6 +27,11 @@ pub trait Sink {
     fn game(&mut self, g: &GameRecord<'_>);
     /// A game that could not be read or validated.
     fn reject(&mut self, r: &RejectRecord<'_>);
+    /// Before a [`Sink::reject`], the plies of the rejected game that a
+    /// match runner still plays: those before a move that cannot be played,
+    /// or all of a game cut before its result. The ingest keeps none; an
+    /// opening book read as cutechess and fastchess read it plays them.
+    fn playable(&mut self, _plies: &[MoveRecord<'_>]) {}
 }
 
 /// One row of the `games` table.

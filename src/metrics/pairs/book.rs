@@ -28,6 +28,10 @@ pub struct Book {
     pub keys: Vec<i64>,
     /// The longest line's plies: a game is looked up in its first plies only.
     pub max_plies: u32,
+    /// The lines read only in part, as the runners read them (a move they
+    /// cannot play ends the line before it; the last line may lack its
+    /// result): what a user should hear about, one note each.
+    pub notes: Vec<String>,
 }
 
 impl Book {
@@ -46,9 +50,11 @@ impl Book {
 
     /// Reads a PGN book (plain or compressed as an ingest input), each line
     /// cut after `plies` plies when given (the runners' `-openings plies=N`,
-    /// which play no more of a line). A line the parser rejects (an illegal
-    /// move, a broken tag) is an error naming it: the runner could not have
-    /// played it either.
+    /// which play no more of a line). As cutechess and fastchess read a book,
+    /// a move that cannot be played ends its line before it, and the last
+    /// line needs no result (each such line gets a [`Book::notes`] entry). A
+    /// line they could not play at all (its first move, a broken tag or FEN)
+    /// is an error naming it.
     pub fn read(path: &Path, plies: Option<u32>) -> Result<Book, Error> {
         let name = path.display().to_string();
         let mut reader = BufReader::new(open_decoded(path).map_err(|e| Error::io(path, e))?);
@@ -76,7 +82,13 @@ impl Book {
                 "{name}: no book line (a PGN of opening lines, as the match runner read it)"
             )));
         }
-        Ok(Book::from_lines(lines.ends))
+        let mut book = Book::from_lines(lines.ends);
+        book.notes = lines
+            .notes
+            .into_iter()
+            .map(|n| format!("{name}: book line {n}"))
+            .collect();
+        Ok(book)
     }
 }
 
@@ -97,7 +109,8 @@ fn is_epd(head: &[u8]) -> bool {
     board.iter().filter(|&&b| b == b'/').count() == 7
 }
 
-/// Each book game's final position (at most `plies` in), or the first reject.
+/// Each book game's final position (at most `plies` in), or the first line
+/// no runner could play.
 #[derive(Default)]
 struct Lines {
     plies: Option<u32>,
@@ -106,6 +119,16 @@ struct Lines {
     seen: u32,
     last: Option<u64>,
     bad: Option<String>,
+    notes: Vec<String>,
+}
+
+impl Lines {
+    /// The line's end: the last kept ply's position.
+    fn end(&mut self, plies: u32) -> Option<(u64, u32)> {
+        self.seen = 0;
+        let key = self.last.take()?;
+        Some((key, self.plies.map_or(plies, |p| p.min(plies))))
+    }
 }
 
 impl Sink for Lines {
@@ -116,17 +139,26 @@ impl Sink for Lines {
         }
     }
     fn game(&mut self, g: &GameRecord<'_>) {
-        let key = self.last.take().unwrap_or(g.start_key);
-        let plies = self.plies.map_or(g.plies, |p| p.min(g.plies));
-        self.ends.push((key, plies));
-        self.seen = 0;
+        let end = self.end(g.plies).unwrap_or((g.start_key, 0));
+        self.ends.push(end);
+    }
+    fn playable(&mut self, plies: &[MoveRecord<'_>]) {
+        self.moves(plies);
     }
     fn reject(&mut self, r: &RejectRecord<'_>) {
-        self.bad.get_or_insert_with(|| {
-            format!(
-                "{} (line {} of the file): {}",
-                r.game_number, r.line, r.reason
-            )
-        });
+        let at = format!("{} (line {} of the file)", r.game_number, r.line);
+        match self.end(r.ply_reached) {
+            Some(end) => {
+                self.ends.push(end);
+                self.notes.push(format!(
+                    "{at}: {}; its first {} plies taken, as the runners play it",
+                    r.reason, end.1
+                ));
+            }
+            None => {
+                self.bad
+                    .get_or_insert_with(|| format!("{at}: {}", r.reason));
+            }
+        }
     }
 }

@@ -1202,9 +1202,9 @@ mod tests {
         }
     }
 
-    /// A move that cannot be played: the plies before it are playable; a
-    /// game cut before its result: all of them; a broken FEN or an
-    /// unreadable comment: none (no runner plays such a game).
+    /// A move that cannot be played: the plies before it are playable (none
+    /// when it is the first); a game cut before its result: all of them; a
+    /// broken FEN: no call (no runner plays such a game).
     #[test]
     fn rejected_games_hand_on_what_a_runner_plays() {
         let mut out = Playable::default();

@@ -3,8 +3,9 @@
 //! The game parser keeps a game's moves in its own reused buffers until the
 //! game is known to be good, then calls [`Sink::moves`] with its plies (in
 //! order) and [`Sink::game`] once; a bad game gets one [`Sink::reject`] call,
-//! after [`Sink::playable`] when a runner would still play some of it. Every text field borrows the parser's buffers or the batch, so
-//! building a record allocates nothing; a sink copies what it keeps.
+//! after [`Sink::playable`] when a runner would still play some of it. Every
+//! text field borrows the parser's buffers or the batch, so building a record
+//! allocates nothing; a sink copies what it keeps.
 //!
 //! The fields mirror evallab's `games`, `moves` and `rejects` tables (see its
 //! `schema.rs` for the column docs), in the same order.

@@ -374,7 +374,8 @@ pub struct BookArgs {
 }
 
 impl BookArgs {
-    /// The colour-swapped pairs of the selected games, with the book.
+    /// The colour-swapped pairs of the selected games, with the book; stderr
+    /// counts the unmarked games that reach none of its lines (a cut book).
     pub fn pairs(
         &self,
         ds: &Dataset,
@@ -382,12 +383,15 @@ impl BookArgs {
     ) -> anyhow::Result<evallab::metrics::pairs::Paired> {
         let book = self.read()?;
         let (games, moves) = (ds.scan(&GAMES)?, ds.scan(&MOVES)?);
-        Ok(evallab::metrics::pairs::pairs(
-            games,
-            moves,
-            sel,
-            book.as_ref(),
-        )?)
+        let paired = evallab::metrics::pairs::pairs(games, moves, sel, book.as_ref())?;
+        if paired.off_book > 0 {
+            eprintln!(
+                "{} games without book marks reach no line of the book: played with \
+                 `-openings plies=N`? (--book-plies N)",
+                paired.off_book
+            );
+        }
+        Ok(paired)
     }
 
     /// The book, read; a missing file is a usage error naming the option.

@@ -92,13 +92,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (r, n) in r.iter().zip(n.iter()) {
         eprintln!("  {:>6}  {}", n.unwrap_or(0), r.unwrap_or(""));
     }
-    if paired.off_book > 0 {
-        eprintln!(
-            "{} games without book marks reach no line of the book: played with \
-             `-openings plies=N`? (--book-plies N)",
-            paired.off_book
-        );
-    }
     let (mut df, output) = if args.openings {
         (
             openings(&paired, ds.scan(&MOVES)?, &opts)?,

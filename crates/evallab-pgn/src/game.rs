@@ -122,7 +122,7 @@ pub fn parse_batch<S: Sink + ?Sized>(
                 counts.games += 1;
                 counts.plies += st.moves.len() as u64;
                 counts.unparsed_comments += u64::from(st.unparsed);
-                st.write_moves(id, out);
+                out.moves(&st.records(id));
                 st.write_game(id, src, g, &tags, out);
             }
             Err(fail) => {
@@ -630,10 +630,6 @@ impl GameState {
         r.rr = c.rr;
         r.mb = mb;
         r.wdl = wdl;
-    }
-
-    fn write_moves<S: Sink + ?Sized>(&self, id: i64, out: &mut S) {
-        out.moves(&self.records(id));
     }
 
     /// The game's plies so far as records.

@@ -344,12 +344,47 @@ pub fn game_listing(extra: &[&str]) -> Vec<Expr> {
 
 /// Own-eval scale to pawns (mates print as ±(10000 − n/100)).
 pub fn to_pawns(e: Expr) -> Expr {
-    e.cast(DataType::Float64) / lit(100.0)
+    divided(e, 100.0)
+}
+
+/// `e` as f64 divided by `d`, each value the correctly rounded quotient: a
+/// unit's change (centipawns to pawns, ms to seconds). polars divides by a
+/// scalar as a product with its reciprocal, and 47 cp then read
+/// 0.47000000000000003 pawns, 26,700 ms 26.700000000000003 s.
+pub fn divided(e: Expr, d: f64) -> Expr {
+    e.cast(DataType::Float64).map(
+        move |c| Ok(c.f64()?.apply_values(|v| v / d).into_column()),
+        |_, f| Ok(f.clone()),
+    )
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A unit's change reads as the decimal it is: 47 cp are 0.47 pawns and
+    /// 26,700 ms 26.7 s, where polars' own division by a scalar gives
+    /// 0.47000000000000003 and 26.700000000000003 (checked here too, so the
+    /// test says when polars stops needing the helper).
+    #[test]
+    fn a_unit_divides_exactly() {
+        let df = df!("x" => [47i64, 26_700, 83, 163, -1_630, 0]).unwrap();
+        let got = |e: Expr| -> Vec<Option<f64>> {
+            let out = df.clone().lazy().select([e.alias("y")]).collect().unwrap();
+            out.column("y").unwrap().f64().unwrap().iter().collect()
+        };
+        assert_eq!(
+            got(divided(col("x"), 100.0)),
+            [0.47, 267.0, 0.83, 1.63, -16.3, 0.0].map(Some)
+        );
+        assert_eq!(
+            got(divided(col("x"), 1000.0)),
+            [0.047, 26.7, 0.083, 0.163, -1.63, 0.0].map(Some)
+        );
+        assert_eq!(got(to_pawns(col("x")))[0], Some(0.47));
+        let by_scalar = got(col("x").cast(DataType::Float64) / lit(100.0));
+        assert_eq!(by_scalar[0], Some(0.47000000000000003));
+    }
 
     /// Ticks from many threads and units skipped at once: the count tells
     /// every step and ends at its total.

@@ -16,7 +16,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     //    rook moves reset, silent moves break the window, eras by round.
     // 4: every digit kept in the table (CSV, JSON, Parquet); only a table
     //    for people is rounded, as its output declares.
-    ("adjudicate", 4),
+    // 5: a unit's change divided exactly (hours saved: polars divides by a
+    //    scalar through its reciprocal, 47 cp read 0.47000000000000003).
+    ("adjudicate", 5),
     ("analyze", 1),
     ("match", 1),
     // 2: castling spelled as the game's moves (e1g1 in a standard game; lc0
@@ -25,14 +27,20 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     ("policy", 2),
     // 2: a move repeated in a later MultiPV slot counts once.
     // 3: `--rating-model` prices a position's forced line (issue 43).
-    ("ease", 3),
+    // 4: a unit's change divided exactly (the policy prior: polars divides by a
+    //    scalar through its reciprocal, 47 cp read 0.47000000000000003).
+    ("ease", 4),
     // 2: the whole solution line's features, nested cross-validation of
     //    five model families, boosted trees (issue 43).
     ("difficulty", 2),
     // 2: every digit kept in the table (CSV, JSON, Parquet); only a table
     //    for people is rounded, as its output declares.
-    ("agreement", 2),
-    ("balance", 1),
+    // 3: a unit's change divided exactly (pawns: polars divides by a
+    //    scalar through its reciprocal, 47 cp read 0.47000000000000003).
+    ("agreement", 3),
+    // 2: a unit's change divided exactly (pawns: polars divides by a
+    //    scalar through its reciprocal, 47 cp read 0.47000000000000003).
+    ("balance", 2),
     ("standings", 1),
     ("crosstable", 1),
     // 2: the summary's note (a draw rate at its 100 % bound).
@@ -44,7 +52,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     //    `--by start` (Chess960 start positions), per event (issue 42).
     ("opening-stats", 2),
     ("pairs", 1),
-    ("engine-stats", 1),
+    // 2: a unit's change divided exactly (means and medians in ms, divided last: polars divides by a
+    //    scalar through its reciprocal, 47 cp read 0.47000000000000003).
+    ("engine-stats", 2),
     // 2: the bootstrap draws games in game-id order (whatever the parts).
     // 3: reasons instead of unidentified values, the pooled estimate, the
     //    TOML's [x05] = pooled (issue 27).
@@ -64,7 +74,9 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     //    (the last digit of a total depended on where the chunks were cut).
     // 6: the per-move table in the games' order (the archive's), not by game
     //    id: its chunks are slices of the moves table, each ply read once.
-    ("relevance", 6),
+    // 7: a unit's change divided exactly (pawns, seconds, the means: polars divides by a
+    //    scalar through its reciprocal, 47 cp read 0.47000000000000003).
+    ("relevance", 7),
     ("eas", 2),
     // 4: the relevance section's sums as relevance 4.
     // 5: the ratings' note; expected puzzle ratings under the ease curve.
@@ -78,7 +90,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 12: the adjudication section replays every shipped preset (fastchess).
     // 13: each value rounded once, by the page (ratings, calibrate, agreement,
     //    adjudication and the WDL validation no longer round first).
-    ("report", 13),
+    // 14: units divided exactly (balance, relevance, engine-stats, ease).
+    ("report", 14),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name
     //    when it reaches no line), counted as classified (issue 42).

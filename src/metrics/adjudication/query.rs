@@ -14,8 +14,8 @@ use super::castling::{CastlingRooks, start_position};
 use super::replay::{Fire, MATE, Outcome, Ply, replay};
 use super::rules::RuleSet;
 use crate::Error;
-use crate::metrics::Selection;
 use crate::metrics::chunks::{CHUNK_PLIES, GameChunks, stack};
+use crate::metrics::{Selection, divided};
 use crate::schema::{col as c, metric};
 
 // Loader-internal columns (not in any table): TCEC's piece and pawn counts.
@@ -654,8 +654,7 @@ pub fn sums(outcomes: LazyFrame, by: By) -> LazyFrame {
 fn with_saved(sums: LazyFrame) -> LazyFrame {
     sums.with_columns([
         percent(cols::PLIES_SAVED, c::PLIES).alias(cols::SAVED_PCT),
-        (col(cols::TIME_SAVED_MS).cast(DataType::Float64) / lit(3_600_000.0))
-            .alias(cols::HOURS_SAVED),
+        divided(col(cols::TIME_SAVED_MS), 3_600_000.0).alias(cols::HOURS_SAVED),
     ])
     .drop(by_name([cols::TIME_SAVED_MS], true, false))
 }

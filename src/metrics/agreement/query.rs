@@ -5,7 +5,7 @@ use polars::prelude::*;
 
 use super::math::{CP_CEILING, WIN_K};
 use crate::dataset::{game_id_in, game_ids};
-use crate::metrics::{Families, Selection};
+use crate::metrics::{Families, Selection, divided};
 use crate::schema::{col, metric};
 
 /// A line's score on the mover's (side to move's) centipawn scale, clamped to
@@ -132,7 +132,7 @@ pub fn per_move(
         .and(col("ref_white_cp").is_not_null());
     let pawns = |e: Expr| {
         when(both.clone())
-            .then((e.cast(DataType::Float64) / lit(100.0)).clip(lit(-10.0), lit(10.0)))
+            .then(divided(e, 100.0).clip(lit(-10.0), lit(10.0)))
             .otherwise(lit(NULL).cast(DataType::Float64))
     };
     let played = col("line_cp").fill_null(col("next_cp"));

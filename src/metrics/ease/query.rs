@@ -5,8 +5,8 @@
 use polars::prelude::*;
 
 use super::math::{Form, WIN_K};
-use crate::metrics::Selection;
 use crate::metrics::agreement::query::selected_per_move;
+use crate::metrics::{Selection, divided};
 use crate::schema::{col, metric, policy_col};
 
 /// Column names of the per-position ease frame.
@@ -152,7 +152,7 @@ pub fn per_position(
     // Priors in percent: a table whose largest prior is above 1 (a user's
     // table may hold either; one value alone cannot tell 0.5 % from 50 %).
     let p = when(col(policy_col::PRIOR).max().gt(lit(1.0)))
-        .then(col(policy_col::PRIOR) / lit(100.0))
+        .then(divided(col(policy_col::PRIOR), 100.0))
         .otherwise(col(policy_col::PRIOR));
     let gap = (col(cols::Q_MAX) - col("q")).clip_min(lit(0.0));
     let term = when(valid.clone())

@@ -273,9 +273,10 @@ impl Stat {
         self.n
     }
 
-    /// Their mean as polars' group mean gives it (null without values).
-    pub fn mean(&self) -> Option<f64> {
-        (self.n > 0).then(|| self.sum.sum / self.n as f64)
+    /// Their mean as polars' group mean gives it (null without values), in
+    /// values per `unit`: sum / (n · unit), one rounding of an exact sum.
+    pub fn mean(&self, unit: f64) -> Option<f64> {
+        (self.n > 0).then(|| self.sum.sum / (self.n as f64 * unit))
     }
 
     /// Their median as polars' gives it (its linear interpolation: the
@@ -346,13 +347,13 @@ mod tests {
     fn medians_and_means_by_hand() {
         let (s, passes) = stat(&[Some(3.0), None, Some(1.0), Some(2.0)]);
         assert_eq!(
-            (s.count(), s.mean(), s.median(), passes),
+            (s.count(), s.mean(1.0), s.median(), passes),
             (3, Some(2.0), Some(2.0), 1)
         );
         let (s, _) = stat(&[Some(4.0), Some(1.0), Some(3.0), Some(2.0)]);
-        assert_eq!((s.mean(), s.median()), (Some(2.5), Some(2.5)));
+        assert_eq!((s.mean(1.0), s.median()), (Some(2.5), Some(2.5)));
         let (s, _) = stat(&[None, None]);
-        assert_eq!((s.count(), s.mean(), s.median()), (0, None, None));
+        assert_eq!((s.count(), s.mean(1.0), s.median()), (0, None, None));
         // Two equal middle values: the value itself.
         let (s, _) = stat(&[Some(7.0), Some(7.0), Some(1.0), Some(9.0)]);
         assert_eq!(s.median(), Some(7.0));
@@ -420,7 +421,7 @@ mod tests {
                 .collect()
                 .unwrap();
             let mean = mean.column("v").unwrap().f64().unwrap().get(0);
-            assert_eq!(s.mean().map(f64::to_bits), mean.map(f64::to_bits));
+            assert_eq!(s.mean(1.0).map(f64::to_bits), mean.map(f64::to_bits));
         }
     }
 

@@ -162,17 +162,21 @@ pub fn engine_stats_in_chunks(
     let values = m::FIELDS
         .iter()
         .map(|&(name, c)| {
-            let mut v = col(c).cast(DataType::Float64);
-            if c == col::TIME_MS {
-                v = v / lit(1000.0);
-            }
-            if matches!(c, col::HASH_FULL | col::PONDER_HIT) {
-                // Percentages stored as f32 with at most a few decimals: as
-                // f64 their 0.9 read 0.8999999761581421 in the medians.
-                v = v.round(4, RoundMode::default());
-            }
+            let v = col(c).cast(DataType::Float64);
+            // Means and medians are taken in whole units (ms, ten-thousandths
+            // of a percent) and divided last: medians of seconds or percents
+            // halved 4.43 + 4.45 into 4.4399999999999995. The percentages
+            // are stored as f32: their 0.9 reads 0.8999999761581421 as f64.
+            let (value, unit) = match c {
+                col::TIME_MS => (v, 1000.0),
+                col::HASH_FULL | col::PONDER_HIT => {
+                    ((v * lit(1e4)).round(0, RoundMode::default()), 1e4)
+                }
+                _ => (v, 1.0),
+            };
             Value {
-                value: v,
+                value,
+                unit,
                 count: Some(format!("{name}_moves")),
                 mean: Some(format!("{name}_mean")),
                 median: format!("{name}_median"),
@@ -210,18 +214,21 @@ pub fn time_usage(
     let values = [
         Value {
             value: known(used.clone() / before.clone()),
+            unit: 1.0,
             count: Some(m::CLOCK_MOVES.into()),
             mean: Some(m::CLOCK_SHARE_MEAN.into()),
             median: m::CLOCK_SHARE_MEDIAN.into(),
         },
         Value {
-            value: known(used / lit(1000.0)),
+            value: known(used),
+            unit: 1000.0,
             count: None,
             mean: None,
             median: m::TIME_MEDIAN_S.into(),
         },
         Value {
-            value: known(left / lit(1000.0)),
+            value: known(left),
+            unit: 1000.0,
             count: None,
             mean: None,
             median: m::TIME_LEFT_MEDIAN_S.into(),
@@ -237,10 +244,11 @@ pub fn time_usage(
     )
 }
 
-/// A value per move (null: not recorded) and the names of its count, mean
-/// and median per group.
+/// A value per move (null: not recorded), in `unit`s of the value printed,
+/// and the names of its count, mean and median per group.
 struct Value {
     value: Expr,
+    unit: f64,
     count: Option<String>,
     mean: Option<String>,
     median: String,
@@ -333,15 +341,17 @@ fn grouped(
             .collect::<Vec<_>>(),
     ))?;
     for (i, v) in values.iter().enumerate() {
-        let of = |f: fn(&Stat) -> Option<f64>| (0..n).map(|g| f(&stats[g][i])).collect::<Vec<_>>();
+        let of =
+            |f: &dyn Fn(&Stat) -> Option<f64>| (0..n).map(|g| f(&stats[g][i])).collect::<Vec<_>>();
         if let Some(name) = &v.count {
             let counts: Vec<IdxSize> = (0..n).map(|g| stats[g][i].count() as IdxSize).collect();
             out.with_column(Column::new(name.into(), counts))?;
         }
         if let Some(name) = &v.mean {
-            out.with_column(Column::new(name.into(), of(Stat::mean)))?;
+            out.with_column(Column::new(name.into(), of(&|s| s.mean(v.unit))))?;
         }
-        out.with_column(Column::new(v.median.as_str().into(), of(Stat::median)))?;
+        let median = of(&|s| s.median().map(|x| x / v.unit));
+        out.with_column(Column::new(v.median.as_str().into(), median))?;
     }
     let keys = groups.names.clone();
     Ok(out.sort(keys, SortMultipleOptions::default())?)
@@ -557,6 +567,44 @@ mod tests {
         };
         let df = engine_stats(games(), moves(&rows), &only_b).unwrap();
         assert_eq!(strs(&df, metric::ENGINE), ["B"]);
+    }
+
+    /// Seconds are taken in ms and divided last: the median of 4.43 s and
+    /// 4.45 s is 4.44 (halving their sum as f64 gives 4.4399999999999995),
+    /// and 26,700 ms read as 26.7 s, not 26.700000000000003.
+    #[test]
+    fn seconds_read_as_the_decimals_they_are() {
+        let rows: Vec<Row> = [4430, 4450, 26_700]
+            .iter()
+            .enumerate()
+            .map(|(i, &ms)| {
+                (
+                    1,
+                    i as u16 + 2,
+                    "w",
+                    false,
+                    None,
+                    Some(ms),
+                    Some(1000),
+                    FULL,
+                )
+            })
+            .collect();
+        let stats =
+            |rows: &[Row]| engine_stats(games(), moves(rows), &EngineStatsOptions::default());
+        let df = stats(&rows[..2]).unwrap();
+        assert_eq!(f(&df, "time_s_median"), [Some(4.44)]);
+        assert_eq!(f(&df, "time_s_mean"), [Some(4.44)]);
+        let df = stats(&rows[2..]).unwrap();
+        assert_eq!(f(&df, "time_s_median"), [Some(26.7)]);
+        let df = time_usage(
+            games(),
+            moves(&rows[..2]),
+            &EngineStatsOptions::default(),
+            10,
+        )
+        .unwrap();
+        assert_eq!(f(&df, m::TIME_MEDIAN_S), [Some(4.44)]);
     }
 
     /// Clock shares by hand, bands of 2 moves, engine A:

@@ -150,9 +150,14 @@ impl Sink for Lines {
         match self.end(r.ply_reached) {
             Some(end) => {
                 self.ends.push(end);
+                // A book's last line may end without a result: no damage.
+                let why = match r.reason.starts_with("truncated input: no result") {
+                    true => "no result before the end of the file",
+                    false => r.reason,
+                };
                 self.notes.push(format!(
-                    "{at}: {}; its first {} plies taken, as the runners play it",
-                    r.reason, end.1
+                    "{at}: {why}; its first {} plies taken, as the runners play it",
+                    end.1
                 ));
             }
             None => {

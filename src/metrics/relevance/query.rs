@@ -18,7 +18,7 @@ use crate::metrics::balance::Group;
 use crate::metrics::chunks::{CHUNK_PLIES, GameChunks};
 use crate::metrics::x05::X05;
 use crate::metrics::{
-    Families, MATERIAL, Selection, engine_games, own_evals, season, with_material_before,
+    Families, MATERIAL, Selection, divided, engine_games, own_evals, season, with_material_before,
 };
 use crate::schema::{col, metric};
 
@@ -117,7 +117,7 @@ pub fn reference_swing_expr(x05: Expr) -> Expr {
     let b = when(top1)
         .then(col(metric::BEST_CP))
         .otherwise(col(metric::PLAYED_CP));
-    rr_expr(a / lit(100.0), b / lit(100.0), x05)
+    rr_expr(divided(a, 100.0), divided(b, 100.0), x05)
 }
 
 /// A reference analysis for [`per_move`]: its label in the `analysis` table.
@@ -165,8 +165,7 @@ pub fn per_move(
         col(metric::OPPONENT),
         col(col::SIDE),
     ]);
-    let pawns = (col(metric::OWN_CP).cast(DataType::Float64) / lit(100.0))
-        .clip(lit(-CLAMP_PAWNS), lit(CLAMP_PAWNS));
+    let pawns = divided(col(metric::OWN_CP), 100.0).clip(lit(-CLAMP_PAWNS), lit(CLAMP_PAWNS));
     // Rows in (game, ply) order: the previous row of the game is the opponent's
     // eval on the ply just before when its ply is ours − 1 (book moves and moves
     // without an eval leave gaps, and then there is no preceding eval).
@@ -406,7 +405,7 @@ fn exact_sum(pawns: Expr) -> Expr {
 
 /// Pawns of an [`exact_sum`] of nano-pawns.
 fn pawns_of(nano: Expr) -> Expr {
-    nano.cast(DataType::Float64) / lit(1e9)
+    divided(nano, 1e9)
 }
 
 /// [`summary`]'s sums over some of the moves: counts, total losses and
@@ -508,7 +507,9 @@ pub fn summary_total(partials: LazyFrame, group: Group, reference: bool) -> Lazy
         .collect();
     let total = |c: &str| pawns_of(col(c)).alias(c);
     let mean = |total: &str, name: &str| {
-        (pawns_of(col(total)) / col(cols::MOVES).cast(DataType::Float64)).alias(name)
+        // Nano-pawns per move first: 3.3 pawns / 550 moves read 0.005999999999999999.
+        pawns_of(col(total).cast(DataType::Float64) / col(cols::MOVES).cast(DataType::Float64))
+            .alias(name)
     };
     let mut out = keys.clone();
     out.extend([
@@ -533,7 +534,7 @@ pub fn summary_total(partials: LazyFrame, group: Group, reference: bool) -> Lazy
             out.push(col(symbol_col(scheme, sym)));
         }
     }
-    out.extend(time_cols().map(|(_, name)| (col(name.as_str()) / lit(1000.0)).alias(name)));
+    out.extend(time_cols().map(|(_, name)| divided(col(name.as_str()), 1000.0).alias(name)));
     partials
         .group_by(keys.clone())
         .agg(sums)

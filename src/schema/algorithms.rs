@@ -90,7 +90,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 12: the adjudication section replays every shipped preset (fastchess).
     // 13: each value rounded once, by the page (ratings, calibrate, agreement,
     //    adjudication and the WDL validation no longer round first).
-    // 14: units divided exactly (balance, relevance, engine-stats, ease).
+    // 14: units divided exactly (balance, relevance, engine-stats, ease);
+    //    seasons of one event each in one table of contents.
     ("report", 14),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name

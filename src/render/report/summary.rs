@@ -450,8 +450,9 @@ pub const TOC_OPEN_EVENTS: usize = 40;
 
 /// The table of contents: the summary rows grouped by [`toc_group`], in the
 /// events' order of first appearance, a table per group under its name and
-/// count; folded when there are more than [`TOC_OPEN_EVENTS`] events (test
-/// events always are), each event keeping its link to its section.
+/// count (one table when no group but the tests holds two events); folded
+/// when there are more than [`TOC_OPEN_EVENTS`] events (test events always
+/// are), each event keeping its link to its section.
 pub fn toc(rows: &[(&str, Summary)]) -> Result<String, Error> {
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, (event, _)) in rows.iter().enumerate() {
@@ -463,6 +464,17 @@ pub fn toc(rows: &[(&str, Summary)]) -> Result<String, Error> {
     }
     // Test events last.
     groups.sort_by_key(|(g, _)| g == TEST_GROUP);
+    // Every season of one event (the Superfinals): one table of them, not
+    // a heading per row.
+    if groups.iter().all(|(g, v)| g == TEST_GROUP || v.len() == 1) {
+        let (tests, events): (Vec<_>, Vec<_>) =
+            groups.into_iter().partition(|(g, _)| g == TEST_GROUP);
+        groups = vec![(
+            String::new(),
+            events.into_iter().flat_map(|(_, v)| v).collect(),
+        )];
+        groups.extend(tests);
+    }
     if groups.len() <= 1 {
         return table(rows, true);
     }
@@ -470,6 +482,10 @@ pub fn toc(rows: &[(&str, Summary)]) -> Result<String, Error> {
     for (g, idx) in &groups {
         let open = rows.len() <= TOC_OPEN_EVENTS && g != TEST_GROUP;
         let part: Vec<(&str, Summary)> = idx.iter().map(|&i| rows[i].clone()).collect();
+        if g.is_empty() {
+            html.push_str(&table_from(&part, Some(idx))?);
+            continue;
+        }
         let _ = write!(
             html,
             "<details class=fold{}><summary>{}: {} event{}</summary>",
@@ -718,7 +734,7 @@ mod tests {
             ("TCEC Season 9 - Stage 1", s.clone()),
             ("S9 test", s.clone()),
             ("TCEC Season 9 - Superfinal", s.clone()),
-            ("TCEC Season 10 - Superfinal", s),
+            ("TCEC Season 10 - Superfinal", s.clone()),
         ];
         let html = toc(&rows).unwrap();
         let at = |x: &str| html.find(x).unwrap_or_else(|| panic!("{x}: {html}"));
@@ -733,6 +749,19 @@ mod tests {
         assert!(html.contains("<a href=\"#e2\">TCEC Season 9 - Superfinal</a>"));
         assert!(html.contains("<a href=\"#e1\">S9 test</a>"));
         assert!(html.contains("<details class=fold open><summary>Season 9"));
+        // A season of one event each (the Superfinals): one table of them,
+        // the test events still folded after it.
+        let rows = [
+            ("TCEC Season 4 - Superfinal", s.clone()),
+            ("S9 test", s.clone()),
+            ("TCEC Season 5 - Superfinal", s.clone()),
+        ];
+        let html = toc(&rows).unwrap();
+        assert!(!html.contains("<summary>Season"), "{html}");
+        assert_eq!(html.matches("<table").count(), 2);
+        let at = |x: &str| html.find(x).unwrap_or_else(|| panic!("{x}: {html}"));
+        assert!(at("<a href=\"#e0\">TCEC Season 4") < at("<a href=\"#e2\">TCEC Season 5"));
+        assert!(at("<a href=\"#e2\">TCEC Season 5") < at("<details class=fold><summary>Test"));
     }
 
     /// A cup round (most pairs never met): "most points", no Elo of the top

@@ -244,8 +244,8 @@ pub fn time_usage(
     )
 }
 
-/// A value per move (null: not recorded), in `unit`s of the value printed,
-/// and the names of its count, mean and median per group.
+/// A value per move (null: not recorded; its mean and median are printed
+/// divided by `unit`) and the names of its count, mean and median per group.
 struct Value {
     value: Expr,
     unit: f64,

@@ -91,7 +91,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 13: each value rounded once, by the page (ratings, calibrate, agreement,
     //    adjudication and the WDL validation no longer round first).
     // 14: units divided exactly (balance, relevance, engine-stats, ease);
-    //    seasons of one event each in one table of contents.
+    //    seasons of one event each in one table of contents; a caveat
+    //    every engine of an event shares said once in its EAS ranks.
     ("report", 14),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name

@@ -246,25 +246,38 @@ impl Summary {
         } else {
             self.eas.len()
         };
+        // A caveat every engine shares is said once, after them (in a
+        // Superfinal of 100 games both engines have too few wins).
+        let listed = &self.eas[..shown_eas];
+        let shared = match listed {
+            [(_, _, Some(w)), rest @ ..] if !rest.is_empty() && shown_eas == self.eas.len() => {
+                rest.iter().all(|e| e.2.as_ref() == Some(w)).then_some(w)
+            }
+            _ => None,
+        };
         let mut eas = list(
-            self.eas
+            listed
                 .iter()
-                .take(shown_eas)
                 .enumerate()
-                .map(|(i, (n, v, warning))| match warning {
-                    Some(w) => format!(
-                        "{}. {} ({}, {})",
-                        i + 1,
-                        escape(n),
-                        thousands(*v),
-                        escape(w)
-                    ),
-                    None => format!("{}. {} ({})", i + 1, escape(n), thousands(*v)),
-                })
+                .map(
+                    |(i, (n, v, warning))| match warning.as_ref().filter(|_| shared.is_none()) {
+                        Some(w) => format!(
+                            "{}. {} ({}, {})",
+                            i + 1,
+                            escape(n),
+                            thousands(*v),
+                            escape(w)
+                        ),
+                        None => format!("{}. {} ({})", i + 1, escape(n), thousands(*v)),
+                    },
+                )
                 .collect(),
         );
         if shown_eas < self.eas.len() {
             let _ = write!(eas, " · … {} engines in the EAS table", self.eas.len());
+        }
+        if let Some(w) = shared {
+            let _ = write!(eas, "; each: {}", escape(w));
         }
         vec![
             self.games.to_string(),
@@ -634,6 +647,21 @@ mod tests {
         let cells = s.cells();
         assert!(cells[5].starts_with("E0 0.00 · E1 0.25 · E2 0.50 · E3 — · "));
         assert_eq!(cells[6].matches(" · ").count(), LISTED_ENGINES - 1);
+        // A caveat every listed engine has is said once; one some have
+        // stays with each of them.
+        let few = Some("few wins or draws".to_string());
+        s.eas = vec![("A".into(), 9, few.clone()), ("B".into(), 8, few.clone())];
+        assert_eq!(s.cells()[6], "1. A (9) · 2. B (8); each: few wins or draws");
+        s.eas[1].2 = None;
+        assert_eq!(s.cells()[6], "1. A (9, few wins or draws) · 2. B (8)");
+        s.eas.truncate(1);
+        s.eas[0].2 = few.clone();
+        assert_eq!(s.cells()[6], "1. A (9, few wins or draws)");
+        // Engines beyond the list may not share it: each listed one says it.
+        s.eas = (0..10)
+            .map(|i| (format!("E{i}"), 100 - i, few.clone()))
+            .collect();
+        assert!(s.cells()[6].starts_with("1. E0 (100, few wins or draws) · 2. E1 (99, few"));
     }
 
     /// Without the pairs' Elo, the ratings' difference with the sum of the

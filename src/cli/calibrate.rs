@@ -18,8 +18,10 @@ use super::args::{ReadPath, WritePath};
 ///
 /// Estimate x_0_5 per engine by the rank method (= the win-draw balance), the
 /// win-rate threshold, and a maximum-likelihood fit of the probabilistic-result
-/// curve, each with a bootstrap confidence interval over games; a method the
-/// data cannot identify says why. The pooled estimate shrinks each engine's ml
+/// curve, each with a bootstrap confidence interval over games with
+/// `--bootstrap N` (without it only the pooled estimate has an interval;
+/// 1,000 resamples of the TCEC archive by season and engine take about four
+/// minutes on two cores); a method the data cannot identify says why. The pooled estimate shrinks each engine's ml
 /// toward the mean of all engines by its precision (sandwich errors by game),
 /// or for an engine with own evals but no usable ml is the posterior mode of
 /// its likelihood under that prior; it is what `--toml` writes

@@ -252,9 +252,8 @@ mod tests {
         assert!(shown.equals_missing(&want), "{shown}");
     }
 
-    /// Widths from the longest text (the header's too), left-aligned, a
-    /// null as `null`, a long text cut at 30 characters (polars' default
-    /// when `POLARS_FMT_STR_LEN` is unset) with `...`: written out by hand.
+    /// The format from the file name's extension unless one is given; no
+    /// file (stdout) and an unknown extension: the table.
     #[test]
     fn a_file_name_picks_the_format_unless_one_is_given() {
         let r = |given, p: &str| Format::resolve(given, Some(Path::new(p)));
@@ -270,6 +269,9 @@ mod tests {
         assert_eq!(Format::resolve(Some(Format::Json), None), Format::Json);
     }
 
+    /// Widths from the longest text (the header's too), left-aligned, a
+    /// null as `null`, a long text cut at 30 characters (polars' default
+    /// when `POLARS_FMT_STR_LEN` is unset) with `...`: written out by hand.
     #[test]
     fn rows_are_written_as_polars_lays_them_out() {
         let long = "abcdefghijklmnopqrstuvwxyz0123456789";

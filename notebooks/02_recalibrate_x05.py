@@ -207,6 +207,16 @@ positions = (
 )
 
 
+def log_probs(x, x05):
+    """ln P(x) and ln(1 - P), each probability within [1e-12, 1 - 1e-12]. The smaller
+    of the two is 1/2 * 2^(-|x|/x05): its log is exact without np.log, the larger's
+    is log1p of minus it (1 - P by subtraction keeps only ~7 digits of a confident
+    eval's tail, and the likelihood then wiggles)."""
+    small = np.maximum((-np.abs(x) / x05 - 1) * math.log(2), math.log(1e-12))
+    large = np.log1p(-np.exp(small))
+    return np.where(x <= 0, small, large), np.where(x <= 0, large, small)
+
+
 def golden(f, a: float, b: float, tol: float = 1e-9) -> float:
     """The maximum of a unimodal f on [a, b], by golden-section search."""
     r = (math.sqrt(5) - 1) / 2
@@ -233,8 +243,8 @@ def ml_x05(pos: pl.DataFrame) -> float | None:
     s = bins["s"].to_numpy()
 
     def loglik(lx: float) -> float:
-        p = np.clip(prob(x, math.exp(lx)), 1e-12, 1 - 1e-12)
-        return float((s * np.log(p) + (n - s) * np.log(1 - p)).sum())
+        ln_p, ln_q = log_probs(x, math.exp(lx))
+        return float((s * ln_p + (n - s) * ln_q).sum())
 
     lo, hi = math.log(0.02), math.log(50)
     best = golden(loglik, lo, hi, 1e-7)
@@ -390,8 +400,8 @@ for r in ours.filter(pl.col("x05_pooled").is_null() & (pl.col("positions") > 0))
     s = pos["result"].to_numpy()
 
     def loglik(t: float) -> float:
-        p = np.clip(prob(x, math.exp(t)), 1e-12, 1 - 1e-12)
-        return float((s * np.log(p) + (1 - s) * np.log(1 - p)).sum())
+        ln_p, ln_q = log_probs(x, math.exp(t))
+        return float((s * ln_p + (1 - s) * ln_q).sum())
 
     def mode(d: float) -> tuple[float, float]:
         t = golden(lambda t: loglik(t) / d - (t - mu) ** 2 / (2 * tau2), math.log(0.02), math.log(50))

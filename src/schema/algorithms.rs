@@ -61,13 +61,18 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     // 4: the x05 file's header points at the book, not the README.
     // 5: every digit kept in the table (the x05 file keeps its 4 decimals);
     //    only a table for people is rounded, as its output declares.
-    ("calibrate", 5),
+    // 6: the likelihood's logarithms exact at confident evals (1 − P by
+    //    subtraction kept 7 digits: the search stopped on its wiggles, an ml
+    //    up to 2e-4 from the maximum).
+    ("calibrate", 6),
     // 2: per group, the pooled selection as a prior of 10,000 positions
     //    (`--prior-positions`; columns prior_positions, own_share); the
     //    validation's per-engine pooled-prior row, `--split games`.
     // 3: the validation's tables keep every digit; only a table for people
     //    is rounded, as its output declares.
-    ("wdl", 3),
+    // 4: the validation's calibrate rows as calibrate 6, its best single
+    //    x05 by the same exact logarithms.
+    ("wdl", 4),
     // 3: values that are not positive skipped, sums per chunk of games.
     // 4: loss totals summed exactly (nano-pawns), the same in every run.
     // 5: ... and across chunks: the chunks' partial sums added as integers
@@ -92,7 +97,8 @@ pub const ALGORITHM_VERSIONS: [(&str, u32); 29] = [
     //    adjudication and the WDL validation no longer round first).
     // 14: units divided exactly (balance, relevance, engine-stats, ease);
     //    seasons of one event each in one table of contents; a caveat
-    //    every engine of an event shares said once in its EAS ranks.
+    //    every engine of an event shares said once in its EAS ranks; x05
+    //    three ways as calibrate 6.
     ("report", 14),
     ("annotate", 1),
     // 2: a Chess960 game's start position by Scharnagl number (its name

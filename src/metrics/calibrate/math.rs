@@ -192,13 +192,31 @@ impl LogLik for Positions {
         self.0
             .iter()
             .map(|&(x, n, s)| {
-                let p = prob_exp(x, x05).clamp(1e-12, 1.0 - 1e-12);
+                let small = ln_tail(x, x05);
+                let (k_small, k_large) = if x <= 0.0 { (s, n - s) } else { (n - s, s) };
                 // A side without outcomes adds nothing: no logarithm for it.
-                let side = |k: f64, q: f64| if k > 0.0 { k * q.ln() } else { 0.0 };
-                side(s, p) + side(n - s, 1.0 - p)
+                let large = if k_large > 0.0 {
+                    k_large * (-small.exp()).ln_1p()
+                } else {
+                    0.0
+                };
+                k_small * small + large
             })
             .sum()
     }
+}
+
+/// ln 1e-12: the least probability a position's outcome is given.
+const LN_FLOOR: f64 = -27.631_021_115_928_547;
+
+/// The logarithm of the smaller of P(x; x05) and 1 − P, ½·2^(−|x|/x05) (P
+/// for x ≤ 0), at least ln 1e-12: exact without a `ln`. The larger's is
+/// `(-ln_tail.exp()).ln_1p()`. (1 − P by subtraction kept only about 7
+/// digits of a confident eval's 2^−30: a likelihood wiggled by 1e-5 over
+/// steps of 1e-4 in x05, and the search stopped on a wiggle 3e-4 from the
+/// maximum for an engine of 224 games.)
+pub fn ln_tail(x: f64, x05: f64) -> f64 {
+    ((-x.abs() / x05 - 1.0) * std::f64::consts::LN_2).max(LN_FLOOR)
 }
 
 /// Maximum-likelihood x05 (pawns) of P(x) for positions with own evals.
@@ -501,6 +519,28 @@ mod tests {
         // likelihood is flat, the search ends on an edge, and there is no estimate.
         let flat = [g(false, 0.5, None, &[0, 0])];
         assert_eq!(ml_x05(&flat.iter().collect::<Vec<_>>()), None);
+    }
+
+    /// A confident position's log-likelihood is exact (x05 = 1): lost at
+    /// +30.3 pawns, ln(1 − P) = ln(½·2^−30.3) = −31.3·ln 2, where 1 − P by
+    /// subtraction misses it by about 1e-7; won there ln_1p of minus that
+    /// probability; at 0.00 each side −ln 2; beyond the floor ln 1e-12.
+    #[test]
+    fn the_likelihood_is_exact_at_confident_evals() {
+        use std::f64::consts::LN_2;
+        let ll = |x: f64, n: f64, s: f64| Positions(vec![(x, n, s)]).loglik(0.0);
+        let tail = (-30.3 - 1.0) * LN_2;
+        assert_eq!(ll(30.3, 1.0, 0.0), tail);
+        assert_eq!(ll(-30.3, 1.0, 1.0), tail);
+        assert_eq!(ll(30.3, 1.0, 1.0), (-tail.exp()).ln_1p());
+        assert!((ll(0.0, 2.0, 1.0) + 2.0 * LN_2).abs() < 1e-15);
+        assert_eq!(ll(90.0, 1.0, 0.0), 1e-12f64.ln());
+        assert_eq!(LN_FLOOR, 1e-12f64.ln());
+        let by_subtraction = (1.0 - prob_exp(30.3, 1.0)).ln();
+        assert!(
+            (by_subtraction - tail).abs() > 1e-9,
+            "{by_subtraction} {tail}"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::math::{self, Grid, Model, Outcome, Prior, Settings};
 use super::query::{self, cols};
 use crate::metrics::balance::{BalanceOptions, Group as BalanceGroup, game_facts};
-use crate::metrics::calibrate::{self, SplitMix64, golden_max, pool::normal_quantile};
+use crate::metrics::calibrate::{self, SplitMix64, golden_max, ln_tail, pool::normal_quantile};
 use crate::metrics::chunks::CHUNK_PLIES;
 use crate::metrics::relevance::math::prob_exp;
 use crate::metrics::{Field, PLATEAU_CP, Selection, check_regex};
@@ -214,9 +214,20 @@ pub struct Validation {
 fn best_x05(positions: &[(f64, f64, f64)]) -> f64 {
     let loss = |lx: f64| -> f64 {
         let x05 = lx.exp();
+        // Each side's logarithm exact where P is confident (calibrate's
+        // likelihood, `ln_tail`): the search stops on no rounding wiggle.
         positions
             .iter()
-            .map(|&(x, score, n)| n * log_loss(prob_exp(x, x05), score))
+            .map(|&(x, score, n)| {
+                let small = ln_tail(x, x05);
+                let large = (-small.exp()).ln_1p();
+                let (ln_p, ln_q) = if x <= 0.0 {
+                    (small, large)
+                } else {
+                    (large, small)
+                };
+                -n * (score * ln_p + (1.0 - score) * ln_q)
+            })
             .sum()
     };
     golden_max(|lx| -loss(lx), 0.05f64.ln(), 20f64.ln(), 1e-6).exp()

@@ -213,8 +213,8 @@ const LN_FLOOR: f64 = -27.631_021_115_928_547;
 /// for x ≤ 0), at least ln 1e-12: exact without a `ln`. The larger's is
 /// `(-ln_tail.exp()).ln_1p()`. (1 − P by subtraction kept only about 7
 /// digits of a confident eval's 2^−30: a likelihood wiggled by 1e-5 over
-/// steps of 1e-4 in x05, and the search stopped on a wiggle 3e-4 from the
-/// maximum for an engine of 224 games.)
+/// steps of 1e-4 in x05, and the search stopped on a wiggle 1.4e-4 (in
+/// ln x05) from the maximum for an engine of 224 games.)
 pub fn ln_tail(x: f64, x05: f64) -> f64 {
     ((-x.abs() / x05 - 1.0) * std::f64::consts::LN_2).max(LN_FLOOR)
 }

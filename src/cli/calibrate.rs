@@ -21,11 +21,11 @@ use super::args::{ReadPath, WritePath};
 /// curve, each with a bootstrap confidence interval over games with
 /// `--bootstrap N` (without it only the pooled estimate has an interval;
 /// 1,000 resamples of the TCEC archive by season and engine take about four
-/// minutes on two cores); a method the data cannot identify says why. The pooled estimate shrinks each engine's ml
-/// toward the mean of all engines by its precision (sandwich errors by game),
-/// or for an engine with own evals but no usable ml is the posterior mode of
-/// its likelihood under that prior; it is what `--toml` writes
-/// (docs/guide/balance-calibrate.md).
+/// minutes on two cores); a method the data cannot identify says why. The
+/// pooled estimate shrinks each engine's ml toward the mean of all engines by
+/// its precision (sandwich errors by game), or for an engine with own evals
+/// but no usable ml is the posterior mode of its likelihood under that prior;
+/// it is what `--toml` writes (docs/guide/balance-calibrate.md).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Group by engine (default), by event and engine, or by season and engine.

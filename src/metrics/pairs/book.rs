@@ -151,9 +151,10 @@ impl Sink for Lines {
             Some(end) => {
                 self.ends.push(end);
                 // A book's last line may end without a result: no damage.
-                let why = match r.reason.starts_with("truncated input: no result") {
-                    true => "no result before the end of the file",
-                    false => r.reason,
+                let why = if r.reason.starts_with("truncated input: no result") {
+                    "no result before the end of the file"
+                } else {
+                    r.reason
                 };
                 self.notes.push(format!(
                     "{at}: {why}; its first {} plies taken, as the runners play it",
